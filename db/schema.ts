@@ -1,0 +1,228 @@
+import { sqliteTable, text, integer, real, index, uniqueIndex, primaryKey } from "drizzle-orm/sqlite-core";
+import { CHECK_IDS, CHECK_STATES, ERAS, TRANSPORTS } from "../lib/checks/vocabulary";
+
+// Times are ISO-8601 UTC strings throughout: sortable, readable in evidence, no tz surprises.
+
+/** One row per registry server name (latest version). Latest check states are denormalised here
+ * so the index page can filter and page 30,000 rows on indexes alone. */
+export const servers = sqliteTable(
+  "servers",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    name: text("name").notNull(),
+    title: text("title"),
+    description: text("description"),
+    version: text("version"),
+    remoteUrl: text("remote_url"),
+    transport: text("transport", { enum: TRANSPORTS }),
+    host: text("host"),
+    registryStatus: text("registry_status").notNull().default("active"),
+    /** Why the server cannot be probed as listed (URL template, required secret header); null when probeable. */
+    needsConfig: text("needs_config"),
+    firstSeenAt: text("first_seen_at").notNull(),
+    lastSeenAt: text("last_seen_at").notNull(),
+    leftRegistryAt: text("left_registry_at"),
+    era: text("era", { enum: ERAS }),
+    protocolVersion: text("protocol_version"),
+    lastProbedAt: text("last_probed_at"),
+    /** Last time handshake and tools_list were both verified. */
+    lastSuccessAt: text("last_success_at"),
+    stateHandshake: text("state_handshake", { enum: CHECK_STATES }),
+    stateProtocolVersion: text("state_protocol_version", { enum: CHECK_STATES }),
+    stateToolsList: text("state_tools_list", { enum: CHECK_STATES }),
+    stateErrorTaxonomy: text("state_error_taxonomy", { enum: CHECK_STATES }),
+    stateAuthMetadata: text("state_auth_metadata", { enum: CHECK_STATES }),
+    // Schedule
+    nextDueAt: text("next_due_at"),
+    consecutiveFailures: integer("consecutive_failures").notNull().default(0),
+    /** Runs in a row whose results did not change (stretches the healthy interval). */
+    unchangedStreak: integer("unchanged_streak").notNull().default(0),
+    scheduleReason: text("schedule_reason"),
+    toolCount: integer("tool_count"),
+    currentToolHash: text("current_tool_hash"),
+  },
+  (t) => [
+    uniqueIndex("servers_name_uq").on(t.name),
+    index("servers_due_idx").on(t.nextDueAt),
+    index("servers_host_idx").on(t.host),
+    index("servers_hs_idx").on(t.stateHandshake, t.name),
+    index("servers_pv_idx").on(t.stateProtocolVersion, t.name),
+    index("servers_tl_idx").on(t.stateToolsList, t.name),
+    index("servers_et_idx").on(t.stateErrorTaxonomy, t.name),
+    index("servers_am_idx").on(t.stateAuthMetadata, t.name),
+  ],
+);
+
+/** One row per server probe. Exchanges are kept for the latest run and for runs that changed a state;
+ * older ones are pruned to null so growth stays bounded. */
+export const runs = sqliteTable(
+  "runs",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    serverId: integer("server_id").notNull().references(() => servers.id),
+    roundId: integer("round_id"),
+    startedAt: text("started_at").notNull(),
+    finishedAt: text("finished_at").notNull(),
+    durationMs: integer("duration_ms").notNull(),
+    suiteVersion: text("suite_version").notNull(),
+    era: text("era", { enum: ERAS }).notNull(),
+    protocolVersion: text("protocol_version"),
+    requests: integer("requests").notNull().default(0),
+    requestsOk: integer("requests_ok").notNull().default(0),
+    /** JSON Exchange[]; null once pruned. */
+    exchanges: text("exchanges"),
+    keepEvidence: integer("keep_evidence", { mode: "boolean" }).notNull().default(false),
+  },
+  (t) => [index("runs_server_idx").on(t.serverId, t.startedAt)],
+);
+
+/** Latest result per (server, check). */
+export const checkResults = sqliteTable(
+  "check_results",
+  {
+    serverId: integer("server_id").notNull().references(() => servers.id),
+    check: text("check", { enum: CHECK_IDS }).notNull(),
+    state: text("state", { enum: CHECK_STATES }).notNull(),
+    reason: text("reason").notNull(),
+    /** JSON number[]: exchange seqs in the run's exchanges. */
+    evidence: text("evidence").notNull().default("[]"),
+    suiteVersion: text("suite_version").notNull(),
+    runId: integer("run_id").notNull(),
+    decidedAt: text("decided_at").notNull(),
+    /** When the current state began. */
+    since: text("since").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.serverId, t.check] })],
+);
+
+export const transitions = sqliteTable(
+  "transitions",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    serverId: integer("server_id").notNull().references(() => servers.id),
+    check: text("check", { enum: CHECK_IDS }).notNull(),
+    fromState: text("from_state", { enum: CHECK_STATES }),
+    toState: text("to_state", { enum: CHECK_STATES }).notNull(),
+    reason: text("reason").notNull(),
+    suiteVersion: text("suite_version").notNull(),
+    runId: integer("run_id").notNull(),
+    at: text("at").notNull(),
+  },
+  (t) => [index("transitions_server_idx").on(t.serverId, t.at)],
+);
+
+export const toolSnapshots = sqliteTable(
+  "tool_snapshots",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    serverId: integer("server_id").notNull().references(() => servers.id),
+    hash: text("hash").notNull(),
+    /** JSON of the tool list, canonicalised. */
+    tools: text("tools").notNull(),
+    toolCount: integer("tool_count").notNull(),
+    firstSeenAt: text("first_seen_at").notNull(),
+    lastSeenAt: text("last_seen_at").notNull(),
+  },
+  (t) => [uniqueIndex("tool_snapshots_uq").on(t.serverId, t.hash)],
+);
+
+export const TOOL_CHANGE_KINDS = ["added", "removed", "changed"] as const;
+
+export const toolChanges = sqliteTable(
+  "tool_changes",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    serverId: integer("server_id").notNull().references(() => servers.id),
+    at: text("at").notNull(),
+    toolName: text("tool_name").notNull(),
+    kind: text("kind", { enum: TOOL_CHANGE_KINDS }).notNull(),
+    /** Field path inside the tool, e.g. "description" or "inputSchema.properties.q.type"; "" for a whole tool. */
+    path: text("path").notNull(),
+    before: text("before"),
+    after: text("after"),
+    fromSnapshotId: integer("from_snapshot_id"),
+    toSnapshotId: integer("to_snapshot_id"),
+  },
+  (t) => [index("tool_changes_at_idx").on(t.at), index("tool_changes_server_idx").on(t.serverId, t.at)],
+);
+
+export const OPT_OUT_SOURCES = ["operator", "robots"] as const;
+
+export const optOuts = sqliteTable("opt_outs", {
+  host: text("host").primaryKey(),
+  source: text("source", { enum: OPT_OUT_SOURCES }).notNull(),
+  reason: text("reason").notNull(),
+  since: text("since").notNull(),
+});
+
+/** robots.txt per host, fetched at most once a day. */
+export const robotsCache = sqliteTable("robots_cache", {
+  host: text("host").primaryKey(),
+  fetchedAt: text("fetched_at").notNull(),
+  status: integer("status"),
+  body: text("body"),
+  /** Whether our user agent may probe the server paths on this host, as last evaluated. */
+  disallowed: integer("disallowed", { mode: "boolean" }).notNull().default(false),
+});
+
+export const ROUND_STATUSES = ["running", "done", "failed", "abandoned"] as const;
+
+export const rounds = sqliteTable("rounds", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  startedAt: text("started_at").notNull(),
+  finishedAt: text("finished_at"),
+  status: text("status", { enum: ROUND_STATUSES }).notNull(),
+  trigger: text("trigger").notNull(),
+  due: integer("due").notNull().default(0),
+  probed: integer("probed").notNull().default(0),
+  read: integer("read").notNull().default(0),
+  failed: integer("failed").notNull().default(0),
+  gated: integer("gated").notNull().default(0),
+  heartbeatAt: text("heartbeat_at"),
+  error: text("error"),
+});
+
+/** A single-row lock: a round holds it while running; a stale heartbeat lets the next round take it. */
+export const roundLock = sqliteTable("round_lock", {
+  id: integer("id").primaryKey(),
+  roundId: integer("round_id").notNull(),
+  holder: text("holder").notNull(),
+  acquiredAt: text("acquired_at").notNull(),
+  heartbeatAt: text("heartbeat_at").notNull(),
+});
+
+export const coverageDaily = sqliteTable("coverage_daily", {
+  day: text("day").primaryKey(),
+  serversRead: integer("servers_read").notNull().default(0),
+  serversAttempted: integer("servers_attempted").notNull().default(0),
+  requests: integer("requests").notNull().default(0),
+  requestsOk: integer("requests_ok").notNull().default(0),
+});
+
+/** Distinct-server bookkeeping behind coverage_daily. */
+export const coverageServers = sqliteTable(
+  "coverage_servers",
+  {
+    day: text("day").notNull(),
+    serverId: integer("server_id").notNull(),
+    read: integer("read", { mode: "boolean" }).notNull().default(false),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.serverId] })],
+);
+
+export const alerts = sqliteTable("alerts", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  day: text("day").notNull(),
+  kind: text("kind").notNull(),
+  message: text("message").notNull(),
+  value: real("value"),
+  baseline: real("baseline"),
+  createdAt: text("created_at").notNull(),
+  resolvedAt: text("resolved_at"),
+});
+
+/** Small key/value facts: registry refreshed at, demo markers, … */
+export const meta = sqliteTable("meta", {
+  key: text("key").primaryKey(),
+  value: text("value").notNull(),
+});

@@ -1,0 +1,64 @@
+import path from "node:path";
+import { z } from "zod";
+
+// The only module that reads process.env. Everything else receives these values as parameters.
+const boolFlag = z
+  .string()
+  .optional()
+  .transform((v) => v === "1" || v?.toLowerCase() === "true");
+
+const EnvSchema = z.object({
+  REGISTRY_URL: z.string().url().optional().or(z.literal("").transform(() => undefined)),
+  DATABASE_PATH: z.string().optional(),
+  CRON_SECRET: z.string().optional(),
+  PROBE_SCHEDULE: z.string().optional(),
+  PROBE_CONCURRENCY: z.coerce.number().int().min(1).max(512).optional(),
+  PROBE_ALLOW_PRIVATE_NETWORKS: boolFlag,
+  MCP_STATUS_DEMO: boolFlag,
+  PUBLIC_BASE_URL: z.string().url().optional(),
+});
+
+export const OFFICIAL_REGISTRY_URL = "https://registry.modelcontextprotocol.io";
+export const DEFAULT_SCHEDULE = "*/5 * * * *";
+
+export interface Config {
+  /** Registry to read; undefined in the demo, where the built-in fleet's registry is used. */
+  registryUrl: string | undefined;
+  /** True when no REGISTRY_URL is set (or MCP_STATUS_DEMO=1): serve the built-in demo fleet. */
+  demo: boolean;
+  databasePath: string;
+  cronSecret: string | undefined;
+  /** Cron expression for the embedded scheduler; null turns it off. */
+  probeSchedule: string | null;
+  probeConcurrency: number;
+  allowPrivateNetworks: boolean;
+  publicBaseUrl: string | undefined;
+}
+
+export function parseConfig(env: Record<string, string | undefined>): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
+    throw new Error(`invalid configuration: ${issues}`);
+  }
+  const e = parsed.data;
+  const demo = e.MCP_STATUS_DEMO || !e.REGISTRY_URL;
+  return {
+    registryUrl: e.REGISTRY_URL,
+    demo,
+    databasePath: path.resolve(e.DATABASE_PATH || path.join(process.cwd(), "data", "mcp-status.db")),
+    cronSecret: e.CRON_SECRET || undefined,
+    probeSchedule: e.PROBE_SCHEDULE === undefined ? DEFAULT_SCHEDULE : e.PROBE_SCHEDULE.trim() || null,
+    probeConcurrency: e.PROBE_CONCURRENCY ?? 16,
+    // The demo fleet lives on loopback, so the demo needs the private-network allowance.
+    allowPrivateNetworks: e.PROBE_ALLOW_PRIVATE_NETWORKS || demo,
+    publicBaseUrl: e.PUBLIC_BASE_URL,
+  };
+}
+
+let cached: Config | undefined;
+/** The process's configuration, parsed once. */
+export function getConfig(): Config {
+  cached ??= parseConfig(process.env);
+  return cached;
+}

@@ -1,0 +1,215 @@
+import type { Era, Transport } from "../checks/vocabulary";
+
+/** One HTTP exchange as kept for evidence: enough to reproduce it with curl and to explain a verdict. */
+export interface Exchange {
+  seq: number;
+  /** What the request was for. */
+  phase: ExchangePhase;
+  method: "GET" | "POST" | "DELETE";
+  url: string;
+  /** Request headers we sent (never credentials: we send none). */
+  requestHeaders: Record<string, string>;
+  /** JSON-RPC request body as sent (truncated to the excerpt cap). */
+  requestBody?: string;
+  /** Absent when no response arrived (timeout, network error, refused by policy). */
+  status?: number;
+  /** Response headers worth keeping (content-type, www-authenticate, retry-after, mcp-session-id, location, …). */
+  responseHeaders: Record<string, string>;
+  /** The first bytes of the (decompressed) body, as text. */
+  bodyExcerpt?: string;
+  /** Total body bytes read (decompressed), and whether a cap cut it short. */
+  bodyBytes?: number;
+  truncated?: boolean;
+  durationMs: number;
+  /** Why no usable response arrived: "timeout after 10000 ms (headers)", "ECONNREFUSED", "body exceeded 2097152 bytes", … */
+  error?: string;
+}
+
+export type ExchangePhase =
+  | "discover"
+  | "initialize"
+  | "initialized"
+  | "tools_list"
+  | "tools_call"
+  | "auth_metadata"
+  | "sse_stream"
+  | "session_end";
+
+/** The server asked us to slow down (429, or 503 with Retry-After). */
+export interface SlowDown {
+  phase: ExchangePhase;
+  status: number;
+  /** Seconds from Retry-After (delta or HTTP date), when given and parseable. */
+  retryAfterSeconds?: number;
+  seq: number;
+}
+
+/** A parsed WWW-Authenticate challenge. */
+export interface AuthChallenge {
+  scheme: string;
+  /** Lower-cased parameter names → values (unquoted, unescaped). */
+  params: Record<string, string>;
+  token68?: string;
+}
+
+/** A 401/403 that carried a structurally valid challenge. */
+export interface SeenChallenge {
+  phase: ExchangePhase;
+  status: number;
+  challenges: AuthChallenge[];
+  seq: number;
+}
+
+export type HandshakeOutcome =
+  | {
+      kind: "modern";
+      protocolVersion: string;
+      supportedVersions: string[];
+      serverInfo?: { name?: string; version?: string };
+      seq: number;
+    }
+  | {
+      kind: "legacy";
+      /** The revision the server answered in its InitializeResult. */
+      protocolVersion: string;
+      /** True when that revision is one we speak. */
+      common: boolean;
+      serverInfo?: { name?: string; version?: string };
+      sessionId?: string;
+      /** One clause describing the discover answer that sent us to initialize. */
+      fallbackCause: string;
+      /** True when the fallback came from a modern session's tools/list rejection (DESIGN §2.1.9). */
+      lateFallback?: boolean;
+      seq: number;
+    }
+  | {
+      /** 2024-11-05 HTTP+SSE transport session. */
+      kind: "sse";
+      protocolVersion: string;
+      common: boolean;
+      serverInfo?: { name?: string; version?: string };
+      seq: number;
+    }
+  | { kind: "declined"; code: number; message: string; status: number; seq: number }
+  | { kind: "slow_down"; slowDown: SlowDown }
+  | { kind: "credential_gate"; challenge: SeenChallenge; fallbackCause?: string }
+  | { kind: "refused_no_challenge"; status: number; header?: string; fallbackCause?: string; seq: number }
+  | { kind: "failed"; cause: string; fallbackCause?: string; seq?: number };
+
+export interface ToolDefinition {
+  name?: unknown;
+  description?: unknown;
+  inputSchema?: unknown;
+  [key: string]: unknown;
+}
+
+export type ToolsListOutcome =
+  | {
+      kind: "complete";
+      tools: ToolDefinition[];
+      pages: number;
+      /** Problems with tool definitions: "tool #3 has no name", "duplicate name \"x\"", … */
+      malformed: string[];
+      seqs: number[];
+    }
+  | { kind: "endless"; why: "page_cap" | "cursor_loop"; tools: ToolDefinition[]; pages: number; seqs: number[] }
+  | { kind: "credential_gate"; challenge: SeenChallenge }
+  | { kind: "slow_down"; slowDown: SlowDown }
+  | { kind: "failed"; cause: string; pages: number; seqs: number[] }
+  | { kind: "not_attempted"; why: string };
+
+export type ToolCallOutcome =
+  | { kind: "withheld"; why: string }
+  | {
+      kind: "answered";
+      status: number;
+      /** How the answer is shaped. */
+      shape:
+        | { type: "jsonrpc_error"; code: number; message: string; transport: "json" | "sse" }
+        | { type: "pre_dispatch_refusal" }
+        | { type: "is_error_result"; text?: string }
+        | { type: "malformed"; description: string };
+      seq: number;
+    }
+  | { kind: "slow_down"; slowDown: SlowDown }
+  | { kind: "failed"; cause: string; seq?: number };
+
+export type AuthMetadataOutcome =
+  | { kind: "no_challenge" }
+  | { kind: "no_metadata_url"; challenge: SeenChallenge }
+  | { kind: "opted_out_host"; url: string; host: string; reason: string; challenge: SeenChallenge }
+  | { kind: "address_refused"; url: string; detail: string; challenge: SeenChallenge }
+  | { kind: "invalid_url"; url: string; challenge: SeenChallenge }
+  | { kind: "http_error"; url: string; status: number; seq: number; challenge: SeenChallenge }
+  | { kind: "not_json"; url: string; seq: number; challenge: SeenChallenge }
+  | { kind: "not_object"; url: string; jsonType: string; seq: number; challenge: SeenChallenge }
+  | { kind: "scope_mismatch"; url: string; missing: string[]; listed: string[]; seq: number; challenge: SeenChallenge }
+  | { kind: "slow_down"; slowDown: SlowDown; challenge: SeenChallenge }
+  | { kind: "failed"; url: string; cause: string; seq?: number; challenge: SeenChallenge }
+  | {
+      kind: "ok";
+      url: string;
+      resource?: string;
+      authorizationServers: string[];
+      scopesSupported?: string[];
+      seq: number;
+      challenge: SeenChallenge;
+    };
+
+/** Why nothing at all was sent to this server. */
+export type Blocked =
+  | { kind: "opted_out"; host: string; reason: string }
+  | { kind: "address_policy"; host: string; detail: string }
+  | { kind: "needs_config"; detail: string }
+  | { kind: "invalid_url"; detail: string };
+
+/** Everything the probe saw of one server: input to the pure judges in lib/checks. */
+export interface ProbeObservation {
+  url: string;
+  transport: Transport;
+  startedAt: string;
+  finishedAt: string;
+  blocked?: Blocked;
+  handshake?: HandshakeOutcome;
+  toolsList?: ToolsListOutcome;
+  toolCall?: ToolCallOutcome;
+  authMetadata?: AuthMetadataOutcome;
+  /** Set when any answer asked us to slow down; nothing was sent to the server after it. */
+  slowDown?: SlowDown;
+  /** True when the per-server deadline cut the probe short. */
+  deadlineHit?: boolean;
+  era: Era;
+  exchanges: Exchange[];
+}
+
+export interface ProbeTarget {
+  url: string;
+  transport: Transport;
+}
+
+export interface ProbeLimits {
+  connectTimeoutMs: number;
+  headersTimeoutMs: number;
+  bodyTimeoutMs: number;
+  /** Whole-probe deadline for one server. */
+  deadlineMs: number;
+  /** Decompressed bytes kept per answer. */
+  maxBodyBytes: number;
+  /** SSE events read per answer before giving up on finding the response. */
+  maxSseEvents: number;
+  /** tools/list pages read before calling pagination endless. */
+  maxPages: number;
+  /** Characters of a body kept in the evidence. */
+  excerptChars: number;
+}
+
+export const DEFAULT_LIMITS: ProbeLimits = {
+  connectTimeoutMs: 10_000,
+  headersTimeoutMs: 15_000,
+  bodyTimeoutMs: 15_000,
+  deadlineMs: 60_000,
+  maxBodyBytes: 2 * 1024 * 1024,
+  maxSseEvents: 1_000,
+  maxPages: 50,
+  excerptChars: 2_000,
+};
