@@ -40,6 +40,10 @@ export const servers = sqliteTable(
     scheduleReason: text("schedule_reason"),
     toolCount: integer("tool_count"),
     currentToolHash: text("current_tool_hash"),
+    /** The registry's own updatedAt for the listed version. */
+    registryUpdatedAt: text("registry_updated_at"),
+    /** Latest run, for the detail page's evidence. */
+    lastRunId: integer("last_run_id"),
   },
   (t) => [
     uniqueIndex("servers_name_uq").on(t.name),
@@ -50,6 +54,7 @@ export const servers = sqliteTable(
     index("servers_tl_idx").on(t.stateToolsList, t.name),
     index("servers_et_idx").on(t.stateErrorTaxonomy, t.name),
     index("servers_am_idx").on(t.stateAuthMetadata, t.name),
+    index("servers_left_idx").on(t.leftRegistryAt, t.name),
   ],
 );
 
@@ -69,11 +74,13 @@ export const runs = sqliteTable(
     protocolVersion: text("protocol_version"),
     requests: integer("requests").notNull().default(0),
     requestsOk: integer("requests_ok").notNull().default(0),
+    /** Handshake and tools_list both verified: the coverage definition of "read". */
+    read: integer("read", { mode: "boolean" }).notNull().default(false),
     /** JSON Exchange[]; null once pruned. */
     exchanges: text("exchanges"),
     keepEvidence: integer("keep_evidence", { mode: "boolean" }).notNull().default(false),
   },
-  (t) => [index("runs_server_idx").on(t.serverId, t.startedAt)],
+  (t) => [index("runs_server_idx").on(t.serverId, t.startedAt), index("runs_started_idx").on(t.startedAt)],
 );
 
 /** Latest result per (server, check). */
@@ -108,7 +115,7 @@ export const transitions = sqliteTable(
     runId: integer("run_id").notNull(),
     at: text("at").notNull(),
   },
-  (t) => [index("transitions_server_idx").on(t.serverId, t.at)],
+  (t) => [index("transitions_server_idx").on(t.serverId, t.at), index("transitions_at_idx").on(t.at)],
 );
 
 export const toolSnapshots = sqliteTable(
@@ -167,20 +174,26 @@ export const robotsCache = sqliteTable("robots_cache", {
 
 export const ROUND_STATUSES = ["running", "done", "failed", "abandoned"] as const;
 
-export const rounds = sqliteTable("rounds", {
-  id: integer("id").primaryKey({ autoIncrement: true }),
-  startedAt: text("started_at").notNull(),
-  finishedAt: text("finished_at"),
-  status: text("status", { enum: ROUND_STATUSES }).notNull(),
-  trigger: text("trigger").notNull(),
-  due: integer("due").notNull().default(0),
-  probed: integer("probed").notNull().default(0),
-  read: integer("read").notNull().default(0),
-  failed: integer("failed").notNull().default(0),
-  gated: integer("gated").notNull().default(0),
-  heartbeatAt: text("heartbeat_at"),
-  error: text("error"),
-});
+export const rounds = sqliteTable(
+  "rounds",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    startedAt: text("started_at").notNull(),
+    finishedAt: text("finished_at"),
+    status: text("status", { enum: ROUND_STATUSES }).notNull(),
+    trigger: text("trigger").notNull(),
+    due: integer("due").notNull().default(0),
+    probed: integer("probed").notNull().default(0),
+    read: integer("read").notNull().default(0),
+    failed: integer("failed").notNull().default(0),
+    gated: integer("gated").notNull().default(0),
+    /** Servers answered without a request: opted out, needs configuration. */
+    skipped: integer("skipped").notNull().default(0),
+    heartbeatAt: text("heartbeat_at"),
+    error: text("error"),
+  },
+  (t) => [index("rounds_started_idx").on(t.startedAt)],
+);
 
 /** A single-row lock: a round holds it while running; a stale heartbeat lets the next round take it. */
 export const roundLock = sqliteTable("round_lock", {
@@ -210,16 +223,20 @@ export const coverageServers = sqliteTable(
   (t) => [primaryKey({ columns: [t.day, t.serverId] })],
 );
 
-export const alerts = sqliteTable("alerts", {
-  id: integer("id").primaryKey({ autoIncrement: true }),
-  day: text("day").notNull(),
-  kind: text("kind").notNull(),
-  message: text("message").notNull(),
-  value: real("value"),
-  baseline: real("baseline"),
-  createdAt: text("created_at").notNull(),
-  resolvedAt: text("resolved_at"),
-});
+export const alerts = sqliteTable(
+  "alerts",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    day: text("day").notNull(),
+    kind: text("kind").notNull(),
+    message: text("message").notNull(),
+    value: real("value"),
+    baseline: real("baseline"),
+    createdAt: text("created_at").notNull(),
+    resolvedAt: text("resolved_at"),
+  },
+  (t) => [uniqueIndex("alerts_day_kind_uq").on(t.day, t.kind)],
+);
 
 /** Small key/value facts: registry refreshed at, demo markers, … */
 export const meta = sqliteTable("meta", {

@@ -14,7 +14,7 @@ const EnvSchema = z.object({
   PROBE_SCHEDULE: z.string().optional(),
   PROBE_CONCURRENCY: z.coerce.number().int().min(1).max(512).optional(),
   PROBE_ALLOW_PRIVATE_NETWORKS: boolFlag,
-  MCP_STATUS_DEMO: boolFlag,
+  MCP_STATUS_DEMO: z.enum(["0", "1", "true", "false", ""]).optional(),
   PUBLIC_BASE_URL: z.string().url().optional(),
 });
 
@@ -24,7 +24,7 @@ export const DEFAULT_SCHEDULE = "*/5 * * * *";
 export interface Config {
   /** Registry to read; undefined in the demo, where the built-in fleet's registry is used. */
   registryUrl: string | undefined;
-  /** True when no REGISTRY_URL is set (or MCP_STATUS_DEMO=1): serve the built-in demo fleet. */
+  /** True when no REGISTRY_URL is set (or MCP_STATUS_DEMO=1): serve the built-in demo fleet on loopback. */
   demo: boolean;
   databasePath: string;
   cronSecret: string | undefined;
@@ -42,9 +42,11 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     throw new Error(`invalid configuration: ${issues}`);
   }
   const e = parsed.data;
-  const demo = e.MCP_STATUS_DEMO || !e.REGISTRY_URL;
+  // Unset REGISTRY_URL means the built-in demo fleet, unless MCP_STATUS_DEMO=0 asks for the official registry.
+  const demoFlag = e.MCP_STATUS_DEMO === "1" || e.MCP_STATUS_DEMO === "true" ? true : e.MCP_STATUS_DEMO === "0" || e.MCP_STATUS_DEMO === "false" ? false : undefined;
+  const demo = demoFlag ?? !e.REGISTRY_URL;
   return {
-    registryUrl: e.REGISTRY_URL,
+    registryUrl: demo ? undefined : (e.REGISTRY_URL ?? OFFICIAL_REGISTRY_URL),
     demo,
     databasePath: path.resolve(e.DATABASE_PATH || path.join(process.cwd(), "data", "mcp-status.db")),
     cronSecret: e.CRON_SECRET || undefined,

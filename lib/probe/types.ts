@@ -23,6 +23,11 @@ export interface Exchange {
   durationMs: number;
   /** Why no usable response arrived: "timeout after 10000 ms (headers)", "ECONNREFUSED", "body exceeded 2097152 bytes", … */
   error?: string;
+  /**
+   * For answers framed as SSE (and POSTs of the 2024-11-05 transport, whose answer arrives on the GET
+   * stream): the data of the event that carried the JSON-RPC answer, truncated to the excerpt cap.
+   */
+  sseAnswer?: string;
 }
 
 export type ExchangePhase =
@@ -60,7 +65,7 @@ export interface SeenChallenge {
   seq: number;
 }
 
-export type HandshakeOutcome =
+export type HandshakeOutcome = (
   | {
       kind: "modern";
       protocolVersion: string;
@@ -90,11 +95,25 @@ export type HandshakeOutcome =
       serverInfo?: { name?: string; version?: string };
       seq: number;
     }
-  | { kind: "declined"; code: number; message: string; status: number; seq: number }
+  | {
+      kind: "declined";
+      code: number;
+      message: string;
+      status: number;
+      seq: number;
+      /** `error.data.supported` of a -32022, when it is a list of strings. */
+      supported?: string[];
+      /** Which request was declined (server/discover, or tools/list in a modern session). */
+      method?: string;
+    }
   | { kind: "slow_down"; slowDown: SlowDown }
   | { kind: "credential_gate"; challenge: SeenChallenge; fallbackCause?: string }
   | { kind: "refused_no_challenge"; status: number; header?: string; fallbackCause?: string; seq: number }
-  | { kind: "failed"; cause: string; fallbackCause?: string; seq?: number };
+  | { kind: "failed"; cause: string; fallbackCause?: string; seq?: number }
+) & {
+  /** Every exchange the decision rests on: discover, initialize, initialized, the SSE stream, a refused first tools/list page. */
+  seqs?: number[];
+};
 
 export interface ToolDefinition {
   name?: unknown;
@@ -118,8 +137,19 @@ export type ToolsListOutcome =
   | { kind: "failed"; cause: string; pages: number; seqs: number[] }
   | { kind: "not_attempted"; why: string };
 
+/** Why the reserved-tool call was withheld (DESIGN §2.3), for code that must not parse `why`. */
+export type WithheldCause =
+  | "slow_down"
+  | "credential_gate"
+  | "handshake"
+  | "no_common_revision"
+  | "tools_list_unread"
+  | "pages_remain"
+  | "reserved_name"
+  | "deadline";
+
 export type ToolCallOutcome =
-  | { kind: "withheld"; why: string }
+  | { kind: "withheld"; why: string; cause?: WithheldCause }
   | {
       kind: "answered";
       status: number;

@@ -1,0 +1,149 @@
+import Link from "next/link";
+import { SUITE_CHANGELOG, SUITE_VERSION, type Lang } from "@/lib/checks/vocabulary";
+import { FAQ, FAQ_CHROME, FAQ_SLUGS, changesSince, type Block, type FaqSlug } from "@/lib/site/faq";
+import { faqPath } from "@/lib/site/paths";
+import { CopyField } from "./CopyField";
+import { Inline } from "./Inline";
+
+const HTML_LANG: Record<Lang, string> = { en: "en", zh: "zh-Hans" };
+
+/** The other language's name, shown in that language, plus a hidden phrase in the reader's language. */
+function LangSwitch({ lang, href }: { lang: Lang; href: string }) {
+  const other: Lang = lang === "en" ? "zh" : "en";
+  return (
+    <Link href={href} hrefLang={HTML_LANG[other]}>
+      <span lang={HTML_LANG[other]}>{FAQ_CHROME[lang].otherLanguage}</span>
+      <span className="visually-hidden">: {FAQ_CHROME[lang].otherLanguageLabel}</span>
+    </Link>
+  );
+}
+
+function Changelog({ lang, entries }: { lang: Lang; entries: typeof SUITE_CHANGELOG }) {
+  const chrome = FAQ_CHROME[lang];
+  return (
+    <ul>
+      {entries.map((c) => (
+        <li key={`${c.date}-${c.version}`}>
+          <time dateTime={c.date}>{c.date}</time> · {c.version ? `suite ${c.version}` : chrome.unversioned}: {c[lang]}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function BlockView({ block, lang }: { block: Block; lang: Lang }) {
+  if ("h2" in block)
+    return (
+      <h2 id={block.id}>
+        <Inline text={block.h2} />
+      </h2>
+    );
+  if ("p" in block)
+    return (
+      <p>
+        <Inline text={block.p} />
+      </p>
+    );
+  if ("ul" in block)
+    return (
+      <ul>
+        {block.ul.map((t, i) => (
+          <li key={i}>
+            <Inline text={t} />
+          </li>
+        ))}
+      </ul>
+    );
+  if ("ol" in block)
+    return (
+      <ol>
+        {block.ol.map((t, i) => (
+          <li key={i}>
+            <Inline text={t} />
+          </li>
+        ))}
+      </ol>
+    );
+  if ("table" in block)
+    return (
+      <table className="stack">
+        <thead>
+          <tr>
+            {block.table.head.map((h, i) => (
+              <th scope="col" key={i}>
+                <Inline text={h} />
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {block.table.rows.map((row, r) => (
+            <tr key={r}>
+              {row.map((cell, c) => (
+                <td key={c} data-label={block.table.head[c]}>
+                  <Inline text={cell} />
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    );
+  if ("code" in block) return <CopyField label={block.label} text={block.code} />;
+  return (
+    <>
+      <p>{FAQ_CHROME[lang].currentSuite(SUITE_VERSION)}</p>
+      <Changelog lang={lang} entries={SUITE_CHANGELOG} />
+    </>
+  );
+}
+
+export function FaqArticle({ lang, slug }: { lang: Lang; slug: FaqSlug }) {
+  const page = FAQ[lang][slug];
+  const chrome = FAQ_CHROME[lang];
+  const other: Lang = lang === "en" ? "zh" : "en";
+  const since = changesSince(page.firstPublished);
+  return (
+    <div lang={HTML_LANG[lang]} className="faq-body">
+      <p className="lang-switch">
+        <LangSwitch lang={lang} href={faqPath(other, slug)} />
+      </p>
+      <p className="sub">
+        <Link href={faqPath(lang)}>{chrome.backToIndex}</Link>
+      </p>
+      <h1>{page.title}</h1>
+      <p className="lede">{page.summary}</p>
+      {slug !== "changelog" ? (
+        <aside className="rule-changes" aria-labelledby="rule-changes-h">
+          <h2 id="rule-changes-h">{since.length > 0 ? chrome.changesSince(page.firstPublished) : chrome.noChangesSince(page.firstPublished)}</h2>
+          {since.length > 0 ? <Changelog lang={lang} entries={since} /> : null}
+        </aside>
+      ) : null}
+      {page.body.map((b, i) => (
+        <BlockView key={i} block={b} lang={lang} />
+      ))}
+    </div>
+  );
+}
+
+export function FaqIndex({ lang }: { lang: Lang }) {
+  const chrome = FAQ_CHROME[lang];
+  const other: Lang = lang === "en" ? "zh" : "en";
+  return (
+    <div lang={HTML_LANG[lang]}>
+      <p className="lang-switch">
+        <LangSwitch lang={lang} href={faqPath(other)} />
+      </p>
+      <h1>{chrome.indexTitle}</h1>
+      <p className="lede">{chrome.indexLede}</p>
+      <ul className="faq-list">
+        {FAQ_SLUGS.map((slug) => (
+          <li key={slug}>
+            <Link href={faqPath(lang, slug)}>{FAQ[lang][slug].title}</Link>
+            <div className="sub">{FAQ[lang][slug].summary}</div>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}

@@ -1,0 +1,95 @@
+import { z } from "zod";
+import type { Db } from "@/db/client";
+import { CHECK_IDS, CHECK_STATES, type CheckId, type CheckState } from "@/lib/checks/vocabulary";
+import type { StartResult } from "@/lib/rounds/round";
+import { getServerDetail, listServers, MAX_PAGE_SIZE, summaryCounts } from "@/lib/store/read";
+import { getRound, listRecentRounds } from "@/lib/store/rounds";
+import { getMeta } from "@/lib/store/write";
+import { authFailure, checkBearer } from "./auth";
+
+// Route logic with its dependencies as parameters: route.ts files wire in the process config, tests pass their own.
+
+const noStore = { "cache-control": "no-store" };
+
+export function postRound(
+  request: Request,
+  o: { secret: string | undefined; start: () => StartResult; background: (p: Promise<unknown>) => void },
+): Response {
+  const denied = authFailure(checkBearer(request, o.secret));
+  if (denied) return denied;
+  const r = o.start();
+  if (!r.started) {
+    return Response.json({ error: "already_running", id: r.roundId, message: r.reason }, { status: 409, headers: noStore });
+  }
+  o.background(r.done);
+  return Response.json({ id: r.roundId, status: "running", progress: `/api/rounds/${r.roundId}` }, { status: 202, headers: noStore });
+}
+
+export function getRoundStatus(request: Request, idParam: string, o: { secret: string | undefined; db: Db }): Response {
+  const denied = authFailure(checkBearer(request, o.secret));
+  if (denied) return denied;
+  const id = z.coerce.number().int().positive().safeParse(idParam);
+  if (!id.success) return Response.json({ error: "bad_request", message: "Round ids are positive integers." }, { status: 400 });
+  const round = getRound(o.db, id.data);
+  if (!round) return Response.json({ error: "not_found", message: `No round ${id.data}.` }, { status: 404 });
+  return Response.json(round, { headers: noStore });
+}
+
+const stateParam = z.enum(CHECK_STATES).optional();
+const ListQuery = z.object({
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(50),
+  q: z.string().max(200).optional(),
+  includeLeft: z
+    .enum(["1", "0", "true", "false"])
+    .optional()
+    .transform((v) => v === "1" || v === "true"),
+  ...(Object.fromEntries(CHECK_IDS.map((id) => [id, stateParam])) as Record<CheckId, typeof stateParam>),
+});
+
+export function getServers(request: Request, db: Db): Response {
+  const params = Object.fromEntries(new URL(request.url).searchParams);
+  const parsed = ListQuery.safeParse(params);
+  if (!parsed.success) {
+    const i = parsed.error.issues[0];
+    return Response.json(
+      { error: "bad_request", message: `${i?.path.join(".") || "query"}: ${i?.message ?? "invalid"}` },
+      { status: 400 },
+    );
+  }
+  const { page, pageSize, q, includeLeft } = parsed.data;
+  const states: Partial<Record<CheckId, CheckState>> = {};
+  for (const id of CHECK_IDS) {
+    const s = parsed.data[id];
+    if (s) states[id] = s;
+  }
+  return Response.json(listServers(db, { page, pageSize, q, includeLeft, states }), { headers: noStore });
+}
+
+export function getServer(name: string, db: Db): Response {
+  const detail = getServerDetail(db, name);
+  if (!detail) {
+    return Response.json({ error: "not_found", message: `No server named ${JSON.stringify(name)} is known.` }, { status: 404 });
+  }
+  // Checks keyed by id (CHECK_IDS order), like the probe CLI's --json report.
+  return Response.json({ ...detail, checks: Object.fromEntries(detail.checks.map((c) => [c.check, c])) }, { headers: noStore });
+}
+
+export function health(db: Db): Response {
+  try {
+    const last = listRecentRounds(db, 1)[0] ?? null;
+    const servers = summaryCounts(db).servers;
+    return Response.json(
+      {
+        ok: true,
+        servers,
+        lastRound: last && { id: last.id, status: last.status, startedAt: last.startedAt, finishedAt: last.finishedAt },
+        registryRefreshedAt: getMeta(db, "registry_refreshed_at"),
+        registryError: getMeta(db, "registry_last_error") || null,
+      },
+      { headers: noStore },
+    );
+  } catch (e) {
+    return Response.json({ ok: false, error: (e as Error).message }, { status: 503, headers: noStore });
+  }
+}

@@ -1,0 +1,108 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { MODERN_REVISION } from "@/lib/checks/vocabulary";
+import { errorTaxonomyReasons, revisionCensus } from "@/lib/store/site";
+import { formatCount, formatPercent } from "@/lib/site/format";
+import { REFUSAL_KINDS, REFUSAL_LABELS, tallyRefusals } from "@/lib/site/refusals";
+import { StateChip } from "../_components/StateChip";
+import { siteDb } from "../_lib/db";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Census" };
+
+export default function CensusPage() {
+  const db = siteDb();
+  const revisions = revisionCensus(db);
+  const refusals = tallyRefusals(errorTaxonomyReasons(db));
+  const totalRev = revisions.reduce((n, r) => n + r.count, 0);
+  const modern = revisions.filter((r) => r.protocolVersion === MODERN_REVISION).reduce((n, r) => n + r.count, 0);
+  const totalRef = [...refusals.values()].reduce((n, c) => n + c, 0);
+  const kinds = REFUSAL_KINDS.filter((k) => (refusals.get(k) ?? 0) > 0);
+
+  return (
+    <>
+      <h1>Census</h1>
+      <p className="lede">
+        How the servers in the registry speak MCP today: which protocol revision we agreed with each, and how each refuses a call to a tool
+        that does not exist. Counts cover servers still in the registry, by their latest result. This describes these servers, not every MCP
+        deployment.
+      </p>
+
+      <section aria-labelledby="rev-h">
+        <h2 id="rev-h">Agreed protocol revisions</h2>
+        {totalRev === 0 ? (
+          <p>No revision agreed yet.</p>
+        ) : (
+          <>
+            <p>
+              Modern ({MODERN_REVISION}, <code>server/discover</code>): <strong>{formatCount(modern)}</strong> ({formatPercent(modern, totalRev)}).
+              Legacy (<code>initialize</code>): <strong>{formatCount(totalRev - modern)}</strong> ({formatPercent(totalRev - modern, totalRev)}).
+            </p>
+            <table className="stack">
+              <thead>
+                <tr>
+                  <th scope="col">Revision</th>
+                  <th scope="col">Era</th>
+                  <th scope="col" className="num">Servers</th>
+                  <th scope="col" className="num">Share</th>
+                  <th scope="col" className="bar-cell">
+                    <span className="visually-hidden">Share as a bar</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {revisions.map((r) => (
+                  <tr key={`${r.protocolVersion}-${r.era}`}>
+                    <td data-label="Revision">
+                      <code>{r.protocolVersion}</code>
+                    </td>
+                    <td data-label="Era">{r.protocolVersion === MODERN_REVISION ? "modern" : "legacy"}</td>
+                    <td data-label="Servers" className="num">{formatCount(r.count)}</td>
+                    <td data-label="Share" className="num">{formatPercent(r.count, totalRev)}</td>
+                    <td className="bar-cell" aria-hidden="true">
+                      <span className="share-bar" style={{ width: `${(r.count / totalRev) * 100}%` }} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </>
+        )}
+      </section>
+
+      <section aria-labelledby="ref-h">
+        <h2 id="ref-h">Refusal shapes</h2>
+        <p>
+          The <Link href="/faq/withheld-call">reserved-tool call</Link> asks each server for a tool that cannot exist. How it says no decides the
+          error taxonomy check; <Link href="/faq/refusals">the four kinds of refusal</Link> explains each outcome.
+        </p>
+        {totalRef === 0 ? (
+          <p>No error taxonomy result yet.</p>
+        ) : (
+          <table className="stack">
+            <thead>
+              <tr>
+                <th scope="col">Shape of the answer</th>
+                <th scope="col">Recorded as</th>
+                <th scope="col" className="num">Servers</th>
+                <th scope="col" className="num">Share</th>
+              </tr>
+            </thead>
+            <tbody>
+              {kinds.map((k) => (
+                <tr key={k}>
+                  <td data-label="Shape">{REFUSAL_LABELS[k].label}</td>
+                  <td data-label="Recorded as">
+                    <StateChip state={REFUSAL_LABELS[k].state} />
+                  </td>
+                  <td data-label="Servers" className="num">{formatCount(refusals.get(k) ?? 0)}</td>
+                  <td data-label="Share" className="num">{formatPercent(refusals.get(k) ?? 0, totalRef)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,47 @@
+// The slice of autocannon's programmatic API the site benchmark uses (the package ships no types).
+declare module "autocannon" {
+  interface Histogram {
+    average: number;
+    mean: number;
+    stddev: number;
+    min: number;
+    max: number;
+    total: number;
+    p50: number;
+    p90: number;
+    p97_5: number;
+    p99: number;
+  }
+  interface RawRequest {
+    method?: string;
+    path?: string;
+    headers?: Record<string, string>;
+    body?: string;
+  }
+  interface Options {
+    url: string;
+    connections?: number;
+    duration?: number;
+    amount?: number;
+    timeout?: number;
+    pipelining?: number;
+    headers?: Record<string, string>;
+    requests?: { method?: string; path?: string; setupRequest?: (req: RawRequest, context: Record<string, unknown>) => RawRequest }[];
+  }
+  interface Result {
+    requests: Histogram & { sent: number };
+    latency: Histogram;
+    throughput: Histogram;
+    errors: number;
+    timeouts: number;
+    non2xx: number;
+    duration: number;
+    "1xx": number;
+    "2xx": number;
+    "3xx": number;
+    "4xx": number;
+    "5xx": number;
+  }
+  function autocannon(opts: Options): Promise<Result> & { stop(): void };
+  export default autocannon;
+}

@@ -1,0 +1,148 @@
+// The benchmark fleet, run as a child process so the prober's memory is measured apart: many zoo
+// behaviours mounted by path prefix on one node:http listener per loopback host, plus a loopback
+// registry listing them all. Talks to its parent over IPC; exits when told to, when the parent
+// goes away, or after a hard time limit.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { startRegistry, type RegistryEntry } from "@/lib/demo/registry";
+import { createZooHandler } from "@/tests/fixtures/zoo";
+
+/** One slice of the mix: a zoo behaviour, its share per 100 servers, and an optional delay per request. */
+export interface MixEntry {
+  label: string;
+  behaviour: string;
+  per100: number;
+  /** Each request waits this long (ms, chosen per server in the range) before the behaviour answers. */
+  delayMs?: [number, number];
+}
+
+// Healthy modern and legacy, gated, malformed refusals, slow: roughly what a registry crawl meets.
+export const FLEET_MIX: MixEntry[] = [
+  { label: "modern healthy (2 pages)", behaviour: "modern-healthy-paged", per100: 36 },
+  { label: "legacy 2025-06-18 stateless", behaviour: "legacy-2025-06-18-stateless", per100: 14 },
+  { label: "dual era", behaviour: "dual-era", per100: 8 },
+  { label: "legacy, v1 SDK 400 null id", behaviour: "legacy-ts-v1-null-id", per100: 5 },
+  { label: "legacy, python SDK 'server-error' id", behaviour: "legacy-python-sdk-server-error-id", per100: 5 },
+  { label: "discover answered 200 HTML", behaviour: "discover-200-html", per100: 2 },
+  { label: "gated, valid challenge + PRM", behaviour: "credential-gate-valid-prm", per100: 8 },
+  { label: "gated, 401 without challenge", behaviour: "gate-401-no-challenge", per100: 3 },
+  { label: "refusal as HTML page", behaviour: "refusal-html-page", per100: 4 },
+  { label: "refusal without jsonrpc", behaviour: "refusal-error-without-jsonrpc", per100: 4 },
+  { label: "success for unknown tool", behaviour: "refusal-success-for-unknown-tool", per100: 3 },
+  { label: "slow modern (200-500 ms per request)", behaviour: "modern-healthy-paged", per100: 8, delayMs: [200, 500] },
+];
+
+export interface FleetServer {
+  name: string;
+  url: string;
+  label: string;
+  behaviour: string;
+}
+
+export interface FleetReady {
+  type: "ready";
+  registryUrl: string;
+  servers: FleetServer[];
+  hosts: number;
+  startMs: number;
+}
+
+export function mixFor(i: number): MixEntry {
+  // Deterministic spread: the position inside each block of 100 picks the slice.
+  let slot = (i * 37) % 100;
+  for (const m of FLEET_MIX) {
+    if (slot < m.per100) return m;
+    slot -= m.per100;
+  }
+  return FLEET_MIX[0]!;
+}
+
+export function hostAddress(h: number): string {
+  return `127.0.${1 + Math.floor(h / 250)}.${1 + (h % 250)}`;
+}
+
+type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+
+async function main(): Promise<void> {
+  const count = Number(process.env.BENCH_FLEET_SERVERS ?? 10_000);
+  const hostCount = Number(process.env.BENCH_FLEET_HOSTS ?? 128);
+  const lifetimeMs = Number(process.env.BENCH_FLEET_LIFETIME_MS ?? 15 * 60_000);
+  const t0 = performance.now();
+
+  // Per host: prefix → handler. Server i lives on host i % hostCount, so neighbours in the list sit on different hosts.
+  const mounts: Map<string, Handler>[] = Array.from({ length: hostCount }, () => new Map());
+  const plan: { i: number; host: number; prefix: string; mix: MixEntry }[] = [];
+  for (let i = 0; i < count; i++) {
+    const host = i % hostCount;
+    const prefix = `/s${String(i).padStart(5, "0")}`;
+    const mix = mixFor(i);
+    const zoo = createZooHandler(mix.behaviour, { prefix });
+    const delay = mix.delayMs ? mix.delayMs[0] + ((i * 7919) % (mix.delayMs[1] - mix.delayMs[0] + 1)) : 0;
+    const handler: Handler = delay ? (req, res) => void setTimeout(() => void zoo(req, res), delay) : (req, res) => void zoo(req, res);
+    mounts[host]!.set(prefix, handler);
+    plan.push({ i, host, prefix, mix });
+  }
+
+  const listeners: Server[] = [];
+  const origins: string[] = [];
+  for (let h = 0; h < hostCount; h++) {
+    const table = mounts[h]!;
+    const server = createServer((req, res) => {
+      const path = req.url ?? "/";
+      const end = path.indexOf("/", 1);
+      const handler = table.get(end < 0 ? path.split("?")[0]! : path.slice(0, end));
+      if (handler) return handler(req, res);
+      res.writeHead(404, { "content-type": "text/plain" }).end("not found\n");
+    });
+    server.keepAliveTimeout = 5_000;
+    listeners.push(server);
+    origins.push(
+      await new Promise<string>((resolve, reject) => {
+        server.once("error", reject);
+        server.listen(0, hostAddress(h), () => resolve(`http://${hostAddress(h)}:${(server.address() as AddressInfo).port}`));
+      }),
+    );
+  }
+
+  const servers: FleetServer[] = plan.map((p) => ({
+    name: `io.bench.fleet/s-${String(p.i).padStart(5, "0")}`,
+    url: `${origins[p.host]}${p.prefix}/mcp`,
+    label: p.mix.label,
+    behaviour: p.mix.behaviour,
+  }));
+  const entries: RegistryEntry[] = servers.map((s) => ({
+    name: s.name,
+    description: `Benchmark fleet server (${s.label}).`,
+    version: "1.0.0",
+    status: "active",
+    remotes: [{ type: "streamable-http", url: s.url }],
+  }));
+  const registry = await startRegistry(entries);
+
+  const stop = async (code: number) => {
+    await registry.close().catch(() => undefined);
+    for (const l of listeners) l.closeAllConnections();
+    await Promise.all(listeners.map((l) => new Promise((r) => l.close(r))));
+    process.exit(code);
+  };
+  process.on("message", (m) => {
+    if (m === "stop") void stop(0);
+  });
+  process.on("disconnect", () => void stop(0));
+  setTimeout(() => {
+    console.error(`[fleet] lifetime of ${lifetimeMs} ms reached; stopping`);
+    void stop(1);
+  }, lifetimeMs).unref();
+  // Keeps the process alive until stopped (the listeners do too; this is belt and braces for the limit above).
+  setInterval(() => undefined, 60_000);
+
+  const ready: FleetReady = { type: "ready", registryUrl: registry.url, servers, hosts: hostCount, startMs: Math.round(performance.now() - t0) };
+  process.send?.(ready);
+}
+
+if (process.env.BENCH_ROLE === "fleet") {
+  main().catch((e: unknown) => {
+    console.error(`[fleet] failed to start: ${(e as Error).stack ?? String(e)}`);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,351 @@
+// npm run bench:round: a real probe round over a loopback fleet of fixture servers, beside a baseline
+// prober built on the official SDK v2 client doing connect + listTools with the same concurrency.
+//
+// Three child processes, so each figure is its own: the fleet (servers + registry), the round
+// (runRound → probe → judge → SQLite) and the baseline. This process only orchestrates and prints.
+// Environment knobs: BENCH_SERVERS (10000), BENCH_HOSTS (128), PROBE_CONCURRENCY (64), BENCH_KEEP_DB=1.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { ChildProcess } from "node:child_process";
+import { CHECK_IDS, type CheckId, type CheckState } from "@/lib/checks/vocabulary";
+import { ZOO_EXPECTATIONS } from "@/tests/fixtures/zoo";
+import {
+  fmt,
+  forkTs,
+  nextMessage,
+  percentile,
+  pool,
+  printTable,
+  printTargets,
+  procRss,
+  selfRssHighWater,
+  sortedNumbers,
+  startRssSampler,
+  stopChild,
+  type TargetRow,
+} from "./common";
+import { FLEET_MIX, type FleetReady, type FleetServer } from "./fleet";
+
+const SELF = fileURLToPath(import.meta.url);
+const FLEET = path.join(path.dirname(SELF), "fleet.ts");
+
+const SERVERS = Number(process.env.BENCH_SERVERS ?? 10_000);
+const HOSTS = Number(process.env.BENCH_HOSTS ?? 128);
+const CONCURRENCY = Number(process.env.PROBE_CONCURRENCY ?? 64);
+/** Per-server limits for both probers: a healthy fixture answers in milliseconds. */
+const DEADLINE_MS = 15_000;
+const WHOLE_RUN_LIMIT_MS = 20 * 60_000;
+
+const TARGET_ROUND_MS = 60_000;
+const TARGET_RATIO = 2;
+const TARGET_RSS = 400 * 1024 * 1024;
+
+interface WorkerDone {
+  type: "done";
+  wallMs: number;
+  rssPeak: number;
+  rssHighWater: number;
+  rssSamples: number;
+}
+
+interface RoundDone extends WorkerDone {
+  summary: { status: string; due: number; probed: number; read: number; failed: number; gated: number; skipped: number; error?: string };
+}
+
+interface BaselineDone extends WorkerDone {
+  times: number[];
+  ok: number;
+  errors: Record<string, number>;
+  /** Per server: whether connect + listTools completed. */
+  okByIndex: boolean[];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Worker: the real round.
+
+async function roundWorker(): Promise<void> {
+  const { openDb, closeDb } = await import("@/db/client");
+  const { runRound } = await import("@/lib/rounds/round");
+  const dbPath = process.env.BENCH_DB!;
+  const registryUrl = process.env.BENCH_REGISTRY!;
+  const db = openDb(dbPath);
+  const sampler = startRssSampler(100);
+  const t0 = performance.now();
+  const summary = await runRound({
+    db,
+    registryUrl,
+    concurrency: CONCURRENCY,
+    allowPrivateNetworks: true,
+    limits: { deadlineMs: DEADLINE_MS },
+    trigger: "bench",
+    lockStaleMs: 30 * 60_000,
+    log: (line) => console.log(`  ${line}`),
+  });
+  const wallMs = performance.now() - t0;
+  const rss = sampler.stop();
+  closeDb(db);
+  const done: RoundDone = {
+    type: "done",
+    wallMs,
+    rssPeak: rss.peak,
+    rssHighWater: selfRssHighWater(),
+    rssSamples: rss.samples,
+    summary: {
+      status: summary.status,
+      due: summary.due,
+      probed: summary.probed,
+      read: summary.read,
+      failed: summary.failed,
+      gated: summary.gated,
+      skipped: summary.skipped,
+      error: summary.error,
+    },
+  };
+  process.send!(done);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Worker: the baseline on @modelcontextprotocol/client (v2), version negotiation "auto".
+
+async function baselineWorker(): Promise<void> {
+  const { Client, StreamableHTTPClientTransport } = await import("@modelcontextprotocol/client");
+  const urlsMessage = nextMessage<{ type: "urls"; urls: string[] }>(process as unknown as ChildProcess, "urls", 60_000);
+  process.send!({ type: "hello" });
+  const { urls } = await urlsMessage;
+  const times = new Array<number>(urls.length).fill(0);
+  const okByIndex = new Array<boolean>(urls.length).fill(false);
+  const errors: Record<string, number> = {};
+  let ok = 0;
+  const sampler = startRssSampler(100);
+  const t0 = performance.now();
+  await pool(urls, CONCURRENCY, async (url, i) => {
+    const started = performance.now();
+    const client = new Client({ name: "mcp-status-bench-baseline", version: "1.0.0" }, { versionNegotiation: { mode: "auto" } });
+    const transport = new StreamableHTTPClientTransport(new URL(url));
+    const deadline = AbortSignal.timeout(DEADLINE_MS);
+    try {
+      await client.connect(transport, { timeout: DEADLINE_MS, signal: deadline });
+      await client.listTools(undefined, { timeout: DEADLINE_MS, signal: deadline });
+      ok++;
+      okByIndex[i] = true;
+    } catch (e) {
+      const name = (e as Error)?.constructor?.name ?? "Error";
+      errors[name] = (errors[name] ?? 0) + 1;
+    } finally {
+      await client.close().catch(() => undefined);
+      times[i] = performance.now() - started;
+    }
+  });
+  const wallMs = performance.now() - t0;
+  const rss = sampler.stop();
+  const done: BaselineDone = {
+    type: "done",
+    wallMs,
+    rssPeak: rss.peak,
+    rssHighWater: selfRssHighWater(),
+    rssSamples: rss.samples,
+    times,
+    ok,
+    errors,
+    okByIndex,
+  };
+  process.send!(done);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Orchestrator.
+
+async function runWorker<T extends WorkerDone>(role: string, env: Record<string, string>, send?: unknown): Promise<T & { childPeak: number }> {
+  const child = forkTs(SELF, role, env);
+  let childPeak = 0;
+  const sampler = setInterval(() => (childPeak = Math.max(childPeak, procRss(child.pid!))), 100);
+  try {
+    if (send) {
+      await nextMessage(child, "hello", 60_000);
+      child.send(send as object);
+    }
+    const done = await nextMessage<T>(child, "done", WHOLE_RUN_LIMIT_MS);
+    return { ...done, childPeak };
+  } finally {
+    clearInterval(sampler);
+    await stopChild(child);
+  }
+}
+
+interface StoredRow {
+  name: string;
+  durationMs: number;
+  states: Record<CheckId, CheckState | null>;
+}
+
+async function readStored(dbPath: string): Promise<StoredRow[]> {
+  const { openDb, closeDb } = await import("@/db/client");
+  const db = openDb(dbPath);
+  try {
+    const rows = db.$client
+      .prepare(
+        `select s.name as name, r.duration_ms as durationMs, s.state_handshake as handshake, s.state_protocol_version as protocol_version,
+                s.state_tools_list as tools_list, s.state_error_taxonomy as error_taxonomy, s.state_auth_metadata as auth_metadata
+           from servers s left join runs r on r.id = s.last_run_id`,
+      )
+      .all() as (Record<CheckId, CheckState | null> & { name: string; durationMs: number | null })[];
+    return rows.map((r) => ({
+      name: r.name,
+      durationMs: r.durationMs ?? NaN,
+      states: Object.fromEntries(CHECK_IDS.map((c) => [c, r[c]])) as Record<CheckId, CheckState | null>,
+    }));
+  } finally {
+    closeDb(db);
+  }
+}
+
+function matches(server: FleetServer, stored: StoredRow | undefined): boolean {
+  const exp = ZOO_EXPECTATIONS[server.behaviour];
+  if (!exp || !stored) return false;
+  return CHECK_IDS.every((c) => stored.states[c] === exp.states[c]);
+}
+
+async function orchestrate(): Promise<void> {
+  const hardStop = setTimeout(() => {
+    console.error(`[bench:round] gave up after ${WHOLE_RUN_LIMIT_MS / 60_000} min`);
+    process.exit(2);
+  }, WHOLE_RUN_LIMIT_MS);
+  hardStop.unref();
+
+  console.log(`[bench:round] ${os.cpus().length} cores, node ${process.version}`);
+  console.log(`[bench:round] fleet: ${fmt.n(SERVERS)} servers on ${HOSTS} loopback hosts; concurrency ${CONCURRENCY} (PROBE_CONCURRENCY); per-server deadline ${DEADLINE_MS} ms`);
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "bench-round-"));
+  const dbPath = path.join(tmp, "round.db");
+  const fleet = forkTs(FLEET, "fleet", {
+    BENCH_FLEET_SERVERS: String(SERVERS),
+    BENCH_FLEET_HOSTS: String(HOSTS),
+    BENCH_FLEET_LIFETIME_MS: String(WHOLE_RUN_LIMIT_MS),
+  });
+  let fleetPeak = 0;
+  const fleetSampler = setInterval(() => (fleetPeak = Math.max(fleetPeak, procRss(fleet.pid!))), 250);
+  try {
+    const ready = await nextMessage<FleetReady>(fleet, "ready", 180_000);
+    console.log(`[bench:round] fleet ready in ${fmt.ms(ready.startMs)}; registry ${ready.registryUrl}`);
+    console.log(`[bench:round] mix: ${FLEET_MIX.map((m) => `${m.per100}% ${m.label}`).join(", ")}`);
+
+    console.log(`\n[bench:round] 1/2 real round (registry → probe → judge → SQLite ${dbPath})`);
+    const round = await runWorker<RoundDone>("round", { BENCH_DB: dbPath, BENCH_REGISTRY: ready.registryUrl });
+    console.log(`[bench:round] round ${round.summary.status} in ${fmt.s(round.wallMs)}: ${JSON.stringify(round.summary)}`);
+
+    console.log(`\n[bench:round] 2/2 baseline: @modelcontextprotocol/client ${clientVersion()} connect + listTools, versionNegotiation "auto"`);
+    const baseline = await runWorker<BaselineDone>("baseline", {}, { type: "urls", urls: ready.servers.map((s) => s.url) });
+    console.log(`[bench:round] baseline done in ${fmt.s(baseline.wallMs)}: ${baseline.ok} listed tools, errors ${JSON.stringify(baseline.errors)}`);
+
+    const stored = await readStored(dbPath);
+    const byName = new Map(stored.map((r) => [r.name, r]));
+    const roundTimes = sortedNumbers(stored.map((r) => r.durationMs).filter(Number.isFinite));
+    const baseTimes = sortedNumbers(baseline.times);
+
+    // Per slice of the mix: did the round reach the states the zoo expects, and how long each prober took.
+    const slices = new Map<string, { n: number; matched: number; rt: number[]; bt: number[]; bok: number }>();
+    ready.servers.forEach((s, i) => {
+      const st = slices.get(s.label) ?? { n: 0, matched: 0, rt: [], bt: [], bok: 0 };
+      const row = byName.get(s.name);
+      st.n++;
+      if (matches(s, row)) st.matched++;
+      if (row && Number.isFinite(row.durationMs)) st.rt.push(row.durationMs);
+      st.bt.push(baseline.times[i]!);
+      if (baseline.okByIndex[i]) st.bok++;
+      slices.set(s.label, st);
+    });
+    printTable(
+      "Per slice of the fleet (round states checked against the zoo's expected states)",
+      ["slice", "servers", "round: expected states", "round p50", "baseline p50", "baseline listed tools"],
+      [...slices].map(([label, st]) => [
+        label,
+        fmt.n(st.n),
+        `${st.matched}/${st.n}`,
+        fmt.ms(percentile(sortedNumbers(st.rt), 50)),
+        fmt.ms(percentile(sortedNumbers(st.bt), 50)),
+        `${st.bok}/${st.n}`,
+      ]),
+    );
+    const matchedAll = [...slices.values()].reduce((a, s) => a + s.matched, 0);
+
+    const roundRate = (round.summary.probed / round.wallMs) * 1000;
+    const baseRate = (SERVERS / baseline.wallMs) * 1000;
+    const ratio = baseline.wallMs / round.wallMs;
+    const roundRss = Math.max(round.rssPeak, round.rssHighWater, round.childPeak);
+    const baseRss = Math.max(baseline.rssPeak, baseline.rssHighWater, baseline.childPeak);
+    printTable(
+      "Side by side (same fleet, same concurrency)",
+      ["prober", "wall", "servers/s", "p50/server", "p99/server", "peak RSS", "outcome"],
+      [
+        [
+          "mcp-status round",
+          fmt.s(round.wallMs),
+          fmt.rate(roundRate),
+          fmt.ms(percentile(roundTimes, 50)),
+          fmt.ms(percentile(roundTimes, 99)),
+          fmt.mb(roundRss),
+          `${round.summary.probed} probed, ${matchedAll}/${SERVERS} states as expected`,
+        ],
+        [
+          "SDK v2 client baseline",
+          fmt.s(baseline.wallMs),
+          fmt.rate(baseRate),
+          fmt.ms(percentile(baseTimes, 50)),
+          fmt.ms(percentile(baseTimes, 99)),
+          fmt.mb(baseRss),
+          `${baseline.ok} listed tools`,
+        ],
+      ],
+    );
+    console.log(`fleet process peak RSS (not counted for either prober): ${fmt.mb(fleetPeak)}`);
+    console.log(
+      "note: the round does more per server than the baseline (tools/call, auth metadata, robots.txt, one SQLite transaction) " +
+        "and keeps one request at a time per host; the baseline shares keep-alive connections through the global fetch.",
+    );
+
+    const rows: TargetRow[] = [
+      { figure: "round wall time", value: fmt.s(round.wallMs), target: "<= 60 s", verdict: round.wallMs <= TARGET_ROUND_MS ? "PASS" : "MISS" },
+      { figure: "speed vs SDK v2 baseline", value: `${ratio.toFixed(2)}x`, target: ">= 2x", verdict: ratio >= TARGET_RATIO ? "PASS" : "MISS" },
+      { figure: "round peak RSS", value: fmt.mb(roundRss), target: "<= 400 MB", verdict: roundRss <= TARGET_RSS ? "PASS" : "MISS" },
+      { figure: "round servers/s", value: fmt.rate(roundRate), target: "(info)", verdict: "info" },
+      { figure: "round p50 / p99 per server", value: `${fmt.ms(percentile(roundTimes, 50))} / ${fmt.ms(percentile(roundTimes, 99))}`, target: "(info)", verdict: "info" },
+      { figure: "round status", value: `${round.summary.status}, ${round.summary.probed}/${SERVERS} probed`, target: `done, ${SERVERS}`, verdict: round.summary.status === "done" && round.summary.probed === SERVERS ? "PASS" : "MISS" },
+      { figure: "states as the zoo expects", value: `${matchedAll}/${SERVERS}`, target: "(info)", verdict: "info" },
+    ];
+    printTargets(`bench:round: ${fmt.n(SERVERS)} servers, ${HOSTS} hosts, concurrency ${CONCURRENCY}, ${os.cpus().length} cores`, rows);
+  } finally {
+    clearInterval(fleetSampler);
+    await stopChild(fleet);
+    if (process.env.BENCH_KEEP_DB === "1") console.log(`[bench:round] database kept at ${dbPath}`);
+    else fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+function clientVersion(): string {
+  try {
+    const pkg = path.join(process.cwd(), "node_modules", "@modelcontextprotocol", "client", "package.json");
+    return (JSON.parse(fs.readFileSync(pkg, "utf8")) as { version: string }).version;
+  } catch {
+    return "?";
+  }
+}
+
+const role = process.env.BENCH_ROLE;
+if (role) {
+  // A worker ends when the orchestrator says so or goes away.
+  process.on("message", (m) => {
+    if (m === "stop") process.exit(0);
+  });
+  process.on("disconnect", () => process.exit(0));
+}
+const main = role === "round" ? roundWorker : role === "baseline" ? baselineWorker : orchestrate;
+main().then(
+  () => {
+    if (!role) process.exit(0);
+  },
+  (e: unknown) => {
+    console.error(`[bench:round${role ? `:${role}` : ""}] ${(e as Error).stack ?? String(e)}`);
+    process.exit(1);
+  },
+);

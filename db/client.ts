@@ -1,0 +1,46 @@
+import fs from "node:fs";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
+import { migrate } from "drizzle-orm/better-sqlite3/migrator";
+import * as schema from "./schema";
+
+export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
+
+/** Where the committed migrations live; resolved from the working directory so standalone builds find them. */
+export const MIGRATIONS_FOLDER = path.join(process.cwd(), "db", "migrations");
+
+/** Opens (creating if needed) the database file, applies pending migrations, and returns a drizzle handle. */
+export function openDb(file: string, opts: { migrationsFolder?: string } = {}): Db {
+  if (file !== ":memory:") fs.mkdirSync(path.dirname(file), { recursive: true });
+  const sqlite = new Database(file);
+  sqlite.pragma("journal_mode = WAL");
+  sqlite.pragma("busy_timeout = 5000");
+  sqlite.pragma("foreign_keys = ON");
+  // WAL makes NORMAL durable across process crashes (a kill -9 loses nothing committed).
+  sqlite.pragma("synchronous = NORMAL");
+  const db = drizzle(sqlite, { schema });
+  migrate(db, { migrationsFolder: opts.migrationsFolder ?? MIGRATIONS_FOLDER });
+  return db;
+}
+
+// Kept on globalThis: Next bundles instrumentation and route handlers separately, and module state is
+// not shared between bundles, but the process must still hold one connection per file.
+const OPEN_KEY = Symbol.for("mcp-status.db.open");
+const open: Map<string, Db> = ((globalThis as Record<symbol, unknown>)[OPEN_KEY] as Map<string, Db> | undefined) ??
+  ((globalThis as Record<symbol, unknown>)[OPEN_KEY] = new Map<string, Db>()) as Map<string, Db>;
+
+/** One connection per process and file. */
+export function getDb(config: { databasePath: string }): Db {
+  let db = open.get(config.databasePath);
+  if (!db) {
+    db = openDb(config.databasePath);
+    open.set(config.databasePath, db);
+  }
+  return db;
+}
+
+export function closeDb(db: Db): void {
+  for (const [k, v] of open) if (v === db) open.delete(k);
+  db.$client.close();
+}

@@ -1,0 +1,42 @@
+import type { Exchange, ProbeObservation } from "../probe/types";
+import { judgeAuthMetadata, judgeErrorTaxonomy, judgeHandshake, judgeProtocolVersion, judgeToolsList } from "./judges";
+import type { CheckResult } from "./types";
+import { CHECK_IDS, SUITE_VERSION, type CheckId, type CheckState, type Era } from "./vocabulary";
+
+export { judgeAuthMetadata, judgeErrorTaxonomy, judgeHandshake, judgeProtocolVersion, judgeToolsList } from "./judges";
+export type { CheckResult } from "./types";
+
+/** The five verdicts, in CHECK_IDS order. Pure: the same observation always gives the same results. */
+export function judge(obs: ProbeObservation): CheckResult[] {
+  const byId: Record<CheckId, (o: ProbeObservation) => CheckResult> = {
+    handshake: judgeHandshake,
+    protocol_version: judgeProtocolVersion,
+    tools_list: judgeToolsList,
+    error_taxonomy: judgeErrorTaxonomy,
+    auth_metadata: judgeAuthMetadata,
+  };
+  return CHECK_IDS.map((id) => byId[id](obs));
+}
+
+/** The report the CLI prints and the JSON link targets serve (DESIGN §4). */
+export interface ProbeReport {
+  url: string;
+  suite: string;
+  era: Era;
+  protocolVersion: string | null;
+  checks: Record<CheckId, { state: CheckState; reason: string }>;
+  exchanges: Exchange[];
+}
+
+/** The revision both sides agreed, or null when none was. */
+export function agreedRevision(obs: ProbeObservation): string | null {
+  const hs = obs.handshake;
+  if (hs?.kind === "modern") return hs.protocolVersion;
+  if ((hs?.kind === "legacy" || hs?.kind === "sse") && hs.common) return hs.protocolVersion;
+  return null;
+}
+
+export function buildReport(obs: ProbeObservation, results: readonly CheckResult[]): ProbeReport {
+  const checks = Object.fromEntries(results.map((r) => [r.check, { state: r.state, reason: r.reason }])) as ProbeReport["checks"];
+  return { url: obs.url, suite: SUITE_VERSION, era: obs.era, protocolVersion: agreedRevision(obs), checks, exchanges: obs.exchanges };
+}

@@ -1,0 +1,210 @@
+import type { HandshakeOutcome, ProbeObservation } from "../probe/types";
+import {
+  blockedReason,
+  challengeWords,
+  credentialReason,
+  handshakeStop,
+  phaseWords,
+  sentence,
+  slowDownReason,
+} from "./reasons";
+import type { CheckResult } from "./types";
+import { MODERN_REVISION, type CheckId, type CheckState } from "./vocabulary";
+
+function result(check: CheckId, state: CheckState, reason: string, evidence: number[]): CheckResult {
+  return { check, state, reason, evidence: [...new Set(evidence)].sort((a, b) => a - b) };
+}
+
+function handshakeSeqs(hs: HandshakeOutcome | undefined): number[] {
+  if (!hs) return [];
+  if (hs.seqs) return hs.seqs;
+  if (hs.kind === "slow_down") return [hs.slowDown.seq];
+  if (hs.kind === "credential_gate") return [hs.challenge.seq];
+  return "seq" in hs && typeof hs.seq === "number" ? [hs.seq] : [];
+}
+
+function toolsSeqs(obs: ProbeObservation): number[] {
+  const t = obs.toolsList;
+  if (!t) return [];
+  if ("seqs" in t) return t.seqs;
+  if (t.kind === "credential_gate") return [t.challenge.seq];
+  if (t.kind === "slow_down") return [t.slowDown.seq];
+  return [];
+}
+
+function deadlineWords(obs: ProbeObservation): string | undefined {
+  return obs.deadlineHit ? "the probe's per-server deadline ran out" : undefined;
+}
+
+/** `handshake`: did server/discover or the one legacy fallback complete? */
+export function judgeHandshake(obs: ProbeObservation): CheckResult {
+  const id = "handshake";
+  if (obs.blocked) return result(id, "not_checked", blockedReason(obs.blocked), []);
+  const hs = obs.handshake;
+  const ev = handshakeSeqs(hs);
+  if (!hs) return result(id, "not_checked", obs.slowDown ? slowDownReason(obs.slowDown) : "The probe did not reach the handshake.", ev);
+  switch (hs.kind) {
+    case "modern":
+      return result(id, "verified", sentence(`server/discover answered with a discover result listing ${hs.supportedVersions.join(", ")}; the ${MODERN_REVISION} handshake completed`), ev);
+    case "legacy":
+      return result(
+        id,
+        "verified",
+        sentence(hs.fallbackCause, "fell back to initialize", hs.common ? `${hs.protocolVersion} agreed` : `initialize completed but offered ${hs.protocolVersion}`),
+        ev,
+      );
+    case "sse":
+      return result(
+        id,
+        "verified",
+        sentence("the 2024-11-05 HTTP+SSE stream named its endpoint and answered initialize", hs.common ? `${hs.protocolVersion} agreed` : `it offered ${hs.protocolVersion}`),
+        ev,
+      );
+    default: {
+      const stop = handshakeStop(hs, obs)!;
+      return result(id, stop.state, stop.reason, ev);
+    }
+  }
+}
+
+/** `protocol_version`: was a revision both sides speak agreed? */
+export function judgeProtocolVersion(obs: ProbeObservation): CheckResult {
+  const id = "protocol_version";
+  if (obs.blocked) return result(id, "not_checked", blockedReason(obs.blocked), []);
+  const hs = obs.handshake;
+  const ev = handshakeSeqs(hs);
+  if (hs?.kind === "modern") {
+    return result(id, "verified", sentence(`${MODERN_REVISION} agreed; the server supports ${hs.supportedVersions.join(", ")}`), ev);
+  }
+  if ((hs?.kind === "legacy" || hs?.kind === "sse") && hs.common) {
+    return result(id, "verified", sentence(`${hs.protocolVersion} agreed through initialize`), ev);
+  }
+  const stop = handshakeStop(hs, obs)!;
+  return result(id, stop.state, stop.reason, ev);
+}
+
+/** `tools_list`: was the complete tool list read? */
+export function judgeToolsList(obs: ProbeObservation): CheckResult {
+  const id = "tools_list";
+  if (obs.blocked) return result(id, "not_checked", blockedReason(obs.blocked), []);
+  const stop = handshakeStop(obs.handshake, obs);
+  if (stop) return result(id, stop.state, stop.reason, handshakeSeqs(obs.handshake));
+  const t = obs.toolsList;
+  const ev = toolsSeqs(obs);
+  if (!t) {
+    return result(id, "not_checked", obs.slowDown ? slowDownReason(obs.slowDown) : sentence("the tool list was not requested", deadlineWords(obs)), ev);
+  }
+  switch (t.kind) {
+    case "complete": {
+      const read = `read ${t.tools.length} tool${t.tools.length === 1 ? "" : "s"} over ${t.pages} page${t.pages === 1 ? "" : "s"}`;
+      if (t.malformed.length === 0) return result(id, "verified", sentence(read), ev);
+      const shown = t.malformed.slice(0, 3).join(", ") + (t.malformed.length > 3 ? `, and ${t.malformed.length - 3} more` : "");
+      return result(id, "observed_risk", sentence(read, `but ${t.malformed.length} problem${t.malformed.length === 1 ? "" : "s"} in the definitions would trip clients: ${shown}`), ev);
+    }
+    case "endless":
+      return result(
+        id,
+        "observed_risk",
+        t.why === "cursor_loop"
+          ? sentence(`pagination never ends: a nextCursor repeated after ${t.pages} page${t.pages === 1 ? "" : "s"} (${t.tools.length} tools read), so a client following it loops forever`)
+          : sentence(`pagination never ended: after ${t.pages} pages (${t.tools.length} tools) the server still returned a nextCursor, so the probe stopped at its page cap`),
+        ev,
+      );
+    case "credential_gate":
+      return result(id, "not_checked", credentialReason("tools_list", t.challenge.status, t.challenge.challenges.map((c) => c.scheme)), ev);
+    case "slow_down":
+      return result(id, "not_checked", slowDownReason(t.slowDown), ev);
+    case "failed":
+      return result(id, "failed", sentence(t.cause, t.pages > 0 && `after ${t.pages} page${t.pages === 1 ? "" : "s"} read`), ev);
+    case "not_attempted":
+      if (obs.slowDown) return result(id, "not_checked", slowDownReason(obs.slowDown), ev);
+      return result(id, "not_checked", sentence(`the tool list was not requested: ${t.why}`), ev);
+  }
+}
+
+/** `error_taxonomy`: how the server refuses a call to a tool that does not exist. */
+export function judgeErrorTaxonomy(obs: ProbeObservation): CheckResult {
+  const id = "error_taxonomy";
+  if (obs.blocked) return result(id, "not_checked", blockedReason(obs.blocked), []);
+  const c = obs.toolCall;
+  if (!c) {
+    if (obs.slowDown) return result(id, "not_checked", slowDownReason(obs.slowDown), [obs.slowDown.seq]);
+    return result(id, "not_checked", "The reserved-tool call was not made.", []);
+  }
+  switch (c.kind) {
+    case "withheld": {
+      const ev = obs.toolsList && obs.toolsList.kind !== "not_attempted" ? toolsSeqs(obs) : handshakeSeqs(obs.handshake);
+      if (obs.slowDown && c.cause === "slow_down") return result(id, "not_checked", slowDownReason(obs.slowDown), [...ev, obs.slowDown.seq]);
+      return result(id, "not_checked", sentence(`the reserved-tool call was withheld because ${c.why}`), ev);
+    }
+    case "slow_down":
+      return result(id, "not_checked", slowDownReason(c.slowDown), [c.slowDown.seq]);
+    case "failed":
+      if (obs.deadlineHit) return result(id, "not_checked", sentence(c.cause, "the probe's per-server deadline ran out before an answer"), c.seq ? [c.seq] : []);
+      return result(id, "observed_risk", sentence(`${c.cause}, so a client calling a tool that does not exist gets no refusal it can read`), c.seq ? [c.seq] : []);
+    case "answered": {
+      const s = c.shape;
+      const ev = [c.seq];
+      switch (s.type) {
+        case "jsonrpc_error": {
+          const where = `HTTP ${c.status}${s.transport === "sse" ? " over SSE" : ""}`;
+          const code = s.code === -32602 ? "-32602, the code the spec prescribes" : `${s.code} (the spec prescribes -32602, but any well-formed error lets a client handle it)`;
+          return result(id, "verified", sentence(`tools/call for a tool that does not exist got a well-formed JSON-RPC error ${code}, at ${where}`), ev);
+        }
+        case "pre_dispatch_refusal":
+          return result(id, "verified", sentence(`tools/call was refused with HTTP ${c.status} before dispatch, a legitimate refusal rather than a shape problem`), ev);
+        case "is_error_result":
+          return result(id, "verified", sentence(`tools/call for a tool that does not exist got a result with isError: true at HTTP ${c.status}: the tool-error channel instead of -32602, which clients handle`), ev);
+        case "malformed":
+          return result(id, "observed_risk", sentence(`tools/call for a tool that does not exist got ${s.description}, so a client cannot tell why it was refused or how to proceed`), ev);
+      }
+    }
+  }
+}
+
+/** `auth_metadata`: can a client discover how to authenticate from the challenge? */
+export function judgeAuthMetadata(obs: ProbeObservation): CheckResult {
+  const id = "auth_metadata";
+  if (obs.blocked) return result(id, "not_checked", blockedReason(obs.blocked), []);
+  const a = obs.authMetadata;
+  if (!a) {
+    if (obs.slowDown) return result(id, "not_checked", slowDownReason(obs.slowDown), [obs.slowDown.seq]);
+    return result(id, "not_checked", sentence("the challenge was not followed", deadlineWords(obs) ?? "the probe stopped before this step"), []);
+  }
+  if (a.kind === "no_challenge") return result(id, "not_checked", "No credential challenge was presented, so there was no auth metadata to discover.", []);
+  const ch = a.challenge;
+  const from = `${phaseWords(ch.phase)} answered ${challengeWords(ch.status, ch.challenges.map((c) => c.scheme))}`;
+  const ev = "seq" in a && typeof a.seq === "number" ? [ch.seq, a.seq] : [ch.seq];
+  switch (a.kind) {
+    case "no_metadata_url":
+      return result(id, "not_checked", sentence(`${from} but no resource_metadata URL, so there was no metadata to follow`), ev);
+    case "opted_out_host":
+      return result(id, "not_checked", sentence(`${from} pointing at ${a.url}, but ${a.host} asked not to be probed (${a.reason}), so nothing was fetched`), ev);
+    case "address_refused":
+      return result(id, "not_checked", sentence(`${from} pointing at ${a.url}, which the probe does not fetch: ${a.detail}`), ev);
+    case "invalid_url":
+      return result(id, "observed_risk", sentence(`${from} whose resource_metadata (${a.url.slice(0, 120)}) is not an absolute http(s) URL, so a client cannot fetch it`), ev);
+    case "http_error":
+      return result(id, "observed_risk", sentence(`${from}; its metadata URL ${a.url} answered HTTP ${a.status}${a.status >= 300 && a.status < 400 ? " (a redirect, not followed)" : ""}, so a client cannot discover how to authenticate`), ev);
+    case "not_json":
+      return result(id, "observed_risk", sentence(`${from}; its metadata URL ${a.url} did not answer valid JSON`), ev);
+    case "not_object":
+      return result(id, "observed_risk", sentence(`${from}; its metadata URL ${a.url} answered a bare JSON ${a.jsonType} instead of an object`), ev);
+    case "scope_mismatch":
+      return result(
+        id,
+        "observed_risk",
+        sentence(`${from} asking for scope ${a.missing.join(" ")}, which the metadata at ${a.url} does not list in scopes_supported (${a.listed.join(" ") || "empty"})`),
+        ev,
+      );
+    case "slow_down":
+      return result(id, "not_checked", slowDownReason(a.slowDown), [...ev, a.slowDown.seq]);
+    case "failed":
+      if (obs.deadlineHit) return result(id, "not_checked", sentence(`${from}; fetching ${a.url} was cut short because the probe's per-server deadline ran out`), ev);
+      return result(id, "observed_risk", sentence(`${from}; its metadata URL ${a.url} could not be read (${a.cause})`), ev);
+    case "ok": {
+      const as = a.authorizationServers.length ? `authorization server${a.authorizationServers.length === 1 ? "" : "s"} ${a.authorizationServers.join(", ")}` : "no authorization server";
+      return result(id, "verified", sentence(`${from}; its metadata at ${a.url} names resource ${a.resource ?? "(none given)"} and ${as}`), ev);
+    }
+  }
+}

@@ -1,0 +1,148 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createZooHandler, ZOO_EXPECTATIONS, ZOO_SECOND_HOST } from "../../tests/fixtures/zoo";
+import type { ZooRequestHandler } from "../../tests/fixtures/zoo/server";
+import { startRegistry, type RegistryEntry, type RunningRegistry } from "./registry";
+
+// The demo fleet is the test zoo served for real: the same behaviours the probe is tested against,
+// mounted by path on loopback listeners, listed by a loopback registry.
+
+export const DEMO_NAMESPACE = "dev.mcp-status.demo";
+/** Host whose robots.txt asks our probe to stay away. */
+export const DEMO_ROBOTS_HOST = "127.0.0.3";
+/** Host an operator opted out; a credential challenge points its metadata there. */
+export const DEMO_OPTED_OUT_METADATA_HOST = "127.0.0.2";
+export const DEMO_OPT_OUT_REASON = "the demo's metadata host asked not to be probed";
+
+// Behaviours that spend their whole deadline on purpose stay out of the demo: a newcomer should
+// see every state within a minute. The hostile suite exercises them.
+const SLOW = new Set(["hostile-huge-body", "hostile-gzip-bomb", "hostile-hang-after-headers", "hostile-slow-drip", "hostile-endless-sse", "hostile-ten-thousand-tools", "hostile-deep-json-nesting"]);
+
+export function demoBehaviours(): string[] {
+  return Object.keys(ZOO_EXPECTATIONS).filter((n) => !SLOW.has(n));
+}
+
+export interface RunningFleet {
+  registry: RunningRegistry;
+  entries: RegistryEntry[];
+  /** Hosts an operator opted out, with the reason, for the store. */
+  operatorOptOuts: { host: string; reason: string }[];
+  close(): Promise<void>;
+}
+
+function listen(server: Server, host: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, host, () => resolve(`http://${host}:${(server.address() as AddressInfo).port}`));
+  });
+}
+
+function mountAll(handlers: Map<string, ZooRequestHandler>, robots?: string): Server {
+  return createServer((req, res) => {
+    const path = new URL(req.url ?? "/", "http://x").pathname;
+    if (path === "/robots.txt") {
+      res.writeHead(robots ? 200 : 404, { "content-type": "text/plain" }).end(robots ?? "");
+      return;
+    }
+    const name = path.split("/")[1] ?? "";
+    const handler = handlers.get(name);
+    if (!handler) {
+      res.writeHead(404, { "content-type": "text/plain" }).end("no such demo server");
+      return;
+    }
+    void handler(req, res);
+  });
+}
+
+/** Starts every demo behaviour on loopback plus a registry listing them; resolves once all listen. */
+export async function startDemoFleet(): Promise<RunningFleet> {
+  const servers: Server[] = [];
+  const closeAll = () =>
+    Promise.all(
+      servers.map(
+        (s) =>
+          new Promise<void>((r) => {
+            s.closeAllConnections();
+            s.close(() => r());
+          }),
+      ),
+    ).then(() => undefined);
+  try {
+    const names = demoBehaviours();
+    const otherHandlers = new Map<string, ZooRequestHandler>();
+    const other = mountAll(otherHandlers);
+    servers.push(other);
+    const otherOrigin = await listen(other, DEMO_OPTED_OUT_METADATA_HOST);
+
+    const mainHandlers = new Map<string, ZooRequestHandler>();
+    const robotsHandlers = new Map<string, ZooRequestHandler>();
+    for (const name of names) {
+      const optedOut = ZOO_EXPECTATIONS[name]?.optOut === "server";
+      const target = optedOut ? robotsHandlers : mainHandlers;
+      target.set(name, createZooHandler(name, { prefix: `/${name}`, otherOrigin: ZOO_SECOND_HOST[name] ? otherOrigin : undefined }));
+      if (ZOO_SECOND_HOST[name]) otherHandlers.set(name, createZooHandler(name, { prefix: `/${name}` }));
+    }
+    const main = mountAll(mainHandlers);
+    servers.push(main);
+    const mainOrigin = await listen(main, "127.0.0.1");
+    const robots = mountAll(robotsHandlers, "User-agent: mcp-status-probe\nDisallow: /\n");
+    servers.push(robots);
+    const robotsOrigin = await listen(robots, DEMO_ROBOTS_HOST);
+
+    const entries: RegistryEntry[] = names.map((name) => {
+      const exp = ZOO_EXPECTATIONS[name]!;
+      const sse = exp.transport === "sse";
+      const origin = exp.optOut === "server" ? robotsOrigin : mainOrigin;
+      return {
+        name: `${DEMO_NAMESPACE}/${name}`,
+        title: name.replace(/-/g, " "),
+        description: exp.about,
+        version: "1.0.0",
+        status: "active",
+        remotes: [{ type: sse ? "sse" : "streamable-http", url: `${origin}/${name}${sse ? "/sse" : "/mcp"}` }],
+      };
+    });
+    entries.push(
+      {
+        name: `${DEMO_NAMESPACE}/templated-url`,
+        description: "Listed with a per-tenant URL template, so it needs configuration before anyone can probe it.",
+        version: "1.0.0",
+        status: "active",
+        remotes: [{ type: "streamable-http", url: "https://{tenant_id}.demo.invalid/mcp" }],
+      },
+      {
+        name: `${DEMO_NAMESPACE}/secret-header`,
+        description: "Listed with a required secret Authorization header, so anonymous probing is not meaningful.",
+        version: "1.0.0",
+        status: "active",
+        remotes: [
+          {
+            type: "streamable-http",
+            url: `${mainOrigin}/credential-gate-valid-prm/mcp`,
+            headers: [{ name: "Authorization", isRequired: true, isSecret: true, description: "Bearer token" }],
+          },
+        ],
+      },
+      {
+        name: `${DEMO_NAMESPACE}/deleted-entry`,
+        description: "Deleted from the registry; ingestion skips entries that are not active.",
+        version: "1.0.0",
+        status: "deleted",
+        remotes: [{ type: "streamable-http", url: `${mainOrigin}/modern-healthy-paged/mcp` }],
+      },
+    );
+    const registry = await startRegistry(entries);
+    return {
+      registry,
+      entries,
+      operatorOptOuts: [{ host: DEMO_OPTED_OUT_METADATA_HOST, reason: DEMO_OPT_OUT_REASON }],
+      close: async () => {
+        await registry.close();
+        await closeAll();
+      },
+    };
+  } catch (e) {
+    await closeAll();
+    throw e;
+  }
+}

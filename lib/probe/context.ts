@@ -1,0 +1,42 @@
+import type { HttpAnswer, HttpSession } from "./transport/http";
+import { isSlowDown, parseRetryAfter } from "./transport/http";
+import { validChallenges } from "./www-authenticate";
+import type { ExchangePhase, ProbeLimits, SeenChallenge, SlowDown } from "./types";
+
+/** What every step of one probe shares: the HTTP session, and the signals that stop or redirect it. */
+export class ProbeContext {
+  slowDown?: SlowDown;
+  /** Every 401/403 with a structurally valid challenge, in order. */
+  readonly challenges: SeenChallenge[] = [];
+
+  constructor(
+    readonly http: HttpSession,
+    readonly limits: ProbeLimits,
+    readonly now: () => Date,
+    readonly deadline: AbortSignal,
+  ) {}
+
+  /** Records what any answer says beyond its own step: a slow-down, a credential challenge. */
+  note(a: HttpAnswer, phase: ExchangePhase): void {
+    if (a.status === undefined) return;
+    if (isSlowDown(a) && !this.slowDown) {
+      const sd: SlowDown = { phase, status: a.status, seq: a.seq };
+      const secs = parseRetryAfter(a.headers["retry-after"], this.now());
+      if (secs !== undefined) sd.retryAfterSeconds = secs;
+      this.slowDown = sd;
+    }
+    const seen = this.challengeOf(a, phase);
+    if (seen) this.challenges.push(seen);
+  }
+
+  challengeOf(a: HttpAnswer, phase: ExchangePhase): SeenChallenge | null {
+    if (a.status !== 401 && a.status !== 403) return null;
+    const challenges = validChallenges(a.wwwAuthenticate);
+    return challenges ? { phase, status: a.status, challenges, seq: a.seq } : null;
+  }
+
+  /** True when nothing more may be sent: slowed down or out of time. */
+  get stopped(): boolean {
+    return this.slowDown !== undefined || this.deadline.aborted;
+  }
+}

@@ -1,0 +1,256 @@
+// One MCP server over HTTP → a ProbeObservation (DESIGN §2, §5): handshake with one fallback, the tool
+// list, the reserved-tool call, the auth metadata follow. No db, no env: everything comes in as options.
+import { SUITE_VERSION } from "../checks/vocabulary";
+import type { AddressPolicy } from "./address-policy";
+import { followAuthMetadata } from "./auth";
+import { callReservedTool } from "./call";
+import { ProbeContext } from "./context";
+import { discover, legacyInitialize, sseInitialize, sseOpenFailed } from "./handshake";
+import { StreamableChannel } from "./rpc";
+import { listsReservedName, readTools, type ReadToolsOptions, type RpcCaller } from "./tools";
+import { HttpSession, type DnsLookup, type HostGate } from "./transport/http";
+import { LegacySseChannel } from "./transport/legacy-sse";
+import {
+  DEFAULT_LIMITS,
+  type Exchange,
+  type HandshakeOutcome,
+  type ProbeLimits,
+  type ProbeObservation,
+  type ProbeTarget,
+  type SeenChallenge,
+  type ToolCallOutcome,
+  type ToolsListOutcome,
+  type WithheldCause,
+} from "./types";
+
+type Withheld = Extract<ToolCallOutcome, { kind: "withheld" }>;
+
+export { createAddressPolicy, type AddressPolicy, type AddressPolicyOptions } from "./address-policy";
+export { parseWwwAuthenticate } from "./www-authenticate";
+export { parseRetryAfter, type DnsLookup, type HostGate } from "./transport/http";
+export * from "./types";
+
+export const DEFAULT_USER_AGENT = `mcp-status-probe/${SUITE_VERSION} (+https://mcp-status.dev/faq/opting-out)`;
+
+export interface ProbeOptions {
+  /** From createAddressPolicy({ allowPrivate }). */
+  addressPolicy: AddressPolicy;
+  /** The reason a host asked not to be probed, or null. */
+  isOptedOut?: (host: string) => string | null;
+  limits?: Partial<ProbeLimits>;
+  userAgent?: string;
+  /** Rounds pass one to keep one request at a time per host. */
+  hostGate?: HostGate;
+  now?: () => Date;
+  /** DNS resolution (every address of a name); the system resolver by default. */
+  dnsLookup?: DnsLookup;
+}
+
+/** A handshake after which tools/list may be sent. */
+function sessionOpen(hs: HandshakeOutcome): boolean {
+  return hs.kind === "modern" || ((hs.kind === "legacy" || hs.kind === "sse") && hs.common);
+}
+
+function notAttemptedWhy(hs: HandshakeOutcome, ctx: ProbeContext): string {
+  if (ctx.slowDown) return "the server asked to slow down";
+  if (ctx.deadline.aborted) return "the probe's deadline ran out";
+  switch (hs.kind) {
+    case "credential_gate":
+      return "credential required";
+    case "legacy":
+    case "sse":
+      return "no common protocol revision was agreed";
+    default:
+      return "the handshake did not complete";
+  }
+}
+
+/** DESIGN §2.3: when the reserved-tool call must not be made, and why. */
+function withholdReason(hs: HandshakeOutcome, tl: ToolsListOutcome | undefined, ctx: ProbeContext): Withheld | null {
+  const w = (cause: WithheldCause, why: string): Withheld => ({ kind: "withheld", why, cause });
+  if (ctx.slowDown) return w("slow_down", "the server asked to slow down");
+  if (hs.kind === "credential_gate") return w("credential_gate", "a credential gate stopped the handshake");
+  if (!sessionOpen(hs)) {
+    return hs.kind === "legacy" || hs.kind === "sse"
+      ? w("no_common_revision", "no common protocol revision was agreed")
+      : w("handshake", "the handshake failed");
+  }
+  if (!tl) return w("tools_list_unread", "the tool list could not be read");
+  switch (tl.kind) {
+    case "credential_gate":
+      return w("credential_gate", "a credential gate stopped the tool list");
+    case "endless":
+      return w("pages_remain", tl.why === "cursor_loop" ? "the tool list's cursor repeated, so pages remain unread" : "pages of the tool list remain unread");
+    case "complete":
+      if (listsReservedName(tl.tools)) return w("reserved_name", "the tool list contains the reserved name, so the call could run a real tool");
+      break;
+    default:
+      return w("tools_list_unread", "the tool list could not be read");
+  }
+  if (ctx.deadline.aborted) return w("deadline", "the probe's deadline ran out before the call");
+  return null;
+}
+
+/** tools/list to the end, then the reserved call unless withheld; or the late-fallback signal. */
+async function toolsAndCall(
+  ctx: ProbeContext,
+  obs: ProbeObservation,
+  rpc: RpcCaller,
+  hs: HandshakeOutcome,
+  opts: ReadToolsOptions,
+): Promise<{ lateFallback: string; seq: number } | null> {
+  const step = await readTools(ctx, rpc, opts);
+  if ("lateFallback" in step) return step;
+  obs.toolsList = step.outcome;
+  obs.toolCall = withholdReason(hs, obs.toolsList, ctx) ?? (await callReservedTool(ctx, rpc));
+  return null;
+}
+
+/** Runs the Streamable HTTP steps; returns what ends the session, to be sent after everything else. */
+async function runStreamable(ctx: ProbeContext, obs: ProbeObservation, url: string): Promise<() => Promise<void>> {
+  const ch = new StreamableChannel(ctx.http, url, ctx.limits.excerptChars);
+  const first = await discover(ctx, ch);
+  let hs = "decided" in first ? first.decided : await legacyInitialize(ctx, ch, first.fallback, first.seqs);
+  obs.handshake = hs;
+  if (sessionOpen(hs) && !ctx.stopped) {
+    // "" is a cursor only in 2026-07-28; the late fallback is open only if no fallback happened yet.
+    const modern = hs.kind === "modern";
+    const late = await toolsAndCall(ctx, obs, ch, hs, { emptyCursorContinues: modern, mayFallBack: modern });
+    if (late && hs.kind === "modern") {
+      // DESIGN §2.1.9: advertised 2026-07-28, then refused it; the probe's one fallback.
+      const cause = `server/discover listed 2026-07-28, but ${late.lateFallback}`;
+      hs = await legacyInitialize(ctx, ch, cause, [...(hs.seqs ?? [hs.seq]), late.seq], true);
+      obs.handshake = hs;
+      if (sessionOpen(hs) && !ctx.stopped) await toolsAndCall(ctx, obs, ch, hs, { emptyCursorContinues: false, mayFallBack: false });
+    }
+  }
+  finishSteps(ctx, obs, hs);
+  return async () => {
+    if (!ctx.stopped) await ch.endSession();
+  };
+}
+
+async function runSse(ctx: ProbeContext, obs: ProbeObservation, url: string): Promise<() => Promise<void>> {
+  const open = await LegacySseChannel.open(ctx.http, url, ctx.limits);
+  if (!open.ok) {
+    obs.handshake = sseOpenFailed(ctx, open.answer, open.cause);
+    finishSteps(ctx, obs, obs.handshake);
+    return async () => undefined;
+  }
+  const ch = open.channel;
+  try {
+    const hs = await sseInitialize(ctx, ch, ch.streamSeq);
+    obs.handshake = hs;
+    if (sessionOpen(hs) && !ctx.stopped) await toolsAndCall(ctx, obs, ch, hs, { emptyCursorContinues: false, mayFallBack: false });
+    finishSteps(ctx, obs, hs);
+  } finally {
+    // The stream is the session; closing it now keeps it from outliving the steps that need it.
+    ch.close();
+  }
+  return async () => undefined;
+}
+
+/** Fills what the run did not reach, so every later step says why it was not taken. */
+function finishSteps(ctx: ProbeContext, obs: ProbeObservation, hs: HandshakeOutcome): void {
+  if (!obs.toolsList) obs.toolsList = { kind: "not_attempted", why: notAttemptedWhy(hs, ctx) };
+  obs.toolCall ??= withholdReason(hs, obs.toolsList, ctx) ?? { kind: "withheld", why: notAttemptedWhy(hs, ctx), cause: "handshake" };
+}
+
+/** The challenge auth_metadata reads: the credential gate's, else the first one seen (DESIGN §2.4). */
+function sourceChallenge(obs: ProbeObservation, ctx: ProbeContext): SeenChallenge | undefined {
+  if (obs.handshake?.kind === "credential_gate") return obs.handshake.challenge;
+  if (obs.toolsList?.kind === "credential_gate") return obs.toolsList.challenge;
+  return ctx.challenges[0];
+}
+
+function raceDeadline<T>(p: Promise<T>, signal: AbortSignal): Promise<T | "deadline"> {
+  if (signal.aborted) return Promise.resolve("deadline");
+  return Promise.race([p, new Promise<"deadline">((resolve) => signal.addEventListener("abort", () => resolve("deadline"), { once: true }))]);
+}
+
+/**
+ * Probes one MCP server the way a careful client would and returns everything it saw. Never throws for
+ * anything the server does: every behaviour becomes an outcome that lib/checks can judge.
+ */
+export async function probeServer(target: ProbeTarget, opts: ProbeOptions): Promise<ProbeObservation> {
+  const now = opts.now ?? (() => new Date());
+  const limits: ProbeLimits = { ...DEFAULT_LIMITS, ...opts.limits };
+  const exchanges: Exchange[] = [];
+  const startedAt = now().toISOString();
+  const obs: ProbeObservation = {
+    url: target.url,
+    transport: target.transport,
+    startedAt,
+    finishedAt: startedAt,
+    era: "unknown",
+    exchanges,
+  };
+  const done = (): ProbeObservation => {
+    obs.finishedAt = now().toISOString();
+    return obs;
+  };
+
+  let url: URL;
+  try {
+    url = new URL(target.url);
+  } catch {
+    obs.blocked = { kind: "invalid_url", detail: `${JSON.stringify(target.url)} is not a URL` };
+    return done();
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") {
+    obs.blocked = { kind: "invalid_url", detail: `${url.protocol} URLs cannot be probed; only http and https` };
+    return done();
+  }
+  if (url.username || url.password) {
+    obs.blocked = { kind: "invalid_url", detail: "the URL carries credentials, and the probe sends none" };
+    return done();
+  }
+  const optedOut = opts.isOptedOut?.(url.hostname) ?? null;
+  if (optedOut !== null) {
+    obs.blocked = { kind: "opted_out", host: url.hostname, reason: optedOut };
+    return done();
+  }
+
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new Error("deadline")), limits.deadlineMs);
+  const http = new HttpSession({
+    policy: opts.addressPolicy,
+    limits,
+    userAgent: opts.userAgent ?? DEFAULT_USER_AGENT,
+    hostGate: opts.hostGate,
+    deadline: controller.signal,
+    exchanges,
+    ...(opts.dnsLookup ? { dnsLookup: opts.dnsLookup } : {}),
+  });
+  const ctx = new ProbeContext(http, limits, now, controller.signal);
+  try {
+    const refused = await raceDeadline(http.checkHost(url.hostname), controller.signal);
+    if (refused === "deadline") {
+      obs.handshake = { kind: "failed", cause: `DNS lookup for ${url.hostname} outlasted the probe's ${limits.deadlineMs} ms deadline` };
+      finishSteps(ctx, obs, obs.handshake);
+    } else if (refused !== null) {
+      obs.blocked = { kind: "address_policy", host: url.hostname, detail: refused };
+      return done();
+    } else {
+      const endSession = target.transport === "sse" ? await runSse(ctx, obs, url.toString()) : await runStreamable(ctx, obs, url.toString());
+      if (!ctx.stopped) {
+        const source = sourceChallenge(obs, ctx);
+        obs.authMetadata = source ? await followAuthMetadata(ctx, source, opts.isOptedOut ?? (() => null)) : { kind: "no_challenge" };
+      }
+      await endSession();
+    }
+  } catch (err) {
+    // Our own bug, not server behaviour; keep the observation honest rather than throwing into a round.
+    const why = err instanceof Error ? err.message : String(err);
+    obs.handshake ??= { kind: "failed", cause: `the probe itself failed (${why})` };
+    finishSteps(ctx, obs, obs.handshake);
+  } finally {
+    clearTimeout(timer);
+    await http.close();
+  }
+  if (ctx.slowDown) obs.slowDown = ctx.slowDown;
+  if (controller.signal.aborted) obs.deadlineHit = true;
+  const hs = obs.handshake;
+  obs.era = hs?.kind === "modern" ? "modern" : hs?.kind === "legacy" || hs?.kind === "sse" ? "legacy" : "unknown";
+  return done();
+}

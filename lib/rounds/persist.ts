@@ -1,0 +1,207 @@
+import type { Db } from "../../db/client";
+import { agreedRevision } from "../checks";
+import type { CheckResult } from "../checks/types";
+import { SUITE_VERSION, type CheckId, type CheckState } from "../checks/vocabulary";
+import type { ProbeObservation } from "../probe/types";
+import { recordCoverage } from "../store/coverage";
+import {
+  getServerRunState,
+  getToolSnapshot,
+  insertRun,
+  insertToolChanges,
+  insertTransitions,
+  pruneRunExchanges,
+  transaction,
+  updateServer,
+  upsertCheckResults,
+  upsertToolSnapshot,
+  type CheckResultRow,
+  type ServerRunUpdate,
+  type TransitionInsert,
+} from "../store/write";
+import { utcDay } from "./coverage";
+import { nameJitter, nextSchedule, type ScheduleOutcome } from "./schedule";
+import { canonicalToolList, diffToolLists, hashToolList } from "./tool-history";
+
+/** How a server's run went, as the round counts it. */
+export type RunKind = "read" | "healthy" | "failed" | "gated" | "skipped";
+
+export interface PersistInput {
+  serverId: number;
+  roundId: number | null;
+  obs: ProbeObservation;
+  results: CheckResult[];
+  /** True when no request was sent on purpose (opt-out, needs configuration): not an attempt for coverage. */
+  skipped: boolean;
+  optOutSource?: "operator" | "robots";
+  now: Date;
+}
+
+export interface PersistResult {
+  runId: number;
+  kind: RunKind;
+  transitions: number;
+  toolChanges: number;
+  nextDueAt: string;
+}
+
+const STATE_FIELD: Record<CheckId, keyof ServerRunUpdate> = {
+  handshake: "stateHandshake",
+  protocol_version: "stateProtocolVersion",
+  tools_list: "stateToolsList",
+  error_taxonomy: "stateErrorTaxonomy",
+  auth_metadata: "stateAuthMetadata",
+};
+
+function stateOf(results: CheckResult[], id: CheckId): CheckState | undefined {
+  return results.find((r) => r.check === id)?.state;
+}
+
+/** Classifies a run for the schedule. */
+export function scheduleOutcome(
+  obs: ProbeObservation,
+  results: CheckResult[],
+  changed: boolean,
+  optOutSource?: "operator" | "robots",
+): ScheduleOutcome {
+  if (obs.blocked) {
+    if (obs.blocked.kind === "opted_out") return { kind: "opted_out", source: optOutSource ?? "operator" };
+    if (obs.blocked.kind === "needs_config") return { kind: "needs_config" };
+    return { kind: "blocked" };
+  }
+  if (obs.slowDown) return { kind: "slow_down", retryAfterSeconds: obs.slowDown.retryAfterSeconds };
+  if (stateOf(results, "handshake") === "verified") return { kind: "healthy", changed };
+  const gate = obs.handshake?.kind === "credential_gate" || obs.toolsList?.kind === "credential_gate";
+  return gate ? { kind: "credential_gate" } : { kind: "failed" };
+}
+
+function isOk(status: number | undefined): boolean {
+  return status !== undefined && status >= 200 && status < 300;
+}
+
+/** Writes one server's run in a single transaction: run + evidence, latest results, transitions, denormalised
+ * states, schedule, tool snapshot and diffs, coverage. */
+export function persistRun(db: Db, input: PersistInput): PersistResult {
+  const { obs, results, now } = input;
+  const nowIso = now.toISOString();
+  return transaction(db, () => {
+    const prev = getServerRunState(db, input.serverId);
+    if (!prev) throw new Error(`server ${input.serverId} vanished before its results were written`);
+    const prevByCheck = new Map(prev.checks.map((c) => [c.check, c]));
+
+    const transitions: TransitionInsert[] = [];
+    for (const r of results) {
+      const before = prevByCheck.get(r.check);
+      if (!before || before.state !== r.state) {
+        transitions.push({
+          check: r.check,
+          fromState: before?.state ?? null,
+          toState: r.state,
+          reason: r.reason,
+          suiteVersion: SUITE_VERSION,
+          runId: 0,
+          at: nowIso,
+        });
+      }
+    }
+
+    const read = stateOf(results, "handshake") === "verified" && stateOf(results, "tools_list") === "verified";
+    const requests = obs.exchanges.length;
+    const requestsOk = obs.exchanges.filter((e) => isOk(e.status)).length;
+    const startedMs = Date.parse(obs.startedAt);
+    const finishedMs = Date.parse(obs.finishedAt);
+    const runId = insertRun(db, {
+      serverId: input.serverId,
+      roundId: input.roundId,
+      startedAt: obs.startedAt,
+      finishedAt: obs.finishedAt,
+      durationMs: Number.isFinite(finishedMs - startedMs) ? Math.max(0, finishedMs - startedMs) : 0,
+      suiteVersion: SUITE_VERSION,
+      era: obs.era,
+      protocolVersion: agreedRevision(obs),
+      requests,
+      requestsOk,
+      read,
+      exchangesJson: JSON.stringify(obs.exchanges),
+      keepEvidence: transitions.length > 0,
+    });
+    if (prev.lastRunId) pruneRunExchanges(db, prev.lastRunId);
+
+    const rows: CheckResultRow[] = results.map((r) => ({
+      check: r.check,
+      state: r.state,
+      reason: r.reason,
+      evidence: r.evidence,
+      suiteVersion: SUITE_VERSION,
+      runId,
+      decidedAt: nowIso,
+      since: prevByCheck.get(r.check)?.state === r.state ? prevByCheck.get(r.check)!.since : nowIso,
+    }));
+    upsertCheckResults(db, input.serverId, rows);
+    insertTransitions(
+      db,
+      input.serverId,
+      transitions.map((t) => ({ ...t, runId })),
+    );
+
+    // Tool history: only a complete list that the judge verified is a trustworthy snapshot.
+    let toolHash = prev.currentToolHash;
+    let toolCount: number | undefined;
+    let toolChangeCount = 0;
+    if (obs.toolsList?.kind === "complete" && stateOf(results, "tools_list") === "verified") {
+      const canon = canonicalToolList(obs.toolsList.tools);
+      const hash = hashToolList(canon);
+      toolCount = canon.length;
+      const snapshotId = upsertToolSnapshot(db, {
+        serverId: input.serverId,
+        hash,
+        toolsJson: JSON.stringify(canon),
+        toolCount: canon.length,
+        at: nowIso,
+      });
+      if (prev.currentToolHash && prev.currentToolHash !== hash) {
+        const old = getToolSnapshot(db, input.serverId, prev.currentToolHash);
+        const before = old ? (JSON.parse(old.tools) as unknown[]) : [];
+        const diff = diffToolLists(before, canon);
+        insertToolChanges(db, input.serverId, nowIso, old?.id ?? null, snapshotId, diff);
+        toolChangeCount = diff.length;
+      }
+      toolHash = hash;
+    }
+
+    const changed = transitions.length > 0 || toolChangeCount > 0;
+    const outcome = scheduleOutcome(obs, results, changed, input.optOutSource);
+    const schedule = nextSchedule(now, prev, outcome, nameJitter(prev.name));
+
+    const update: ServerRunUpdate = {
+      era: obs.era,
+      protocolVersion: agreedRevision(obs),
+      lastProbedAt: input.skipped ? undefined : nowIso,
+      lastSuccessAt: read ? nowIso : undefined,
+      nextDueAt: schedule.nextDueAt,
+      consecutiveFailures: schedule.consecutiveFailures,
+      unchangedStreak: schedule.unchangedStreak,
+      scheduleReason: schedule.reason,
+      currentToolHash: toolHash,
+      lastRunId: runId,
+    };
+    if (toolCount !== undefined) update.toolCount = toolCount;
+    for (const r of results) (update as Record<string, unknown>)[STATE_FIELD[r.check]] = r.state;
+    updateServer(db, input.serverId, update);
+
+    if (!input.skipped) {
+      recordCoverage(db, { day: utcDay(now), serverId: input.serverId, read, requests, requestsOk });
+    }
+
+    const kind: RunKind = input.skipped || outcome.kind === "blocked" || outcome.kind === "opted_out" || outcome.kind === "needs_config"
+      ? "skipped"
+      : read
+        ? "read"
+        : outcome.kind === "healthy"
+          ? "healthy"
+          : outcome.kind === "failed"
+            ? "failed"
+            : "gated";
+    return { runId, kind, transitions: transitions.length, toolChanges: toolChangeCount, nextDueAt: schedule.nextDueAt };
+  });
+}

@@ -1,0 +1,353 @@
+import os from "node:os";
+import { randomBytes } from "node:crypto";
+import type { Db } from "../../db/client";
+import type { CheckResult } from "../checks/types";
+import { judge } from "../checks";
+import { probeServer } from "../probe";
+import { createAddressPolicy, type AddressPolicy } from "../probe/address-policy";
+import type { Blocked, ProbeLimits, ProbeObservation } from "../probe/types";
+import { fetchRegistry, RegistryError, type FetchRegistryOptions } from "../registry/client";
+import { insertAlert, coverageBetween, firstCoverageDay, pruneCoverageServers } from "../store/coverage";
+import { getRobots, listOptOuts, putRobots } from "../store/optouts";
+import { acquireRoundLock, finishRound, heartbeatRound, type RoundProgress } from "../store/rounds";
+import {
+  applyRegistrySnapshot,
+  getMeta,
+  listDueServers,
+  pruneOldRuns,
+  setMeta,
+  updateServer,
+  type DueServer,
+} from "../store/write";
+import { addDays, judgeCoverageDay, utcDay } from "./coverage";
+import { createHostGate } from "./host-gate";
+import { createHostQueue } from "./host-queue";
+import { persistRun } from "./persist";
+import { fetchRobots, robotsDisallows, ROBOTS_DISALLOW_REASON } from "./robots";
+import { DAY, HOUR, MINUTE } from "./schedule";
+
+export interface RoundDeps {
+  db: Db;
+  /** Registry to ingest from; undefined skips ingestion (the servers table is filled some other way). */
+  registryUrl?: string;
+  /** Re-read the registry when the last successful read is older than this. Default 1 h. */
+  registryMaxAgeMs?: number;
+  registryOptions?: FetchRegistryOptions;
+  /** Servers probed at once. Default 16. */
+  concurrency?: number;
+  allowPrivateNetworks?: boolean;
+  /** Overrides the policy built from allowPrivateNetworks. */
+  addressPolicy?: AddressPolicy;
+  limits?: Partial<ProbeLimits>;
+  userAgent?: string;
+  /** Consult robots.txt (cached a day per host). Default true. */
+  robots?: boolean;
+  now?: () => Date;
+  log?: (line: string) => void;
+  /** What started the round: "api", "scheduler", "cli", "test". */
+  trigger?: string;
+  /** A lock whose heartbeat is older than this belongs to a dead round. Default 2 min. */
+  lockStaleMs?: number;
+  heartbeatMs?: number;
+  /** Probe at most this many due servers; the rest stay due for the next round. */
+  maxServers?: number;
+  /** Called after each server with the running totals. */
+  onProgress?: (p: Required<RoundProgress>) => void;
+}
+
+export interface RoundSummary extends Required<RoundProgress> {
+  roundId: number;
+  status: "done" | "failed";
+  durationMs: number;
+  error?: string;
+  registry?: { ok: boolean; servers?: number; error?: string };
+}
+
+export type StartResult =
+  | { started: true; roundId: number; done: Promise<RoundSummary> }
+  | { started: false; roundId: number; reason: string };
+
+export class RoundAlreadyRunning extends Error {
+  override name = "RoundAlreadyRunning";
+  constructor(readonly roundId: number) {
+    super(`round ${roundId} is already running`);
+  }
+}
+
+const REGISTRY_REFRESHED = "registry_refreshed_at";
+const REGISTRY_ERROR = "registry_last_error";
+const COVERAGE_EVALUATED = "coverage_evaluated_through";
+const RUN_RETENTION_MS = 30 * DAY;
+
+/** Takes the round lock synchronously and starts the round in the background; the answer says which round
+ * runs, so a caller (the route) can answer at once. */
+export function startRound(deps: RoundDeps): StartResult {
+  const now = deps.now ?? (() => new Date());
+  const holder = `${os.hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
+  const lock = acquireRoundLock(deps.db, {
+    holder,
+    trigger: deps.trigger ?? "manual",
+    now: now(),
+    staleMs: deps.lockStaleMs ?? 2 * MINUTE,
+  });
+  if (!lock.acquired) {
+    return { started: false, roundId: lock.roundId, reason: `round ${lock.roundId} is already running` };
+  }
+  const done = executeRound(deps, lock.roundId, holder);
+  return { started: true, roundId: lock.roundId, done };
+}
+
+/** Runs one round to the end; throws RoundAlreadyRunning when another round holds the lock. */
+export async function runRound(deps: RoundDeps): Promise<RoundSummary> {
+  const r = startRound(deps);
+  if (!r.started) throw new RoundAlreadyRunning(r.roundId);
+  return r.done;
+}
+
+async function executeRound(deps: RoundDeps, roundId: number, holder: string): Promise<RoundSummary> {
+  const { db } = deps;
+  const now = deps.now ?? (() => new Date());
+  const log = deps.log ?? ((line: string) => console.log(line));
+  const t0 = performance.now();
+  const progress: Required<RoundProgress> = { due: 0, probed: 0, read: 0, failed: 0, gated: 0, skipped: 0 };
+  let lostLock = false;
+  const beat = () => {
+    if (!heartbeatRound(db, roundId, holder, now(), progress)) lostLock = true;
+  };
+  const timer = setInterval(() => {
+    try {
+      beat();
+    } catch (e) {
+      log(`[rounds] heartbeat failed: ${(e as Error).message}`);
+    }
+  }, deps.heartbeatMs ?? Math.min(10_000, (deps.lockStaleMs ?? 2 * MINUTE) / 4));
+  timer.unref?.();
+
+  let registry: RoundSummary["registry"];
+  try {
+    registry = await refreshRegistryIfStale(deps, now, log);
+    const due = listDueServers(db, now().toISOString(), deps.maxServers);
+    progress.due = due.length;
+    beat();
+
+    const policy = deps.addressPolicy ?? createAddressPolicy({ allowPrivate: deps.allowPrivateNetworks ?? false });
+    const optOuts = new Map(listOptOuts(db).map((o) => [o.host, o.reason]));
+    const isOptedOut = (host: string): string | null => {
+      const h = host.toLowerCase();
+      return optOuts.get(h) ?? optOuts.get(h.replace(/:\d+$/, "")) ?? null;
+    };
+    const gate = createHostGate();
+    const ctx: ServerContext = { deps, policy, isOptedOut, gate, now, roundId };
+
+    const queue = createHostQueue(due, (s) => hostOf(s.remoteUrl ?? "") ?? `#${s.id}`);
+    const worker = async () => {
+      for (let taken = await queue.take(); taken; taken = await queue.take()) {
+        const server = taken.item;
+        const kind = await probeAndPersist(ctx, server)
+          .catch((e: unknown) => {
+            log(`[rounds] ${server.name}: not recorded: ${(e as Error).message}`);
+            // An internal error must not make the server due again at once, or every round retries it first.
+            updateServer(db, server.id, {
+              nextDueAt: new Date(now().getTime() + HOUR).toISOString(),
+              scheduleReason: "internal error while recording the probe; retried in 1 h",
+            });
+            return "failed" as const;
+          })
+          .finally(taken.done);
+        progress.probed++;
+        if (kind === "read") progress.read++;
+        else if (kind === "failed") progress.failed++;
+        else if (kind === "gated") progress.gated++;
+        else if (kind === "skipped") progress.skipped++;
+        beat();
+        if (lostLock) queue.stop();
+        deps.onProgress?.({ ...progress });
+      }
+    };
+    const n = Math.max(1, Math.min(deps.concurrency ?? 16, due.length || 1));
+    await Promise.all(Array.from({ length: n }, worker));
+
+    maintain(db, now(), log);
+    if (lostLock) throw new Error("the round lock was taken over (heartbeat went stale); stopped early");
+    const durationMs = Math.round(performance.now() - t0);
+    finishRound(db, roundId, holder, { now: now(), status: "done", progress });
+    log(
+      `[rounds] ${progress.due} due, ${progress.read} read, ${progress.failed} failed, ${progress.gated} gated, ${progress.skipped} skipped in ${Math.round(durationMs / 1000)} s`,
+    );
+    return { roundId, status: "done", durationMs, registry, ...progress };
+  } catch (e) {
+    const error = (e as Error).message;
+    const durationMs = Math.round(performance.now() - t0);
+    finishRound(db, roundId, holder, { now: now(), status: "failed", error, progress });
+    log(`[rounds] round ${roundId} failed after ${Math.round(durationMs / 1000)} s: ${error}`);
+    return { roundId, status: "failed", durationMs, error, registry, ...progress };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+async function refreshRegistryIfStale(
+  deps: RoundDeps,
+  now: () => Date,
+  log: (line: string) => void,
+): Promise<RoundSummary["registry"]> {
+  if (!deps.registryUrl) return undefined;
+  const last = getMeta(deps.db, REGISTRY_REFRESHED);
+  const maxAge = deps.registryMaxAgeMs ?? HOUR;
+  if (last && now().getTime() - Date.parse(last) < maxAge) return undefined;
+  try {
+    const res = await fetchRegistry(deps.registryUrl, { log, ...deps.registryOptions });
+    const nowIso = now().toISOString();
+    const applied = applyRegistrySnapshot(
+      deps.db,
+      res.servers.map((s) => ({ ...s, host: hostOf(s.url) })),
+      nowIso,
+    );
+    setMeta(deps.db, REGISTRY_REFRESHED, nowIso);
+    setMeta(deps.db, REGISTRY_ERROR, "");
+    log(
+      `[registry] ${res.servers.length} listed: ${applied.added} new, ${applied.left} left, ${applied.returned} returned`,
+    );
+    return { ok: true, servers: res.servers.length };
+  } catch (e) {
+    const error = e instanceof RegistryError ? e.message : `registry ingestion failed: ${(e as Error).message}`;
+    setMeta(deps.db, REGISTRY_ERROR, `${now().toISOString()} ${error}`);
+    log(`[registry] ingestion aborted, previous data kept: ${error}`);
+    return { ok: false, error };
+  }
+}
+
+export function hostOf(url: string): string | null {
+  try {
+    return new URL(url).host.toLowerCase() || null;
+  } catch {
+    return null;
+  }
+}
+
+interface ServerContext {
+  deps: RoundDeps;
+  policy: AddressPolicy;
+  isOptedOut: (host: string) => string | null;
+  gate: ReturnType<typeof createHostGate>;
+  now: () => Date;
+  roundId: number;
+}
+
+function blockedObservation(server: DueServer, blocked: Blocked, at: Date): ProbeObservation {
+  const iso = at.toISOString();
+  return {
+    url: server.remoteUrl ?? "",
+    transport: server.transport ?? "streamable-http",
+    startedAt: iso,
+    finishedAt: iso,
+    blocked,
+    era: "unknown",
+    exchanges: [],
+  };
+}
+
+async function probeAndPersist(ctx: ServerContext, server: DueServer) {
+  const { deps, now } = ctx;
+  const skip = async (blocked: Blocked, optOutSource?: "operator" | "robots") => {
+    const obs = blockedObservation(server, blocked, now());
+    return persistRun(deps.db, {
+      serverId: server.id,
+      roundId: ctx.roundId,
+      obs,
+      results: judge(obs),
+      skipped: true,
+      optOutSource,
+      now: now(),
+    }).kind;
+  };
+
+  if (server.needsConfig) return skip({ kind: "needs_config", detail: server.needsConfig });
+  let url: URL;
+  try {
+    url = new URL(server.remoteUrl ?? "");
+  } catch {
+    return skip({ kind: "invalid_url", detail: `the listed URL ${JSON.stringify(server.remoteUrl)} is not a valid URL` });
+  }
+  const operator = ctx.isOptedOut(url.host);
+  if (operator) return skip({ kind: "opted_out", host: url.host, reason: operator }, "operator");
+  if (deps.robots !== false && (await robotsForbid(ctx, url))) {
+    return skip({ kind: "opted_out", host: url.host, reason: ROBOTS_DISALLOW_REASON }, "robots");
+  }
+
+  const obs = await probeServer(
+    { url: url.toString(), transport: server.transport ?? "streamable-http" },
+    {
+      addressPolicy: ctx.policy,
+      isOptedOut: ctx.isOptedOut,
+      hostGate: ctx.gate,
+      ...(deps.limits ? { limits: deps.limits } : {}),
+      ...(deps.userAgent ? { userAgent: deps.userAgent } : {}),
+      now: () => now(),
+    },
+  );
+  const results: CheckResult[] = judge(obs);
+  return persistRun(deps.db, { serverId: server.id, roundId: ctx.roundId, obs, results, skipped: false, now: now() })
+    .kind;
+}
+
+/** robots.txt says our token may not fetch the server's URL; the file is read at most once a day per host. */
+async function robotsForbid(ctx: ServerContext, url: URL): Promise<boolean> {
+  const { db } = ctx.deps;
+  const host = url.host.toLowerCase();
+  const cached = getRobots(db, host);
+  const fresh = cached && ctx.now().getTime() - Date.parse(cached.fetchedAt) < DAY;
+  const row = fresh
+    ? cached
+    : await (async () => {
+        const f = await fetchRobots(new URL(url.origin), {
+          policy: ctx.policy,
+          userAgent: ctx.deps.userAgent ?? "mcp-status-probe",
+          hostGate: ctx.gate,
+        });
+        const r = {
+          host,
+          fetchedAt: ctx.now().toISOString(),
+          status: f.status,
+          body: f.body,
+          disallowed: robotsDisallows(url.toString(), f),
+        };
+        putRobots(db, r);
+        return r;
+      })();
+  return robotsDisallows(url.toString(), row);
+}
+
+/** Bounded growth and the coverage alert, once per round. */
+function maintain(db: Db, now: Date, log: (line: string) => void): void {
+  pruneOldRuns(db, new Date(now.getTime() - RUN_RETENTION_MS).toISOString());
+  pruneCoverageServers(db, addDays(utcDay(now), -40));
+  evaluateCoverage(db, now, log);
+}
+
+/** Judges every completed UTC day not judged yet (at most the last 30) against its 7-day median. */
+export function evaluateCoverage(db: Db, now: Date, log: (line: string) => void): void {
+  const first = firstCoverageDay(db);
+  if (!first) return;
+  const yesterday = addDays(utcDay(now), -1);
+  const through = getMeta(db, COVERAGE_EVALUATED);
+  let day = through ? addDays(through, 1) : first;
+  if (day < addDays(yesterday, -30)) day = addDays(yesterday, -30);
+  if (day > yesterday) return;
+  const history = new Map(coverageBetween(db, addDays(day, -7), yesterday).map((c) => [c.day, c.serversRead]));
+  for (; day <= yesterday; day = addDays(day, 1)) {
+    const v = judgeCoverageDay(day, history, first);
+    if (v.alert) {
+      const stored = insertAlert(db, {
+        day,
+        kind: "coverage_drop",
+        message: v.message,
+        value: v.value,
+        baseline: v.baseline,
+        createdAt: now.toISOString(),
+      });
+      if (stored) log(`[coverage] ALERT ${v.message}`);
+    }
+    setMeta(db, COVERAGE_EVALUATED, day);
+  }
+}

@@ -1,0 +1,15 @@
+import type { Lang } from "../../checks/vocabulary";
+import { SUITE_CHANGELOG } from "../../checks/vocabulary";
+import { FAQ_CHROME_EN, FAQ_EN } from "./en";
+import { FAQ_CHROME_ZH, FAQ_ZH } from "./zh";
+import type { FaqBook, FaqChromeBook } from "./types";
+
+export * from "./types";
+
+export const FAQ: Record<Lang, FaqBook> = { en: FAQ_EN, zh: FAQ_ZH };
+export const FAQ_CHROME: FaqChromeBook = { en: FAQ_CHROME_EN, zh: FAQ_CHROME_ZH };
+
+/** Rule changes dated after the page first appeared, newest first. */
+export function changesSince(firstPublished: string) {
+  return SUITE_CHANGELOG.filter((c) => c.date > firstPublished);
+}

@@ -1,0 +1,43 @@
+import { asc, eq } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { optOuts, robotsCache } from "../../db/schema";
+
+export type OptOutRow = typeof optOuts.$inferSelect;
+export type RobotsRow = typeof robotsCache.$inferSelect;
+
+/** Normalises what an operator types: a host name or host:port, lower-cased, no scheme or path. */
+export function normaliseHost(input: string): string | null {
+  const raw = input.trim().toLowerCase();
+  if (!raw) return null;
+  try {
+    const u = new URL(raw.includes("://") ? raw : `http://${raw}`);
+    if (u.pathname !== "/" || u.search || u.username) return raw.includes("://") ? u.host : null;
+    return u.host;
+  } catch {
+    return null;
+  }
+}
+
+export function addOptOut(db: Db, o: { host: string; reason: string; source: "operator" | "robots"; since: string }): void {
+  db.insert(optOuts)
+    .values(o)
+    .onConflictDoUpdate({ target: optOuts.host, set: { reason: o.reason, source: o.source, since: o.since } })
+    .run();
+}
+
+export function removeOptOut(db: Db, host: string): boolean {
+  return db.delete(optOuts).where(eq(optOuts.host, host)).run().changes > 0;
+}
+
+export function listOptOuts(db: Db): OptOutRow[] {
+  return db.select().from(optOuts).orderBy(asc(optOuts.host)).all();
+}
+
+export function getRobots(db: Db, host: string): RobotsRow | null {
+  return db.select().from(robotsCache).where(eq(robotsCache.host, host)).get() ?? null;
+}
+
+export function putRobots(db: Db, row: RobotsRow): void {
+  const { host: _host, ...rest } = row;
+  db.insert(robotsCache).values(row).onConflictDoUpdate({ target: robotsCache.host, set: rest }).run();
+}

@@ -1,0 +1,102 @@
+import { and, desc, eq, sql } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { roundLock, rounds } from "../../db/schema";
+import { transaction } from "./write";
+
+export type RoundRow = typeof rounds.$inferSelect;
+
+export type LockResult =
+  | { acquired: true; roundId: number }
+  | { acquired: false; roundId: number; holder: string; heartbeatAt: string };
+
+/** Takes the single round lock, or reports who holds it. A holder whose heartbeat is older than `staleMs`
+ * is presumed dead: its round is marked abandoned and the lock passes on. */
+export function acquireRoundLock(
+  db: Db,
+  o: { holder: string; trigger: string; now: Date; staleMs: number },
+): LockResult {
+  return transaction(db, () => {
+    const nowIso = o.now.toISOString();
+    const held = db.select().from(roundLock).where(eq(roundLock.id, 1)).get();
+    if (held) {
+      const age = o.now.getTime() - Date.parse(held.heartbeatAt);
+      if (age < o.staleMs) {
+        return { acquired: false, roundId: held.roundId, holder: held.holder, heartbeatAt: held.heartbeatAt };
+      }
+      db.update(rounds)
+        .set({ status: "abandoned", finishedAt: nowIso, error: `holder ${held.holder} stopped heartbeating` })
+        .where(and(eq(rounds.id, held.roundId), eq(rounds.status, "running")))
+        .run();
+    }
+    const roundId = db
+      .insert(rounds)
+      .values({ startedAt: nowIso, status: "running", trigger: o.trigger, heartbeatAt: nowIso })
+      .returning({ id: rounds.id })
+      .get().id;
+    db.insert(roundLock)
+      .values({ id: 1, roundId, holder: o.holder, acquiredAt: nowIso, heartbeatAt: nowIso })
+      .onConflictDoUpdate({
+        target: roundLock.id,
+        set: { roundId, holder: o.holder, acquiredAt: nowIso, heartbeatAt: nowIso },
+      })
+      .run();
+    return { acquired: true, roundId };
+  });
+}
+
+export interface RoundProgress {
+  due?: number;
+  probed?: number;
+  read?: number;
+  failed?: number;
+  gated?: number;
+  skipped?: number;
+}
+
+/** Refreshes the lock and the round's counters; false when the lock is no longer ours (we were presumed dead). */
+export function heartbeatRound(db: Db, roundId: number, holder: string, now: Date, progress: RoundProgress): boolean {
+  return transaction(db, () => {
+    const nowIso = now.toISOString();
+    const res = db
+      .update(roundLock)
+      .set({ heartbeatAt: nowIso })
+      .where(and(eq(roundLock.id, 1), eq(roundLock.roundId, roundId), eq(roundLock.holder, holder)))
+      .run();
+    db.update(rounds).set({ ...progress, heartbeatAt: nowIso }).where(eq(rounds.id, roundId)).run();
+    return res.changes === 1;
+  });
+}
+
+export function finishRound(
+  db: Db,
+  roundId: number,
+  holder: string,
+  o: { now: Date; status: "done" | "failed"; error?: string; progress: RoundProgress },
+): void {
+  transaction(db, () => {
+    db.update(rounds)
+      .set({ ...o.progress, status: o.status, finishedAt: o.now.toISOString(), error: o.error ?? null })
+      .where(and(eq(rounds.id, roundId), eq(rounds.status, "running")))
+      .run();
+    db.delete(roundLock)
+      .where(and(eq(roundLock.id, 1), eq(roundLock.roundId, roundId), eq(roundLock.holder, holder)))
+      .run();
+  });
+}
+
+export function getRound(db: Db, id: number): RoundRow | null {
+  return db.select().from(rounds).where(eq(rounds.id, id)).get() ?? null;
+}
+
+export function listRecentRounds(db: Db, limit = 20): RoundRow[] {
+  return db.select().from(rounds).orderBy(desc(rounds.id)).limit(limit).all();
+}
+
+export function getRoundLock(db: Db): typeof roundLock.$inferSelect | null {
+  return db.select().from(roundLock).where(eq(roundLock.id, 1)).get() ?? null;
+}
+
+export function countRoundsByStatus(db: Db): Record<string, number> {
+  const rows = db.select({ status: rounds.status, n: sql<number>`count(*)` }).from(rounds).groupBy(rounds.status).all();
+  return Object.fromEntries(rows.map((r) => [r.status, r.n]));
+}

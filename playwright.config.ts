@@ -1,0 +1,51 @@
+import { defineConfig } from "@playwright/test";
+import { E2E_DB, E2E_PORT } from "./tests/e2e/env";
+
+const baseURL = `http://127.0.0.1:${E2E_PORT}`;
+
+export default defineConfig({
+  testDir: "tests/e2e",
+  testMatch: "*.spec.ts",
+  outputDir: "test-results/playwright",
+  globalSetup: "./tests/e2e/global-setup.ts",
+  fullyParallel: true,
+  workers: 2,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  retries: 0,
+  forbidOnly: !!process.env.CI,
+  reporter: [["list"], ["./tests/e2e/plain-summary.ts"]],
+  use: {
+    baseURL,
+    launchOptions: {
+      executablePath: "/usr/bin/chromium",
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        "--disable-quic",
+      ],
+    },
+    trace: "off",
+  },
+  webServer: {
+    // Seed first: the server opens the database as it starts.
+    command: `npx tsx tests/e2e/seed-cli.ts ${JSON.stringify(E2E_DB)} && npx next start -H 127.0.0.1 -p ${E2E_PORT}`,
+    url: `${baseURL}/api/health`,
+    reuseExistingServer: false,
+    timeout: 90_000,
+    stdout: "ignore",
+    stderr: "pipe",
+    env: {
+      DATABASE_PATH: E2E_DB,
+      // Scheduler off, and a registry URL that is not the demo (config.demo is true only when it is unset).
+      PROBE_SCHEDULE: "",
+      REGISTRY_URL: "http://127.0.0.1:9/",
+      NEXT_TELEMETRY_DISABLED: "1",
+    },
+  },
+});

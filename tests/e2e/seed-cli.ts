@@ -1,0 +1,11 @@
+import { seedDatabase } from "./seed";
+
+// Runs before `next start` (webServer command): the server opens the database at startup, so the
+// file must be complete before it exists for the server.
+const file = process.argv[2];
+if (!file) {
+  console.error("usage: tsx tests/e2e/seed-cli.ts <database file>");
+  process.exit(2);
+}
+seedDatabase(file);
+console.log(`[e2e] seeded ${file}`);

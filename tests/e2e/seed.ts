@@ -1,0 +1,441 @@
+import fs from "node:fs";
+import { eq } from "drizzle-orm";
+import { closeDb, openDb } from "../../db/client";
+import * as t from "../../db/schema";
+import { CHECK_IDS, SUITE_VERSION, type CheckId, type CheckState } from "../../lib/checks/vocabulary";
+import type { Exchange } from "../../lib/probe/types";
+
+// A realistic small fleet for the e2e suite: every state, transitions, evidence, tools and their
+// changes, coverage days with a dip and an open alert, a server that left the registry, and
+// hostile strings in server-provided fields.
+
+export const SEED = {
+  allStates: "io.github.example/four-states",
+  modern: "io.github.acme/weather",
+  gated: "com.example/gated-crm",
+  legacy: "io.github.quotes/legacy-quotes",
+  down: "net.broken/always-down",
+  left: "org.retired/old-server",
+  hostile: "io.github.evil/x<script>alert(1)</script>",
+  optedOut: "dev.private/opted-out",
+  bulkPrefix: "io.github.bulk/server-",
+  bulkCount: 120,
+  hostileDescription: `<script>window.__pwned = 1</script><img src=x onerror="window.__pwned=2"> Totally normal server`,
+} as const;
+
+type States = Record<CheckId, CheckState>;
+
+const hoursAgo = (now: number, h: number) => new Date(now - h * 3_600_000).toISOString();
+const day = (now: number, d: number) => new Date(now - d * 86_400_000).toISOString().slice(0, 10);
+
+const UA = `mcp-status-probe/${SUITE_VERSION} (+https://status.example/faq/opting-out)`;
+const baseHeaders = {
+  "content-type": "application/json",
+  accept: "application/json, text/event-stream",
+  "user-agent": UA,
+};
+
+function discover(seq: number, url: string, status: number, body: string, extra: Record<string, string> = {}): Exchange {
+  return {
+    seq,
+    phase: "discover",
+    method: "POST",
+    url,
+    requestHeaders: { ...baseHeaders, "mcp-protocol-version": "2026-07-28", "mcp-method": "server/discover" },
+    requestBody: `{"jsonrpc":"2.0","id":"discover-1","method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"mcp-status-probe","version":"${SUITE_VERSION}"},"io.modelcontextprotocol/clientCapabilities":{}}}}`,
+    status,
+    responseHeaders: { "content-type": "application/json", ...extra },
+    bodyExcerpt: body,
+    bodyBytes: body.length,
+    durationMs: 143,
+  };
+}
+
+function rpc(seq: number, phase: Exchange["phase"], url: string, method: string, status: number, body: string, extra: Partial<Exchange> = {}): Exchange {
+  return {
+    seq,
+    phase,
+    method: "POST",
+    url,
+    requestHeaders: { ...baseHeaders, "mcp-protocol-version": "2025-06-18", "mcp-session-id": "sess-1" },
+    requestBody: `{"jsonrpc":"2.0","id":${seq},"method":"${method}","params":{}}`,
+    status,
+    responseHeaders: { "content-type": "application/json" },
+    bodyExcerpt: body,
+    bodyBytes: body.length,
+    durationMs: 80 + seq,
+    ...extra,
+  };
+}
+
+export function seedDatabase(file: string, now = Date.now()): void {
+  for (const suffix of ["", "-wal", "-shm"]) fs.rmSync(file + suffix, { force: true });
+  const db = openDb(file);
+  try {
+    db.transaction((tx) => {
+      const addServer = (o: {
+        name: string;
+        title?: string;
+        description?: string;
+        url: string;
+        transport?: "streamable-http" | "sse";
+        era: "modern" | "legacy" | "unknown";
+        revision?: string | null;
+        states: States;
+        reasons?: Partial<Record<CheckId, string>>;
+        evidence?: Partial<Record<CheckId, number[]>>;
+        exchanges?: Exchange[];
+        probedHoursAgo?: number;
+        successHoursAgo?: number | null;
+        left?: boolean;
+        tools?: unknown[];
+        failures?: number;
+      }) => {
+        const host = new URL(o.url).host;
+        const probed = hoursAgo(now, o.probedHoursAgo ?? 1);
+        const success = o.successHoursAgo === null ? null : hoursAgo(now, o.successHoursAgo ?? o.probedHoursAgo ?? 1);
+        const [srv] = tx
+          .insert(t.servers)
+          .values({
+            name: o.name,
+            title: o.title ?? null,
+            description: o.description ?? null,
+            version: "1.0.0",
+            remoteUrl: o.url,
+            transport: o.transport ?? "streamable-http",
+            host,
+            registryStatus: o.left ? "deleted" : "active",
+            firstSeenAt: hoursAgo(now, 24 * 40),
+            lastSeenAt: o.left ? hoursAgo(now, 24 * 5) : hoursAgo(now, 1),
+            leftRegistryAt: o.left ? hoursAgo(now, 24 * 5) : null,
+            era: o.era,
+            protocolVersion: o.revision ?? null,
+            lastProbedAt: probed,
+            lastSuccessAt: success,
+            stateHandshake: o.states.handshake,
+            stateProtocolVersion: o.states.protocol_version,
+            stateToolsList: o.states.tools_list,
+            stateErrorTaxonomy: o.states.error_taxonomy,
+            stateAuthMetadata: o.states.auth_metadata,
+            nextDueAt: o.left ? null : hoursAgo(now, -2),
+            consecutiveFailures: o.failures ?? 0,
+            scheduleReason: (o.failures ?? 0) > 0 ? "backing off after failures" : "healthy interval",
+            toolCount: o.tools?.length ?? null,
+          })
+          .returning()
+          .all();
+        const serverId = srv!.id;
+        const exchanges = o.exchanges ?? [];
+        const [run] = tx
+          .insert(t.runs)
+          .values({
+            serverId,
+            startedAt: probed,
+            finishedAt: probed,
+            durationMs: exchanges.reduce((n, e) => n + e.durationMs, 0),
+            suiteVersion: SUITE_VERSION,
+            era: o.era,
+            protocolVersion: o.revision ?? null,
+            requests: exchanges.length,
+            requestsOk: exchanges.filter((e) => e.status !== undefined && e.status < 400).length,
+            read: o.states.handshake === "verified" && o.states.tools_list === "verified",
+            exchanges: JSON.stringify(exchanges),
+            keepEvidence: true,
+          })
+          .returning()
+          .all();
+        tx.update(t.servers).set({ lastRunId: run!.id }).where(eqId(serverId)).run();
+        for (const check of CHECK_IDS) {
+          tx.insert(t.checkResults)
+            .values({
+              serverId,
+              check,
+              state: o.states[check],
+              reason: o.reasons?.[check] ?? defaultReason(check, o.states[check]),
+              evidence: JSON.stringify(o.evidence?.[check] ?? []),
+              suiteVersion: SUITE_VERSION,
+              runId: run!.id,
+              decidedAt: probed,
+              since: hoursAgo(now, 24 * 3),
+            })
+            .run();
+          tx.insert(t.transitions)
+            .values({
+              serverId,
+              check,
+              fromState: null,
+              toState: o.states[check],
+              reason: o.reasons?.[check] ?? defaultReason(check, o.states[check]),
+              suiteVersion: SUITE_VERSION,
+              runId: run!.id,
+              at: hoursAgo(now, 24 * 3),
+            })
+            .run();
+        }
+        if (o.tools) {
+          const [snap] = tx
+            .insert(t.toolSnapshots)
+            .values({
+              serverId,
+              hash: `hash-${serverId}`,
+              tools: JSON.stringify(o.tools),
+              toolCount: o.tools.length,
+              firstSeenAt: hoursAgo(now, 48),
+              lastSeenAt: probed,
+            })
+            .returning()
+            .all();
+          tx.update(t.servers).set({ currentToolHash: snap!.hash }).where(eqId(serverId)).run();
+        }
+        return { serverId, runId: run!.id };
+      };
+
+      // 1. One server showing all four states.
+      const u1 = "https://four.example.com/mcp";
+      addServer({
+        name: SEED.allStates,
+        title: "Four states demo",
+        description: "Answers initialize with a revision we do not speak and pages its tools forever.",
+        url: u1,
+        era: "legacy",
+        revision: null,
+        states: { handshake: "verified", protocol_version: "failed", tools_list: "observed_risk", error_taxonomy: "not_checked", auth_metadata: "not_checked" },
+        reasons: {
+          handshake: `server/discover answered HTTP 400 with -32600 under id "server-error"; fell back to initialize, which completed.`,
+          protocol_version: "No common revision: the server offered only 2024-01-01, which this probe does not speak.",
+          tools_list: "tools/list pagination never ended: the cursor \"abc\" came back on page 3 (cursor loop).",
+          error_taxonomy: "The reserved-tool call was withheld because pages of the tool list remain unread.",
+          auth_metadata: "No credential challenge was presented, so there was no metadata to follow.",
+        },
+        evidence: { handshake: [1, 2], protocol_version: [2], tools_list: [3, 4, 5] },
+        exchanges: [
+          discover(1, u1, 400, `{"jsonrpc":"2.0","id":"server-error","error":{"code":-32600,"message":"Bad Request: Unsupported protocol version: 2026-07-28. Supported versions: 2024-01-01"}}`),
+          rpc(2, "initialize", u1, "initialize", 200, `{"jsonrpc":"2.0","id":2,"result":{"protocolVersion":"2024-01-01","capabilities":{"tools":{}},"serverInfo":{"name":"four","version":"0.1"}}}`, {
+            responseHeaders: { "content-type": "application/json", "mcp-session-id": "sess-1" },
+          }),
+          rpc(3, "tools_list", u1, "tools/list", 200, `{"jsonrpc":"2.0","id":3,"result":{"tools":[{"name":"a","inputSchema":{"type":"object"}}],"nextCursor":"abc"}}`),
+          rpc(4, "tools_list", u1, "tools/list", 200, `{"jsonrpc":"2.0","id":4,"result":{"tools":[],"nextCursor":"def"}}`),
+          rpc(5, "tools_list", u1, "tools/list", 200, `{"jsonrpc":"2.0","id":5,"result":{"tools":[],"nextCursor":"abc"}}`),
+        ],
+        tools: [{ name: "a", inputSchema: { type: "object" } }],
+        successHoursAgo: null,
+      });
+
+      // 2. A healthy modern server with tool changes and a recovered failure.
+      const u2 = "https://weather.acme.dev/mcp";
+      const weatherTools = [
+        { name: "get_forecast", description: "Forecast for a city, up to 7 days.", inputSchema: { type: "object", properties: { city: { type: "string" }, days: { type: "integer" } } } },
+        { name: "get_alerts", description: "Active weather alerts for a region.", inputSchema: { type: "object", properties: { region: { type: "string" } } } },
+      ];
+      const w = addServer({
+        name: SEED.modern,
+        title: "Acme Weather",
+        description: "Forecasts and alerts over MCP.",
+        url: u2,
+        era: "modern",
+        revision: "2026-07-28",
+        states: { handshake: "verified", protocol_version: "verified", tools_list: "verified", error_taxonomy: "verified", auth_metadata: "not_checked" },
+        reasons: {
+          handshake: "server/discover returned a discover result listing 2026-07-28.",
+          protocol_version: "Agreed 2026-07-28 (offered: 2026-07-28).",
+          tools_list: "Read 2 tools in 1 page.",
+          error_taxonomy: "The reserved-tool call got JSON-RPC error -32602 (what the specification prescribes) with HTTP 404.",
+        },
+        evidence: { handshake: [1], protocol_version: [1], tools_list: [2], error_taxonomy: [3] },
+        exchanges: [
+          discover(1, u2, 200, `{"jsonrpc":"2.0","id":"discover-1","result":{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{}}}}`),
+          rpc(2, "tools_list", u2, "tools/list", 200, JSON.stringify({ jsonrpc: "2.0", id: 2, result: { tools: weatherTools } })),
+          {
+            ...rpc(3, "tools_call", u2, "tools/call", 404, `{"jsonrpc":"2.0","id":3,"error":{"code":-32602,"message":"Unknown tool: mcp_status_probe_no_such_tool"}}`),
+            requestBody: `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"mcp_status_probe_no_such_tool","arguments":{"it's":"quoted 'text'"}}}`,
+          },
+        ],
+        tools: weatherTools,
+      });
+      tx.insert(t.transitions)
+        .values([
+          { serverId: w.serverId, check: "handshake", fromState: "verified", toState: "failed", reason: "Connection timed out after 10000 ms (connect).", suiteVersion: "0.10.0", runId: w.runId, at: hoursAgo(now, 24 * 2) },
+          { serverId: w.serverId, check: "handshake", fromState: "failed", toState: "verified", reason: "server/discover returned a discover result listing 2026-07-28.", suiteVersion: SUITE_VERSION, runId: w.runId, at: hoursAgo(now, 24 * 1) },
+        ])
+        .run();
+      tx.insert(t.toolChanges)
+        .values([
+          { serverId: w.serverId, at: hoursAgo(now, 30), toolName: "get_alerts", kind: "added", path: "", before: null, after: JSON.stringify(weatherTools[1]) },
+          { serverId: w.serverId, at: hoursAgo(now, 5), toolName: "get_forecast", kind: "changed", path: "description", before: JSON.stringify("Forecast for a city."), after: JSON.stringify("Forecast for a city, up to 7 days.") },
+          { serverId: w.serverId, at: hoursAgo(now, 5), toolName: "get_forecast", kind: "changed", path: "inputSchema.properties.days.type", before: null, after: JSON.stringify("integer") },
+        ])
+        .run();
+
+      // 3. Credential-gated.
+      const u3 = "https://crm.example.com/mcp";
+      addServer({
+        name: SEED.gated,
+        title: "Example CRM",
+        url: u3,
+        era: "unknown",
+        states: { handshake: "not_checked", protocol_version: "not_checked", tools_list: "not_checked", error_taxonomy: "not_checked", auth_metadata: "verified" },
+        reasons: {
+          handshake: "Credential required: initialize got 401 with a valid Bearer challenge; we send no credentials.",
+          protocol_version: "Credential required: no revision could be agreed without credentials.",
+          tools_list: "Credential required: the tool list is behind authentication.",
+          error_taxonomy: "The reserved-tool call was withheld because the handshake was stopped by a credential gate.",
+          auth_metadata: "Metadata names resource https://crm.example.com/mcp and authorization server https://auth.example.com.",
+        },
+        evidence: { handshake: [1, 2], auth_metadata: [2, 3] },
+        exchanges: [
+          discover(1, u3, 401, "Unauthorized", { "www-authenticate": `Bearer realm="crm", resource_metadata="https://crm.example.com/.well-known/oauth-protected-resource"` }),
+          { ...rpc(2, "initialize", u3, "initialize", 401, ""), responseHeaders: { "www-authenticate": `Bearer realm="crm", resource_metadata="https://crm.example.com/.well-known/oauth-protected-resource", scope="crm.read"` } },
+          {
+            seq: 3,
+            phase: "auth_metadata",
+            method: "GET",
+            url: "https://crm.example.com/.well-known/oauth-protected-resource",
+            requestHeaders: { accept: "application/json", "user-agent": UA },
+            status: 200,
+            responseHeaders: { "content-type": "application/json" },
+            bodyExcerpt: `{"resource":"https://crm.example.com/mcp","authorization_servers":["https://auth.example.com"],"scopes_supported":["crm.read"]}`,
+            durationMs: 51,
+          },
+        ],
+        probedHoursAgo: 3,
+        successHoursAgo: null,
+      });
+
+      // 4. Legacy server; error via isError.
+      const u4 = "https://quotes.example.org/mcp";
+      addServer({
+        name: SEED.legacy,
+        title: "Quotes",
+        url: u4,
+        era: "legacy",
+        revision: "2025-06-18",
+        states: { handshake: "verified", protocol_version: "verified", tools_list: "verified", error_taxonomy: "verified", auth_metadata: "not_checked" },
+        reasons: {
+          handshake: `server/discover answered HTTP 400 with -32600 under id "server-error"; fell back to initialize; 2025-06-18 agreed.`,
+          protocol_version: "Agreed 2025-06-18.",
+          tools_list: "Read 1 tool in 1 page.",
+          error_taxonomy: "The reserved-tool call got a result with isError: true: the tool-error channel instead of -32602.",
+        },
+        evidence: { handshake: [1, 2] },
+        exchanges: [
+          discover(1, u4, 400, `{"jsonrpc":"2.0","id":"server-error","error":{"code":-32600,"message":"Unsupported protocol version"}}`),
+          rpc(2, "initialize", u4, "initialize", 200, `{"jsonrpc":"2.0","id":2,"result":{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":{"name":"quotes"}}}`),
+        ],
+        tools: [{ name: "random_quote", description: "A random quote.", inputSchema: { type: "object" } }],
+      });
+
+      // 5. Down for eight days.
+      const u5 = "https://down.broken.net/mcp";
+      addServer({
+        name: SEED.down,
+        title: "Always down",
+        url: u5,
+        era: "unknown",
+        states: { handshake: "failed", protocol_version: "failed", tools_list: "not_checked", error_taxonomy: "not_checked", auth_metadata: "not_checked" },
+        reasons: {
+          handshake: "No answer: timeout after 15000 ms waiting for headers.",
+          protocol_version: "No revision agreed: the handshake failed.",
+          tools_list: "Not read: the handshake failed.",
+          error_taxonomy: "The reserved-tool call was withheld because the handshake failed.",
+        },
+        evidence: { handshake: [1] },
+        exchanges: [{ ...discover(1, u5, 0, ""), status: undefined, bodyExcerpt: undefined, bodyBytes: undefined, responseHeaders: {}, error: "timeout after 15000 ms (headers)", durationMs: 15000 }],
+        probedHoursAgo: 6,
+        successHoursAgo: 24 * 8,
+        failures: 5,
+      });
+
+      // 6. Left the registry.
+      addServer({
+        name: SEED.left,
+        title: "Retired server",
+        url: "https://old.retired.org/mcp",
+        era: "legacy",
+        revision: "2025-03-26",
+        states: { handshake: "verified", protocol_version: "verified", tools_list: "verified", error_taxonomy: "observed_risk", auth_metadata: "not_checked" },
+        reasons: { error_taxonomy: "The reserved-tool call got an HTML page with HTTP 500; a client cannot parse that refusal." },
+        probedHoursAgo: 24 * 6,
+        left: true,
+      });
+
+      // 7. Hostile strings everywhere a server controls text.
+      addServer({
+        name: SEED.hostile,
+        title: `<b>bold</b> "title" & more`,
+        description: SEED.hostileDescription,
+        url: "https://evil.example.net/mcp?x=<script>",
+        era: "legacy",
+        revision: "2025-06-18",
+        states: { handshake: "verified", protocol_version: "verified", tools_list: "verified", error_taxonomy: "observed_risk", auth_metadata: "not_checked" },
+        reasons: { error_taxonomy: `The reserved-tool call got {"error":"<script>alert(1)</script>"} without a jsonrpc field.` },
+        tools: [{ name: "<img src=x onerror=alert(1)>", description: "</code><script>alert(2)</script>", inputSchema: { type: "object" } }],
+      });
+
+      // 8. Opted-out host.
+      tx.insert(t.optOuts).values({ host: "mcp.private.dev", source: "robots", reason: "robots.txt disallows mcp-status-probe", since: hoursAgo(now, 24 * 10) }).run();
+      addServer({
+        name: SEED.optedOut,
+        url: "https://mcp.private.dev/mcp",
+        era: "unknown",
+        states: { handshake: "not_checked", protocol_version: "not_checked", tools_list: "not_checked", error_taxonomy: "not_checked", auth_metadata: "not_checked" },
+        reasons: Object.fromEntries(CHECK_IDS.map((c) => [c, "The host mcp.private.dev asked not to be probed (robots.txt); nothing was sent."])),
+        successHoursAgo: null,
+      });
+
+      // 9. Bulk servers for paging and filters.
+      const cycle: CheckState[] = ["verified", "verified", "verified", "failed", "observed_risk", "not_checked"];
+      for (let i = 0; i < SEED.bulkCount; i++) {
+        const hs = cycle[i % cycle.length]!;
+        const modern = i % 5 === 0;
+        addServer({
+          name: `${SEED.bulkPrefix}${String(i).padStart(3, "0")}`,
+          url: `https://bulk${i}.example.com/mcp`,
+          era: hs === "verified" ? (modern ? "modern" : "legacy") : "unknown",
+          revision: hs === "verified" ? (modern ? "2026-07-28" : i % 3 === 0 ? "2025-03-26" : "2025-06-18") : null,
+          states: {
+            handshake: hs,
+            protocol_version: hs === "verified" ? "verified" : hs === "failed" ? "failed" : "not_checked",
+            tools_list: hs === "verified" ? "verified" : "not_checked",
+            error_taxonomy: hs === "verified" ? (i % 4 === 0 ? "observed_risk" : "verified") : "not_checked",
+            auth_metadata: "not_checked",
+          },
+          reasons:
+            hs === "verified"
+              ? { error_taxonomy: i % 4 === 0 ? "The reserved-tool call got an empty body with HTTP 200." : "The reserved-tool call got JSON-RPC error -32602 with HTTP 200." }
+              : {},
+          probedHoursAgo: (i % 12) + 1,
+          successHoursAgo: hs === "verified" ? (i % 12) + 1 : 24 * ((i % 4) + 1),
+          failures: hs === "verified" ? 0 : (i % 3) + 1,
+        });
+      }
+
+      // Coverage: 21 days with a dip over the last two, and an open alert for today.
+      for (let d = 20; d >= 0; d--) {
+        const read = d <= 1 ? 82 : 110 + ((d * 7) % 9);
+        const requests = d <= 1 ? 400 : 620;
+        tx.insert(t.coverageDaily)
+          .values({ day: day(now, d), serversRead: read, serversAttempted: read + 12, requests, requestsOk: Math.round(requests * (d <= 1 ? 0.991 : 0.95)) })
+          .run();
+      }
+      tx.insert(t.alerts)
+        .values([
+          { day: day(now, 0), kind: "coverage_drop", message: "Servers read today fell clearly below the recent level.", value: 82, baseline: 113.5, createdAt: hoursAgo(now, 2), resolvedAt: null },
+          { day: day(now, 12), kind: "coverage_drop", message: "A short dip after a registry outage.", value: 90, baseline: 112, createdAt: hoursAgo(now, 24 * 12), resolvedAt: hoursAgo(now, 24 * 11) },
+        ])
+        .run();
+    });
+  } finally {
+    closeDb(db);
+  }
+}
+
+function eqId(id: number) {
+  return eq(t.servers.id, id);
+}
+
+function defaultReason(check: CheckId, state: CheckState): string {
+  if (state === "verified") return `${check} held on the latest probe.`;
+  if (state === "failed") return `${check} failed on the latest probe.`;
+  if (state === "observed_risk") return `${check} showed a risky shape on the latest probe.`;
+  return check === "auth_metadata" ? "No credential challenge was presented, so there was no metadata to follow." : `${check} was not checked on the latest probe.`;
+}

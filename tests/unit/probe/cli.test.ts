@@ -1,0 +1,87 @@
+import { spawn } from "node:child_process";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { parseArgs, UsageError } from "@/lib/cli/probe";
+import { CHECK_IDS } from "@/lib/checks/vocabulary";
+import { startLoopback, type Loopback } from "./loopback";
+
+function run(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const { PROBE_ALLOW_PRIVATE_NETWORKS: _drop, ...base } = process.env;
+    // node --import tsx is what `npx tsx` runs, minus npx start-up time.
+    const child = spawn(process.execPath, ["--import", "tsx", "lib/cli/probe.ts", ...args], { env: { ...base, ...env }, cwd: process.cwd() });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe("probe CLI arguments", () => {
+  test("defaults and every flag", () => {
+    expect(parseArgs(["https://a.example/mcp"])).toEqual({ url: "https://a.example/mcp", transport: "streamable-http", json: false, optOut: [] });
+    expect(parseArgs(["--json", "--transport", "sse", "https://a.example/sse", "--opt-out", "B.example", "--opt-out=c.example"])).toEqual({
+      url: "https://a.example/sse",
+      transport: "sse",
+      json: true,
+      optOut: ["b.example", "c.example"],
+    });
+    expect(parseArgs(["--help"])).toBe("help");
+  });
+  test.each([
+    [[], /missing <url>/],
+    [["not a url"], /not a URL/],
+    [["ftp://x.example/"], /only http and https/],
+    [["https://a/", "--bogus"], /unknown option --bogus/],
+    [["https://a/", "--transport"], /--transport needs a value/],
+    [["https://a/", "--transport", "websocket"], /unknown transport "websocket"/],
+    [["https://a/", "--opt-out", "--json"], /--opt-out needs a value/],
+    [["https://a/", "https://b/"], /only one URL/],
+    [["https://a/", "--json=yes"], /takes no value/],
+  ])("%j is a usage error", (argv, message) => {
+    expect(() => parseArgs(argv)).toThrow(UsageError);
+    expect(() => parseArgs(argv)).toThrow(message);
+  });
+});
+
+describe("probe CLI process", () => {
+  let server: Loopback;
+  beforeAll(async () => {
+    server = await startLoopback((_req, res, body) => {
+      const m = JSON.parse(body || "{}") as { id?: number; method?: string };
+      res.writeHead(200, { "content-type": "application/json" });
+      if (m.method === "server/discover") res.end(JSON.stringify({ jsonrpc: "2.0", id: m.id, result: { supportedVersions: ["2026-07-28"] } }));
+      else if (m.method === "tools/list") res.end(JSON.stringify({ jsonrpc: "2.0", id: m.id, result: { tools: [] } }));
+      else res.end(JSON.stringify({ jsonrpc: "2.0", id: m.id, error: { code: -32602, message: "Unknown tool" } }));
+    });
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  test("bad usage exits 2 with a message on stderr and nothing on stdout", async () => {
+    const r = await run(["--transport", "carrier-pigeon", "https://a.example/"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/unknown transport "carrier-pigeon"/);
+    expect(r.stdout).toBe("");
+  });
+
+  test("a loopback URL without PROBE_ALLOW_PRIVATE_NETWORKS sends nothing, says why, and exits 0", async () => {
+    const r = await run([`${server.url}/mcp`]);
+    expect(r.code).toBe(0);
+    expect(server.log).toHaveLength(0);
+    expect(r.stderr).toMatch(/127\.0\.0\.1 is a loopback address; nothing was sent\. Set PROBE_ALLOW_PRIVATE_NETWORKS=1/);
+    expect(r.stdout).toMatch(/Handshake\s+Not checked/);
+  });
+
+  test("--json prints only the report, with exactly the documented keys", async () => {
+    const r = await run([`${server.url}/mcp`, "--json"], { PROBE_ALLOW_PRIVATE_NETWORKS: "1" });
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.stdout) as Record<string, unknown> & { checks: Record<string, { state: string; reason: string }> };
+    expect(Object.keys(report)).toEqual(["url", "suite", "era", "protocolVersion", "checks", "exchanges"]);
+    expect(Object.keys(report.checks)).toEqual([...CHECK_IDS]);
+    expect(report.era).toBe("modern");
+    expect(report.checks.error_taxonomy!.state).toBe("verified");
+    expect(server.log.length).toBe(3);
+  });
+});

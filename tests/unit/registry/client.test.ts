@@ -1,0 +1,100 @@
+import { afterEach, describe, expect, test } from "vitest";
+import { fetchRegistry, parseRetryAfter, RegistryError } from "@/lib/registry/client";
+import { entry, startFixtureRegistry, type FixtureRegistry } from "../../fixtures/registry";
+
+const http = (url: string) => [{ type: "streamable-http", url }];
+const noSleep = { sleep: async () => undefined, log: () => undefined };
+
+let reg: FixtureRegistry | undefined;
+afterEach(async () => {
+  await reg?.close();
+  reg = undefined;
+});
+
+describe("registry client", () => {
+  test("follows URL-encoded cursors to the end and keeps only active remote servers", async () => {
+    reg = await startFixtureRegistry(
+      [
+        entry("io.github.a/one", http("https://one.example/mcp")),
+        entry("io.github.a/two", [{ type: "sse", url: "https://two.example/sse" }, { type: "streamable-http", url: "https://two.example/mcp" }]),
+        entry("io.github.a/old", http("https://old.example/mcp"), { status: "deprecated" }),
+        entry("io.github.a/gone", http("https://gone.example/mcp"), { status: "deleted" }),
+        entry("io.github.a/pkg-only", undefined),
+        entry("io.github.a/sse-only", [{ type: "sse", url: "https://three.example/sse" }]),
+        entry("io.github.a/last", http("https://last.example/mcp")),
+      ],
+      { pageSize: 2 },
+    );
+    const res = await fetchRegistry(reg.url, noSleep);
+    expect(res.pages).toBe(4);
+    expect(res.servers.map((s) => s.name)).toEqual(["io.github.a/one", "io.github.a/two", "io.github.a/sse-only", "io.github.a/last"]);
+    expect(res).toMatchObject({ entries: 7, inactive: 2, withoutRemote: 1 });
+    // The first streamable-http remote wins over an earlier sse one.
+    expect(res.servers[1]).toMatchObject({ url: "https://two.example/mcp", transport: "streamable-http", needsConfig: null });
+    expect(res.servers[2]).toMatchObject({ transport: "sse" });
+    expect(reg.requests[0]).toBe("/v0.1/servers?version=latest&limit=100");
+    expect(reg.requests[1]).toBe(`/v0.1/servers?version=latest&limit=100&cursor=${encodeURIComponent("io.github.a/two:1.0.0")}`);
+  });
+
+  test("templated URLs and secret or required headers are recorded as needing configuration", async () => {
+    reg = await startFixtureRegistry([
+      entry("t/template", [{ type: "streamable-http", url: "https://{tenant_id}.api.example/mcp", variables: { tenant_id: {} } }]),
+      entry("t/secret", [{ type: "streamable-http", url: "https://s.example/mcp", headers: [{ name: "Authorization", isSecret: true }] }]),
+      entry("t/required", [{ type: "streamable-http", url: "https://r.example/mcp", headers: [{ name: "X-Api-Key", isRequired: true }] }]),
+      entry("t/optional", [{ type: "streamable-http", url: "https://o.example/mcp", headers: [{ name: "X-Trace", isRequired: false }] }]),
+    ]);
+    const { servers } = await fetchRegistry(reg.url, noSleep);
+    const by = Object.fromEntries(servers.map((s) => [s.name, s.needsConfig]));
+    expect(by["t/template"]).toBe("the listed URL is a template with {tenant_id} for the user to fill in");
+    expect(by["t/secret"]).toMatch(/header Authorization/);
+    expect(by["t/required"]).toMatch(/header X-Api-Key/);
+    expect(by["t/optional"]).toBeNull();
+  });
+
+  test("a 429 is backed off for its Retry-After and retried", async () => {
+    reg = await startFixtureRegistry([entry("a/one", http("https://one.example/mcp")), entry("a/two", http("https://two.example/mcp"))], { pageSize: 1 });
+    reg.faults.rateLimitNext = 1;
+    reg.faults.retryAfter = "7";
+    const waits: number[] = [];
+    const res = await fetchRegistry(reg.url, { sleep: async (ms) => void waits.push(ms), log: () => undefined });
+    expect(res.servers).toHaveLength(2);
+    expect(res.retries).toBe(1);
+    expect(waits).toEqual([7000]);
+  });
+
+  test("retries are bounded", async () => {
+    reg = await startFixtureRegistry([entry("a/one", http("https://one.example/mcp"))]);
+    reg.faults.rateLimitNext = 100;
+    await expect(fetchRegistry(reg.url, { ...noSleep, maxRetries: 3 })).rejects.toThrow(/kept answering 429 after 3 retries/);
+    expect(reg.requests).toHaveLength(4);
+  });
+
+  test.each([
+    ["a truncated body", '{"servers":['],
+    ["a list of the wrong shape", '{"servers":"oops"}'],
+    ["an HTML page", "<html>maintenance</html>"],
+  ])("a garbage page (%s) aborts with a clear error", async (_label, body) => {
+    reg = await startFixtureRegistry(
+      [entry("a/one", http("https://one.example/mcp")), entry("a/two", http("https://two.example/mcp"))],
+      { pageSize: 1 },
+    );
+    reg.faults.garbagePage = 1;
+    reg.faults.garbageBody = body;
+    const err = await fetchRegistry(reg.url, noSleep).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RegistryError);
+    expect((err as Error).message).toMatch(/registry page .* (is not JSON|is not a server list)/);
+  });
+
+  test("an HTTP error status is an error, not an empty registry", async () => {
+    reg = await startFixtureRegistry([]);
+    await expect(fetchRegistry(`${reg.url}/nope`, noSleep)).rejects.toThrow(/answered HTTP 404/);
+  });
+
+  test("Retry-After as seconds or an HTTP date", () => {
+    const now = Date.parse("2026-11-29T12:00:00Z");
+    expect(parseRetryAfter("120", now)).toBe(120);
+    expect(parseRetryAfter("Sun, 29 Nov 2026 12:01:00 GMT", now)).toBe(60);
+    expect(parseRetryAfter("soon", now)).toBeUndefined();
+    expect(parseRetryAfter(undefined, now)).toBeUndefined();
+  });
+});

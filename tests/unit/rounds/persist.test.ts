@@ -1,0 +1,192 @@
+import { afterEach, describe, expect, test } from "vitest";
+import { judge } from "@/lib/checks";
+import type { Exchange, ProbeObservation, ToolDefinition } from "@/lib/probe/types";
+import { evaluateCoverage } from "@/lib/rounds/round";
+import { persistRun } from "@/lib/rounds/persist";
+import { coverageBetween, listAlerts } from "@/lib/store/coverage";
+import { getRunExchanges, getServerDetail } from "@/lib/store/read";
+import { applyRegistrySnapshot, pruneOldRuns, type ListedServer } from "@/lib/store/write";
+import { tempDb } from "../store/helpers";
+
+// persistRun against a real database, fed observations as the probe would hand them over.
+
+const cleanups: (() => void)[] = [];
+afterEach(() => {
+  while (cleanups.length) cleanups.pop()!();
+});
+
+function setup(names: string[]) {
+  const t = tempDb();
+  cleanups.push(t.cleanup);
+  const listed: ListedServer[] = names.map((name, i) => ({
+    name,
+    title: null,
+    description: null,
+    version: "1",
+    url: `https://s${i}.example/mcp`,
+    transport: "streamable-http",
+    host: `s${i}.example`,
+    needsConfig: null,
+    registryUpdatedAt: null,
+  }));
+  applyRegistrySnapshot(t.db, listed, "2026-11-01T00:00:00.000Z");
+  const ids = new Map(
+    (t.db.$client.prepare("select id, name from servers").all() as { id: number; name: string }[]).map((r) => [r.name, r.id]),
+  );
+  return { db: t.db, id: (n: string) => ids.get(n)! };
+}
+
+const ex = (seq: number, phase: Exchange["phase"], status?: number): Exchange => ({
+  seq,
+  phase,
+  method: "POST",
+  url: "https://s0.example/mcp",
+  requestHeaders: {},
+  responseHeaders: {},
+  durationMs: 5,
+  ...(status ? { status, bodyExcerpt: "{}" } : { error: "ECONNREFUSED" }),
+});
+
+function healthy(at: Date, tools: ToolDefinition[]): ProbeObservation {
+  return {
+    url: "https://s0.example/mcp",
+    transport: "streamable-http",
+    startedAt: at.toISOString(),
+    finishedAt: new Date(at.getTime() + 40).toISOString(),
+    era: "modern",
+    handshake: { kind: "modern", protocolVersion: "2026-07-28", supportedVersions: ["2026-07-28"], seq: 1 },
+    toolsList: { kind: "complete", tools, pages: 1, malformed: [], seqs: [2] },
+    toolCall: { kind: "answered", status: 200, shape: { type: "jsonrpc_error", code: -32602, message: "Unknown tool", transport: "json" }, seq: 3 },
+    authMetadata: { kind: "no_challenge" },
+    exchanges: [ex(1, "discover", 200), ex(2, "tools_list", 200), ex(3, "tools_call", 200)],
+  };
+}
+
+function down(at: Date): ProbeObservation {
+  return {
+    url: "https://s0.example/mcp",
+    transport: "streamable-http",
+    startedAt: at.toISOString(),
+    finishedAt: at.toISOString(),
+    era: "unknown",
+    handshake: { kind: "failed", cause: "connection refused (ECONNREFUSED)", seq: 1 },
+    exchanges: [ex(1, "discover")],
+  };
+}
+
+const tool = (name: string, description: string, extra: Partial<ToolDefinition> = {}): ToolDefinition => ({
+  name,
+  description,
+  inputSchema: { type: "object", properties: { q: { type: "string" } } },
+  ...extra,
+});
+
+function record(db: ReturnType<typeof setup>["db"], serverId: number, obs: ProbeObservation, now: Date) {
+  return persistRun(db, { serverId, roundId: null, obs, results: judge(obs), skipped: false, now });
+}
+
+describe("persisting a run", () => {
+  test("a changed tool list is stored as field-path differences with before and after", () => {
+    const { db, id } = setup(["a/one"]);
+    const t1 = new Date("2026-11-01T01:00:00.000Z");
+    const r1 = record(db, id("a/one"), healthy(t1, [tool("search", "Search"), tool("fetch", "Fetch")]), t1);
+    expect(r1).toMatchObject({ kind: "read", toolChanges: 0, transitions: 5 });
+
+    const t2 = new Date("2026-11-01T02:00:00.000Z");
+    const r2 = record(
+      db,
+      id("a/one"),
+      healthy(t2, [
+        tool("search", "Search the web", { inputSchema: { type: "object", properties: { q: { type: "number" } } }, annotations: { readOnlyHint: true } }),
+        tool("summarise", "Summarise"),
+      ]),
+      t2,
+    );
+    expect(r2.toolChanges).toBe(5);
+    const d = getServerDetail(db, "a/one")!;
+    expect(d.toolChanges.map((c) => [c.toolName, c.kind, c.path, c.before, c.after])).toEqual([
+      ["fetch", "removed", "", expect.stringContaining('"name":"fetch"'), null],
+      ["search", "changed", "annotations", null, '{"readOnlyHint":true}'],
+      ["search", "changed", "description", '"Search"', '"Search the web"'],
+      ["search", "changed", "inputSchema.properties.q.type", '"string"', '"number"'],
+      ["summarise", "added", "", null, expect.stringContaining('"name":"summarise"')],
+    ]);
+    expect(d.toolChanges.every((c) => c.at === t2.toISOString())).toBe(true);
+    expect(d.tools?.map((t) => (t as { name: string }).name)).toEqual(["search", "summarise"]);
+    // A tool change counts as a change: the healthy interval goes back to 30 min.
+    expect(d.schedule.scheduleReason).toMatch(/results changed/);
+
+    // The same list again (other order) is no change.
+    const t3 = new Date("2026-11-01T03:00:00.000Z");
+    const same = healthy(t3, [tool("summarise", "Summarise"), { annotations: { readOnlyHint: true }, description: "Search the web", inputSchema: { properties: { q: { type: "number" } }, type: "object" }, name: "search" }]);
+    expect(record(db, id("a/one"), same, t3).toolChanges).toBe(0);
+    expect(db.$client.prepare("select count(*) n from tool_snapshots").get()).toEqual({ n: 2 });
+  });
+
+  test("evidence is kept for the latest run and for runs that changed a state; the rest is pruned", () => {
+    const { db, id } = setup(["a/one"]);
+    const at = (h: number) => new Date(Date.UTC(2026, 10, 1, h));
+    const r1 = record(db, id("a/one"), healthy(at(1), [tool("t", "d")]), at(1));
+    const r2 = record(db, id("a/one"), healthy(at(2), [tool("t", "d")]), at(2));
+    const r3 = record(db, id("a/one"), healthy(at(3), [tool("t", "d")]), at(3));
+    expect(getRunExchanges(db, r1.runId)).toHaveLength(3); // first run: every check transitioned
+    expect(getRunExchanges(db, r2.runId)).toBeNull(); // unchanged and superseded
+    expect(getRunExchanges(db, r3.runId)).toHaveLength(3); // latest
+    const r4 = record(db, id("a/one"), down(at(4)), at(4));
+    expect(r4).toMatchObject({ kind: "failed" });
+    expect(getRunExchanges(db, r3.runId)).toBeNull();
+    const d = getServerDetail(db, "a/one")!;
+    expect(d.exchanges).toHaveLength(1);
+    expect(d.transitions[0]).toMatchObject({ fromState: "verified", toState: "failed", runId: r4.runId });
+    expect(getRunExchanges(db, d.transitions[0]!.runId)).toHaveLength(1);
+    // A failing server keeps its last success, so "time since last success" stays visible.
+    expect(d.lastSuccessAt).toBe(at(3).toISOString());
+    expect(d.schedule).toMatchObject({ consecutiveFailures: 1 });
+    expect(d.checks.find((c) => c.check === "handshake")).toMatchObject({ state: "failed", since: at(4).toISOString() });
+    expect(d.checks.find((c) => c.check === "handshake")!.reason).toMatch(/ECONNREFUSED|refused/i);
+
+    // Old unreferenced run rows go; rows behind current results and transitions stay.
+    const removed = pruneOldRuns(db, "2026-12-31T00:00:00.000Z");
+    expect(removed).toBe(2);
+    expect(db.$client.prepare("select id from runs order by id").all()).toEqual([{ id: r1.runId }, { id: r4.runId }]);
+  });
+
+  test("coverage over a simulated week alerts when a day falls more than 5% below the 7-day median", () => {
+    const names = Array.from({ length: 20 }, (_, i) => `a/s${i}`);
+    const { db, id } = setup(names);
+    const logs: string[] = [];
+    const day = (d: number, h = 6) => new Date(Date.UTC(2026, 10, d, h));
+    // Nov 1–7: all 20 read every day (some twice: distinct servers count once).
+    for (let d = 1; d <= 7; d++) {
+      for (const n of names) record(db, id(n), healthy(day(d), [tool("t", "d")]), day(d));
+      for (const n of names.slice(0, 5)) record(db, id(n), healthy(day(d, 18), [tool("t", "d")]), day(d, 18));
+    }
+    // Nov 8: 19 read (5% below: no alert). Nov 9: 18 read and 2 down (10% below: alert).
+    for (const n of names.slice(0, 19)) record(db, id(n), healthy(day(8), [tool("t", "d")]), day(8));
+    for (const n of names.slice(0, 18)) record(db, id(n), healthy(day(9), [tool("t", "d")]), day(9));
+    for (const n of names.slice(18)) record(db, id(n), down(day(9)), day(9));
+
+    const cov = coverageBetween(db, "2026-11-01", "2026-11-09");
+    expect(cov.map((c) => c.serversRead)).toEqual([20, 20, 20, 20, 20, 20, 20, 19, 18]);
+    expect(cov[0]).toMatchObject({ serversAttempted: 20, requests: 75, requestsOk: 75 });
+    expect(cov[8]).toMatchObject({ serversAttempted: 20, requests: 18 * 3 + 2, requestsOk: 18 * 3 });
+
+    // Evaluated on Nov 9 (Nov 9 itself is not over yet), then on Nov 10.
+    evaluateCoverage(db, day(9, 23), (l) => logs.push(l));
+    expect(listAlerts(db)).toEqual([]);
+    evaluateCoverage(db, day(10, 1), (l) => logs.push(l));
+    evaluateCoverage(db, day(10, 2), (l) => logs.push(l)); // judged once only
+    const alerts = listAlerts(db);
+    expect(alerts).toHaveLength(1);
+    expect(alerts[0]).toMatchObject({ day: "2026-11-09", kind: "coverage_drop", value: 18, baseline: 20 });
+    expect(logs).toEqual(["[coverage] ALERT coverage fell: 18 distinct servers read on 2026-11-09, 10% below the 7-day median of 20"]);
+  });
+
+  test("a day with no reads at all after a working week is alerted", () => {
+    const { db, id } = setup(["a/one", "a/two", "a/three"]);
+    const logs: string[] = [];
+    for (let d = 1; d <= 5; d++) for (const n of ["a/one", "a/two", "a/three"]) record(db, id(n), healthy(new Date(Date.UTC(2026, 10, d, 3)), []), new Date(Date.UTC(2026, 10, d, 3)));
+    evaluateCoverage(db, new Date(Date.UTC(2026, 10, 7, 3)), (l) => logs.push(l));
+    expect(listAlerts(db).map((a) => [a.day, a.value])).toEqual([["2026-11-06", 0]]);
+  });
+});

@@ -1,0 +1,229 @@
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { getServer, getServers } from "@/app/api/_lib/handlers";
+import type { Db } from "@/db/client";
+import { CHECK_IDS, type CheckId, type CheckState } from "@/lib/checks/vocabulary";
+import { createAddressPolicy } from "@/lib/probe";
+import { runRound, type RoundDeps } from "@/lib/rounds/round";
+import { HOUR } from "@/lib/rounds/schedule";
+import { coverageBetween } from "@/lib/store/coverage";
+import { addOptOut } from "@/lib/store/optouts";
+import { getServerDetail, listServers } from "@/lib/store/read";
+import { getMeta } from "@/lib/store/write";
+import { entry, startFixtureRegistry, type FixtureEntry, type FixtureRegistry } from "../../fixtures/registry";
+import { startZooServer, ZOO_ALSO_ACCEPTABLE, ZOO_EXPECTATIONS, type RunningZooServer } from "../../fixtures/zoo";
+import { tempDb } from "../store/helpers";
+
+// One round over the whole zoo, listed by a paged fixture registry, into a real SQLite file.
+
+const PREFIX = "io.github.zoo/";
+const names = Object.keys(ZOO_EXPECTATIONS);
+const zoo = new Map<string, RunningZooServer>();
+let registry: FixtureRegistry;
+let t: ReturnType<typeof tempDb>;
+let db: Db;
+const logs: string[] = [];
+const t0 = new Date("2026-11-29T12:00:00.000Z");
+let clock = t0.getTime();
+
+function deps(extra: Partial<RoundDeps> = {}): RoundDeps {
+  return {
+    db,
+    registryUrl: registry.url,
+    registryOptions: { sleep: async () => undefined },
+    registryMaxAgeMs: 30 * 60_000,
+    concurrency: 16,
+    // Loopback only: the private-metadata case must still be refused.
+    addressPolicy: createAddressPolicy({ allowPrivate: false, allow: ["127.0.0.0/8"] }),
+    limits: { deadlineMs: 10_000, maxBodyBytes: 1024 * 1024 },
+    robots: false,
+    now: () => new Date(clock),
+    log: (l) => logs.push(l),
+    trigger: "test",
+    ...extra,
+  };
+}
+
+function expectedStates(name: string, actual: Record<CheckId, CheckState | null>): Record<CheckId, CheckState> {
+  const exp = ZOO_EXPECTATIONS[name]!;
+  const alt = ZOO_ALSO_ACCEPTABLE[name] ?? {};
+  return Object.fromEntries(
+    CHECK_IDS.map((id) => {
+      const a = actual[id];
+      return [id, a && alt[id]?.includes(a) ? a : exp.states[id]];
+    }),
+  ) as Record<CheckId, CheckState>;
+}
+
+beforeAll(async () => {
+  t = tempDb();
+  db = t.db;
+  const started = await Promise.all(names.map((n) => startZooServer(n)));
+  started.forEach((s, i) => zoo.set(names[i]!, s));
+  const entries: FixtureEntry[] = names.map((n) =>
+    entry(PREFIX + n, [{ type: ZOO_EXPECTATIONS[n]!.transport ?? "streamable-http", url: zoo.get(n)!.url }]),
+  );
+  entries.splice(3, 0, entry("io.github.x/deprecated", [{ type: "streamable-http", url: "http://127.0.0.1:9/mcp" }], { status: "deprecated" }));
+  entries.splice(7, 0, entry("io.github.x/deleted", [{ type: "streamable-http", url: "http://127.0.0.1:9/mcp" }], { status: "deleted" }));
+  entries.push(entry("io.github.x/templated", [{ type: "streamable-http", url: "http://{tenant}.127.0.0.1.nip.io/mcp" }]));
+  entries.push(
+    entry("io.github.x/secret", [
+      { type: "streamable-http", url: "http://127.0.0.1:9/mcp", headers: [{ name: "Authorization", isSecret: true, isRequired: true }] },
+    ]),
+  );
+  registry = await startFixtureRegistry(entries, { pageSize: 7 });
+  registry.faults.rateLimitNext = 1;
+  registry.faults.retryAfter = "1";
+  // The operator opted out the opted-out zoo server's host, and the host its metadata-on-other-host sibling points at.
+  for (const [n, s] of zoo) {
+    const exp = ZOO_EXPECTATIONS[n]!;
+    if (exp.optOut === "server") addOptOut(db, { host: new URL(s.origin).host, reason: "the operator asked us not to probe this host", source: "operator", since: t0.toISOString() });
+    if (exp.optOut === "metadata" && s.other) addOptOut(db, { host: s.other.host, reason: "the operator asked us not to probe this host", source: "operator", since: t0.toISOString() });
+  }
+}, 60_000);
+
+afterAll(async () => {
+  await Promise.all([...zoo.values()].map((s) => s.close()));
+  await registry?.close();
+  t?.cleanup();
+});
+
+describe("a round over the fixture registry and the zoo", () => {
+  test("ingests the registry, probes every due server, and stores the zoo's expected states", async () => {
+    const summary = await runRound(deps());
+    expect(summary.status).toBe("done");
+    expect(summary.registry).toMatchObject({ ok: true, servers: names.length + 2 });
+    expect(registry.requests.length).toBeGreaterThan(Math.ceil((names.length + 4) / 7)); // every page, plus the 429 retry
+    expect(summary.due).toBe(names.length + 2);
+    expect(summary.probed).toBe(summary.due);
+
+    const mismatches: string[] = [];
+    for (const n of names) {
+      const d = getServerDetail(db, PREFIX + n);
+      expect(d, n).not.toBeNull();
+      const actual = d!.states;
+      const want = expectedStates(n, actual);
+      for (const id of CHECK_IDS) if (actual[id] !== want[id]) mismatches.push(`${n}.${id}: ${actual[id]} (want ${want[id]})`);
+      expect(d!.checks.map((c) => c.check)).toEqual([...CHECK_IDS]);
+      for (const c of d!.checks) expect(c.reason.length, `${n}.${c.check}`).toBeGreaterThan(0);
+      const exp = ZOO_EXPECTATIONS[n]!;
+      if (exp.era && d!.latestRun) expect(d!.era, n).toBe(exp.era);
+      // The round's host gate: one request at a time per host (the request rules themselves are the zoo tests').
+      const peak = zoo.get(n)!.concurrency?.peak ?? 0;
+      if (peak > 1) mismatches.push(`${n}: ${peak} requests in flight at once`);
+    }
+    expect(mismatches).toEqual([]);
+    expect(zoo.get("opted-out-host")!.log).toEqual([]);
+    expect(zoo.get("auth-prm-on-opted-out-host")!.other!.log).toEqual([]);
+    expect(logs.some((l) => /^\[rounds\] \d+ due, \d+ read, \d+ failed, \d+ gated, \d+ skipped in \d+ s$/.test(l))).toBe(true);
+  }, 120_000);
+
+  test("the healthy server's detail carries evidence, tools, schedule and a first transition per check", () => {
+    const d = getServerDetail(db, `${PREFIX}modern-healthy-paged`)!;
+    expect(d.era).toBe("modern");
+    expect(d.protocolVersion).toBe("2026-07-28");
+    expect(d.lastSuccessAt).toBe(t0.toISOString());
+    expect(d.exchanges.length).toBeGreaterThan(2);
+    expect(d.exchanges[0]).toMatchObject({ phase: "discover", method: "POST" });
+    expect(d.tools?.length).toBe(d.toolCount);
+    expect(d.toolCount).toBeGreaterThan(0);
+    expect(d.transitions).toHaveLength(5);
+    expect(d.transitions.every((x) => x.fromState === null)).toBe(true);
+    expect(d.schedule.nextDueAt).not.toBeNull();
+    expect(Date.parse(d.schedule.nextDueAt!) - t0.getTime()).toBeGreaterThanOrEqual(30 * 60_000);
+    expect(d.schedule.scheduleReason).toMatch(/^healthy/);
+  });
+
+  test("needs-configuration servers are Not checked with the reason and get no request", () => {
+    const tpl = getServerDetail(db, "io.github.x/templated")!;
+    expect(Object.values(tpl.states)).toEqual(Array(5).fill("not_checked"));
+    expect(tpl.checks[0]!.reason).toMatch(/needs configuration.*template with \{tenant\}/);
+    const secret = getServerDetail(db, "io.github.x/secret")!;
+    expect(secret.checks[0]!.reason).toMatch(/header Authorization/);
+    expect(secret.exchanges).toEqual([]);
+    expect(getServerDetail(db, "io.github.x/deprecated")).toBeNull();
+    expect(getServerDetail(db, "io.github.x/deleted")).toBeNull();
+  });
+
+  test("failures, gates and slow-downs are scheduled by the rules", () => {
+    const at = (n: string) => Date.parse(getServerDetail(db, PREFIX + n)!.schedule.nextDueAt!) - t0.getTime();
+    expect(at("discover-500-stack-trace")).toBeGreaterThanOrEqual(6 * HOUR);
+    expect(getServerDetail(db, `${PREFIX}discover-500-stack-trace`)!.schedule.consecutiveFailures).toBe(1);
+    expect(at("credential-gate-valid-prm")).toBeGreaterThanOrEqual(24 * HOUR);
+    expect(at("slow-down-429-discover")).toBeGreaterThanOrEqual(30 * 60_000);
+    expect(at("opted-out-host")).toBeGreaterThan(300 * 24 * HOUR);
+  });
+
+  test("coverage counts distinct servers read and attempted for the UTC day", () => {
+    const [day] = coverageBetween(db, "2026-11-29", "2026-11-29");
+    const read = listServers(db, { states: { handshake: "verified", tools_list: "verified" }, pageSize: 200 }).total;
+    expect(day).toMatchObject({ day: "2026-11-29", serversRead: read });
+    // Opted-out and needs-configuration servers were not attempted.
+    expect(day!.serversAttempted).toBe(names.length - 1);
+    expect(day!.requests).toBeGreaterThan(day!.requestsOk);
+  });
+
+  test("the JSON routes answer with the stored states", async () => {
+    const res = getServer(`${PREFIX}modern-healthy-paged`, db);
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { checks: Record<string, { state: string; reason: string; suiteVersion: string }>; era: string };
+    expect(Object.keys(body.checks)).toEqual([...CHECK_IDS]);
+    expect(body.checks.handshake).toMatchObject({ state: "verified", suiteVersion: "0.11.0" });
+    expect(getServer("io.github.zoo/no-such-server", db).status).toBe(404);
+
+    const list = getServers(new Request("http://x/api/servers?tools_list=observed_risk&pageSize=100"), db);
+    const page = (await list.json()) as { total: number; rows: { name: string; states: Record<string, string> }[] };
+    const want = names.filter((n) => ZOO_EXPECTATIONS[n]!.states.tools_list === "observed_risk").length;
+    expect(page.total).toBeGreaterThanOrEqual(want - 1);
+    expect(page.rows.every((r) => r.states.tools_list === "observed_risk")).toBe(true);
+    expect(getServers(new Request("http://x/api/servers?tools_list=green"), db).status).toBe(400);
+  });
+
+  test("a second round right away finds nothing due; later rounds keep states and transitions stable", async () => {
+    const again = await runRound(deps());
+    expect(again).toMatchObject({ status: "done", due: 0 });
+    const before = getServerDetail(db, `${PREFIX}modern-healthy-paged`)!;
+    clock += 45 * 60_000; // healthy servers (30 min) are due again; failures (6 h) are not
+    const later = await runRound(deps());
+    expect(later.due).toBeGreaterThan(0);
+    const after = getServerDetail(db, `${PREFIX}modern-healthy-paged`)!;
+    expect(after.states).toEqual(before.states);
+    expect(after.transitions).toHaveLength(5);
+    expect(after.checks[0]!.since).toBe(before.checks[0]!.since);
+    expect(after.latestRun!.id).not.toBe(before.latestRun!.id);
+    expect(after.toolChanges).toEqual([]);
+    expect(after.schedule.scheduleReason).toMatch(/unchanged 1 time/);
+  }, 120_000);
+
+  test("a garbage registry page aborts ingestion and leaves the previous data intact", async () => {
+    const beforeTotal = listServers(db, { includeLeft: true }).total;
+    const listedBefore = listServers(db).total;
+    registry.faults.garbagePage = 1;
+    clock += HOUR; // the registry view is stale again
+    logs.length = 0;
+    const r = await runRound(deps());
+    registry.faults.garbagePage = null;
+    expect(r.status).toBe("done");
+    expect(r.registry).toMatchObject({ ok: false });
+    expect(r.registry?.error).toMatch(/registry page 2 .* (is not JSON|is not a server list)/);
+    expect(logs.some((l) => l.startsWith("[registry] ingestion aborted, previous data kept"))).toBe(true);
+    expect(getMeta(db, "registry_last_error")).toMatch(/registry page 2/);
+    expect(listServers(db, { includeLeft: true }).total).toBe(beforeTotal);
+    expect(listServers(db).total).toBe(listedBefore);
+  }, 120_000);
+
+  test("a server that leaves the registry keeps its history and is not probed; listed again, it is cleared", async () => {
+    const gone = `${PREFIX}modern-healthy-paged`;
+    const all = registry.entries;
+    registry.entries = all.filter((e) => e.server.name !== gone);
+    clock += HOUR;
+    await runRound(deps());
+    const d = getServerDetail(db, gone)!;
+    expect(d.leftRegistryAt).toBe(new Date(clock).toISOString());
+    expect(d.transitions).toHaveLength(5);
+    expect(listServers(db).rows.some((r) => r.name === gone)).toBe(false);
+    registry.entries = all;
+    clock += HOUR;
+    await runRound(deps());
+    expect(getServerDetail(db, gone)!.leftRegistryAt).toBeNull();
+  }, 120_000);
+});

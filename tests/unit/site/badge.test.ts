@@ -1,0 +1,47 @@
+import { describe, expect, test } from "vitest";
+import { CHECK_STATES } from "@/lib/checks/vocabulary";
+import { BADGE_COLORS, badgeSpec, badgeSvg, shieldsEndpoint } from "@/lib/site/badge";
+import { resolveBadge } from "@/lib/site/badge-route";
+import { overallState } from "@/lib/site/states";
+
+describe("badges", () => {
+  test("badge-maker escapes a <script> label and message as text", () => {
+    const svg = badgeSvg({ label: `<script>alert("x")</script>`, message: `a & b "c" <img onerror=x>`, color: "#000" });
+    expect(svg).not.toContain("<script>");
+    expect(svg).not.toContain("<img");
+    expect(svg).toContain("&lt;script&gt;");
+    expect(svg).toContain("&amp;");
+  });
+
+  test("every state has its own colour and words", () => {
+    const messages = new Set(CHECK_STATES.map((s) => badgeSpec({ known: true, state: s }).message));
+    expect(messages.size).toBe(CHECK_STATES.length);
+    expect(new Set(Object.values(BADGE_COLORS)).size).toBe(CHECK_STATES.length + 1);
+  });
+
+  test("unknown servers get a grey unknown badge and status 404", () => {
+    const r = resolveBadge(null, null);
+    expect(r).toEqual({ ok: true, status: 404, spec: { label: "MCP status", message: "unknown", color: BADGE_COLORS.unknown } });
+  });
+
+  test("an unknown check id is refused", () => {
+    expect(resolveBadge(null, "nope").ok).toBe(false);
+  });
+
+  test("the shields endpoint JSON follows schemaVersion 1", () => {
+    const json = shieldsEndpoint(badgeSpec({ known: true, state: "failed", check: "handshake" }));
+    expect(json).toEqual({ schemaVersion: 1, label: "MCP handshake", message: "failed", color: "c62828", cacheSeconds: 300 });
+  });
+});
+
+describe("overallState", () => {
+  test.each([
+    [{ handshake: "verified", auth_metadata: "not_checked" }, "verified"],
+    [{ handshake: "verified", error_taxonomy: "observed_risk" }, "observed_risk"],
+    [{ handshake: "failed", error_taxonomy: "observed_risk" }, "failed"],
+    [{ handshake: "not_checked", tools_list: "not_checked" }, "not_checked"],
+    [{ handshake: null }, null],
+  ] as const)("%j → %s", (states, expected) => {
+    expect(overallState(states)).toBe(expected);
+  });
+});

@@ -1,0 +1,74 @@
+import { describe, expect, test } from "vitest";
+import { CHECK_IDS, SUITE_CHANGELOG } from "@/lib/checks/vocabulary";
+import { FAQ, FAQ_SLUGS, changesSince } from "@/lib/site/faq";
+import { encodeName, nameFromSegments, serverPath } from "@/lib/site/paths";
+import { indexHref, parseIndexQuery } from "@/lib/site/query";
+import { refusalKind } from "@/lib/site/refusals";
+
+describe("paths", () => {
+  test("registry names with / round-trip through catch-all segments", () => {
+    const name = "io.github.evil/x<script>alert(1)</script>";
+    const path = serverPath(name);
+    expect(path).toBe("/servers/io.github.evil/x%3Cscript%3Ealert(1)%3C/script%3E");
+    const segments = path.replace("/servers/", "").split("/");
+    expect(nameFromSegments(segments)).toBe(name);
+    // Segments Next already decoded come through unchanged.
+    expect(nameFromSegments(["io.github.acme", "weather"])).toBe("io.github.acme/weather");
+    expect(encodeName("a b/c?d")).toBe("a%20b/c%3Fd");
+  });
+});
+
+describe("index query", () => {
+  test("keeps known check states and ignores the rest", () => {
+    const q = parseIndexQuery({ q: " weather ", page: "3", handshake: "failed", tools_list: "bogus", other: "x" });
+    expect(q).toEqual({ q: "weather", page: 3, states: { handshake: "failed" } });
+    expect(parseIndexQuery({ page: "-2" }).page).toBe(1);
+    expect(indexHref({ ...q, page: 4 })).toBe("/?q=weather&handshake=failed&page=4");
+    expect(indexHref({})).toBe("/");
+  });
+});
+
+describe("refusal kinds", () => {
+  test.each([
+    ["verified", "The reserved-tool call got JSON-RPC error -32602 with HTTP 404.", "jsonrpc_invalid_params"],
+    ["verified", "The reserved-tool call got JSON-RPC error -32601 with HTTP 200.", "jsonrpc_other_code"],
+    ["verified", "The reserved-tool call got a result with isError: true: the tool-error channel instead of -32602.", "is_error_result"],
+    ["verified", "A bare 401 before dispatch: a legitimate refusal.", "pre_dispatch"],
+    ["observed_risk", "The reserved-tool call got an HTML page with HTTP 500.", "malformed_html"],
+    ["observed_risk", "The reserved-tool call got an empty body with HTTP 200.", "malformed_empty"],
+    ["observed_risk", `Got {"error":"nope"} without a jsonrpc field.`, "malformed_no_jsonrpc"],
+    ["not_checked", "The reserved-tool call was withheld because the tool list could not be read.", "withheld"],
+    ["not_checked", "Asked to slow down (HTTP 429).", "slow_down"],
+    ["failed", "Timeout after 15000 ms.", "failed"],
+  ] as const)("%s / %s → %s", (state, reason, kind) => {
+    expect(refusalKind(state, reason)).toBe(kind);
+  });
+});
+
+describe("FAQ", () => {
+  test("every page exists in both languages with content and a publication date", () => {
+    for (const lang of ["en", "zh"] as const) {
+      for (const slug of FAQ_SLUGS) {
+        const page = FAQ[lang][slug];
+        expect(page.title.length).toBeGreaterThan(3);
+        expect(page.body.length).toBeGreaterThan(0);
+        expect(page.firstPublished).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+        expect(page.firstPublished).toBe(FAQ.en[slug].firstPublished);
+      }
+    }
+  });
+
+  test("rule-change notes list only changes after the page first appeared", () => {
+    expect(changesSince("2026-09-14")).toHaveLength(SUITE_CHANGELOG.length);
+    expect(changesSince("2026-09-23").map((c) => c.date)).toEqual(["2026-10-06", "2026-10-01", "2026-09-26"]);
+    expect(changesSince("2026-11-05")).toHaveLength(0);
+  });
+
+  test("the refusals page names every check it explains in both languages", () => {
+    for (const lang of ["en", "zh"] as const) {
+      const text = JSON.stringify(FAQ[lang].refusals.body);
+      for (const code of ["-32020", "-32021", "-32022", "-32602", "WWW-Authenticate", "resource_metadata"]) expect(text).toContain(code);
+      expect(CHECK_IDS.length).toBe(5);
+    }
+  });
+});

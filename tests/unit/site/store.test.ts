@@ -1,0 +1,78 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { closeDb, openDb, type Db } from "@/db/client";
+import { alertState, badgeStates, countServers, coverageDays, errorTaxonomyReasons, failingLongest, revisionCensus, toolChangeList } from "@/lib/store/site";
+import { tallyRefusals } from "@/lib/site/refusals";
+import { SEED, seedDatabase } from "../../e2e/seed";
+
+let dir: string;
+let db: Db;
+
+beforeAll(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "site-store-"));
+  const file = path.join(dir, "site.db");
+  seedDatabase(file);
+  db = openDb(file);
+});
+
+afterAll(() => {
+  closeDb(db);
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe("site queries over the seeded fleet", () => {
+  test("coverage days come oldest first, and the open alert is separate from resolved ones", () => {
+    const days = coverageDays(db, 30);
+    expect(days).toHaveLength(21);
+    expect(days[0]!.day < days[20]!.day).toBe(true);
+    const alerts = alertState(db);
+    expect(alerts.open).toHaveLength(1);
+    expect(alerts.resolved).toHaveLength(1);
+  });
+
+  test("failing longest puts never-read servers first and leaves out servers that left", () => {
+    const rows = failingLongest(db, 50);
+    expect(rows[0]!.name).toBe(SEED.allStates);
+    expect(rows[0]!.lastSuccessAt).toBeNull();
+    expect(rows[1]!.name).toBe(SEED.down);
+    expect(rows.map((r) => r.name)).not.toContain(SEED.left);
+    expect(rows.map((r) => r.name)).not.toContain(SEED.gated);
+  });
+
+  test("revision census counts servers still in the registry", () => {
+    const rows = revisionCensus(db);
+    const total = rows.reduce((n, r) => n + r.count, 0);
+    expect(rows.map((r) => r.protocolVersion).sort()).toEqual(["2025-03-26", "2025-06-18", "2026-07-28"]);
+    // 60 verified bulk servers, weather, quotes and the hostile one; the retired server is not counted.
+    expect(total).toBe(63);
+    expect(countServers(db)).toEqual({ inRegistry: 127, left: 1 });
+  });
+
+  test("refusal shapes are tallied by kind", () => {
+    const kinds = tallyRefusals(errorTaxonomyReasons(db));
+    expect(kinds.get("is_error_result")).toBe(1);
+    expect(kinds.get("malformed_empty")).toBe(20);
+    expect(kinds.get("jsonrpc_invalid_params")).toBe(41);
+  });
+
+  test("tool changes come newest first, for everyone or one server", () => {
+    const all = toolChangeList(db);
+    expect(all.total).toBe(3);
+    expect(all.rows[0]!.at >= all.rows[2]!.at).toBe(true);
+    expect(toolChangeList(db, { serverName: SEED.modern }).total).toBe(3);
+    expect(toolChangeList(db, { serverName: SEED.legacy }).total).toBe(0);
+  });
+
+  test("badge states read one row; unknown names give null", () => {
+    expect(badgeStates(db, SEED.allStates)?.states).toEqual({
+      handshake: "verified",
+      protocol_version: "failed",
+      tools_list: "observed_risk",
+      error_taxonomy: "not_checked",
+      auth_metadata: "not_checked",
+    });
+    expect(badgeStates(db, "io.github.nobody/nothing")).toBeNull();
+  });
+});
