@@ -15,10 +15,16 @@ export default async function Home({ searchParams }: { searchParams: Promise<Sea
   const query = parseIndexQuery(await searchParams);
   const db = siteDb();
   const counts = summaryCounts(db);
-  const list = listServers(db, { q: query.q, states: query.states, page: query.page, pageSize: PAGE_SIZE });
+  const list = listServers(db, {
+    q: query.q,
+    states: query.states,
+    page: query.page,
+    pageSize: PAGE_SIZE,
+    includeLeft: query.includeLeft,
+  });
   const pages = Math.max(1, Math.ceil(list.total / list.pageSize));
   const now = new Date();
-  const filtered = query.q !== "" || Object.keys(query.states).length > 0;
+  const filtered = query.q !== "" || Object.keys(query.states).length > 0 || query.includeLeft;
 
   return (
     <>
@@ -80,6 +86,11 @@ export default async function Home({ searchParams }: { searchParams: Promise<Sea
               </select>
             </div>
           ))}
+          <div className="field checkbox">
+            <label>
+              <input type="checkbox" name="left" value="1" defaultChecked={query.includeLeft} /> Include servers that left the registry
+            </label>
+          </div>
           <button type="submit">Show servers</button>
           {filtered ? (
             <Link className="button secondary" href="/">
@@ -117,6 +128,7 @@ export default async function Home({ searchParams }: { searchParams: Promise<Sea
                       {row.name}
                     </Link>
                     {row.title && row.title !== row.name ? <div className="sub">{row.title}</div> : null}
+                    {row.leftRegistryAt ? <div className="sub">Left the registry {formatUtc(row.leftRegistryAt)}</div> : null}
                   </td>
                   <td data-label="Host">
                     <span className="sub">{row.host ?? "–"}</span>

@@ -85,8 +85,10 @@ export function startRssSampler(everyMs = 100, includeChildren = false) {
 
 /** Forks a TypeScript module (through tsx) with a role in its environment; IPC stays open. */
 export function forkTs(file: string, role: string, env: Record<string, string> = {}): ChildProcess {
+  // BENCH_CPU_PROF=<dir> writes a V8 CPU profile of each child there (for finding where the time goes).
+  const prof = process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
   return fork(file, [], {
-    execArgv: ["--import", "tsx"],
+    execArgv: ["--import", "tsx", ...prof],
     env: { ...process.env, ...env, BENCH_ROLE: role },
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });

@@ -45,6 +45,8 @@ const TARGET_RSS = 400 * 1024 * 1024;
 interface WorkerDone {
   type: "done";
   wallMs: number;
+  /** User + system CPU time of the worker process during the run. */
+  cpuMs: number;
   rssPeak: number;
   rssHighWater: number;
   rssSamples: number;
@@ -72,6 +74,7 @@ async function roundWorker(): Promise<void> {
   const registryUrl = process.env.BENCH_REGISTRY!;
   const db = openDb(dbPath);
   const sampler = startRssSampler(100);
+  const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   const summary = await runRound({
     db,
@@ -84,11 +87,13 @@ async function roundWorker(): Promise<void> {
     log: (line) => console.log(`  ${line}`),
   });
   const wallMs = performance.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
   const rss = sampler.stop();
   closeDb(db);
   const done: RoundDone = {
     type: "done",
     wallMs,
+    cpuMs: (cpu.user + cpu.system) / 1000,
     rssPeak: rss.peak,
     rssHighWater: selfRssHighWater(),
     rssSamples: rss.samples,
@@ -119,6 +124,7 @@ async function baselineWorker(): Promise<void> {
   const errors: Record<string, number> = {};
   let ok = 0;
   const sampler = startRssSampler(100);
+  const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   await pool(urls, CONCURRENCY, async (url, i) => {
     const started = performance.now();
@@ -139,10 +145,12 @@ async function baselineWorker(): Promise<void> {
     }
   });
   const wallMs = performance.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
   const rss = sampler.stop();
   const done: BaselineDone = {
     type: "done",
     wallMs,
+    cpuMs: (cpu.user + cpu.system) / 1000,
     rssPeak: rss.peak,
     rssHighWater: selfRssHighWater(),
     rssSamples: rss.samples,
@@ -150,6 +158,47 @@ async function baselineWorker(): Promise<void> {
     ok,
     errors,
     okByIndex,
+  };
+  process.send!(done);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Worker (informational): the same probe and judges with the same host gate and concurrency, no SQLite,
+// to show how the round's time splits between talking to servers and recording the results.
+
+async function probeOnlyWorker(): Promise<void> {
+  const { probeServer, createAddressPolicy } = await import("@/lib/probe");
+  const { judge } = await import("@/lib/checks");
+  const { createHostGate } = await import("@/lib/rounds/host-gate");
+  const urlsMessage = nextMessage<{ type: "urls"; urls: string[] }>(process as unknown as ChildProcess, "urls", 60_000);
+  process.send!({ type: "hello" });
+  const { urls } = await urlsMessage;
+  const policy = createAddressPolicy({ allowPrivate: true });
+  const gate = createHostGate();
+  const times = new Array<number>(urls.length).fill(0);
+  const sampler = startRssSampler(100);
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  await pool(urls, CONCURRENCY, async (url, i) => {
+    const started = performance.now();
+    const obs = await probeServer({ url, transport: "streamable-http" }, { addressPolicy: policy, hostGate: gate, limits: { deadlineMs: DEADLINE_MS } });
+    judge(obs);
+    times[i] = performance.now() - started;
+  });
+  const wallMs = performance.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
+  const rss = sampler.stop();
+  const done: BaselineDone = {
+    type: "done",
+    wallMs,
+    cpuMs: (cpu.user + cpu.system) / 1000,
+    rssPeak: rss.peak,
+    rssHighWater: selfRssHighWater(),
+    rssSamples: rss.samples,
+    times,
+    ok: urls.length,
+    errors: {},
+    okByIndex: [],
   };
   process.send!(done);
 }
@@ -238,6 +287,13 @@ async function orchestrate(): Promise<void> {
     const baseline = await runWorker<BaselineDone>("baseline", {}, { type: "urls", urls: ready.servers.map((s) => s.url) });
     console.log(`[bench:round] baseline done in ${fmt.s(baseline.wallMs)}: ${baseline.ok} listed tools, errors ${JSON.stringify(baseline.errors)}`);
 
+    let probeOnly: (BaselineDone & { childPeak: number }) | undefined;
+    if (process.env.BENCH_PROBE_ONLY !== "0") {
+      console.log(`\n[bench:round] (info) probe + judge only, same host gate and concurrency, no SQLite`);
+      probeOnly = await runWorker<BaselineDone>("probeonly", {}, { type: "urls", urls: ready.servers.map((s) => s.url) });
+      console.log(`[bench:round] probe-only done in ${fmt.s(probeOnly.wallMs)}`);
+    }
+
     const stored = await readStored(dbPath);
     const byName = new Map(stored.map((r) => [r.name, r]));
     const roundTimes = sortedNumbers(stored.map((r) => r.durationMs).filter(Number.isFinite));
@@ -276,7 +332,7 @@ async function orchestrate(): Promise<void> {
     const baseRss = Math.max(baseline.rssPeak, baseline.rssHighWater, baseline.childPeak);
     printTable(
       "Side by side (same fleet, same concurrency)",
-      ["prober", "wall", "servers/s", "p50/server", "p99/server", "peak RSS", "outcome"],
+      ["prober", "wall", "servers/s", "p50/server", "p99/server", "CPU/server", "peak RSS", "outcome"],
       [
         [
           "mcp-status round",
@@ -284,6 +340,7 @@ async function orchestrate(): Promise<void> {
           fmt.rate(roundRate),
           fmt.ms(percentile(roundTimes, 50)),
           fmt.ms(percentile(roundTimes, 99)),
+          fmt.ms(round.cpuMs / SERVERS),
           fmt.mb(roundRss),
           `${round.summary.probed} probed, ${matchedAll}/${SERVERS} states as expected`,
         ],
@@ -293,9 +350,24 @@ async function orchestrate(): Promise<void> {
           fmt.rate(baseRate),
           fmt.ms(percentile(baseTimes, 50)),
           fmt.ms(percentile(baseTimes, 99)),
+          fmt.ms(baseline.cpuMs / SERVERS),
           fmt.mb(baseRss),
           `${baseline.ok} listed tools`,
         ],
+        ...(probeOnly
+          ? [
+              [
+                "(info) probe + judge, no SQLite",
+                fmt.s(probeOnly.wallMs),
+                fmt.rate((SERVERS / probeOnly.wallMs) * 1000),
+                fmt.ms(percentile(sortedNumbers(probeOnly.times), 50)),
+                fmt.ms(percentile(sortedNumbers(probeOnly.times), 99)),
+                fmt.ms(probeOnly.cpuMs / SERVERS),
+                fmt.mb(Math.max(probeOnly.rssPeak, probeOnly.rssHighWater, probeOnly.childPeak)),
+                "same probe and host gate as the round",
+              ],
+            ]
+          : []),
       ],
     );
     console.log(`fleet process peak RSS (not counted for either prober): ${fmt.mb(fleetPeak)}`);
@@ -339,7 +411,7 @@ if (role) {
   });
   process.on("disconnect", () => process.exit(0));
 }
-const main = role === "round" ? roundWorker : role === "baseline" ? baselineWorker : orchestrate;
+const main = role === "round" ? roundWorker : role === "baseline" ? baselineWorker : role === "probeonly" ? probeOnlyWorker : orchestrate;
 main().then(
   () => {
     if (!role) process.exit(0);

@@ -2,7 +2,7 @@
 // synthetic observations judged by the real judges), the real schedule deciding who is due when,
 // then the file size per server per day at steady state (growth over the last 10 days).
 //
-// Knobs: BENCH_STORAGE_SERVERS (default 3000; 30000 is the full-size run, about 10x longer),
+// Knobs: BENCH_STORAGE_SERVERS (default 1000; 30000 is the full-size run, about 30x longer),
 // BENCH_STORAGE_DAYS (30), BENCH_KEEP_DB=1. A smaller fleet is extrapolated: the figure is per server.
 import fs from "node:fs";
 import os from "node:os";
@@ -19,7 +19,7 @@ import { fmt, printTable, printTargets } from "./common";
 import { profileFor, rng, syntheticObservation, type Profile } from "./synthetic";
 
 const FULL = 30_000;
-const SERVERS = Number(process.env.BENCH_STORAGE_SERVERS ?? 3_000);
+const SERVERS = Number(process.env.BENCH_STORAGE_SERVERS ?? 1_000);
 const DAYS = Number(process.env.BENCH_STORAGE_DAYS ?? 30);
 const STEADY_DAYS = Math.min(10, Math.max(1, DAYS - 5));
 const ROUND_MS = 5 * 60_000; // the default scheduler cadence (*/5 * * * *)

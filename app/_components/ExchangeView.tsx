@@ -22,14 +22,15 @@ function HeaderTable({ caption, headers }: { caption: string; headers: Record<st
 }
 
 /** One HTTP exchange as evidence: what was sent, what came back, and a curl command that sends it again. */
-export function ExchangeView({ exchange, anchor }: { exchange: Exchange; anchor: string }) {
+export function ExchangeView({ exchange, anchor, open = true }: { exchange: Exchange; anchor: string; open?: boolean }) {
   const outcome =
     exchange.status !== undefined ? `HTTP ${exchange.status}` : exchange.error ? `no answer: ${exchange.error}` : "no answer";
   return (
     <article className="exchange" id={anchor} aria-label={`Exchange ${exchange.seq}`}>
-      <h5>
-        #{exchange.seq} {exchange.phase}: {exchange.method} {exchange.url} → {outcome} ({formatDuration(exchange.durationMs)})
-      </h5>
+      <details open={open}>
+        <summary className="exchange-summary">
+          #{exchange.seq} {exchange.phase}: {exchange.method} {exchange.url} → {outcome} ({formatDuration(exchange.durationMs)})
+        </summary>
       {exchange.error && exchange.status !== undefined ? <p>Error: {exchange.error}</p> : null}
       <HeaderTable caption="Request headers" headers={exchange.requestHeaders} />
       {exchange.requestBody !== undefined ? (
@@ -49,7 +50,8 @@ export function ExchangeView({ exchange, anchor }: { exchange: Exchange; anchor:
           {exchange.bodyExcerpt.length > 0 ? <pre tabIndex={0}>{exchange.bodyExcerpt}</pre> : null}
         </>
       ) : null}
-      <CopyField label={`curl for exchange #${exchange.seq}`} text={curlCommand(exchange)} className="curl" />
+        <CopyField label={`curl for exchange #${exchange.seq}`} text={curlCommand(exchange)} className="curl" />
+      </details>
     </article>
   );
 }

@@ -24,7 +24,7 @@ function Changelog({ lang, entries }: { lang: Lang; entries: typeof SUITE_CHANGE
     <ul>
       {entries.map((c) => (
         <li key={`${c.date}-${c.version}`}>
-          <time dateTime={c.date}>{c.date}</time> · {c.version ? `suite ${c.version}` : chrome.unversioned}: {c[lang]}
+          <time dateTime={c.date}>{c.date}</time> · {c.version ? chrome.suite(c.version) : chrome.unversioned}: {c[lang]}
         </li>
       ))}
     </ul>

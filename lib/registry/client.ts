@@ -72,7 +72,7 @@ export interface FetchRegistryOptions {
   maxRetries?: number;
   /** Upper bound for one back-off wait. */
   maxBackoffMs?: number;
-  /** Pause between pages to stay well under the registry's rate limit. */
+  /** Pause between pages to stay well under the registry's rate limit (about 10 requests a second). Default 100. */
   pageDelayMs?: number;
   /** Hard stop on pages read, against a cursor that never ends. */
   maxPages?: number;
@@ -159,7 +159,8 @@ export async function fetchRegistry(baseUrl: string, opts: FetchRegistryOptions 
     if (seenCursors.has(next)) throw new RegistryError(`registry returned cursor "${next}" twice; paging stopped`);
     seenCursors.add(next);
     cursor = next;
-    if (opts.pageDelayMs) await sleep(opts.pageDelayMs);
+    const delay = opts.pageDelayMs ?? 100;
+    if (delay > 0) await sleep(delay);
   }
   opts.log?.(
     `[registry] ${byName.size} remote servers from ${entries} entries in ${pages} pages (${inactive} inactive, ${withoutRemote} without a remote, ${retries} retries)`,

@@ -79,6 +79,15 @@ function isOk(status: number | undefined): boolean {
   return status !== undefined && status >= 200 && status < 300;
 }
 
+function runKind(outcome: ScheduleOutcome, read: boolean, skipped: boolean): RunKind {
+  if (skipped || outcome.kind === "blocked" || outcome.kind === "opted_out" || outcome.kind === "needs_config") {
+    return "skipped";
+  }
+  if (read) return "read";
+  if (outcome.kind === "healthy") return "healthy";
+  return outcome.kind === "failed" ? "failed" : "gated";
+}
+
 /** Writes one server's run in a single transaction: run + evidence, latest results, transitions, denormalised
  * states, schedule, tool snapshot and diffs, coverage. */
 export function persistRun(db: Db, input: PersistInput): PersistResult {
@@ -193,15 +202,7 @@ export function persistRun(db: Db, input: PersistInput): PersistResult {
       recordCoverage(db, { day: utcDay(now), serverId: input.serverId, read, requests, requestsOk });
     }
 
-    const kind: RunKind = input.skipped || outcome.kind === "blocked" || outcome.kind === "opted_out" || outcome.kind === "needs_config"
-      ? "skipped"
-      : read
-        ? "read"
-        : outcome.kind === "healthy"
-          ? "healthy"
-          : outcome.kind === "failed"
-            ? "failed"
-            : "gated";
+    const kind = runKind(outcome, read, input.skipped);
     return { runId, kind, transitions: transitions.length, toolChanges: toolChangeCount, nextDueAt: schedule.nextDueAt };
   });
 }

@@ -9,7 +9,8 @@ import type { Blocked, ProbeLimits, ProbeObservation } from "../probe/types";
 import { fetchRegistry, RegistryError, type FetchRegistryOptions } from "../registry/client";
 import { insertAlert, coverageBetween, firstCoverageDay, pruneCoverageServers } from "../store/coverage";
 import { getRobots, listOptOuts, putRobots } from "../store/optouts";
-import { acquireRoundLock, finishRound, heartbeatRound, type RoundProgress } from "../store/rounds";
+import { summaryCounts } from "../store/read";
+import { acquireRoundLock, finishRound, heartbeatRound, pruneRounds, type RoundProgress } from "../store/rounds";
 import {
   applyRegistrySnapshot,
   getMeta,
@@ -111,12 +112,17 @@ async function executeRound(deps: RoundDeps, roundId: number, holder: string): P
   const t0 = performance.now();
   const progress: Required<RoundProgress> = { due: 0, probed: 0, read: 0, failed: 0, gated: 0, skipped: 0 };
   let lostLock = false;
-  const beat = () => {
+  let lastBeat = 0;
+  // Each beat is a commit; after every server would double the round's writes, so at most one a second.
+  const beat = (force = false) => {
+    const t = performance.now();
+    if (!force && t - lastBeat < 1_000) return;
+    lastBeat = t;
     if (!heartbeatRound(db, roundId, holder, now(), progress)) lostLock = true;
   };
   const timer = setInterval(() => {
     try {
-      beat();
+      beat(true);
     } catch (e) {
       log(`[rounds] heartbeat failed: ${(e as Error).message}`);
     }
@@ -128,7 +134,7 @@ async function executeRound(deps: RoundDeps, roundId: number, holder: string): P
     registry = await refreshRegistryIfStale(deps, now, log);
     const due = listDueServers(db, now().toISOString(), deps.maxServers);
     progress.due = due.length;
-    beat();
+    beat(true);
 
     const policy = deps.addressPolicy ?? createAddressPolicy({ allowPrivate: deps.allowPrivateNetworks ?? false });
     const optOuts = new Map(listOptOuts(db).map((o) => [o.host, o.reason]));
@@ -171,8 +177,10 @@ async function executeRound(deps: RoundDeps, roundId: number, holder: string): P
     if (lostLock) throw new Error("the round lock was taken over (heartbeat went stale); stopped early");
     const durationMs = Math.round(performance.now() - t0);
     finishRound(db, roundId, holder, { now: now(), status: "done", progress });
+    // "partly read": the handshake worked but the tool list was not fully read (endless pages, malformed tools).
+    const partly = progress.probed - progress.read - progress.failed - progress.gated - progress.skipped;
     log(
-      `[rounds] ${progress.due} due, ${progress.read} read, ${progress.failed} failed, ${progress.gated} gated, ${progress.skipped} skipped in ${Math.round(durationMs / 1000)} s`,
+      `[rounds] ${progress.due} due, ${progress.read} read, ${partly} partly read, ${progress.failed} failed, ${progress.gated} gated, ${progress.skipped} skipped in ${Math.round(durationMs / 1000)} s`,
     );
     return { roundId, status: "done", durationMs, registry, ...progress };
   } catch (e) {
@@ -197,6 +205,13 @@ async function refreshRegistryIfStale(
   if (last && now().getTime() - Date.parse(last) < maxAge) return undefined;
   try {
     const res = await fetchRegistry(deps.registryUrl, { log, ...deps.registryOptions });
+    // A registry that suddenly lists far fewer servers is more likely broken than emptied: keep what we have.
+    const listed = summaryCounts(deps.db).servers;
+    if (listed >= 20 && res.servers.length < listed / 2) {
+      throw new RegistryError(
+        `registry listed ${res.servers.length} remote servers, fewer than half of the ${listed} listed before; previous list kept`,
+      );
+    }
     const nowIso = now().toISOString();
     const applied = applyRegistrySnapshot(
       deps.db,
@@ -321,6 +336,7 @@ async function robotsForbid(ctx: ServerContext, url: URL): Promise<boolean> {
 /** Bounded growth and the coverage alert, once per round. */
 function maintain(db: Db, now: Date, log: (line: string) => void): void {
   pruneOldRuns(db, new Date(now.getTime() - RUN_RETENTION_MS).toISOString());
+  pruneRounds(db, new Date(now.getTime() - 3 * RUN_RETENTION_MS).toISOString());
   pruneCoverageServers(db, addDays(utcDay(now), -40));
   evaluateCoverage(db, now, log);
 }

@@ -12,6 +12,8 @@ export interface IndexQuery {
   q: string;
   page: number;
   states: Partial<Record<CheckId, CheckState>>;
+  /** Also list servers that left the registry (their pages are kept). */
+  includeLeft: boolean;
 }
 
 /** Reads the index page's GET form: ?q=…&page=…&<check id>=<state>. Unknown values are ignored. */
@@ -24,7 +26,7 @@ export function parseIndexQuery(sp: SearchParams): IndexQuery {
     const v = firstParam(sp, id);
     if (isCheckState(v)) states[id] = v;
   }
-  return { q, page, states };
+  return { q, page, states, includeLeft: firstParam(sp, "left") === "1" };
 }
 
 /** The index URL for a query, leaving out defaults so links stay short. */
@@ -35,6 +37,7 @@ export function indexHref(query: Partial<IndexQuery>): string {
     const s = query.states?.[id];
     if (s) p.set(id, s);
   }
+  if (query.includeLeft) p.set("left", "1");
   if (query.page && query.page > 1) p.set("page", String(query.page));
   const s = p.toString();
   return s ? `/?${s}` : "/";

@@ -5,39 +5,37 @@ import { alerts, coverageDaily, coverageServers } from "../../db/schema";
 export type CoverageDay = typeof coverageDaily.$inferSelect;
 export type AlertRow = typeof alerts.$inferSelect;
 
-/** Counts one probe of one server into its UTC day: distinct servers attempted and read, requests and successes. */
+/** Counts one probe of one server into its UTC day: distinct servers attempted and read, requests and successes.
+ * Incremental (no recount of the day), so a round's cost stays linear in its servers. */
 export function recordCoverage(
   db: Db,
   o: { day: string; serverId: number; read: boolean; requests: number; requestsOk: number },
 ): void {
-  db.insert(coverageServers)
-    .values({ day: o.day, serverId: o.serverId, read: o.read })
-    .onConflictDoUpdate({
-      target: [coverageServers.day, coverageServers.serverId],
-      set: { read: sql`max(${coverageServers.read}, ${o.read ? 1 : 0})` },
-    })
-    .run();
-  const counts = db
-    .select({
-      attempted: sql<number>`count(*)`,
-      read: sql<number>`coalesce(sum(${coverageServers.read}), 0)`,
-    })
+  const prev = db
+    .select({ read: coverageServers.read })
     .from(coverageServers)
-    .where(eq(coverageServers.day, o.day))
-    .get() ?? { attempted: 0, read: 0 };
+    .where(and(eq(coverageServers.day, o.day), eq(coverageServers.serverId, o.serverId)))
+    .get();
+  let attempted = 0;
+  let read = 0;
+  if (!prev) {
+    db.insert(coverageServers).values({ day: o.day, serverId: o.serverId, read: o.read }).run();
+    attempted = 1;
+    read = o.read ? 1 : 0;
+  } else if (!prev.read && o.read) {
+    db.update(coverageServers)
+      .set({ read: true })
+      .where(and(eq(coverageServers.day, o.day), eq(coverageServers.serverId, o.serverId)))
+      .run();
+    read = 1;
+  }
   db.insert(coverageDaily)
-    .values({
-      day: o.day,
-      serversAttempted: counts.attempted,
-      serversRead: counts.read,
-      requests: o.requests,
-      requestsOk: o.requestsOk,
-    })
+    .values({ day: o.day, serversAttempted: attempted, serversRead: read, requests: o.requests, requestsOk: o.requestsOk })
     .onConflictDoUpdate({
       target: coverageDaily.day,
       set: {
-        serversAttempted: counts.attempted,
-        serversRead: counts.read,
+        serversAttempted: sql`${coverageDaily.serversAttempted} + ${attempted}`,
+        serversRead: sql`${coverageDaily.serversRead} + ${read}`,
         requests: sql`${coverageDaily.requests} + ${o.requests}`,
         requestsOk: sql`${coverageDaily.requestsOk} + ${o.requestsOk}`,
       },

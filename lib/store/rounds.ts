@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, lt, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { roundLock, rounds } from "../../db/schema";
 import { transaction } from "./write";
@@ -99,4 +99,12 @@ export function getRoundLock(db: Db): typeof roundLock.$inferSelect | null {
 export function countRoundsByStatus(db: Db): Record<string, number> {
   const rows = db.select({ status: rounds.status, n: sql<number>`count(*)` }).from(rounds).groupBy(rounds.status).all();
   return Object.fromEntries(rows.map((r) => [r.status, r.n]));
+}
+
+/** Deletes finished rounds that started before `before`; the running one (if any) is never touched. */
+export function pruneRounds(db: Db, before: string): number {
+  return db
+    .delete(rounds)
+    .where(and(lt(rounds.startedAt, before), sql`${rounds.status} <> 'running'`))
+    .run().changes;
 }

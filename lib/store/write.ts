@@ -206,24 +206,24 @@ export interface CheckResultRow {
 }
 
 export function upsertCheckResults(db: Db, serverId: number, rows: CheckResultRow[]): void {
-  for (const r of rows) {
-    const values = { ...r, serverId, evidence: JSON.stringify(r.evidence) };
-    db.insert(checkResults)
-      .values(values)
-      .onConflictDoUpdate({
-        target: [checkResults.serverId, checkResults.check],
-        set: {
-          state: values.state,
-          reason: values.reason,
-          evidence: values.evidence,
-          suiteVersion: values.suiteVersion,
-          runId: values.runId,
-          decidedAt: values.decidedAt,
-          since: values.since,
-        },
-      })
-      .run();
-  }
+  if (!rows.length) return;
+  // One statement for all five checks: `excluded` is the row that conflicted.
+  const excluded = (col: string) => sql.raw(`excluded.${col}`);
+  db.insert(checkResults)
+    .values(rows.map((r) => ({ ...r, serverId, evidence: JSON.stringify(r.evidence) })))
+    .onConflictDoUpdate({
+      target: [checkResults.serverId, checkResults.check],
+      set: {
+        state: excluded("state"),
+        reason: excluded("reason"),
+        evidence: excluded("evidence"),
+        suiteVersion: excluded("suite_version"),
+        runId: excluded("run_id"),
+        decidedAt: excluded("decided_at"),
+        since: excluded("since"),
+      },
+    })
+    .run();
 }
 
 export interface TransitionInsert {

@@ -10,6 +10,8 @@ test("overall badge is an SVG naming the worst state, with badge cache headers",
   const svg = await res.text();
   expect(svg).toMatch(/^<svg /);
   expect(svg).toContain('aria-label="MCP status: failed"');
+  // Opened on its own, a badge may run and load nothing.
+  expect(res.headers()["content-security-policy"]).toBe("default-src 'none'; style-src 'unsafe-inline'");
 });
 
 test("per-check badge names the check and its state", async ({ request }) => {

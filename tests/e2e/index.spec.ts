@@ -80,4 +80,9 @@ test("pagination walks through every server", async ({ page }) => {
 test("a server that left the registry is not in the index but keeps its page", async ({ page }) => {
   await page.goto(`/?q=${encodeURIComponent("retired")}`);
   await expect(page.getByRole("status")).toContainText("No server matches");
+  await page.getByLabel("Include servers that left the registry").check();
+  await page.getByRole("button", { name: "Show servers" }).click();
+  await expect(page).toHaveURL(/left=1/);
+  await expect(page.locator("table.server-table tbody tr")).toHaveCount(1);
+  await expect(page.locator("table.server-table")).toContainText("Left the registry");
 });

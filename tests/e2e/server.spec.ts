@@ -23,7 +23,7 @@ test("a server page shows all four states, each with its reason, anchor, suite v
 test("evidence lists each exchange with status, headers, body and a curl command that reproduces it", async ({ page }) => {
   await page.goto(serverUrl(SEED.allStates));
   const ex = page.locator("#check-handshake-ex-1");
-  await expect(ex.getByRole("heading", { level: 5 })).toContainText("POST https://four.example.com/mcp → HTTP 400");
+  await expect(ex.locator("summary")).toContainText("POST https://four.example.com/mcp → HTTP 400");
   await expect(ex).toContainText("mcp-protocol-version");
   await expect(ex).toContainText(`"id":"server-error"`);
   const curl = ex.locator(".curl pre");
@@ -32,6 +32,12 @@ test("evidence lists each exchange with status, headers, body and a curl command
   await expect(curl).toContainText("-H 'mcp-method: server/discover'");
   await expect(curl).toContainText("--url https://four.example.com/mcp");
   await expect(ex.getByRole("button", { name: /Copy curl for exchange #1/ })).toBeVisible();
+  // Long evidence lists start with earlier exchanges folded; the deciding (last) one is open.
+  const tools = page.locator("#check-tools_list");
+  await expect(tools.locator("#check-tools_list-ex-3 details")).not.toHaveAttribute("open");
+  await expect(tools.locator("#check-tools_list-ex-5 details")).toHaveAttribute("open", "");
+  await tools.locator("#check-tools_list-ex-3 summary").click();
+  await expect(tools.locator("#check-tools_list-ex-3 .curl pre")).toBeVisible();
 });
 
 test("curl quotes single quotes in a request body safely", async ({ page }) => {

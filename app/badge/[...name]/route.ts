@@ -16,7 +16,6 @@ export async function GET(request: Request, { params }: { params: Promise<{ name
     headers: {
       "content-type": "image/svg+xml; charset=utf-8",
       "cache-control": BADGE_CACHE_CONTROL,
-      "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'",
     },
   });
 }

@@ -75,7 +75,10 @@ function CheckSection({ id, check, detail, runs }: { id: CheckId; check: CheckDe
                 : "The exchanges behind this verdict were not kept."}
             </p>
           ) : (
-            evidence.map((e) => <ExchangeView key={e.seq} exchange={e} anchor={`${checkAnchor(id)}-ex-${e.seq}`} />)
+            // The last exchange is usually the one that decided; earlier ones start folded on long lists.
+            evidence.map((e, i) => (
+              <ExchangeView key={e.seq} exchange={e} anchor={`${checkAnchor(id)}-ex-${e.seq}`} open={evidence.length <= 2 || i === evidence.length - 1} />
+            ))
           )}
         </>
       ) : (

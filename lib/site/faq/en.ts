@@ -21,6 +21,7 @@ export const FAQ_CHROME_EN: FaqChrome = {
   changesSince: (d) => `Rule changes since this page first appeared (${d})`,
   noChangesSince: (d) => `No rule has changed since this page first appeared (${d}).`,
   unversioned: "no version bump",
+  suite: (v) => `suite ${v}`,
   currentSuite: (v) => `The current check suite is ${v}.`,
   backToIndex: "All questions",
 };

@@ -35,6 +35,7 @@ export interface FaqChrome {
   changesSince: (date: string) => string;
   noChangesSince: (date: string) => string;
   unversioned: string;
+  suite: (v: string) => string;
   currentSuite: (v: string) => string;
   backToIndex: string;
 }

@@ -21,6 +21,7 @@ export const FAQ_CHROME_ZH: FaqChrome = {
   changesSince: (d) => `本页首次发布（${d}）以来的规则变化`,
   noChangesSince: (d) => `本页首次发布（${d}）以来，规则没有变化。`,
   unversioned: "未单独升版本",
+  suite: (v) => `套件 ${v}`,
   currentSuite: (v) => `当前检查套件版本为 ${v}。`,
   backToIndex: "全部问题",
 };

@@ -56,10 +56,17 @@ describe("registry client", () => {
     reg.faults.rateLimitNext = 1;
     reg.faults.retryAfter = "7";
     const waits: number[] = [];
-    const res = await fetchRegistry(reg.url, { sleep: async (ms) => void waits.push(ms), log: () => undefined });
+    const res = await fetchRegistry(reg.url, { sleep: async (ms) => void waits.push(ms), log: () => undefined, pageDelayMs: 0 });
     expect(res.servers).toHaveLength(2);
     expect(res.retries).toBe(1);
     expect(waits).toEqual([7000]);
+  });
+
+  test("pages are spaced out to stay under the registry's rate limit", async () => {
+    reg = await startFixtureRegistry([entry("a/one", http("https://one.example/mcp")), entry("a/two", http("https://two.example/mcp"))], { pageSize: 1 });
+    const waits: number[] = [];
+    await fetchRegistry(reg.url, { sleep: async (ms) => void waits.push(ms), log: () => undefined });
+    expect(waits).toEqual([100]);
   });
 
   test("retries are bounded", async () => {

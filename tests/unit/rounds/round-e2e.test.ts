@@ -114,7 +114,7 @@ describe("a round over the fixture registry and the zoo", () => {
     expect(mismatches).toEqual([]);
     expect(zoo.get("opted-out-host")!.log).toEqual([]);
     expect(zoo.get("auth-prm-on-opted-out-host")!.other!.log).toEqual([]);
-    expect(logs.some((l) => /^\[rounds\] \d+ due, \d+ read, \d+ failed, \d+ gated, \d+ skipped in \d+ s$/.test(l))).toBe(true);
+    expect(logs.some((l) => /^\[rounds\] \d+ due, \d+ read, \d+ partly read, \d+ failed, \d+ gated, \d+ skipped in \d+ s$/.test(l))).toBe(true);
   }, 120_000);
 
   test("the healthy server's detail carries evidence, tools, schedule and a first transition per check", () => {
@@ -208,6 +208,17 @@ describe("a round over the fixture registry and the zoo", () => {
     expect(logs.some((l) => l.startsWith("[registry] ingestion aborted, previous data kept"))).toBe(true);
     expect(getMeta(db, "registry_last_error")).toMatch(/registry page 2/);
     expect(listServers(db, { includeLeft: true }).total).toBe(beforeTotal);
+    expect(listServers(db).total).toBe(listedBefore);
+  }, 120_000);
+
+  test("a registry that suddenly lists less than half the servers is not trusted", async () => {
+    const all = registry.entries;
+    registry.entries = all.slice(0, 5);
+    clock += HOUR;
+    const listedBefore = listServers(db).total;
+    const r = await runRound(deps());
+    registry.entries = all;
+    expect(r.registry).toMatchObject({ ok: false, error: expect.stringMatching(/fewer than half of the \d+ listed before/) });
     expect(listServers(db).total).toBe(listedBefore);
   }, 120_000);
 
