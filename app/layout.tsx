@@ -7,6 +7,7 @@ import "./globals.css";
 export const metadata: Metadata = {
   title: { default: "mcp-status: observed status of remote MCP servers", template: "%s · mcp-status" },
   description: "What an anonymous, careful client sees when it talks to every remote MCP server in the official registry.",
+  icons: { icon: "/favicon.svg" },
 };
 
 export const viewport: Viewport = { width: "device-width", initialScale: 1 };

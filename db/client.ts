@@ -27,8 +27,8 @@ export function openDb(file: string, opts: { migrationsFolder?: string } = {}): 
 // Kept on globalThis: Next bundles instrumentation and route handlers separately, and module state is
 // not shared between bundles, but the process must still hold one connection per file.
 const OPEN_KEY = Symbol.for("mcp-status.db.open");
-const open: Map<string, Db> = ((globalThis as Record<symbol, unknown>)[OPEN_KEY] as Map<string, Db> | undefined) ??
-  ((globalThis as Record<symbol, unknown>)[OPEN_KEY] = new Map<string, Db>()) as Map<string, Db>;
+const shared = globalThis as { [OPEN_KEY]?: Map<string, Db> };
+const open = (shared[OPEN_KEY] ??= new Map<string, Db>());
 
 /** One connection per process and file. */
 export function getDb(config: { databasePath: string }): Db {

@@ -1,6 +1,8 @@
 import { Cron } from "croner";
 import { getDb } from "../../db/client";
 import type { Config } from "../config";
+import { startDemo } from "../demo/start";
+import { makeAllDue } from "../store/write";
 import { startRound, type RoundDeps } from "./round";
 
 // Process-wide (globalThis, shared across Next's bundles): the registry a demo fleet serves replaces
@@ -34,9 +36,8 @@ export interface Background {
 export async function startBackground(config: Config, log: (line: string) => void = console.log): Promise<Background> {
   const existing = g[BACKGROUND_KEY] as Background | undefined;
   if (existing) return existing;
-  // Demo hook: when config.demo is true, start the built-in registry + fleet here and call
-  // setRoundRegistryUrl(fleet.registry.url) before the first round (the lead wires this in).
   const deps = () => roundDepsFromConfig(config, { trigger: "scheduler", log });
+  if (config.demo) await startDemoRound(config, log);
   let scheduler: Cron | null = null;
   if (config.probeSchedule) {
     scheduler = new Cron(config.probeSchedule, { protect: true, catch: true, unref: true }, () => {
@@ -60,4 +61,19 @@ export async function startBackground(config: Config, log: (line: string) => voi
   };
   g[BACKGROUND_KEY] = background;
   return background;
+}
+
+/** The demo: built-in registry and fleet on loopback, then a first round at once (not at the first cron tick),
+ * re-reading the registry because the fleet's ports are new on every start. */
+async function startDemoRound(config: Config, log: (line: string) => void): Promise<void> {
+  const db = getDb(config);
+  const fleet = await startDemo(db, log);
+  setRoundRegistryUrl(fleet.registry.url);
+  makeAllDue(db, new Date().toISOString(), "demo start");
+  const r = startRound(roundDepsFromConfig(config, { trigger: "demo-start", log, registryMaxAgeMs: 0 }));
+  if (!r.started) {
+    log(`[demo] first round not started: ${r.reason}`);
+    return;
+  }
+  void r.done.then((s) => log(`[demo] first round ${s.status}: ${s.probed} servers probed; pages now show their verdicts`));
 }

@@ -344,3 +344,8 @@ export function makeHostDue(db: Db, host: string, reason: string): number {
     .where(or(eq(servers.host, h), sql`${servers.host} like ${`${escapeLike(h)}:%`} escape '\\'`))
     .run().changes;
 }
+
+/** Makes every listed server due now (the demo's first round after a restart re-reads the whole fleet). */
+export function makeAllDue(db: Db, now: string, reason: string): number {
+  return db.update(servers).set({ nextDueAt: now, scheduleReason: reason }).where(isNull(servers.leftRegistryAt)).run().changes;
+}

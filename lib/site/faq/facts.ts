@@ -2,7 +2,8 @@ import { SUITE_VERSION } from "../../checks/vocabulary";
 
 // Facts the FAQ states in both languages; kept here so the two texts cannot drift apart.
 export const ROBOTS_TOKEN = "mcp-status-probe";
-export const USER_AGENT_EXAMPLE = `${ROBOTS_TOKEN}/${SUITE_VERSION} (+https://<this site>/faq/opting-out)`;
+/** Equal to lib/probe's DEFAULT_USER_AGENT (a unit test holds them together without pulling the probe into pages). */
+export const USER_AGENT_EXAMPLE = `${ROBOTS_TOKEN}/${SUITE_VERSION} (+https://mcp-status.dev/faq/opting-out)`;
 export const OPT_OUT_COMMAND = `npm run opt-out -- add <host> --reason "…"`;
 export const PROBE_COMMAND = "npm run --silent probe -- <url>";
 export const MODERN_REFUSAL_CODES = ["-32020", "-32021", "-32022"] as const;

@@ -1,6 +1,9 @@
 import { describe, expect, test } from "vitest";
 import { CHECK_IDS, SUITE_CHANGELOG } from "@/lib/checks/vocabulary";
 import { FAQ, FAQ_SLUGS, changesSince } from "@/lib/site/faq";
+import { ROBOTS_TOKEN, USER_AGENT_EXAMPLE } from "@/lib/site/faq/facts";
+import { DEFAULT_USER_AGENT } from "@/lib/probe";
+import { ROBOTS_TOKEN as ROUNDS_ROBOTS_TOKEN } from "@/lib/rounds/robots";
 import { encodeName, nameFromSegments, serverPath } from "@/lib/site/paths";
 import { indexHref, parseIndexQuery } from "@/lib/site/query";
 import { refusalKind } from "@/lib/site/refusals";
@@ -57,6 +60,11 @@ describe("FAQ", () => {
         expect(page.firstPublished).toBe(FAQ.en[slug].firstPublished);
       }
     }
+  });
+
+  test("the user agent and robots token the FAQ quotes are the ones the probe sends", () => {
+    expect(USER_AGENT_EXAMPLE).toBe(DEFAULT_USER_AGENT);
+    expect(ROBOTS_TOKEN).toBe(ROUNDS_ROBOTS_TOKEN);
   });
 
   test("rule-change notes list only changes after the page first appeared", () => {

@@ -1,0 +1,45 @@
+// npm run demo [-- --port <n>] [--no-build]: build the site, start it on loopback with the built-in demo
+// fleet, wait for the first round and print the URL to open. Ctrl+C stops everything.
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+
+const USAGE = "usage: npm run demo [-- --port <n>] [--no-build]";
+let port = Number(process.env.PORT ?? 3000);
+let build = true;
+const argv = process.argv.slice(2);
+for (let i = 0; i < argv.length; i++) {
+  const a = argv[i];
+  if (a === "--port") port = Number(argv[++i]);
+  else if (a === "--no-build") build = false;
+  else {
+    console.error(`demo: unknown argument ${a}\n${USAGE}`);
+    process.exit(2);
+  }
+}
+if (!Number.isInteger(port) || port <= 0 || port > 65535) {
+  console.error(`demo: --port needs a TCP port number\n${USAGE}`);
+  process.exit(2);
+}
+
+const nextBin = "node_modules/.bin/next";
+if (build || !existsSync(".next/BUILD_ID")) {
+  console.log("[demo] building the site (next build)…");
+  const b = spawnSync(nextBin, ["build"], { stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
+  if (b.status !== 0) process.exit(b.status ?? 1);
+}
+
+const env = { ...process.env, MCP_STATUS_DEMO: "1", NEXT_TELEMETRY_DISABLED: "1" };
+delete env.REGISTRY_URL;
+const child = spawn(nextBin, ["start", "-H", "127.0.0.1", "-p", String(port)], { stdio: ["ignore", "pipe", "inherit"], env });
+const url = `http://127.0.0.1:${port}`;
+let announced = false;
+child.stdout.setEncoding("utf8");
+child.stdout.on("data", (chunk: string) => {
+  process.stdout.write(chunk);
+  if (!announced && chunk.includes("[demo] first round")) {
+    announced = true;
+    console.log(`\n[demo] open ${url} (Ctrl+C to stop)\n`);
+  }
+});
+for (const sig of ["SIGINT", "SIGTERM"] as const) process.on(sig, () => child.kill(sig));
+child.on("exit", (code) => process.exit(code ?? 0));
