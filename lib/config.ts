@@ -48,7 +48,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   return {
     registryUrl: demo ? undefined : (e.REGISTRY_URL ?? OFFICIAL_REGISTRY_URL),
     demo,
-    databasePath: path.resolve(e.DATABASE_PATH || path.join(process.cwd(), "data", "mcp-status.db")),
+    databasePath: path.resolve(e.DATABASE_PATH || path.join(/*turbopackIgnore: true*/ process.cwd(), "data", "mcp-status.db")),
     cronSecret: e.CRON_SECRET || undefined,
     probeSchedule: e.PROBE_SCHEDULE === undefined ? DEFAULT_SCHEDULE : e.PROBE_SCHEDULE.trim() || null,
     probeConcurrency: e.PROBE_CONCURRENCY ?? 16,

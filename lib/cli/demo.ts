@@ -28,7 +28,7 @@ if (build || !existsSync(".next/BUILD_ID")) {
   if (b.status !== 0) process.exit(b.status ?? 1);
 }
 
-const env = { ...process.env, MCP_STATUS_DEMO: "1", NEXT_TELEMETRY_DISABLED: "1" };
+const env: NodeJS.ProcessEnv = { ...process.env, MCP_STATUS_DEMO: "1", NEXT_TELEMETRY_DISABLED: "1" };
 delete env.REGISTRY_URL;
 const child = spawn(nextBin, ["start", "-H", "127.0.0.1", "-p", String(port)], { stdio: ["ignore", "pipe", "inherit"], env });
 const url = `http://127.0.0.1:${port}`;

@@ -291,15 +291,20 @@ export class HttpSession {
     const signal = this.o.deadline;
     const acquired = gate.acquire(host);
     // If the deadline passes while we queue, give the slot back as soon as we get it.
+    let onAbort: (() => void) | undefined;
     const aborted = new Promise<never>((_, reject) => {
       if (signal.aborted) reject(signal.reason);
-      signal.addEventListener("abort", () => reject(signal.reason), { once: true });
+      onAbort = () => reject(signal.reason);
+      signal.addEventListener("abort", onAbort, { once: true });
     });
     try {
       return await Promise.race([acquired, aborted]);
     } catch (e) {
       void acquired.then((r) => r(), () => undefined);
       throw e;
+    } finally {
+      // One listener per request would pile up on the probe's shared deadline signal.
+      if (onAbort) signal.removeEventListener("abort", onAbort);
     }
   }
 

@@ -1,0 +1,77 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { expect, test } from "@playwright/test";
+import { CHECK_IDS, CHECK_STATES, STATE_LABELS } from "@/lib/checks/vocabulary";
+
+// The README's first command, minus the build `test:e2e` has just done: `npm run demo`, a fresh database,
+// the built-in fleet on loopback, a first round at start. Pages and API must show all four states.
+const DEMO_PORT = 3917;
+const base = `http://127.0.0.1:${DEMO_PORT}`;
+
+let demo: ChildProcess | undefined;
+let dir = "";
+let output = "";
+
+test.describe.configure({ mode: "serial", timeout: 150_000 });
+
+test.beforeAll(async () => {
+  dir = mkdtempSync(path.join(os.tmpdir(), "mcp-status-demo-"));
+  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_PATH: path.join(dir, "demo.db"), NEXT_TELEMETRY_DISABLED: "1" };
+  delete env.REGISTRY_URL;
+  delete env.PROBE_SCHEDULE;
+  demo = spawn("npm", ["run", "--silent", "demo", "--", "--no-build", "--port", String(DEMO_PORT)], { env, detached: true });
+  demo.stdout?.on("data", (c: Buffer) => (output += c.toString()));
+  demo.stderr?.on("data", (c: Buffer) => (output += c.toString()));
+  const until = Date.now() + 120_000;
+  while (!output.includes(`[demo] open ${base}`)) {
+    if (Date.now() > until) throw new Error(`demo did not finish its first round in 120 s:\n${output}`);
+    if (demo.exitCode !== null) throw new Error(`demo exited ${demo.exitCode}:\n${output}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+});
+
+test.afterAll(async () => {
+  if (demo?.pid) {
+    try {
+      process.kill(-demo.pid, "SIGTERM");
+    } catch {
+      /* already gone */
+    }
+  }
+  await new Promise((r) => setTimeout(r, 500));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test("the demo prints the URL and its first round probed the whole fleet", () => {
+  expect(output).toMatch(/\[demo\] built-in registry at http:\/\/127\.0\.0\.1:\d+ lists \d+ fixture servers/);
+  expect(output).toMatch(/\[rounds\] \d+ due, \d+ read/);
+  expect(output).toContain(`[demo] open ${base}`);
+});
+
+test("the API shows verdicts of all four states after the first round", async ({ request }) => {
+  for (const state of CHECK_STATES) {
+    let found = 0;
+    for (const check of CHECK_IDS) {
+      const res = await request.get(`${base}/api/servers?${check}=${state}&pageSize=5`);
+      expect(res.status()).toBe(200);
+      found += (await res.json()).total;
+    }
+    expect(found, `servers with some check ${state}`).toBeGreaterThan(0);
+  }
+  const detail = await request.get(`${base}/api/servers/dev.mcp-status.demo/legacy-python-sdk-server-error-id`);
+  expect(detail.status()).toBe(200);
+  const body = await detail.json();
+  expect(body.checks.handshake.state).toBe("verified");
+  expect(body.checks.handshake.reason).toContain("server-error");
+  expect(body.era).toBe("legacy");
+});
+
+test("the index page shows every state label with counts", async ({ page }) => {
+  await page.goto(`${base}/`);
+  for (const state of CHECK_STATES) await expect(page.getByText(STATE_LABELS.en[state]).first()).toBeVisible();
+  await expect(page.getByRole("link", { name: /dev\.mcp-status\.demo\// }).first()).toBeVisible();
+  await page.goto(`${base}/servers/dev.mcp-status.demo/credential-gate-valid-prm`);
+  await expect(page.locator("#check-handshake")).toContainText(/credential/i);
+});
