@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { CHECK_IDS, CHECK_LABELS, CHECK_STATES, STATE_LABELS } from "@/lib/checks/vocabulary";
+import { getConfig } from "@/lib/config";
 import { listServers, summaryCounts } from "@/lib/store/read";
 import { formatCount, formatRelative, formatUtc } from "@/lib/site/format";
 import { serverPath } from "@/lib/site/paths";
@@ -34,6 +35,12 @@ export default async function Home({ searchParams }: { searchParams: Promise<Sea
         Not checked, always with a one-sentence reason and the HTTP exchanges behind it.{" "}
         <Link href="/faq/observed-unsigned">What a verdict here is, and is not.</Link>
       </p>
+      {getConfig().demo ? (
+        <p className="notice" role="note">
+          Demo mode: no <code>REGISTRY_URL</code> is set, so these servers are the built-in fixture fleet on loopback, each
+          behaving one way on purpose, probed by the real probe. Set <code>REGISTRY_URL</code> to read a real registry.
+        </p>
+      ) : null}
 
       <section aria-labelledby="summary-h">
         <h2 id="summary-h">Summary: {formatCount(counts.servers)} servers in the registry</h2>

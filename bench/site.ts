@@ -41,7 +41,11 @@ function ensureBuild(): void {
 }
 
 async function startNext(dbPath: string, port: number): Promise<{ child: ChildProcess; origin: string; stop(): Promise<void> }> {
-  const child = spawn(path.join(process.cwd(), "node_modules", ".bin", "next"), ["start", "-H", "127.0.0.1", "-p", String(port)], {
+  // BENCH_NEXT_PROF=<dir> runs next under `node --cpu-prof` (profiles land there when it stops).
+  const prof = process.env.BENCH_NEXT_PROF;
+  const nextBin = path.join(process.cwd(), "node_modules", "next", "dist", "bin", "next");
+  const args = [...(prof ? ["--cpu-prof", `--cpu-prof-dir=${prof}`] : []), nextBin, "start", "-H", "127.0.0.1", "-p", String(port)];
+  const child = spawn(process.execPath, args, {
     env: {
       ...process.env,
       NODE_ENV: "production",
@@ -164,19 +168,25 @@ async function main(): Promise<void> {
   hardStop.unref();
 
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "bench-site-"));
-  const dbPath = path.join(tmp, "site.db");
+  // BENCH_SITE_DB=<file> reuses a database seeded by an earlier run (kept with BENCH_KEEP_DB=1).
+  const reuse = process.env.BENCH_SITE_DB;
+  const dbPath = reuse ? path.resolve(reuse) : path.join(tmp, "site.db");
   let server: Awaited<ReturnType<typeof startNext>> | undefined;
   try {
-    console.log(`[bench:site] seeding ${fmt.n(SERVERS)} servers x ${DAYS} days into ${dbPath}`);
-    const end = new Date(Math.floor(Date.now() / 60_000) * 60_000);
-    const db = openDb(dbPath);
-    const stats = seedSiteDb(db, end, SERVERS, DAYS);
-    db.$client.close();
+    if (reuse) {
+      console.log(`[bench:site] reusing the seeded database ${dbPath}`);
+    } else {
+      console.log(`[bench:site] seeding ${fmt.n(SERVERS)} servers x ${DAYS} days into ${dbPath}`);
+      const end = new Date(Math.floor(Date.now() / 60_000) * 60_000);
+      const db = openDb(dbPath);
+      const stats = seedSiteDb(db, end, SERVERS, DAYS);
+      db.$client.close();
+      console.log(
+        `[bench:site] seeded in ${fmt.s(stats.ms)}: ${fmt.n(stats.servers)} servers, ${fmt.n(stats.runs)} runs, ${fmt.n(stats.transitions)} transitions, ` +
+          `${fmt.n(stats.snapshots)} tool snapshots, ${fmt.n(stats.toolChanges)} tool changes, ${fmt.n(stats.coverageRows)} coverage rows; file ${fmt.mb(fs.statSync(dbPath).size)}`,
+      );
+    }
     const size = fs.statSync(dbPath).size;
-    console.log(
-      `[bench:site] seeded in ${fmt.s(stats.ms)}: ${fmt.n(stats.servers)} servers, ${fmt.n(stats.runs)} runs, ${fmt.n(stats.transitions)} transitions, ` +
-        `${fmt.n(stats.snapshots)} tool snapshots, ${fmt.n(stats.toolChanges)} tool changes, ${fmt.n(stats.coverageRows)} coverage rows; file ${fmt.mb(size)}`,
-    );
 
     ensureBuild();
     const port = await freePort();
@@ -229,8 +239,9 @@ async function main(): Promise<void> {
     printTargets("bench:site targets", rows);
   } finally {
     await server?.stop();
-    if (process.env.BENCH_KEEP_DB === "1") console.log(`[bench:site] database kept at ${dbPath}`);
-    else fs.rmSync(tmp, { recursive: true, force: true });
+    const keep = process.env.BENCH_KEEP_DB === "1" && !reuse;
+    if (keep || reuse) console.log(`[bench:site] database kept at ${dbPath}`);
+    if (!keep) fs.rmSync(tmp, { recursive: true, force: true });
   }
 }
 

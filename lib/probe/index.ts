@@ -30,7 +30,11 @@ export { parseWwwAuthenticate } from "./www-authenticate";
 export { parseRetryAfter, type DnsLookup, type HostGate } from "./transport/http";
 export * from "./types";
 
-export const DEFAULT_USER_AGENT = `mcp-status-probe/${SUITE_VERSION} (+https://mcp-status.dev/faq/opting-out)`;
+/** The probe's User-Agent: names the site and links the page on how to opt out. */
+export function probeUserAgent(siteBaseUrl = "https://mcp-status.dev"): string {
+  return `mcp-status-probe/${SUITE_VERSION} (+${siteBaseUrl.replace(/\/+$/, "")}/faq/opting-out)`;
+}
+export const DEFAULT_USER_AGENT = probeUserAgent();
 
 export interface ProbeOptions {
   /** From createAddressPolicy({ allowPrivate }). */

@@ -2,6 +2,7 @@ import { Cron } from "croner";
 import { getDb } from "../../db/client";
 import type { Config } from "../config";
 import { startDemo } from "../demo/start";
+import { probeUserAgent } from "../probe";
 import { makeAllDue } from "../store/write";
 import { startRound, type RoundDeps } from "./round";
 
@@ -22,6 +23,7 @@ export function roundDepsFromConfig(config: Config, extra: Partial<RoundDeps> = 
     registryUrl: (g[REGISTRY_KEY] as string | undefined) ?? config.registryUrl,
     concurrency: config.probeConcurrency,
     allowPrivateNetworks: config.allowPrivateNetworks,
+    ...(config.publicBaseUrl ? { userAgent: probeUserAgent(config.publicBaseUrl) } : {}),
     ...extra,
   };
 }
