@@ -1,5 +1,5 @@
 import { sqliteTable, text, integer, real, index, uniqueIndex, primaryKey } from "drizzle-orm/sqlite-core";
-import { CHECK_IDS, CHECK_STATES, ERAS, TRANSPORTS } from "../lib/checks/vocabulary";
+import { CHECK_IDS, CHECK_STATES, ERAS, OPT_OUT_SOURCES, TOOL_CHANGE_KINDS, TRANSPORTS } from "../lib/checks/vocabulary";
 
 // Times are ISO-8601 UTC strings throughout: sortable, readable in evidence, no tz surprises.
 
@@ -133,7 +133,7 @@ export const toolSnapshots = sqliteTable(
   (t) => [uniqueIndex("tool_snapshots_uq").on(t.serverId, t.hash)],
 );
 
-export const TOOL_CHANGE_KINDS = ["added", "removed", "changed"] as const;
+export { TOOL_CHANGE_KINDS };
 
 export const toolChanges = sqliteTable(
   "tool_changes",
@@ -153,7 +153,7 @@ export const toolChanges = sqliteTable(
   (t) => [index("tool_changes_at_idx").on(t.at), index("tool_changes_server_idx").on(t.serverId, t.at)],
 );
 
-export const OPT_OUT_SOURCES = ["operator", "robots"] as const;
+export { OPT_OUT_SOURCES };
 
 export const optOuts = sqliteTable("opt_outs", {
   host: text("host").primaryKey(),

@@ -26,6 +26,14 @@ export const LEGACY_REVISIONS = ["2025-11-25", "2025-06-18", "2025-03-26", "2024
 /** Revisions this prober speaks, newest first. */
 export const KNOWN_REVISIONS = [MODERN_REVISION, ...LEGACY_REVISIONS] as const;
 
+/** Where an opt-out came from: an operator's command, or the host's own robots.txt. */
+export const OPT_OUT_SOURCES = ["operator", "robots"] as const;
+export type OptOutSource = (typeof OPT_OUT_SOURCES)[number];
+
+/** How a tool definition changed between two complete lists. */
+export const TOOL_CHANGE_KINDS = ["added", "removed", "changed"] as const;
+export type ToolChangeKind = (typeof TOOL_CHANGE_KINDS)[number];
+
 export const RESERVED_TOOL_NAME = "mcp_status_probe_no_such_tool";
 
 export type Lang = "en" | "zh";

@@ -1,3 +1,4 @@
+import type { Transport } from "../checks/vocabulary";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 
@@ -8,7 +9,7 @@ export interface RegistryEntry {
   title?: string;
   version: string;
   status: "active" | "deprecated" | "deleted";
-  remotes: { type: "streamable-http" | "sse"; url: string; headers?: { name: string; isRequired?: boolean; isSecret?: boolean; description?: string }[] }[];
+  remotes: { type: Transport; url: string; headers?: { name: string; isRequired?: boolean; isSecret?: boolean; description?: string }[] }[];
 }
 
 export interface RunningRegistry {

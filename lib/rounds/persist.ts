@@ -1,7 +1,7 @@
 import type { Db } from "../../db/client";
 import { agreedRevision } from "../checks";
 import type { CheckResult } from "../checks/types";
-import { SUITE_VERSION, type CheckId, type CheckState } from "../checks/vocabulary";
+import { type OptOutSource, SUITE_VERSION, type CheckId, type CheckState } from "../checks/vocabulary";
 import type { ProbeObservation } from "../probe/types";
 import { recordCoverage } from "../store/coverage";
 import {
@@ -33,7 +33,7 @@ export interface PersistInput {
   results: CheckResult[];
   /** True when no request was sent on purpose (opt-out, needs configuration): not an attempt for coverage. */
   skipped: boolean;
-  optOutSource?: "operator" | "robots";
+  optOutSource?: OptOutSource;
   now: Date;
 }
 
@@ -62,7 +62,7 @@ export function scheduleOutcome(
   obs: ProbeObservation,
   results: CheckResult[],
   changed: boolean,
-  optOutSource?: "operator" | "robots",
+  optOutSource?: OptOutSource,
 ): ScheduleOutcome {
   if (obs.blocked) {
     if (obs.blocked.kind === "opted_out") return { kind: "opted_out", source: optOutSource ?? "operator" };

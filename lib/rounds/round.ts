@@ -1,3 +1,4 @@
+import type { OptOutSource } from "../checks/vocabulary";
 import os from "node:os";
 import { randomBytes } from "node:crypto";
 import type { Db } from "../../db/client";
@@ -264,7 +265,7 @@ function blockedObservation(server: DueServer, blocked: Blocked, at: Date): Prob
 
 async function probeAndPersist(ctx: ServerContext, server: DueServer) {
   const { deps, now } = ctx;
-  const skip = async (blocked: Blocked, optOutSource?: "operator" | "robots") => {
+  const skip = async (blocked: Blocked, optOutSource?: OptOutSource) => {
     const obs = blockedObservation(server, blocked, now());
     return persistRun(deps.db, {
       serverId: server.id,

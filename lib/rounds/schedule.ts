@@ -1,3 +1,4 @@
+import type { OptOutSource } from "../checks/vocabulary";
 // When to probe a server next. Pure: the round passes the outcome and the clock.
 
 export const MINUTE = 60_000;
@@ -22,7 +23,7 @@ export type ScheduleOutcome =
   | { kind: "slow_down"; retryAfterSeconds?: number }
   | { kind: "needs_config" }
   | { kind: "blocked" }
-  | { kind: "opted_out"; source: "operator" | "robots" };
+  | { kind: "opted_out"; source: OptOutSource };
 
 export interface ScheduleState {
   consecutiveFailures: number;

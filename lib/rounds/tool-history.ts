@@ -1,3 +1,4 @@
+import type { ToolChangeKind } from "../checks/vocabulary";
 import { createHash } from "node:crypto";
 
 // Tool lists are compared as canonical JSON: object keys sorted, arrays in order.
@@ -39,7 +40,7 @@ function toolName(t: unknown, index: number): string {
 
 export interface ToolChange {
   toolName: string;
-  kind: "added" | "removed" | "changed";
+  kind: ToolChangeKind;
   /** Dotted field path inside the tool ("description", "inputSchema.properties.q.type"); "" for a whole tool. */
   path: string;
   /** Canonical JSON of the value before / after, or null when absent. */

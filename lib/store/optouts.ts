@@ -1,3 +1,4 @@
+import type { OptOutSource } from "../checks/vocabulary";
 import { asc, eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { optOuts, robotsCache } from "../../db/schema";
@@ -18,7 +19,7 @@ export function normaliseHost(input: string): string | null {
   }
 }
 
-export function addOptOut(db: Db, o: { host: string; reason: string; source: "operator" | "robots"; since: string }): void {
+export function addOptOut(db: Db, o: { host: string; reason: string; source: OptOutSource; since: string }): void {
   db.insert(optOuts)
     .values(o)
     .onConflictDoUpdate({ target: optOuts.host, set: { reason: o.reason, source: o.source, since: o.since } })

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, isNull, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { checkResults, runs, servers, toolChanges, toolSnapshots, transitions, optOuts } from "../../db/schema";
-import { CHECK_IDS, CHECK_STATES, type CheckId, type CheckState, type Era, type Transport } from "../checks/vocabulary";
+import { type ToolChangeKind, CHECK_IDS, CHECK_STATES, type CheckId, type CheckState, type Era, type Transport } from "../checks/vocabulary";
 import type { Exchange } from "../probe/types";
 
 export type { Db } from "../../db/client";
@@ -77,7 +77,7 @@ export interface TransitionRow {
 export interface ToolChangeRow {
   at: string;
   toolName: string;
-  kind: "added" | "removed" | "changed";
+  kind: ToolChangeKind;
   /** Field path inside the tool; "" for a whole tool. */
   path: string;
   /** JSON text, or null. */

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, inArray, isNotNull, isNull, or, sql } from "drizzle-orm";
 import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
 import { alerts, checkResults, coverageDaily, servers, toolChanges } from "../../db/schema";
-import type { CheckId, CheckState, Era } from "../checks/vocabulary";
+import type { ToolChangeKind, CheckId, CheckState, Era } from "../checks/vocabulary";
 
 // Read-only queries behind the site's own pages (coverage, census, changes, badges). The index and
 // server-page queries live in read.ts.
@@ -134,7 +134,7 @@ export interface ToolChangeRow {
   serverName: string;
   at: string;
   toolName: string;
-  kind: "added" | "removed" | "changed";
+  kind: ToolChangeKind;
   path: string;
   before: string | null;
   after: string | null;

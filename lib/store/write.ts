@@ -1,7 +1,7 @@
 import { and, eq, inArray, isNull, lt, lte, notInArray, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { checkResults, meta, runs, servers, toolChanges, toolSnapshots, transitions } from "../../db/schema";
-import type { CheckId, CheckState, Era, Transport } from "../checks/vocabulary";
+import type { ToolChangeKind, CheckId, CheckState, Era, Transport } from "../checks/vocabulary";
 import { escapeLike } from "./read";
 
 // Typed writes. Callers compose them inside `transaction()` so one server's results land together.
@@ -291,7 +291,7 @@ export function upsertToolSnapshot(
 
 export interface ToolChangeInsert {
   toolName: string;
-  kind: "added" | "removed" | "changed";
+  kind: ToolChangeKind;
   path: string;
   before: string | null;
   after: string | null;
