@@ -64,6 +64,28 @@ interface BaselineDone extends WorkerDone {
   okByIndex: boolean[];
 }
 
+/** Wall time, CPU time and peak RSS of this worker between start and stop: the figures every worker reports. */
+function startMeasure() {
+  const sampler = startRssSampler(100);
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  return {
+    stop() {
+      const wallMs = performance.now() - t0;
+      const cpu = process.cpuUsage(cpu0);
+      const rss = sampler.stop();
+      return { wallMs, cpuMs: (cpu.user + cpu.system) / 1000, rssPeak: rss.peak, rssHighWater: selfRssHighWater(), rssSamples: rss.samples };
+    },
+  };
+}
+
+/** A worker says hello, then the orchestrator sends the fleet's URLs. */
+async function receiveUrls(): Promise<string[]> {
+  const urlsMessage = nextMessage<{ type: "urls"; urls: string[] }>(process as unknown as ChildProcess, "urls", 60_000);
+  process.send!({ type: "hello" });
+  return (await urlsMessage).urls;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Worker: the real round.
 
@@ -73,9 +95,7 @@ async function roundWorker(): Promise<void> {
   const dbPath = process.env.BENCH_DB!;
   const registryUrl = process.env.BENCH_REGISTRY!;
   const db = openDb(dbPath);
-  const sampler = startRssSampler(100);
-  const cpu0 = process.cpuUsage();
-  const t0 = performance.now();
+  const measure = startMeasure();
   const summary = await runRound({
     db,
     registryUrl,
@@ -86,17 +106,11 @@ async function roundWorker(): Promise<void> {
     lockStaleMs: 30 * 60_000,
     log: (line) => console.log(`  ${line}`),
   });
-  const wallMs = performance.now() - t0;
-  const cpu = process.cpuUsage(cpu0);
-  const rss = sampler.stop();
+  const measured = measure.stop();
   closeDb(db);
   const done: RoundDone = {
     type: "done",
-    wallMs,
-    cpuMs: (cpu.user + cpu.system) / 1000,
-    rssPeak: rss.peak,
-    rssHighWater: selfRssHighWater(),
-    rssSamples: rss.samples,
+    ...measured,
     summary: {
       status: summary.status,
       due: summary.due,
@@ -116,16 +130,12 @@ async function roundWorker(): Promise<void> {
 
 async function baselineWorker(): Promise<void> {
   const { Client, StreamableHTTPClientTransport } = await import("@modelcontextprotocol/client");
-  const urlsMessage = nextMessage<{ type: "urls"; urls: string[] }>(process as unknown as ChildProcess, "urls", 60_000);
-  process.send!({ type: "hello" });
-  const { urls } = await urlsMessage;
+  const urls = await receiveUrls();
   const times = new Array<number>(urls.length).fill(0);
   const okByIndex = new Array<boolean>(urls.length).fill(false);
   const errors: Record<string, number> = {};
   let ok = 0;
-  const sampler = startRssSampler(100);
-  const cpu0 = process.cpuUsage();
-  const t0 = performance.now();
+  const measure = startMeasure();
   await pool(urls, CONCURRENCY, async (url, i) => {
     const started = performance.now();
     const client = new Client({ name: "mcp-status-bench-baseline", version: "1.0.0" }, { versionNegotiation: { mode: "auto" } });
@@ -144,16 +154,10 @@ async function baselineWorker(): Promise<void> {
       times[i] = performance.now() - started;
     }
   });
-  const wallMs = performance.now() - t0;
-  const cpu = process.cpuUsage(cpu0);
-  const rss = sampler.stop();
+  const measured = measure.stop();
   const done: BaselineDone = {
     type: "done",
-    wallMs,
-    cpuMs: (cpu.user + cpu.system) / 1000,
-    rssPeak: rss.peak,
-    rssHighWater: selfRssHighWater(),
-    rssSamples: rss.samples,
+    ...measured,
     times,
     ok,
     errors,
@@ -170,31 +174,21 @@ async function probeOnlyWorker(): Promise<void> {
   const { probeServer, createAddressPolicy } = await import("@/lib/probe");
   const { judge } = await import("@/lib/checks");
   const { createHostGate } = await import("@/lib/rounds/host-gate");
-  const urlsMessage = nextMessage<{ type: "urls"; urls: string[] }>(process as unknown as ChildProcess, "urls", 60_000);
-  process.send!({ type: "hello" });
-  const { urls } = await urlsMessage;
+  const urls = await receiveUrls();
   const policy = createAddressPolicy({ allowPrivate: true });
   const gate = createHostGate();
   const times = new Array<number>(urls.length).fill(0);
-  const sampler = startRssSampler(100);
-  const cpu0 = process.cpuUsage();
-  const t0 = performance.now();
+  const measure = startMeasure();
   await pool(urls, CONCURRENCY, async (url, i) => {
     const started = performance.now();
     const obs = await probeServer({ url, transport: "streamable-http" }, { addressPolicy: policy, hostGate: gate, limits: { deadlineMs: DEADLINE_MS } });
     judge(obs);
     times[i] = performance.now() - started;
   });
-  const wallMs = performance.now() - t0;
-  const cpu = process.cpuUsage(cpu0);
-  const rss = sampler.stop();
+  const measured = measure.stop();
   const done: BaselineDone = {
     type: "done",
-    wallMs,
-    cpuMs: (cpu.user + cpu.system) / 1000,
-    rssPeak: rss.peak,
-    rssHighWater: selfRssHighWater(),
-    rssSamples: rss.samples,
+    ...measured,
     times,
     ok: urls.length,
     errors: {},
