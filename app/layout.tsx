@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import type { Metadata, Viewport } from "next";
 import Link from "next/link";
-import { SUITE_VERSION } from "@/lib/checks/vocabulary";
+import { SUITE_VERSION } from "@/lib/probe/protocol";
 import "./globals.css";
 
 export const metadata: Metadata = {

@@ -1,5 +1,6 @@
 import Link from "next/link";
-import { CHECK_IDS, CHECK_LABELS, CHECK_STATES, STATE_LABELS } from "@/lib/checks/vocabulary";
+import { CHECK_IDS, CHECK_STATES } from "@/lib/checks/vocabulary";
+import { CHECK_LABELS, STATE_LABELS } from "@/lib/site/labels";
 import { getConfig } from "@/lib/config";
 import { listServers, summaryCounts } from "@/lib/store/read";
 import { formatCount, formatRelative, formatUtc } from "@/lib/site/format";

@@ -2,7 +2,8 @@
 import type { Db } from "@/db/client";
 import { judge } from "@/lib/checks";
 import type { CheckResult } from "@/lib/checks/types";
-import { CHECK_IDS, SUITE_VERSION, type CheckId, type CheckState } from "@/lib/checks/vocabulary";
+import { CHECK_IDS, type CheckId, type CheckState } from "@/lib/checks/vocabulary";
+import { SUITE_VERSION } from "@/lib/probe/protocol";
 import { canonicalToolList, diffToolLists, hashToolList } from "@/lib/rounds/tool-history";
 import { fmt } from "./common";
 import { profileFor, rng, syntheticObservation, toolsFor, type Profile } from "./synthetic";

@@ -1,5 +1,7 @@
 import { sqliteTable, text, integer, real, index, uniqueIndex, primaryKey } from "drizzle-orm/sqlite-core";
-import { CHECK_IDS, CHECK_STATES, ERAS, OPT_OUT_SOURCES, TOOL_CHANGE_KINDS, TRANSPORTS } from "../lib/checks/vocabulary";
+import { CHECK_IDS, CHECK_STATES } from "../lib/checks/vocabulary";
+import { ERAS, TRANSPORTS } from "../lib/probe/protocol";
+import { OPT_OUT_SOURCES, TOOL_CHANGE_KINDS } from "../lib/store/vocabulary";
 
 // Times are ISO-8601 UTC strings throughout: sortable, readable in evidence, no tz surprises.
 
@@ -133,7 +135,6 @@ export const toolSnapshots = sqliteTable(
   (t) => [uniqueIndex("tool_snapshots_uq").on(t.serverId, t.hash)],
 );
 
-export { TOOL_CHANGE_KINDS };
 
 export const toolChanges = sqliteTable(
   "tool_changes",
@@ -153,7 +154,6 @@ export const toolChanges = sqliteTable(
   (t) => [index("tool_changes_at_idx").on(t.at), index("tool_changes_server_idx").on(t.serverId, t.at)],
 );
 
-export { OPT_OUT_SOURCES };
 
 export const optOuts = sqliteTable("opt_outs", {
   host: text("host").primaryKey(),

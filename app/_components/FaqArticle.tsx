@@ -1,5 +1,7 @@
 import Link from "next/link";
-import { SUITE_CHANGELOG, SUITE_VERSION, type Lang } from "@/lib/checks/vocabulary";
+import { SUITE_CHANGELOG } from "@/lib/site/changelog";
+import { SUITE_VERSION } from "@/lib/probe/protocol";
+import { type Lang } from "@/lib/site/labels";
 import { FAQ, FAQ_CHROME, FAQ_SLUGS, changesSince, type Block, type FaqSlug } from "@/lib/site/faq";
 import { faqPath } from "@/lib/site/paths";
 import { CopyField } from "./CopyField";

@@ -1,4 +1,5 @@
-import type { CheckState, Lang } from "@/lib/checks/vocabulary";
+import type { CheckState } from "@/lib/checks/vocabulary";
+import type { Lang } from "@/lib/site/labels";
 import { STATE_ICONS, stateLabel } from "@/lib/site/states";
 
 /** A state as icon + words; colour only repeats what the text already says. */

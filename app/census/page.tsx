@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { MODERN_REVISION } from "@/lib/checks/vocabulary";
+import { MODERN_REVISION } from "@/lib/probe/protocol";
 import { errorTaxonomyReasons, revisionCensus } from "@/lib/store/site";
 import { formatCount, formatPercent } from "@/lib/site/format";
 import { REFUSAL_KINDS, REFUSAL_LABELS, tallyRefusals } from "@/lib/site/refusals";

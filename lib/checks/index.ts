@@ -1,7 +1,8 @@
 import type { Exchange, ProbeObservation } from "../probe/types";
 import { judgeAuthMetadata, judgeErrorTaxonomy, judgeHandshake, judgeProtocolVersion, judgeToolsList } from "./judges";
 import type { CheckResult } from "./types";
-import { CHECK_IDS, SUITE_VERSION, type CheckId, type CheckState, type Era } from "./vocabulary";
+import { SUITE_VERSION, type Era } from "../probe/protocol";
+import { CHECK_IDS, type CheckId, type CheckState } from "./vocabulary";
 
 export { judgeAuthMetadata, judgeErrorTaxonomy, judgeHandshake, judgeProtocolVersion, judgeToolsList } from "./judges";
 export type { CheckResult } from "./types";

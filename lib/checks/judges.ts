@@ -9,7 +9,8 @@ import {
   slowDownReason,
 } from "./reasons";
 import type { CheckResult } from "./types";
-import { MODERN_REVISION, type CheckId, type CheckState } from "./vocabulary";
+import { MODERN_REVISION } from "../probe/protocol";
+import type { CheckId, CheckState } from "./vocabulary";
 
 function result(check: CheckId, state: CheckState, reason: string, evidence: number[]): CheckResult {
   return { check, state, reason, evidence: [...new Set(evidence)].sort((a, b) => a - b) };

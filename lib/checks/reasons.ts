@@ -1,5 +1,5 @@
 import type { Blocked, HandshakeOutcome, ProbeObservation, SlowDown } from "../probe/types";
-import { KNOWN_REVISIONS } from "./vocabulary";
+import { KNOWN_REVISIONS } from "../probe/protocol";
 
 // Shared phrasing, so the same situation reads the same way under every check.
 

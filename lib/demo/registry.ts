@@ -1,4 +1,4 @@
-import type { Transport } from "../checks/vocabulary";
+import type { Transport } from "../probe/protocol";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 

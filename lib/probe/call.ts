@@ -1,4 +1,4 @@
-import { RESERVED_TOOL_NAME } from "../checks/vocabulary";
+import { RESERVED_TOOL_NAME } from "./protocol";
 import type { ProbeContext } from "./context";
 import { JsonRpcErrorResponse, JsonRpcResultResponse } from "./jsonrpc";
 import { describeAnswer, describeBody } from "./rpc";

@@ -1,4 +1,4 @@
-import { LEGACY_REVISIONS, MODERN_REVISION } from "../checks/vocabulary";
+import { LEGACY_REVISIONS, MODERN_REVISION } from "./protocol";
 import type { ProbeContext } from "./context";
 import { CLIENT_INFO, DiscoverResult, InitializeResult, isModernDecline, looseError } from "./jsonrpc";
 import { describeAnswer, type RpcAnswer, type StreamableChannel } from "./rpc";

@@ -1,6 +1,6 @@
 // One MCP server over HTTP → a ProbeObservation (DESIGN §2, §5): handshake with one fallback, the tool
 // list, the reserved-tool call, the auth metadata follow. No db, no env: everything comes in as options.
-import { SUITE_VERSION } from "../checks/vocabulary";
+import { SUITE_VERSION } from "./protocol";
 import type { AddressPolicy } from "./address-policy";
 import { followAuthMetadata } from "./auth";
 import { callReservedTool } from "./call";

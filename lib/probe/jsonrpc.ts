@@ -1,6 +1,6 @@
 import sjson from "secure-json-parse";
 import { z } from "zod";
-import { MODERN_REVISION, SUITE_VERSION } from "../checks/vocabulary";
+import { MODERN_DECLINE_CODES, MODERN_REVISION, SUITE_VERSION } from "./protocol";
 
 /** Deeper JSON than this is refused before parsing: no tool schema needs it, and deep nesting is a stack attack. */
 export const MAX_JSON_DEPTH = 128;
@@ -76,8 +76,6 @@ export const InitializeResult = z.object({
   serverInfo: ServerInfo,
 });
 
-/** Codes by which a 2026-07-28 server declines the modern handshake; never a fallback signal. */
-export const MODERN_DECLINE_CODES = [-32020, -32021, -32022] as const;
 
 export function isModernDecline(code: number): boolean {
   return (MODERN_DECLINE_CODES as readonly number[]).includes(code);

@@ -1,4 +1,4 @@
-import { MODERN_REVISION } from "../checks/vocabulary";
+import { MODERN_REVISION } from "./protocol";
 import { describeId, isResponseLike, looseError, modernMeta, parseJson, type RpcRequest } from "./jsonrpc";
 import type { HttpAnswer, HttpSession } from "./transport/http";
 import type { SseEvent } from "./sse";

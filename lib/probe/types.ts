@@ -1,4 +1,4 @@
-import type { Era, Transport } from "../checks/vocabulary";
+import type { Era, Transport } from "./protocol";
 
 /** One HTTP exchange as kept for evidence: enough to reproduce it with curl and to explain a verdict. */
 export interface Exchange {

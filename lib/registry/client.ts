@@ -1,6 +1,6 @@
 import { request, type Dispatcher } from "undici";
 import { z } from "zod";
-import type { Transport } from "../checks/vocabulary";
+import type { Transport } from "../probe/protocol";
 
 // The registry's vocabulary (server.json, _meta, cursors) stops in this module: callers get RegistryServer.
 

@@ -1,7 +1,9 @@
 import type { Db } from "../../db/client";
 import { agreedRevision } from "../checks";
 import type { CheckResult } from "../checks/types";
-import { type OptOutSource, SUITE_VERSION, type CheckId, type CheckState } from "../checks/vocabulary";
+import { type OptOutSource } from "../store/vocabulary";
+import { SUITE_VERSION } from "../probe/protocol";
+import { type CheckId, type CheckState } from "../checks/vocabulary";
 import type { ProbeObservation } from "../probe/types";
 import { recordCoverage } from "../store/coverage";
 import {

@@ -1,4 +1,4 @@
-import type { OptOutSource } from "../checks/vocabulary";
+import type { OptOutSource } from "../store/vocabulary";
 import os from "node:os";
 import { randomBytes } from "node:crypto";
 import type { Db } from "../../db/client";

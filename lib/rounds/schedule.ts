@@ -1,4 +1,4 @@
-import type { OptOutSource } from "../checks/vocabulary";
+import type { OptOutSource } from "../store/vocabulary";
 // When to probe a server next. Pure: the round passes the outcome and the clock.
 
 export const MINUTE = 60_000;

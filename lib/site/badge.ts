@@ -1,5 +1,6 @@
 import { makeBadge } from "badge-maker";
-import { CHECK_LABELS, STATE_LABELS, type CheckId, type CheckState } from "../checks/vocabulary";
+import { CHECK_LABELS, STATE_LABELS } from "./labels";
+import { type CheckId, type CheckState } from "../checks/vocabulary";
 
 export const BADGE_COLORS: Record<CheckState | "unknown", string> = {
   verified: "#2e7d32",

@@ -1,4 +1,5 @@
-import { CHECK_STATES, STATE_LABELS, type CheckId, type CheckState, type Lang } from "../checks/vocabulary";
+import { CHECK_STATES, type CheckId, type CheckState } from "../checks/vocabulary";
+import { STATE_LABELS, type Lang } from "./labels";
 
 /** A shape per state so no state is told by colour alone; the label always sits beside it. */
 export const STATE_ICONS: Record<CheckState, string> = {

@@ -1,4 +1,4 @@
-import type { OptOutSource } from "../checks/vocabulary";
+import type { OptOutSource } from "./vocabulary";
 import { asc, eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { optOuts, robotsCache } from "../../db/schema";

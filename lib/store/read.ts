@@ -1,7 +1,9 @@
 import { and, asc, desc, eq, isNull, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { checkResults, runs, servers, toolChanges, toolSnapshots, transitions, optOuts } from "../../db/schema";
-import { type ToolChangeKind, CHECK_IDS, CHECK_STATES, type CheckId, type CheckState, type Era, type Transport } from "../checks/vocabulary";
+import { type ToolChangeKind } from "./vocabulary";
+import { CHECK_IDS, CHECK_STATES, type CheckId, type CheckState } from "../checks/vocabulary";
+import { type Era, type Transport } from "../probe/protocol";
 import type { Exchange } from "../probe/types";
 
 export type { Db } from "../../db/client";

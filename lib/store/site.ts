@@ -1,7 +1,9 @@
 import { and, asc, desc, eq, inArray, isNotNull, isNull, or, sql } from "drizzle-orm";
 import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
 import { alerts, checkResults, coverageDaily, servers, toolChanges } from "../../db/schema";
-import type { ToolChangeKind, CheckId, CheckState, Era } from "../checks/vocabulary";
+import type { ToolChangeKind } from "./vocabulary";
+import type { CheckId, CheckState } from "../checks/vocabulary";
+import type { Era } from "../probe/protocol";
 
 // Read-only queries behind the site's own pages (coverage, census, changes, badges). The index and
 // server-page queries live in read.ts.

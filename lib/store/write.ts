@@ -1,7 +1,9 @@
 import { and, eq, inArray, isNull, lt, lte, notInArray, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { checkResults, meta, runs, servers, toolChanges, toolSnapshots, transitions } from "../../db/schema";
-import type { ToolChangeKind, CheckId, CheckState, Era, Transport } from "../checks/vocabulary";
+import type { ToolChangeKind } from "./vocabulary";
+import type { CheckId, CheckState } from "../checks/vocabulary";
+import type { Era, Transport } from "../probe/protocol";
 import { escapeLike } from "./read";
 
 // Typed writes. Callers compose them inside `transaction()` so one server's results land together.

@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { CHECK_IDS, CHECK_STATES, STATE_LABELS } from "@/lib/checks/vocabulary";
+import { CHECK_IDS, CHECK_STATES } from "@/lib/checks/vocabulary";
+import { STATE_LABELS } from "@/lib/site/labels";
 
 // The README's first command, minus the build `test:e2e` has just done: `npm run demo`, a fresh database,
 // the built-in fleet on loopback, a first round at start. Pages and API must show all four states.

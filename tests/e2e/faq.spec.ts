@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { FAQ, FAQ_SLUGS } from "../../lib/site/faq";
-import { RESERVED_TOOL_NAME } from "../../lib/checks/vocabulary";
+import { RESERVED_TOOL_NAME } from "../../lib/probe/protocol";
 
 for (const slug of FAQ_SLUGS) {
   test(`FAQ "${slug}" exists in English and Chinese and the language switch links them`, async ({ page }) => {

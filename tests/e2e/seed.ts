@@ -2,7 +2,8 @@ import fs from "node:fs";
 import { eq } from "drizzle-orm";
 import { closeDb, openDb } from "../../db/client";
 import * as t from "../../db/schema";
-import { CHECK_IDS, SUITE_VERSION, type CheckId, type CheckState } from "../../lib/checks/vocabulary";
+import { CHECK_IDS, type CheckId, type CheckState } from "../../lib/checks/vocabulary";
+import { SUITE_VERSION } from "../../lib/probe/protocol";
 import type { Exchange } from "../../lib/probe/types";
 
 // A realistic small fleet for the e2e suite: every state, transitions, evidence, tools and their

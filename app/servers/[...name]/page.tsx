@@ -1,7 +1,9 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { CHECK_IDS, CHECK_LABELS, SUITE_VERSION, type CheckId } from "@/lib/checks/vocabulary";
+import { CHECK_IDS, type CheckId } from "@/lib/checks/vocabulary";
+import { CHECK_LABELS } from "@/lib/site/labels";
+import { SUITE_VERSION } from "@/lib/probe/protocol";
 import type { Exchange } from "@/lib/probe/types";
 import { getRunExchanges, getServerDetail, type CheckDetail, type ServerDetail } from "@/lib/store/read";
 import { formatDuration, formatRelative, formatUtc } from "@/lib/site/format";

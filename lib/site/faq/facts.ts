@@ -1,4 +1,4 @@
-import { SUITE_VERSION } from "../../checks/vocabulary";
+import { SUITE_VERSION } from "../../probe/protocol";
 
 // Facts the FAQ states in both languages; kept here so the two texts cannot drift apart.
 export const ROBOTS_TOKEN = "mcp-status-probe";

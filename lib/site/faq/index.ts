@@ -1,5 +1,5 @@
-import type { Lang } from "../../checks/vocabulary";
-import { SUITE_CHANGELOG } from "../../checks/vocabulary";
+import type { Lang } from "../labels";
+import { SUITE_CHANGELOG } from "../changelog";
 import { FAQ_CHROME_EN, FAQ_EN } from "./en";
 import { FAQ_CHROME_ZH, FAQ_ZH } from "./zh";
 import type { FaqBook, FaqChromeBook } from "./types";

@@ -1,4 +1,4 @@
-import type { Lang } from "../../checks/vocabulary";
+import type { Lang } from "../labels";
 
 export const FAQ_SLUGS = ["refusals", "observed-unsigned", "withheld-call", "opting-out", "coverage", "changelog"] as const;
 export type FaqSlug = (typeof FAQ_SLUGS)[number];

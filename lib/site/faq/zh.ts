@@ -1,4 +1,5 @@
-import { CHECK_LABELS, LEGACY_REVISIONS, MODERN_REVISION, RESERVED_TOOL_NAME, STATE_LABELS } from "../../checks/vocabulary";
+import { CHECK_LABELS, STATE_LABELS } from "../labels";
+import { LEGACY_REVISIONS, MODERN_REVISION, RESERVED_TOOL_NAME } from "../../probe/protocol";
 import {
   OPT_OUT_COMMAND,
   PROBE_COMMAND,

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { buildReport, judge } from "@/lib/checks";
-import { CHECK_IDS, SUITE_VERSION, type CheckState } from "@/lib/checks/vocabulary";
+import { CHECK_IDS, type CheckState } from "@/lib/checks/vocabulary";
+import { SUITE_VERSION } from "@/lib/probe/protocol";
 import type { HandshakeOutcome, ProbeObservation, SeenChallenge, SlowDown, ToolCallOutcome, ToolsListOutcome } from "@/lib/probe/types";
 
 const V = "verified", F = "failed", R = "observed_risk", N = "not_checked";

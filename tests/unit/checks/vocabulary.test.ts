@@ -1,5 +1,7 @@
 import { describe, expect, test } from "vitest";
-import { CHECK_IDS, CHECK_STATES, STATE_LABELS, CHECK_LABELS, SUITE_VERSION } from "@/lib/checks/vocabulary";
+import { CHECK_IDS, CHECK_STATES } from "@/lib/checks/vocabulary";
+import { STATE_LABELS, CHECK_LABELS } from "@/lib/site/labels";
+import { SUITE_VERSION } from "@/lib/probe/protocol";
 
 describe("vocabulary", () => {
   test("labels every state and check in both languages", () => {

@@ -2,7 +2,7 @@
 // by field path.
 import { afterAll, describe, expect, test } from "vitest";
 import { createAddressPolicy, probeServer } from "@/lib/probe";
-import type { Transport } from "@/lib/checks/vocabulary";
+import type { Transport } from "@/lib/probe/protocol";
 import { PEERS } from "@/tests/fixtures/peers";
 import { startZooServer, ZOO_EXPECTATIONS } from "@/tests/fixtures/zoo";
 import { flatten, readToolsWithOfficialClient, toolListDifferences } from "./official-reader";

@@ -1,7 +1,7 @@
 // The independent reader: the official SDK client (v2) reads a server's tool list, and a field-path
 // diff compares it with what our probe read.
 import { Client, SSEClientTransport, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import type { Transport } from "@/lib/checks/vocabulary";
+import type { Transport } from "@/lib/probe/protocol";
 
 export interface OfficialRead {
   tools: unknown[];

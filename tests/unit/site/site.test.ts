@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { CHECK_IDS, SUITE_CHANGELOG } from "@/lib/checks/vocabulary";
+import { CHECK_IDS } from "@/lib/checks/vocabulary";
+import { SUITE_CHANGELOG } from "@/lib/site/changelog";
 import { FAQ, FAQ_SLUGS, changesSince } from "@/lib/site/faq";
 import { ROBOTS_TOKEN, USER_AGENT_EXAMPLE } from "@/lib/site/faq/facts";
 import { DEFAULT_USER_AGENT } from "@/lib/probe";

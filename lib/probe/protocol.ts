@@ -1,0 +1,21 @@
+// Wire and suite facts the probe speaks: revisions, the reserved tool, the suite version. No display text here.
+
+/** The version of the check suite; every stored result carries the one that produced it. */
+export const SUITE_VERSION = "0.11.0";
+
+export const MODERN_REVISION = "2026-07-28";
+export const LEGACY_REVISIONS = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"] as const;
+/** Revisions this prober speaks, newest first. */
+export const KNOWN_REVISIONS = [MODERN_REVISION, ...LEGACY_REVISIONS] as const;
+
+/** Codes by which a 2026-07-28 server declines the modern handshake; never a fallback signal. */
+export const MODERN_DECLINE_CODES = [-32020, -32021, -32022] as const;
+
+/** The tool the probe calls to see how a server refuses; it never calls any other. */
+export const RESERVED_TOOL_NAME = "mcp_status_probe_no_such_tool";
+
+export const ERAS = ["modern", "legacy", "unknown"] as const;
+export type Era = (typeof ERAS)[number];
+
+export const TRANSPORTS = ["streamable-http", "sse"] as const;
+export type Transport = (typeof TRANSPORTS)[number];
