@@ -34,6 +34,7 @@ const FLEET = path.join(path.dirname(SELF), "fleet.ts");
 const SERVERS = Number(process.env.BENCH_SERVERS ?? 10_000);
 const HOSTS = Number(process.env.BENCH_HOSTS ?? 128);
 const CONCURRENCY = Number(process.env.PROBE_CONCURRENCY ?? 64);
+const HOST_CONCURRENCY = Number(process.env.PROBE_HOST_CONCURRENCY ?? 4);
 /** Per-server limits for both probers: a healthy fixture answers in milliseconds. */
 const DEADLINE_MS = 15_000;
 const WHOLE_RUN_LIMIT_MS = 20 * 60_000;
@@ -176,7 +177,8 @@ async function probeOnlyWorker(): Promise<void> {
   const { createHostGate } = await import("@/lib/rounds/host-gate");
   const urls = await receiveUrls();
   const policy = createAddressPolicy({ allowPrivate: true });
-  const gate = createHostGate();
+  // No queue here: every host may have the crowded limit of requests in flight.
+  const gate = createHostGate({ limitOf: () => HOST_CONCURRENCY });
   const times = new Array<number>(urls.length).fill(0);
   const measure = startMeasure();
   await pool(urls, CONCURRENCY, async (url, i) => {

@@ -16,7 +16,8 @@ export function metadataChallenge(seen: SeenChallenge): AuthChallenge | undefine
 export async function followAuthMetadata(
   ctx: ProbeContext,
   seen: SeenChallenge,
-  isOptedOut: (host: string) => string | null,
+  /** The metadata host's opt-out (operator list or robots.txt), checked before anything is fetched there. */
+  isOptedOut: (url: URL) => Promise<string | null>,
 ): Promise<AuthMetadataOutcome> {
   const challenge = metadataChallenge(seen);
   const raw = challenge?.params["resource_metadata"];
@@ -28,7 +29,7 @@ export async function followAuthMetadata(
     return { kind: "invalid_url", url: raw, challenge: seen };
   }
   if (url.protocol !== "https:" && url.protocol !== "http:") return { kind: "invalid_url", url: raw, challenge: seen };
-  const optedOut = isOptedOut(url.hostname);
+  const optedOut = await isOptedOut(url);
   if (optedOut !== null) return { kind: "opted_out_host", url: raw, host: url.hostname, reason: optedOut, challenge: seen };
   const refused = await ctx.http.checkHost(url.hostname);
   if (refused) return { kind: "address_refused", url: raw, detail: refused, challenge: seen };

@@ -41,6 +41,9 @@ export interface ProbeOptions {
   addressPolicy: AddressPolicy;
   /** The reason a host asked not to be probed, or null. */
   isOptedOut?: (host: string) => string | null;
+  /** Why robots.txt forbids our user agent a URL on another host (the auth metadata's), or null; rounds pass
+   * one backed by their robots cache. Called before anything but robots.txt is fetched from that host. */
+  robotsOptOut?: (url: string) => Promise<string | null>;
   limits?: Partial<ProbeLimits>;
   userAgent?: string;
   /** Rounds pass one to keep one request at a time per host. */
@@ -167,6 +170,11 @@ function sourceChallenge(obs: ProbeObservation, ctx: ProbeContext): SeenChalleng
   return ctx.challenges[0];
 }
 
+/** A metadata host's opt-out: the operator's list first, then its robots.txt (DESIGN §2.4). */
+async function metadataOptOut(opts: ProbeOptions, url: URL): Promise<string | null> {
+  return opts.isOptedOut?.(url.hostname) ?? (await opts.robotsOptOut?.(url.toString())) ?? null;
+}
+
 function raceDeadline<T>(p: Promise<T>, signal: AbortSignal): Promise<T | "deadline"> {
   if (signal.aborted) return Promise.resolve("deadline");
   return Promise.race([p, new Promise<"deadline">((resolve) => signal.addEventListener("abort", () => resolve("deadline"), { once: true }))]);
@@ -239,7 +247,7 @@ export async function probeServer(target: ProbeTarget, opts: ProbeOptions): Prom
       const endSession = target.transport === "sse" ? await runSse(ctx, obs, url.toString()) : await runStreamable(ctx, obs, url.toString());
       if (!ctx.stopped) {
         const source = sourceChallenge(obs, ctx);
-        obs.authMetadata = source ? await followAuthMetadata(ctx, source, opts.isOptedOut ?? (() => null)) : { kind: "no_challenge" };
+        obs.authMetadata = source ? await followAuthMetadata(ctx, source, (u) => metadataOptOut(opts, u)) : { kind: "no_challenge" };
       }
       await endSession();
     }

@@ -22,6 +22,7 @@ export function roundDepsFromConfig(config: Config, extra: Partial<RoundDeps> = 
     db: getDb(config),
     registryUrl: (g[REGISTRY_KEY] as string | undefined) ?? config.registryUrl,
     concurrency: config.probeConcurrency,
+    hostConcurrency: config.probeHostConcurrency,
     allowPrivateNetworks: config.allowPrivateNetworks,
     ...(config.publicBaseUrl ? { userAgent: probeUserAgent(config.publicBaseUrl) } : {}),
     ...extra,
