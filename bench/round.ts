@@ -3,11 +3,14 @@
 //
 // Three child processes, so each figure is its own: the fleet (servers + registry), the round
 // (runRound → probe → judge → SQLite) and the baseline. This process only orchestrates and prints.
-// Environment knobs: BENCH_SERVERS (10000), BENCH_HOSTS (128), PROBE_CONCURRENCY (64), BENCH_KEEP_DB=1.
+// Environment knobs: BENCH_SERVERS (10000), BENCH_HOSTS (128), PROBE_CONCURRENCY (64), PROBE_HOST_CONCURRENCY (4),
+// BENCH_LATENCY_MS / --latency-ms (50: every fleet answer waits this long), BENCH_CROWDED_PERCENT / --crowded-percent
+// (30: that share of the servers on one host), BENCH_PROBE_ONLY (1 without latency, else 0), BENCH_KEEP_DB=1.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
 import type { ChildProcess } from "node:child_process";
 import { CHECK_IDS, type CheckId, type CheckState } from "@/lib/checks/vocabulary";
 import { ZOO_EXPECTATIONS } from "@/tests/fixtures/zoo";
@@ -26,7 +29,7 @@ import {
   stopChild,
   type TargetRow,
 } from "./common";
-import { FLEET_MIX, type FleetReady, type FleetServer } from "./fleet";
+import { FLEET_MIX, type FleetReady, type FleetServer, type FleetStats } from "./fleet";
 
 const SELF = fileURLToPath(import.meta.url);
 const FLEET = path.join(path.dirname(SELF), "fleet.ts");
@@ -35,6 +38,14 @@ const SERVERS = Number(process.env.BENCH_SERVERS ?? 10_000);
 const HOSTS = Number(process.env.BENCH_HOSTS ?? 128);
 const CONCURRENCY = Number(process.env.PROBE_CONCURRENCY ?? 64);
 const HOST_CONCURRENCY = Number(process.env.PROBE_HOST_CONCURRENCY ?? 4);
+const FLAGS = process.env.BENCH_ROLE
+  ? { values: {} as Record<string, string | undefined> }
+  : parseArgs({ options: { "latency-ms": { type: "string" }, "crowded-percent": { type: "string" } } });
+const LATENCY_MS = Number(FLAGS.values["latency-ms"] ?? process.env.BENCH_LATENCY_MS ?? 50);
+const CROWDED_PERCENT = Number(FLAGS.values["crowded-percent"] ?? process.env.BENCH_CROWDED_PERCENT ?? 30);
+/** Like the internet (latency, a crowded host): the round's target is the one of issue 14. */
+const INTERNET_LIKE = LATENCY_MS > 0 || CROWDED_PERCENT > 0;
+const TARGET_INTERNET_ROUND_MS = 5 * 60_000;
 /** Per-server limits for both probers: a healthy fixture answers in milliseconds. */
 const DEADLINE_MS = 15_000;
 const WHOLE_RUN_LIMIT_MS = 20 * 60_000;
@@ -101,6 +112,7 @@ async function roundWorker(): Promise<void> {
     db,
     registryUrl,
     concurrency: CONCURRENCY,
+    hostConcurrency: HOST_CONCURRENCY,
     allowPrivateNetworks: true,
     limits: { deadlineMs: DEADLINE_MS },
     trigger: "bench",
@@ -261,12 +273,15 @@ async function orchestrate(): Promise<void> {
 
   console.log(`[bench:round] ${os.cpus().length} cores, node ${process.version}`);
   console.log(`[bench:round] fleet: ${fmt.n(SERVERS)} servers on ${HOSTS} loopback hosts; concurrency ${CONCURRENCY} (PROBE_CONCURRENCY); per-server deadline ${DEADLINE_MS} ms`);
+  console.log(`[bench:round] every answer ${LATENCY_MS} ms late; ${CROWDED_PERCENT}% of the servers on one host (limit ${HOST_CONCURRENCY}, PROBE_HOST_CONCURRENCY)`);
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "bench-round-"));
   const dbPath = path.join(tmp, "round.db");
   const fleet = forkTs(FLEET, "fleet", {
     BENCH_FLEET_SERVERS: String(SERVERS),
     BENCH_FLEET_HOSTS: String(HOSTS),
     BENCH_FLEET_LIFETIME_MS: String(WHOLE_RUN_LIMIT_MS),
+    BENCH_FLEET_LATENCY_MS: String(LATENCY_MS),
+    BENCH_FLEET_CROWDED_PERCENT: String(CROWDED_PERCENT),
   });
   let fleetPeak = 0;
   const fleetSampler = setInterval(() => (fleetPeak = Math.max(fleetPeak, procRss(fleet.pid!))), 250);
@@ -278,13 +293,15 @@ async function orchestrate(): Promise<void> {
     console.log(`\n[bench:round] 1/2 real round (registry → probe → judge → SQLite ${dbPath})`);
     const round = await runWorker<RoundDone>("round", { BENCH_DB: dbPath, BENCH_REGISTRY: ready.registryUrl });
     console.log(`[bench:round] round ${round.summary.status} in ${fmt.s(round.wallMs)}: ${JSON.stringify(round.summary)}`);
+    const polite = await politeness(fleet, ready, round.wallMs);
+    console.log(polite.line);
 
     console.log(`\n[bench:round] 2/2 baseline: @modelcontextprotocol/client ${clientVersion()} connect + listTools, versionNegotiation "auto"`);
     const baseline = await runWorker<BaselineDone>("baseline", {}, { type: "urls", urls: ready.servers.map((s) => s.url) });
     console.log(`[bench:round] baseline done in ${fmt.s(baseline.wallMs)}: ${baseline.ok} listed tools, errors ${JSON.stringify(baseline.errors)}`);
 
     let probeOnly: (BaselineDone & { childPeak: number }) | undefined;
-    if (process.env.BENCH_PROBE_ONLY !== "0") {
+    if ((process.env.BENCH_PROBE_ONLY ?? (INTERNET_LIKE ? "0" : "1")) !== "0") {
       console.log(`\n[bench:round] (info) probe + judge only, same host gate and concurrency, no SQLite`);
       probeOnly = await runWorker<BaselineDone>("probeonly", {}, { type: "urls", urls: ready.servers.map((s) => s.url) });
       console.log(`[bench:round] probe-only done in ${fmt.s(probeOnly.wallMs)}`);
@@ -372,9 +389,12 @@ async function orchestrate(): Promise<void> {
         "and keeps one request at a time per host; the baseline shares keep-alive connections through the global fetch.",
     );
 
+    const roundTarget = INTERNET_LIKE ? TARGET_INTERNET_ROUND_MS : TARGET_ROUND_MS;
     const rows: TargetRow[] = [
-      { figure: "round wall time", value: fmt.s(round.wallMs), target: "<= 60 s", verdict: round.wallMs <= TARGET_ROUND_MS ? "PASS" : "MISS" },
-      { figure: "speed vs SDK v2 baseline", value: `${ratio.toFixed(2)}x`, target: ">= 2x", verdict: ratio >= TARGET_RATIO ? "PASS" : "MISS" },
+      { figure: "round wall time", value: fmt.s(round.wallMs), target: `<= ${roundTarget / 1000} s`, verdict: round.wallMs <= roundTarget ? "PASS" : "MISS" },
+      // The baseline keeps no per-host bound, so against a crowded host the comparison is only informative.
+      { figure: "speed vs SDK v2 baseline", value: `${ratio.toFixed(2)}x`, target: INTERNET_LIKE ? "(info)" : ">= 2x", verdict: INTERNET_LIKE ? "info" : ratio >= TARGET_RATIO ? "PASS" : "MISS" },
+      ...polite.rows,
       { figure: "round peak RSS", value: fmt.mb(roundRss), target: "<= 400 MB", verdict: roundRss <= TARGET_RSS ? "PASS" : "MISS" },
       { figure: "round servers/s", value: fmt.rate(roundRate), target: "(info)", verdict: "info" },
       { figure: "round p50 / p99 per server", value: `${fmt.ms(percentile(roundTimes, 50))} / ${fmt.ms(percentile(roundTimes, 99))}`, target: "(info)", verdict: "info" },
@@ -382,12 +402,63 @@ async function orchestrate(): Promise<void> {
       { figure: "states as the zoo expects", value: `${matchedAll}/${SERVERS}`, target: "(info)", verdict: "info" },
     ];
     printTargets(`bench:round: ${fmt.n(SERVERS)} servers, ${HOSTS} hosts, concurrency ${CONCURRENCY}, ${os.cpus().length} cores`, rows);
+    console.log(
+      JSON.stringify({
+        bench: "round",
+        servers: SERVERS,
+        hosts: HOSTS,
+        concurrency: CONCURRENCY,
+        latencyMs: LATENCY_MS,
+        roundS: Number((round.wallMs / 1000).toFixed(1)),
+        probed: round.summary.probed,
+        baselineS: Number((baseline.wallMs / 1000).toFixed(1)),
+        baselineListedTools: baseline.ok,
+        ...polite.json,
+      }),
+    );
   } finally {
     clearInterval(fleetSampler);
     await stopChild(fleet);
     if (process.env.BENCH_KEEP_DB === "1") console.log(`[bench:round] database kept at ${dbPath}`);
     else fs.rmSync(tmp, { recursive: true, force: true });
   }
+}
+
+/** What the fleet's hosts saw during the round: the crowded host's peak against its limit, ordinary hosts' peak,
+ * and the Crawl-delay host's shortest gap. */
+async function politeness(fleet: ChildProcess, ready: FleetReady, roundMs: number) {
+  const statsMessage = nextMessage<FleetStats>(fleet, "stats", 30_000);
+  fleet.send("stats");
+  const stats = await statsMessage;
+  const crowdedPeak = ready.crowdedServers > 0 ? stats.peaks[0]! : null;
+  const ordinaryPeak = Math.max(0, ...stats.peaks.filter((_, h) => h !== ready.crawlHost && (ready.crowdedServers === 0 || h !== 0)));
+  const crawlPeak = stats.peaks[ready.crawlHost]!;
+  const crawlOk = stats.crawlMinGapMs !== null && stats.crawlMinGapMs >= ready.crawlDelaySeconds * 1000 && crawlPeak <= 1;
+  const line =
+    `crowded host: ${fmt.n(ready.crowdedServers)} servers on one host of ${ready.hosts}, round ${fmt.s(roundMs)}, ` +
+    `max in flight per host ${crowdedPeak ?? "n/a"} (limit ${HOST_CONCURRENCY}), crawl-delay honoured: ${crawlOk ? "yes" : "no"}` +
+    ` [ordinary hosts max in flight ${ordinaryPeak} (limit 1); Crawl-delay ${ready.crawlDelaySeconds} s host: ${ready.crawlServers} servers, ` +
+    `${stats.requests[ready.crawlHost]} requests, shortest gap ${stats.crawlMinGapMs ?? "n/a"} ms]`;
+  const rows: TargetRow[] = [
+    ...(crowdedPeak !== null
+      ? [{ figure: "crowded host max in flight", value: String(crowdedPeak), target: `<= ${HOST_CONCURRENCY}`, verdict: crowdedPeak <= HOST_CONCURRENCY ? "PASS" : "MISS" } as TargetRow]
+      : []),
+    { figure: "ordinary hosts max in flight", value: String(ordinaryPeak), target: "<= 1", verdict: ordinaryPeak <= 1 ? "PASS" : "MISS" },
+    { figure: "crawl-delay honoured", value: `${stats.crawlMinGapMs ?? "n/a"} ms shortest gap`, target: `>= ${ready.crawlDelaySeconds * 1000} ms`, verdict: crawlOk ? "PASS" : "MISS" },
+  ];
+  const json = {
+    crowdedHost: {
+      servers: ready.crowdedServers,
+      hosts: ready.hosts,
+      roundS: Number((roundMs / 1000).toFixed(1)),
+      maxInFlight: crowdedPeak,
+      limit: HOST_CONCURRENCY,
+      ordinaryMaxInFlight: ordinaryPeak,
+      crawlDelayHonoured: crawlOk,
+      crawlMinGapMs: stats.crawlMinGapMs,
+    },
+  };
+  return { line, rows, json };
 }
 
 function clientVersion(): string {

@@ -181,7 +181,7 @@ async function executeRound(deps: RoundDeps, roundId: number, holder: string): P
     const worker = async () => {
       for (let taken = await queue.take(); taken; taken = await queue.take()) {
         const server = taken.item;
-        const kind = await probeAndPersist(ctx, server)
+        const kind = await probeAndPersist(ctx, server, taken.done)
           .catch((e: unknown) => {
             log(`[rounds] ${server.name}: not recorded: ${(e as Error).message}`);
             // An internal error must not make the server due again at once, or every round retries it first.
@@ -295,7 +295,9 @@ function blockedObservation(server: DueServer, blocked: Blocked, at: Date): Prob
   };
 }
 
-async function probeAndPersist(ctx: ServerContext, server: DueServer) {
+/** `hostDone` frees the server's host slot: called as soon as the probe stops talking to it, before judging and
+ * writing, so a crowded host's slots are busy with requests only. */
+async function probeAndPersist(ctx: ServerContext, server: DueServer, hostDone: () => void) {
   const { deps, now } = ctx;
   const skip = async (blocked: Blocked, optOutSource?: OptOutSource) => {
     const obs = blockedObservation(server, blocked, now());
@@ -339,6 +341,7 @@ async function probeAndPersist(ctx: ServerContext, server: DueServer) {
       now: () => now(),
     },
   );
+  hostDone();
   const results: CheckResult[] = judge(obs);
   return persistRun(deps.db, { serverId: server.id, roundId: ctx.roundId, obs, results, skipped: false, now: now() })
     .kind;
