@@ -106,7 +106,9 @@ async function main(): Promise<void> {
     const mix = mixFor(i);
     const zoo = createZooHandler(mix.behaviour, { prefix });
     const delay = latencyMs + (mix.delayMs ? mix.delayMs[0] + ((i * 7919) % (mix.delayMs[1] - mix.delayMs[0] + 1)) : 0);
-    const handler: Handler = delay ? (req, res) => void setTimeout(() => void zoo(req, res), delay) : (req, res) => void zoo(req, res);
+    // A prober that gives up mid-request (its deadline) must not bring the fleet down.
+    const answer: Handler = (req, res) => void zoo(req, res).catch(() => res.destroy());
+    const handler: Handler = delay ? (req, res) => void setTimeout(() => answer(req, res), delay) : answer;
     mounts[host]!.set(prefix, handler);
     plan.push({ i, host, prefix, mix });
   }
