@@ -3,7 +3,7 @@ import { getDb } from "../../db/client";
 import type { Config } from "../config";
 import { startDemo } from "../demo/start";
 import { probeUserAgent } from "../probe";
-import { makeAllDue } from "../store/write";
+import { makeAllDue } from "../store/servers";
 import { startRound, type RoundDeps } from "./round";
 
 // Process-wide (globalThis, shared across Next's bundles): the registry a demo fleet serves replaces

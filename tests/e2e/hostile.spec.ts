@@ -14,7 +14,7 @@ import { judge } from "../../lib/checks";
 import { createAddressPolicy, probeServer } from "../../lib/probe";
 import type { ProbeLimits, ProbeObservation } from "../../lib/probe/types";
 import { persistRun } from "../../lib/rounds/persist";
-import { applyRegistrySnapshot, type ListedServer } from "../../lib/store/write";
+import { applyRegistrySnapshot, type ListedServer } from "../../lib/store/servers";
 import { startZooServer, ZOO_EXPECTATIONS } from "../fixtures/zoo";
 import { MARKUP_DESCRIPTION } from "../fixtures/zoo/hostile";
 

@@ -8,8 +8,7 @@ import { createAddressPolicy } from "@/lib/probe";
 import { robotsDisallows } from "@/lib/rounds/robots";
 import { runRound, type RoundDeps } from "@/lib/rounds/round";
 import { listOptOuts } from "@/lib/store/optouts";
-import { getServerDetail } from "@/lib/store/read";
-import { applyRegistrySnapshot } from "@/lib/store/write";
+import { getServerDetail, applyRegistrySnapshot } from "@/lib/store/servers";
 import { createZooHandler, type LoggedRequest } from "../../fixtures/zoo";
 import { tempDb } from "../store/helpers";
 

@@ -4,7 +4,7 @@ import { getRoundStatus, health, postRound } from "@/app/api/_lib/handlers";
 import type { Db } from "@/db/client";
 import { createAddressPolicy } from "@/lib/probe";
 import { startRound, type RoundSummary } from "@/lib/rounds/round";
-import { applyRegistrySnapshot } from "@/lib/store/write";
+import { applyRegistrySnapshot } from "@/lib/store/servers";
 import { startZooServer, type RunningZooServer } from "../../fixtures/zoo";
 import { tempDb } from "../store/helpers";
 
