@@ -9,7 +9,7 @@ import { robotsDisallows } from "@/lib/rounds/robots";
 import { runRound, type RoundDeps } from "@/lib/rounds/round";
 import { listOptOuts } from "@/lib/store/optouts";
 import { getServerDetail, applyRegistrySnapshot } from "@/lib/store/servers";
-import { createZooHandler, type LoggedRequest } from "../../fixtures/zoo";
+import { createZooHandler, type LoggedRequest } from "@/lib/demo/zoo";
 import { tempDb } from "../store/helpers";
 
 // robots.txt rules for the probe's token, and the operator's opt-out command.

@@ -9,8 +9,8 @@ import { coverageBetween } from "@/lib/store/coverage";
 import { addOptOut } from "@/lib/store/optouts";
 import { getServerDetail, listServers } from "@/lib/store/servers";
 import { getMeta, META_KEYS } from "@/lib/store/meta";
-import { entry, startFixtureRegistry, type FixtureEntry, type FixtureRegistry } from "../../fixtures/registry";
-import { startZooServer, ZOO_ALSO_ACCEPTABLE, ZOO_EXPECTATIONS, type RunningZooServer } from "../../fixtures/zoo";
+import { entry, startFixtureRegistry, type FixtureEntry, type FixtureRegistry } from "@/lib/demo/loopback-registry";
+import { startZooServer, ZOO_ALSO_ACCEPTABLE, ZOO_EXPECTATIONS, type RunningZooServer } from "@/lib/demo/zoo";
 import { tempDb } from "../store/helpers";
 
 // One round over the whole zoo, listed by a paged fixture registry, into a real SQLite file.

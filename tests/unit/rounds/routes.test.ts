@@ -5,7 +5,7 @@ import type { Db } from "@/db/client";
 import { createAddressPolicy } from "@/lib/probe";
 import { startRound, type RoundSummary } from "@/lib/rounds/round";
 import { applyRegistrySnapshot } from "@/lib/store/servers";
-import { startZooServer, type RunningZooServer } from "../../fixtures/zoo";
+import { startZooServer, type RunningZooServer } from "@/lib/demo/zoo";
 import { tempDb } from "../store/helpers";
 
 // The real route logic (app/api/_lib/handlers.ts), called with Request objects; route.ts files only wire config in.
