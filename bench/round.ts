@@ -13,7 +13,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import type { ChildProcess } from "node:child_process";
 import { CHECK_IDS, type CheckId, type CheckState } from "@/lib/checks/vocabulary";
-import { ZOO_EXPECTATIONS } from "@/tests/fixtures/zoo";
+import { ZOO_EXPECTATIONS } from "@/lib/demo/zoo";
 import {
   fmt,
   forkTs,

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createAddressPolicy, DEFAULT_USER_AGENT } from "@/lib/probe";
 import { runRound } from "@/lib/rounds/round";
-import { getServerDetail } from "@/lib/store/read";
-import { applyRegistrySnapshot } from "@/lib/store/write";
+import { getServerDetail, applyRegistrySnapshot } from "@/lib/store/servers";
 import { registryRows, startLoopbackHost, zooMount, type LoopbackHost } from "../../fixtures/loopback-hosts";
 import { tempDb } from "../store/helpers";
 

@@ -3,10 +3,9 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { hostPauses, runs } from "@/db/schema";
 import { createAddressPolicy } from "@/lib/probe";
 import { runRound, type RoundDeps, type RoundSummary } from "@/lib/rounds/round";
-import { getServerDetail } from "@/lib/store/read";
-import { applyRegistrySnapshot } from "@/lib/store/write";
+import { getServerDetail, applyRegistrySnapshot } from "@/lib/store/servers";
 import { registryRows, startLoopbackHost, zooMount, type LoopbackHost, type Mount, type SeenRequest } from "../../fixtures/loopback-hosts";
-import { ZOO_EXPECTATIONS } from "../../fixtures/zoo";
+import { ZOO_EXPECTATIONS } from "@/lib/demo/zoo";
 import { tempDb } from "../store/helpers";
 
 // Per-host politeness (DESIGN §2.5) seen from the servers' side: real loopback hosts (127.0.0.x), a real round.

@@ -8,10 +8,9 @@ import { createAddressPolicy, DEFAULT_USER_AGENT } from "@/lib/probe";
 import { fetchRobots, robotsCrawlDelay, robotsDisallows } from "@/lib/rounds/robots";
 import { runRound, type RoundDeps } from "@/lib/rounds/round";
 import { listOptOuts } from "@/lib/store/optouts";
-import { getServerDetail } from "@/lib/store/read";
-import { applyRegistrySnapshot } from "@/lib/store/write";
+import { getServerDetail, applyRegistrySnapshot } from "@/lib/store/servers";
+import { createZooHandler, type LoggedRequest } from "@/lib/demo/zoo";
 import { registryRows } from "../../fixtures/loopback-hosts";
-import { createZooHandler, type LoggedRequest } from "../../fixtures/zoo";
 import { tempDb } from "../store/helpers";
 
 // robots.txt rules for the probe's token, and the operator's opt-out command.
