@@ -63,6 +63,8 @@ export interface FleetStats {
   requests: number[];
   /** Shortest time between the end of one answer and the arrival of the next request on the Crawl-delay host. */
   crawlMinGapMs: number | null;
+  /** A few requests that arrived at an ordinary host while another one was still open there (debugging aid). */
+  overlaps: string[];
 }
 
 export function mixFor(i: number): MixEntry {
@@ -119,22 +121,39 @@ async function main(): Promise<void> {
   const inFlight = new Array<number>(hostCount).fill(0);
   let crawlLastEnd = -Infinity;
   let crawlMinGapMs: number | null = null;
+  const overlaps: string[] = [];
 
   const listeners: Server[] = [];
   const origins: string[] = [];
   for (let h = 0; h < hostCount; h++) {
     const table = mounts[h]!;
+    const openAnswers = new Set<string>();
     const server = createServer((req, res) => {
       requests[h]!++;
+      const what = `${req.method} ${req.url}`;
+      if (openAnswers.size > 0 && h !== 0 && overlaps.length < 10) overlaps.push(`host ${h}: ${what} arrived while ${[...openAnswers].join(" + ")} open`);
+      openAnswers.add(what);
+      res.once("close", () => openAnswers.delete(what));
       peaks[h] = Math.max(peaks[h]!, ++inFlight[h]!);
       if (h === crawlHost) {
         const gap = performance.now() - crawlLastEnd;
         if (Number.isFinite(gap)) crawlMinGapMs = Math.min(crawlMinGapMs ?? Infinity, gap);
       }
-      res.once("close", () => {
+      // In flight until the answer is handed over (or the connection drops): counted at end() rather than at
+      // "close", which a busy event loop can deliver after the prober's next request has arrived.
+      let open = true;
+      const finished = () => {
+        if (!open) return;
+        open = false;
         inFlight[h]!--;
         if (h === crawlHost) crawlLastEnd = performance.now();
-      });
+      };
+      const endAnswer = res.end.bind(res) as (...a: unknown[]) => ServerResponse;
+      res.end = ((...a: unknown[]) => {
+        finished();
+        return endAnswer(...a);
+      }) as typeof res.end;
+      res.once("close", finished);
       const path = req.url ?? "/";
       if (path === "/robots.txt") {
         const answer = () =>
@@ -178,7 +197,7 @@ async function main(): Promise<void> {
   process.on("message", (m) => {
     if (m === "stop") void stop(0);
     if (m === "stats") {
-      const stats: FleetStats = { type: "stats", peaks: [...peaks], requests: [...requests], crawlMinGapMs: crawlMinGapMs === null ? null : Math.round(crawlMinGapMs) };
+      const stats: FleetStats = { type: "stats", peaks: [...peaks], requests: [...requests], crawlMinGapMs: crawlMinGapMs === null ? null : Math.round(crawlMinGapMs), overlaps: overlaps.splice(0) };
       process.send?.(stats);
       peaks.fill(0);
       requests.fill(0);

@@ -431,6 +431,7 @@ async function politeness(fleet: ChildProcess, ready: FleetReady, roundMs: numbe
   const statsMessage = nextMessage<FleetStats>(fleet, "stats", 30_000);
   fleet.send("stats");
   const stats = await statsMessage;
+  for (const o of stats.overlaps) console.log(`[bench:round] overlap seen by the fleet: ${o}`);
   const crowdedPeak = ready.crowdedServers > 0 ? stats.peaks[0]! : null;
   const ordinaryPeak = Math.max(0, ...stats.peaks.filter((_, h) => h !== ready.crawlHost && (ready.crowdedServers === 0 || h !== 0)));
   const crawlPeak = stats.peaks[ready.crawlHost]!;
