@@ -49,6 +49,7 @@ export interface FleetReady {
   startMs: number;
   /** Host index of the crowded host (0) and how many servers it serves; 0 servers when the mix has none. */
   crowdedServers: number;
+  serversPerHost: number[];
   /** Host index of the Crawl-delay host, its delay (s) and servers. */
   crawlHost: number;
   crawlDelaySeconds: number;
@@ -63,7 +64,7 @@ export interface FleetStats {
   requests: number[];
   /** Shortest time between the end of one answer and the arrival of the next request on the Crawl-delay host. */
   crawlMinGapMs: number | null;
-  /** A few requests that arrived at an ordinary host while another one was still open there (debugging aid). */
+  /** A few requests that arrived at a host other than the first while another one was still open there. */
   overlaps: string[];
 }
 
@@ -85,13 +86,17 @@ type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
 async function main(): Promise<void> {
   const count = Number(process.env.BENCH_FLEET_SERVERS ?? 10_000);
-  const hostCount = Number(process.env.BENCH_FLEET_HOSTS ?? 128);
   const lifetimeMs = Number(process.env.BENCH_FLEET_LIFETIME_MS ?? 15 * 60_000);
   const latencyMs = Number(process.env.BENCH_FLEET_LATENCY_MS ?? 0);
   const crowdedPercent = Number(process.env.BENCH_FLEET_CROWDED_PERCENT ?? 0);
   const crawlServers = Number(process.env.BENCH_FLEET_CRAWL_SERVERS ?? 3);
   const crawlDelaySeconds = Number(process.env.BENCH_FLEET_CRAWL_DELAY ?? 1);
   const t0 = performance.now();
+  const isCrowded = (i: number) => crowdedPercent > 0 && (i * 53) % 100 < crowdedPercent;
+  let crowdedCount = 0;
+  for (let i = 0; i < count; i++) if (isCrowded(i)) crowdedCount++;
+  // Enough hosts that the rest stay ordinary (fewer than 50 servers each, DESIGN §2.5), else they would be crowded too.
+  const hostCount = Math.max(Number(process.env.BENCH_FLEET_HOSTS ?? 128), crowdedPercent > 0 ? Math.ceil((count - crowdedCount) / 40) + 2 : 0);
 
   // Per host: prefix → handler. Host 0 is the crowded one when the mix has one; the last host asks for a
   // Crawl-delay and serves only a few servers; the rest go round-robin, so neighbours sit on different hosts.
@@ -101,7 +106,7 @@ async function main(): Promise<void> {
   let spread = 0;
   let onCrawlHost = 0;
   for (let i = 0; i < count; i++) {
-    const crowded = crowdedPercent > 0 && (i * 53) % 100 < crowdedPercent;
+    const crowded = isCrowded(i);
     const firstOrdinary = crowdedPercent > 0 ? 1 : 0;
     const host = crowded ? 0 : onCrawlHost < crawlServers ? (onCrawlHost++, crawlHost) : firstOrdinary + (spread++ % (crawlHost - firstOrdinary));
     const prefix = `/s${String(i).padStart(5, "0")}`;
@@ -219,7 +224,8 @@ async function main(): Promise<void> {
     servers,
     hosts: hostCount,
     startMs: Math.round(performance.now() - t0),
-    crowdedServers: crowdedPercent > 0 ? plan.filter((p) => p.host === 0).length : 0,
+    crowdedServers: crowdedCount,
+    serversPerHost: mounts.map((m) => m.size),
     crawlHost,
     crawlDelaySeconds,
     crawlServers: plan.filter((p) => p.host === crawlHost).length,
