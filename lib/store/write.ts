@@ -181,6 +181,8 @@ export interface NewRun {
   read: boolean;
   exchangesJson: string;
   keepEvidence: boolean;
+  handshakeMs?: number | null;
+  toolsListMs?: number | null;
 }
 
 export function insertRun(db: Db, run: NewRun): number {
