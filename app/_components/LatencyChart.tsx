@@ -4,8 +4,8 @@ import { addDays } from "@/lib/rounds/coverage";
 const ms = (v: number | null) => (v === null ? "–" : `${v.toLocaleString("en-US")} ms`);
 const cell = (p: Percentiles) => (p.samples === 0 ? "no measurement" : `${ms(p.p50)} / ${ms(p.p95)} (${p.samples})`);
 
-const W = 640;
-const H = 200;
+const W = 760;
+const H = 220;
 const PAD = { top: 14, right: 12, bottom: 28, left: 60 };
 
 /** p50/p95 per window as a table, then the daily medians of the last 30 days as a line chart. */
