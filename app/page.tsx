@@ -159,7 +159,7 @@ export default async function Home({ searchParams }: { searchParams: Promise<Sea
                     {row.lastProbedAt ? <time dateTime={row.lastProbedAt} title={formatUtc(row.lastProbedAt)}>{formatRelative(row.lastProbedAt, now)}</time> : "not yet"}
                   </td>
                   <td data-label="Last 90 days">
-                    <HistoryStripCompact days={stripDays(history.get(row.name) ?? [], now)} href={`${serverPath(row.name)}#history`} />
+                    <HistoryStripCompact days={stripDays(history.get(row.name) ?? [], now)} />
                   </td>
                 </tr>
               ))}

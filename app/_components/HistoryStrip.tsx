@@ -107,8 +107,9 @@ export function HistoryStrip({ days }: { days: StripDay[] }) {
   );
 }
 
-/** The index's compact strip: one path per state (a few hundred bytes a row), the sentence for screen readers. */
-export function HistoryStripCompact({ days, href }: { days: StripDay[]; href: string }) {
+/** The index's compact strip: one path per state (a few hundred bytes a row), the sentence as tooltip and for
+ * screen readers. Not a link: the row's name already leads to the page, and 50 more tab stops would not help. */
+export function HistoryStripCompact({ days }: { days: StripDay[] }) {
   const paths = new Map<Cell, string>();
   days.forEach((d, i) => {
     const x = i * 3;
@@ -118,13 +119,13 @@ export function HistoryStripCompact({ days, href }: { days: StripDay[]; href: st
   });
   const summary = historySummary(days);
   return (
-    <a className="strip-link" href={href} title={summary}>
+    <span className="strip-cell" title={summary}>
       <svg className="strip-compact" viewBox={`0 0 ${days.length * 3 - 1} 16`} aria-hidden="true" focusable="false">
         {[...paths].map(([cell, d]) => (
           <path key={cell} className={`day-${cell}`} d={d} />
         ))}
       </svg>
       <span className="visually-hidden">{summary}</span>
-    </a>
+    </span>
   );
 }
