@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, gte, inArray, isNull } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { meta, reprobeRequests, runs, servers } from "../../db/schema";
-import { transaction, type DueServer } from "./write";
+import { dueServerColumns, transaction, type DueServer } from "./write";
 
 // "Probe again now": accepted requests are rows; the limits are checked and the row written in one
 // immediate transaction, so concurrent posts cannot both slip under a limit.
@@ -103,14 +103,7 @@ export function reprobesInLastHour(db: Db, now: Date): number {
 export function serversForRound(db: Db, ids: number[]): DueServer[] {
   if (ids.length === 0) return [];
   return db
-    .select({
-      id: servers.id,
-      name: servers.name,
-      remoteUrl: servers.remoteUrl,
-      transport: servers.transport,
-      host: servers.host,
-      needsConfig: servers.needsConfig,
-    })
+    .select(dueServerColumns)
     .from(servers)
     .where(and(inArray(servers.id, ids), isNull(servers.leftRegistryAt)))
     .all();

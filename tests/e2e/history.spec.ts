@@ -4,7 +4,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { percentile } from "../../lib/site/history";
 import { E2E_DB, SCREENSHOT_DIR } from "./env";
 import { SEED } from "./seed";
-import { collectConsoleErrors, expectNoAxeViolations, screenshot, serverUrl } from "./helpers";
+import { collectConsoleErrors, expectNoAxeViolations, parseAtom, screenshot, serverUrl } from "./helpers";
 
 // History strip, response times, the latency badge and the state-change feeds, against the seeded site
 // (90 days of day rows; four timed runs a day for the last 30 days on the weather server).
@@ -23,20 +23,6 @@ function seededHandshakes(fromIso: string): number[] {
   } finally {
     db.close();
   }
-}
-
-async function parseAtom(page: Page, xml: string) {
-  return page.evaluate((text) => {
-    const doc = new DOMParser().parseFromString(text, "application/xml");
-    const err = doc.getElementsByTagName("parsererror")[0];
-    const entries = [...doc.getElementsByTagName("entry")].map((e) => ({
-      title: e.getElementsByTagName("title")[0]?.textContent ?? "",
-      updated: e.getElementsByTagName("updated")[0]?.textContent ?? "",
-      link: e.getElementsByTagName("link")[0]?.getAttribute("href") ?? "",
-      summary: (e.getElementsByTagName("summary")[0] ?? e.getElementsByTagName("content")[0])?.textContent ?? "",
-    }));
-    return { error: err?.textContent ?? null, root: doc.documentElement.localName, ns: doc.documentElement.namespaceURI, entries };
-  }, xml);
 }
 
 test("the server page shows 90 day bars with a tooltip each, a legend and a table with links to the day's run", async ({ page }) => {

@@ -1,18 +1,18 @@
 // "Probe again now", end to end: a real `next start` of its own (loopback probing allowed, a small hourly
 // cap), real loopback MCP servers, Chromium posting the plain form with JavaScript off. The shared e2e
 // server's seed stays as the other specs expect it.
-import { spawn, type ChildProcess } from "node:child_process";
-import fs from "node:fs";
 import http from "node:http";
-import net from "node:net";
+import type net from "node:net";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { closeDb, openDb, type Db } from "../../db/client";
 import { addOptOut } from "../../lib/store/optouts";
-import { applyRegistrySnapshot, type ListedServer } from "../../lib/store/write";
+import { applyRegistrySnapshot } from "../../lib/store/write";
 import { startZooServer, type RunningZooServer } from "../fixtures/zoo";
+import { listedServer } from "../fixtures/registry/listed";
 import { SCREENSHOT_DIR } from "./env";
 import { serverUrl } from "./helpers";
+import { freshDbFile, startOwnSite, type OwnSite } from "./own-site";
 
 const DB_FILE = path.resolve("test-results/reprobe/reprobe-site.db");
 const HOURLY_CAP = 4;
@@ -28,37 +28,14 @@ const NAMES = {
 test.describe.configure({ mode: "serial" });
 test.use({ javaScriptEnabled: false });
 
-interface Site {
-  origin: string;
-  child: ChildProcess;
+interface Site extends OwnSite {
   db: Db;
   zoo: RunningZooServer;
   recorder: http.Server;
   /** Every request the opted-out host received. */
   hits: string[];
-  output: string[];
 }
 let site: Site | undefined;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-function stopProcessGroup(child: ChildProcess): void {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  try {
-    process.kill(-child.pid!, "SIGTERM");
-  } catch {
-    child.kill("SIGTERM");
-  }
-}
 
 async function startSite(): Promise<Site> {
   const zoo = await startZooServer("modern-healthy-paged");
@@ -70,70 +47,32 @@ async function startSite(): Promise<Site> {
   await new Promise<void>((r) => recorder.listen(0, "127.0.0.1", r));
   const recorderUrl = `http://127.0.0.1:${(recorder.address() as net.AddressInfo).port}/mcp`;
 
-  fs.mkdirSync(path.dirname(DB_FILE), { recursive: true });
-  for (const suffix of ["", "-wal", "-shm"]) fs.rmSync(`${DB_FILE}${suffix}`, { force: true });
+  freshDbFile(DB_FILE);
   const db = openDb(DB_FILE);
-  const listed = (name: string, url: string): ListedServer => ({
-    name,
-    title: null,
-    description: null,
-    version: "1",
-    url,
-    transport: "streamable-http",
-    host: new URL(url).host,
-    needsConfig: null,
-    registryUpdatedAt: null,
-  });
   // Port 9 (discard) refuses at once: those servers fail fast when probed.
   const refused = "http://127.0.0.1:9/mcp";
   const now = new Date().toISOString();
   applyRegistrySnapshot(
     db,
     [
-      listed(NAMES.healthy, zoo.url),
-      listed(NAMES.optedOut, recorderUrl),
-      listed(NAMES.second, refused),
-      listed(NAMES.third, refused),
-      listed(NAMES.fourth, refused),
-      listed(NAMES.left, refused),
+      listedServer(NAMES.healthy, zoo.url),
+      listedServer(NAMES.optedOut, recorderUrl),
+      listedServer(NAMES.second, refused),
+      listedServer(NAMES.third, refused),
+      listedServer(NAMES.fourth, refused),
+      listedServer(NAMES.left, refused),
     ],
     now,
   );
   db.$client.prepare("update servers set left_registry_at = ?, registry_status = 'left' where name = ?").run(now, NAMES.left);
   addOptOut(db, { host: new URL(recorderUrl).host, reason: "the operator asked by email", source: "operator", since: now });
 
-  const port = await freePort();
-  const child = spawn(path.resolve("node_modules/.bin/next"), ["start", "-H", "127.0.0.1", "-p", String(port)], {
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      DATABASE_PATH: DB_FILE,
-      PROBE_SCHEDULE: "",
-      REGISTRY_URL: "http://127.0.0.1:9/",
-      PROBE_ALLOW_PRIVATE_NETWORKS: "1",
-      REPROBE_MIN_MINUTES: "15",
-      REPROBE_HOURLY_CAP: String(HOURLY_CAP),
-      NEXT_TELEMETRY_DISABLED: "1",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-    detached: true,
+  const own = await startOwnSite(DB_FILE, {
+    PROBE_ALLOW_PRIVATE_NETWORKS: "1",
+    REPROBE_MIN_MINUTES: "15",
+    REPROBE_HOURLY_CAP: String(HOURLY_CAP),
   });
-  const output: string[] = [];
-  child.stdout!.on("data", (b: Buffer) => output.push(b.toString()));
-  child.stderr!.on("data", (b: Buffer) => output.push(b.toString()));
-  const origin = `http://127.0.0.1:${port}`;
-  const until = Date.now() + 60_000;
-  while (Date.now() < until) {
-    if (child.exitCode !== null) throw new Error(`next start exited with ${child.exitCode}: ${output.join("").slice(-1500)}`);
-    const ok = await fetch(`${origin}/api/health`, { signal: AbortSignal.timeout(2_000) }).then(
-      (r) => r.status === 200,
-      () => false,
-    );
-    if (ok) return { origin, child, db, zoo, recorder, hits, output };
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  stopProcessGroup(child);
-  throw new Error(`next start did not answer /api/health within 60 s: ${output.join("").slice(-1500)}`);
+  return { ...own, db, zoo, recorder, hits };
 }
 
 test.beforeAll(async () => {
@@ -145,9 +84,7 @@ test.afterAll(async () => {
   if (!site) return;
   const s = site;
   site = undefined;
-  const exited = new Promise<void>((r) => (s.child.exitCode !== null ? r() : s.child.once("exit", () => r())));
-  stopProcessGroup(s.child);
-  await Promise.race([exited, new Promise((r) => setTimeout(r, 5_000))]);
+  await s.stop();
   closeDb(s.db);
   await s.zoo.close();
   await new Promise((r) => s.recorder.close(r));

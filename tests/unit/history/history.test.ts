@@ -14,7 +14,8 @@ import { FORM_KEY_META, issueFormToken, newFormKey, verifyFormToken } from "@/li
 import { historyDays, stateChanges, worstDiscoveryState } from "@/lib/store/history";
 import { addOptOut } from "@/lib/store/optouts";
 import { metaOnce, reprobeStatus, requestReprobe } from "@/lib/store/reprobe";
-import { applyRegistrySnapshot, pruneOldRuns, type ListedServer } from "@/lib/store/write";
+import { applyRegistrySnapshot, pruneOldRuns } from "@/lib/store/write";
+import { listedServer } from "../../fixtures/registry/listed";
 import { startZooServer } from "../../fixtures/zoo";
 import { tempDb } from "../store/helpers";
 
@@ -26,18 +27,7 @@ afterEach(async () => {
 function setup(urls: string[], now = "2026-11-01T00:00:00.000Z") {
   const t = tempDb();
   cleanups.push(t.cleanup);
-  const listed: ListedServer[] = urls.map((url, i) => ({
-    name: `t/s${i}`,
-    title: null,
-    description: null,
-    version: "1",
-    url,
-    transport: "streamable-http",
-    host: new URL(url).host,
-    needsConfig: null,
-    registryUpdatedAt: null,
-  }));
-  applyRegistrySnapshot(t.db, listed, now);
+  applyRegistrySnapshot(t.db, urls.map((url, i) => listedServer(`t/s${i}`, url)), now);
   const id = (i: number) => (t.db.$client.prepare("select id from servers where name = ?").get(`t/s${i}`) as { id: number }).id;
   return { db: t.db, id };
 }
