@@ -187,6 +187,9 @@ export const rounds = sqliteTable(
     read: integer("read").notNull().default(0),
     failed: integer("failed").notNull().default(0),
     gated: integer("gated").notNull().default(0),
+    /** Handshake fine, tool list not read to its end (endless pages, the probe's deadline). */
+    partlyRead: integer("partly_read").notNull().default(0),
+    slowedDown: integer("slowed_down").notNull().default(0),
     /** Servers answered without a request: opted out, needs configuration. */
     skipped: integer("skipped").notNull().default(0),
     heartbeatAt: text("heartbeat_at"),

@@ -50,6 +50,8 @@ export interface RoundProgress {
   read?: number;
   failed?: number;
   gated?: number;
+  partlyRead?: number;
+  slowedDown?: number;
   skipped?: number;
 }
 
