@@ -31,6 +31,7 @@ export interface ServerSummary {
   needsConfig: string | null;
   toolCount: number | null;
   lastProbedAt: string | null;
+  /** The last complete read: the tool list read to its end, malformed definitions or not (DESIGN §2.2). */
   lastSuccessAt: string | null;
   nextDueAt: string | null;
   leftRegistryAt: string | null;

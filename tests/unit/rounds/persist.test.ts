@@ -237,10 +237,10 @@ describe("a complete read is what counts as read (DESIGN §2.2)", () => {
     expect(d.lastSuccessAt).toBe(t2.toISOString());
   });
 
-  test.each([
+  test.each<[string, ProbeObservation["toolsList"]]>([
     ["a cursor loop", { kind: "endless", why: "cursor_loop", tools: [tool("a", "A"), tool("b", "B")], pages: 3, seqs: [2] }],
     ["the page cap", { kind: "endless", why: "page_cap", tools: [tool("a", "A")], pages: 50, seqs: [2] }],
-  ] as const)("a list whose pages never end (%s) is not a complete read", (_label, toolsList) => {
+  ])("a list whose pages never end (%s) is not a complete read", (_label, toolsList) => {
     const { db, id } = setup(["a/endless"]);
     const r = record(db, id("a/endless"), withList(t1, toolsList), t1);
     expect(r.kind).toBe("partly_read");
