@@ -1,5 +1,4 @@
-import type { Percentiles, ResponseTimes } from "@/lib/site/history";
-import { addDays } from "@/lib/rounds/coverage";
+import { shiftDay, type Percentiles, type ResponseTimes } from "@/lib/site/history";
 
 const ms = (v: number | null) => (v === null ? "–" : `${v.toLocaleString("en-US")} ms`);
 const cell = (p: Percentiles) => (p.samples === 0 ? "no measurement" : `${ms(p.p50)} / ${ms(p.p95)} (${p.samples})`);
@@ -10,8 +9,8 @@ const PAD = { top: 14, right: 12, bottom: 28, left: 60 };
 
 /** p50/p95 per window as a table, then the daily medians of the last 30 days as a line chart. */
 export function LatencyChart({ times, today }: { times: ResponseTimes; today: string }) {
-  const from = addDays(today, -29);
-  const days = Array.from({ length: 30 }, (_, i) => addDays(from, i));
+  const from = shiftDay(today, -29);
+  const days = Array.from({ length: 30 }, (_, i) => shiftDay(from, i));
   const byDay = new Map(times.daily.map((d) => [d.day, d]));
   const max = Math.max(1, ...times.daily.flatMap((d) => [d.handshakeP50 ?? 0, d.toolsListP50 ?? 0]));
   const innerW = W - PAD.left - PAD.right;

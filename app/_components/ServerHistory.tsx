@@ -1,7 +1,7 @@
-import { utcDay } from "@/lib/rounds/coverage";
-import { serverHistory } from "@/lib/site/history";
+import { utcDayOf } from "@/lib/site/history";
 import { serverStatesFeedPath } from "@/lib/site/paths";
 import { siteDb } from "../_lib/db";
+import { serverHistory } from "../_lib/history";
 import { HistoryStrip } from "./HistoryStrip";
 import { LatencyChart } from "./LatencyChart";
 
@@ -20,7 +20,7 @@ export function ServerHistory({ name, now }: { name: string; now: Date }) {
       </section>
       <section id="response-time" aria-labelledby="response-time-h">
         <h2 id="response-time-h">Response time</h2>
-        <LatencyChart times={h.responseTimes} today={utcDay(now)} />
+        <LatencyChart times={h.responseTimes} today={utcDayOf(now)} />
       </section>
     </>
   );

@@ -1,5 +1,5 @@
 import { CHECK_IDS, type CheckId } from "../checks/vocabulary";
-import type { BadgeStates } from "../store/site";
+import { type BadgeStates } from "../store/servers";
 import { BADGE_COLORS, badgeSpec, type BadgeSpec } from "./badge";
 import type { ResponseTimes } from "./history";
 import { overallState } from "./states";

@@ -1,5 +1,5 @@
 import { Feed } from "feed";
-import type { ToolChangeRow } from "../store/site";
+import { type ToolChangeRow } from "../store/tools";
 import type { StateChangeRow } from "../store/history";
 import { CHECK_LABELS, STATE_LABELS } from "./labels";
 import { checkAnchor, serverPath } from "./paths";

@@ -1,9 +1,12 @@
 import type { CheckState } from "../checks/vocabulary";
-import { addDays, utcDay } from "../rounds/coverage";
-import type { Db } from "../../db/client";
-import { historyDays, latencySamples, serverIdByName, type HistoryDay, type LatencySample } from "../store/history";
+import type { HistoryDay, LatencySample } from "../store/history";
 
 export const HISTORY_DAYS = 90;
+const DAY_MS = 86_400_000;
+
+/** The UTC day of an instant, and a UTC day moved by `n` days ("2026-11-30"). */
+export const utcDayOf = (d: Date) => d.toISOString().slice(0, 10);
+export const shiftDay = (day: string, n: number) => utcDayOf(new Date(Date.parse(`${day}T00:00:00Z`) + n * DAY_MS));
 
 /** One strip cell: a UTC day with its worst discovery state, or null when nothing probed the server that day. */
 export interface StripDay {
@@ -16,15 +19,15 @@ export interface StripDay {
 /** The last `count` UTC days ending today, oldest first, gaps filled with "no probe". */
 export function stripDays(stored: HistoryDay[], now: Date, count = HISTORY_DAYS): StripDay[] {
   const byDay = new Map(stored.map((d) => [d.day, d]));
-  const today = utcDay(now);
+  const today = utcDayOf(now);
   return Array.from({ length: count }, (_, i) => {
-    const day = addDays(today, i - count + 1);
+    const day = shiftDay(today, i - count + 1);
     const d = byDay.get(day);
     return { day, state: d?.state ?? null, probes: d?.probes ?? 0, runId: d?.runId ?? null };
   });
 }
 
-export const historyFromDay = (now: Date, count = HISTORY_DAYS) => addDays(utcDay(now), 1 - count);
+export const historyFromDay = (now: Date, count = HISTORY_DAYS) => shiftDay(utcDayOf(now), 1 - count);
 
 /** Nearest-rank percentile (p in 0..100); null for no values. */
 export function percentile(values: readonly number[], p: number): number | null {
@@ -53,8 +56,6 @@ export interface ResponseTimes {
   daily: { day: string; handshakeP50: number | null; toolsListP50: number | null }[];
 }
 
-const DAY_MS = 86_400_000;
-
 /** Response-time figures from the runs' stored timings (samples of at most 30 days, oldest first). */
 export function responseTimes(samples: LatencySample[], now: Date): ResponseTimes {
   const since24h = new Date(now.getTime() - DAY_MS).toISOString();
@@ -80,11 +81,7 @@ export function responseTimes(samples: LatencySample[], now: Date): ResponseTime
   };
 }
 
-/** A server's strip and response times, as the page, the JSON API and the latency badge show them. */
-export function serverHistory(db: Db, name: string, now: Date): { days: StripDay[]; responseTimes: ResponseTimes } | null {
-  const id = serverIdByName(db, name);
-  if (id === null) return null;
-  const stored = historyDays(db, [name], historyFromDay(now)).get(name) ?? [];
-  const samples = latencySamples(db, id, new Date(now.getTime() - 30 * DAY_MS).toISOString());
-  return { days: stripDays(stored, now), responseTimes: responseTimes(samples, now) };
+/** A server's strip and response times from its stored rows, as the page, the JSON API and the latency badge show them. */
+export function shapeHistory(rows: { stored: HistoryDay[]; samples: LatencySample[] }, now: Date): { days: StripDay[]; responseTimes: ResponseTimes } {
+  return { days: stripDays(rows.stored, now), responseTimes: responseTimes(rows.samples, now) };
 }

@@ -122,6 +122,13 @@ export function latencySamples(db: Db, serverId: number, fromIso: string): Laten
     .all();
 }
 
+/** A server's day rows since `fromDay` and its timed runs since `fromIso`; null for an unknown name. */
+export function serverHistoryRows(db: Db, name: string, fromDay: string, fromIso: string): { stored: HistoryDay[]; samples: LatencySample[] } | null {
+  const id = serverIdByName(db, name);
+  if (id === null) return null;
+  return { stored: historyDays(db, [name], fromDay).get(name) ?? [], samples: latencySamples(db, id, fromIso) };
+}
+
 /** Server id by registry name (left servers included). */
 export function serverIdByName(db: Db, name: string): number | null {
   return db.select({ id: servers.id }).from(servers).where(eq(servers.name, name)).get()?.id ?? null;

@@ -1,7 +1,7 @@
-import { badgeStates } from "@/lib/store/site";
+import { badgeStates } from "@/lib/store/servers";
 import { BADGE_CACHE_CONTROL, shieldsEndpoint } from "@/lib/site/badge";
 import { resolveBadgeQuery } from "@/lib/site/badge-route";
-import { serverHistory } from "@/lib/site/history";
+import { serverHistory } from "@/app/_lib/history";
 import { nameFromSegments } from "@/lib/site/paths";
 import { siteDb } from "../../../_lib/db";
 
