@@ -53,6 +53,7 @@ test("the server page shows 90 day bars with a tooltip each, a legend and a tabl
   await expect(page.getByRole("heading", { level: 1 })).toContainText(`Probe of ${SEED.modern}`);
   await expect(page.locator("dl.facts")).toContainText("Handshake time");
   await expect(page.locator("dl.facts")).toContainText(/\d+ ms/);
+  await expectNoAxeViolations(page);
   await page.getByRole("link", { name: SEED.modern }).click();
   await expect(page).toHaveURL(new RegExp(`${serverUrl(SEED.modern)}$`));
   expect(errors).toEqual([]);
