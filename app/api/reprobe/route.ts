@@ -2,7 +2,7 @@ import { after } from "next/server";
 import { getDb } from "@/db/client";
 import { getConfig } from "@/lib/config";
 import { roundDepsFromConfig } from "@/lib/rounds/background";
-import { startRound } from "@/lib/rounds/round";
+import { startReprobeRound } from "@/lib/rounds/reprobe";
 import { postReprobe } from "../_lib/reprobe";
 
 export const dynamic = "force-dynamic";
@@ -17,7 +17,7 @@ export function POST(request: Request) {
     limits: { minMinutes: config.reprobeMinMinutes, hourlyCap: config.reprobeHourlyCap },
     publicBaseUrl: config.publicBaseUrl,
     start: (serverId) => {
-      const r = startRound(roundDepsFromConfig(config, { trigger: "reprobe", serverIds: [serverId] }));
+      const r = startReprobeRound(roundDepsFromConfig(config), serverId);
       if (r.started) after(r.done);
     },
   });

@@ -6,7 +6,9 @@ import { judge } from "@/lib/checks";
 import { createAddressPolicy } from "@/lib/probe";
 import type { Exchange, ProbeObservation } from "@/lib/probe/types";
 import { persistRun } from "@/lib/rounds/persist";
+import { REPROBE_TRIGGER, startRoundAfterReprobes } from "@/lib/rounds/reprobe";
 import { runRound } from "@/lib/rounds/round";
+import { acquireRoundLock, finishRound } from "@/lib/store/rounds";
 import { probeTimings } from "@/lib/rounds/timings";
 import { latencyBadgeSpec, resolveBadgeQuery } from "@/lib/site/badge-route";
 import { serverHistory } from "@/app/_lib/history";
@@ -236,4 +238,26 @@ describe("probe again now", () => {
     expect(db.$client.prepare("select count(*) as n from runs where server_id = ?").get(id(2))).toEqual({ n: 0 });
     expect(stateChanges(db, { serverId: id(1), limit: 10 }).map((c) => c.check)).toContain("handshake");
   });
+
+  test("a scheduled round waits for a one-server re-probe to finish instead of skipping its tick, but not for another round", async () => {
+    const { db } = setup(["https://a.example/mcp"]);
+    const deps = { db, addressPolicy: createAddressPolicy({ allowPrivate: true }), log: () => undefined, trigger: "scheduler", serverIds: [] };
+    const hold = (trigger: string) => acquireRoundLock(db, { holder: "other", trigger, now: new Date(), staleMs: 60_000 });
+    const release = (roundId: number) => finishRound(db, roundId, "other", { now: new Date(), status: "done", progress: {} });
+
+    const api = hold("api");
+    if (!api.acquired) throw new Error("lock not taken");
+    const t0 = Date.now();
+    expect(await startRoundAfterReprobes(deps, { pollMs: 20, maxWaitMs: 2_000 })).toMatchObject({ started: false, roundId: api.roundId });
+    expect(Date.now() - t0).toBeLessThan(500);
+    release(api.roundId);
+
+    const reprobe = hold(REPROBE_TRIGGER);
+    if (!reprobe.acquired) throw new Error("lock not taken");
+    setTimeout(() => release(reprobe.roundId), 300);
+    const r = await startRoundAfterReprobes(deps, { pollMs: 20, maxWaitMs: 5_000 });
+    expect(r.started).toBe(true);
+    if (r.started) expect((await r.done).status).toBe("done");
+  });
 });
+
