@@ -86,7 +86,7 @@ const cases: Case[] = [
     name: "no common revision",
     o: obs({ era: "legacy", handshake: { ...legacy, protocolVersion: "2023-01-01", common: false }, toolsList: { kind: "not_attempted", why: "no common protocol revision was agreed" }, toolCall: { kind: "withheld", why: "no common protocol revision was agreed", cause: "no_common_revision" }, authMetadata: { kind: "no_challenge" } }),
     states: [V, F, F, N, N],
-    reasons: { protocol_version: /offered 2023-01-01, and the probe speaks 2026-07-28, 2025-11-25/, error_taxonomy: /withheld because no common protocol revision/ },
+    reasons: { protocol_version: /initialize answered with 2023-01-01, and the revisions initialize can agree are 2025-11-25/, error_taxonomy: /withheld because no common protocol revision/ },
   },
   {
     name: "declined with -32022",
@@ -126,15 +126,15 @@ const cases: Case[] = [
       handshake: /^Credential required: initialize answered HTTP 401 with a Bearer challenge after server\/discover answered HTTP 401 with an empty body.*not a fault\.$/,
       tools_list: /Credential required/,
       error_taxonomy: /withheld because a credential gate stopped the handshake/,
-      auth_metadata: /names resource https:\/\/mcp\.example\.com\/mcp and authorization server https:\/\/auth\.example\.com/,
+      auth_metadata: /names resource https:\/\/mcp\.example\.com\/mcp, which covers the server.s URL, and authorization server https:\/\/auth\.example\.com/,
     },
     evidence: { handshake: [1, 2], auth_metadata: [2, 3] },
   },
   {
     name: "401 without a challenge",
-    o: obs({ handshake: { kind: "refused_no_challenge", status: 401, fallbackCause: "server/discover answered HTTP 401 with an empty body", seq: 2, seqs: [1, 2] }, toolsList: { kind: "not_attempted", why: "x" }, toolCall: { kind: "withheld", why: "the handshake failed", cause: "handshake" }, authMetadata: { kind: "no_challenge" } }),
+    o: obs({ handshake: { kind: "refused_no_challenge", phase: "initialize", status: 401, fallbackCause: "server/discover answered HTTP 401 with an empty body", seq: 2, seqs: [1, 2] }, toolsList: { kind: "not_attempted", why: "x" }, toolCall: { kind: "withheld", why: "the handshake failed", cause: "handshake" }, authMetadata: { kind: "no_challenge" } }),
     states: [F, F, F, N, N],
-    reasons: { handshake: /no WWW-Authenticate challenge, so a client is refused with no instructions/ },
+    reasons: { handshake: /initialize was refused with HTTP 401 and no WWW-Authenticate header, so a client is refused with no instructions/ },
   },
   {
     name: "handshake failure with a cause",

@@ -39,7 +39,7 @@ export async function runZooCase(name: string): Promise<ZooRun> {
     const started = Date.now();
     const obs = await probeServer(
       { url: server.url, transport: exp.transport ?? "streamable-http" },
-      { addressPolicy: LOOPBACK_ONLY, isOptedOut, limits: exp.hostile ? HOSTILE_LIMITS : ORDINARY_LIMITS },
+      { addressPolicy: LOOPBACK_ONLY, isOptedOut, limits: { ...(exp.hostile ? HOSTILE_LIMITS : ORDINARY_LIMITS), ...exp.limits } },
     );
     const elapsedMs = Date.now() - started;
     return { name, server, obs, results: judge(obs), elapsedMs };
