@@ -41,9 +41,9 @@ export async function discover(ctx: ProbeContext, ch: StreamableChannel): Promis
   const declined = modernDecline(a, "server/discover");
   if (declined) return { decided: { ...declined, seqs } };
   const status = a.status;
-  if (status === undefined || a.failure === "deadline" || a.failure === "policy") {
-    return { decided: { kind: "failed", cause: `server/discover got no answer (${a.error})`, seq: a.seq, seqs } };
-  }
+  if (status === undefined) return { decided: { kind: "failed", cause: `server/discover got no answer (${a.error})`, seq: a.seq, seqs } };
+  // Out of time mid-body: whatever the status, nothing more may be sent.
+  if (a.failure === "deadline") return { decided: { kind: "failed", cause: `server/discover answered ${describeAnswer(a)}`, seq: a.seq, seqs } };
   // DESIGN §2.1.12: a 4xx is a refusal whatever became of its body (truncated, badly encoded, reset),
   // and it is not one of the three codes we never saw: fall back. Any status, any id, any body (seed 003).
   if (status >= 400 && status < 500) return { fallback: `server/discover answered ${describeAnswer(a)}`, seqs };
