@@ -5,7 +5,7 @@ import type { CheckResult } from "@/lib/checks/types";
 import { CHECK_IDS, type CheckId, type CheckState } from "@/lib/checks/vocabulary";
 import type { Exchange, ProbeLimits, ProbeObservation } from "@/lib/probe/types";
 import { parseWwwAuthenticate } from "@/lib/probe/www-authenticate";
-import { startZooServer, ZOO_ALSO_ACCEPTABLE, ZOO_EXPECTATIONS, type RunningZooServer } from "@/tests/fixtures/zoo";
+import { startZooServer, ZOO_ALSO_ACCEPTABLE, ZOO_EXPECTATIONS, type RunningZooServer } from "@/lib/demo/zoo";
 
 export const HOSTILE_LIMITS: Partial<ProbeLimits> = { deadlineMs: 3_000, maxBodyBytes: 1024 * 1024 };
 export const ORDINARY_LIMITS: Partial<ProbeLimits> = { deadlineMs: 15_000 };
