@@ -12,19 +12,19 @@ export const SUITE_CHANGELOG: readonly { version: string | null; date: string; e
     version: null,
     date: "2026-11-30",
     en: "When a retry with initialize, made because a 2026-07-28 session's tools/list was refused, also fails, the completed modern handshake now stands: handshake and protocol_version stay Verified, and tools_list is Failed with the tools/list answer and the failed retry in its reason.",
-    zh: "2026-07-28 会话里 tools/list 被拒、改用 initialize 重试也失败时，已经完成的新版握手不再被抹掉：握手和协议版本仍为已通过，工具列表记为未通过，原因里写明 tools/list 的响应和那次失败的重试。",
+    zh: "2026-07-28 会话里 tools/list 被拒、改用 initialize 重试也失败时，已经完成的新版握手不再被抹掉：「握手」和「协议版本」检查仍为已通过，「工具列表」检查记为未通过，原因里写明 tools/list 的响应和那次失败的重试。",
   },
   {
     version: null,
     date: "2026-11-30",
     en: "A tool list read to its end counts as a complete read even when its definitions are malformed (Observed risk): it sets the last successful read and counts toward coverage, tool snapshots and tool history.",
-    zh: "读到末尾的工具列表，哪怕其中的定义有问题（观察到风险），也算一次完整读取：会更新最近一次成功读取，并计入覆盖率、工具快照和工具历史。",
+    zh: "读到末尾的工具列表，哪怕其中的定义有问题（观察到风险），也算一次完整读取：会更新“最近一次成功读取”，并计入覆盖率、工具快照和工具历史。",
   },
   {
     version: null,
     date: "2026-11-30",
     en: "When the probe's own per-server deadline runs out while the server is still answering tool-list pages in time, tools_list is Not checked with the pages read so far instead of Failed; a single request that times out is still Failed.",
-    zh: "服务端每一页都按时响应、却是探测自身的单服务端时限先用完时，工具列表记为未检查并写明已读页数，不再记为未通过；单个请求超时仍记为未通过。",
+    zh: "服务端每一页都按时响应、却是探测自身的单服务端时限先用完时，「工具列表」检查记为未检查并写明已读页数，不再记为未通过；单个请求超时仍记为未通过。",
   },
   {
     version: null,
@@ -35,8 +35,8 @@ export const SUITE_CHANGELOG: readonly { version: string | null; date: string; e
   {
     version: null,
     date: "2026-11-30",
-    en: "A metadata host whose robots.txt disallows our user agent is no longer fetched; auth_metadata is Not checked with that reason.",
-    zh: "元数据所在主机的 robots.txt 禁止本站探测程序时，不再抓取该主机上的任何内容；「鉴权元数据」检查记为未检查并写明原因。",
+    en: "A metadata host whose robots.txt disallows our user agent gets no request beyond that robots.txt; auth_metadata is Not checked with that reason.",
+    zh: "元数据所在主机的 robots.txt 禁止本站探测程序时，除 robots.txt 本身外不再从该主机抓取任何内容；「鉴权元数据」检查记为未检查并写明原因。",
   },
   {
     version: null,
@@ -48,7 +48,7 @@ export const SUITE_CHANGELOG: readonly { version: string | null; date: string; e
     version: null,
     date: "2026-11-30",
     en: "A server/discover result listing only revisions newer than 2026-07-28 is no longer read as a legacy signal: no initialize is sent, handshake is Verified and protocol_version Failed, naming what the server offered.",
-    zh: "server/discover 的结果只列出比 2026-07-28 更新的版本时，不再被当成旧版信号：不会发送 initialize，握手记为已通过，协议版本记为未通过，并列出服务端给出的版本。",
+    zh: "server/discover 的结果只列出比 2026-07-28 更新的版本时，不再被当成旧版信号：不会发送 initialize，「握手」检查记为已通过，「协议版本」检查记为未通过，并列出服务端给出的版本。",
   },
   {
     version: null,
