@@ -30,11 +30,11 @@ const policy = createAddressPolicy({ allowPrivate: true });
 describe("the probe's own deadline is not the server's fault (DESIGN §2.2)", () => {
   test("a page request that times out on its own is Failed, after the pages already read", async () => {
     const s = await secondPageHangs();
-    const obs = await probeServer({ url: `${s.url}/mcp`, transport: "streamable-http" }, { addressPolicy: policy, limits: { headersTimeoutMs: 500, deadlineMs: 10_000 } });
+    const obs = await probeServer({ url: `${s.url}/mcp`, transport: "streamable-http" }, { addressPolicy: policy, limits: { headersTimeoutMs: 1_000, deadlineMs: 10_000 } });
     expect(obs.toolsList?.kind).toBe("failed");
     const tl = judge(obs).find((r) => r.check === "tools_list")!;
     expect(tl.state).toBe("failed");
-    expect(tl.reason).toMatch(/^tools\/list page 2 got no answer \(no response headers within 500 ms\); after 1 page read\.$/);
+    expect(tl.reason).toMatch(/^tools\/list page 2 got no answer \(no response headers within 1000 ms\); after 1 page read\.$/);
     expect(judge(obs).find((r) => r.check === "error_taxonomy")!.state).toBe("not_checked");
   });
 
