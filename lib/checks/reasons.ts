@@ -109,7 +109,7 @@ function noCommonThroughInitialize(offered: string): string {
   return sentence(`No common protocol revision: initialize answered with ${offered}, and the revisions initialize can agree are ${LEGACY_REVISIONS.join(", ")}${note}`);
 }
 
-/** "a WWW-Authenticate header that is not a valid challenge (unterminated quoted string)" or "no WWW-Authenticate header". */
+/** "a WWW-Authenticate header that is present but not a valid challenge (…)" or "no WWW-Authenticate header". */
 export function brokenHeaderWords(header: { problem: string } | undefined): string {
   return header ? `a WWW-Authenticate header that is present but not a valid challenge (${header.problem})` : "no WWW-Authenticate header";
 }

@@ -9,7 +9,6 @@ import type { ExchangePhase, HandshakeOutcome } from "./types";
 /** Where the modern attempt left us: decided, or sent to initialize with the clause that explains why. */
 export type ModernStep = { decided: HandshakeOutcome } | { fallback: string; seqs: number[] };
 
-
 function resultOf(a: RpcAnswer): Record<string, unknown> | undefined {
   const v = a.json;
   if (typeof v !== "object" || v === null || Array.isArray(v)) return undefined;
