@@ -27,7 +27,7 @@ export const servers = sqliteTable(
     era: text("era", { enum: ERAS }),
     protocolVersion: text("protocol_version"),
     lastProbedAt: text("last_probed_at"),
-    /** Last time handshake and tools_list were both verified. */
+    /** The last complete read (DESIGN §2.2); the API's `lastSuccessAt`. */
     lastSuccessAt: text("last_success_at"),
     stateHandshake: text("state_handshake", { enum: CHECK_STATES }),
     stateProtocolVersion: text("state_protocol_version", { enum: CHECK_STATES }),
@@ -76,11 +76,15 @@ export const runs = sqliteTable(
     protocolVersion: text("protocol_version"),
     requests: integer("requests").notNull().default(0),
     requestsOk: integer("requests_ok").notNull().default(0),
-    /** Handshake and tools_list both verified: the coverage definition of "read". */
+    /** A complete read (DESIGN §2.2): the tool list read to its end, malformed definitions or not. */
     read: integer("read", { mode: "boolean" }).notNull().default(false),
     /** JSON Exchange[]; null once pruned. */
     exchanges: text("exchanges"),
     keepEvidence: integer("keep_evidence", { mode: "boolean" }).notNull().default(false),
+    /** Wall time of the handshake exchanges (discover, initialize, initialized); null when none was answered. */
+    handshakeMs: integer("handshake_ms"),
+    /** Wall time of the tools/list pages; null when no page was answered. */
+    toolsListMs: integer("tools_list_ms"),
   },
   (t) => [index("runs_server_idx").on(t.serverId, t.startedAt), index("runs_started_idx").on(t.startedAt)],
 );
@@ -197,6 +201,9 @@ export const rounds = sqliteTable(
     read: integer("read").notNull().default(0),
     failed: integer("failed").notNull().default(0),
     gated: integer("gated").notNull().default(0),
+    /** Handshake fine, tool list not read to its end (endless pages, the probe's deadline). */
+    partlyRead: integer("partly_read").notNull().default(0),
+    slowedDown: integer("slowed_down").notNull().default(0),
     /** Servers answered without a request: opted out, needs configuration. */
     skipped: integer("skipped").notNull().default(0),
     heartbeatAt: text("heartbeat_at"),
@@ -253,3 +260,34 @@ export const meta = sqliteTable("meta", {
   key: text("key").primaryKey(),
   value: text("value").notNull(),
 });
+
+/** One row per server and UTC day it was probed: the history strip outlives the 30-day run retention.
+ * `state` is the worst discovery state of the day's runs (failed > observed_risk > not_checked > verified). */
+export const serverDays = sqliteTable(
+  "server_days",
+  {
+    serverId: integer("server_id").notNull().references(() => servers.id),
+    day: text("day").notNull(),
+    state: text("state", { enum: CHECK_STATES }).notNull(),
+    probes: integer("probes").notNull().default(0),
+    lastRunId: integer("last_run_id").notNull(),
+    handshakeMsSum: integer("handshake_ms_sum").notNull().default(0),
+    handshakeMsCount: integer("handshake_ms_count").notNull().default(0),
+    handshakeMsMax: integer("handshake_ms_max"),
+    toolsListMsSum: integer("tools_list_ms_sum").notNull().default(0),
+    toolsListMsCount: integer("tools_list_ms_count").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.serverId, t.day] })],
+);
+
+/** Accepted "probe again now" requests; refusals are answered, not stored. A request is done once a run of
+ * its server started after `requestedAt`. */
+export const reprobeRequests = sqliteTable(
+  "reprobe_requests",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    serverId: integer("server_id").notNull().references(() => servers.id),
+    requestedAt: text("requested_at").notNull(),
+  },
+  (t) => [index("reprobe_server_idx").on(t.serverId, t.requestedAt), index("reprobe_at_idx").on(t.requestedAt)],
+);
