@@ -1,10 +1,11 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { MODERN_REVISION } from "@/lib/probe/protocol";
-import { errorTaxonomyReasons } from "@/lib/store/runs";
+import { REFUSAL_STATES } from "@/lib/checks/refusal";
+import { refusalCounts } from "@/lib/store/runs";
 import { revisionCensus } from "@/lib/store/servers";
 import { formatCount, formatPercent } from "@/lib/site/format";
-import { REFUSAL_KINDS, REFUSAL_LABELS, tallyRefusals } from "@/lib/site/refusals";
+import { REFUSAL_LABELS, tallyRefusals } from "@/lib/site/refusals";
 import { StateChip } from "../_components/StateChip";
 import { siteDb } from "../_lib/db";
 
@@ -14,11 +15,10 @@ export const metadata: Metadata = { title: "Census" };
 export default function CensusPage() {
   const db = siteDb();
   const revisions = revisionCensus(db);
-  const refusals = tallyRefusals(errorTaxonomyReasons(db));
+  const refusals = tallyRefusals(refusalCounts(db));
   const totalRev = revisions.reduce((n, r) => n + r.count, 0);
   const modern = revisions.filter((r) => r.protocolVersion === MODERN_REVISION).reduce((n, r) => n + r.count, 0);
-  const totalRef = [...refusals.values()].reduce((n, c) => n + c, 0);
-  const kinds = REFUSAL_KINDS.filter((k) => (refusals.get(k) ?? 0) > 0);
+  const totalRef = refusals.total;
 
   return (
     <>
@@ -90,18 +90,24 @@ export default function CensusPage() {
               </tr>
             </thead>
             <tbody>
-              {kinds.map((k) => (
-                <tr key={k}>
-                  <td data-label="Shape">{REFUSAL_LABELS[k].label}</td>
+              {refusals.byCode.map(([code, count]) => (
+                <tr key={code}>
+                  <td data-label="Shape">{REFUSAL_LABELS[code]}</td>
                   <td data-label="Recorded as">
-                    <StateChip state={REFUSAL_LABELS[k].state} />
+                    <StateChip state={REFUSAL_STATES[code]} />
                   </td>
-                  <td data-label="Servers" className="num">{formatCount(refusals.get(k) ?? 0)}</td>
-                  <td data-label="Share" className="num">{formatPercent(refusals.get(k) ?? 0, totalRef)}</td>
+                  <td data-label="Servers" className="num">{formatCount(count)}</td>
+                  <td data-label="Share" className="num">{formatPercent(count, totalRef)}</td>
                 </tr>
               ))}
             </tbody>
           </table>
+        )}
+        {refusals.uncoded > 0 && (
+          <p>
+            {formatCount(refusals.uncoded)} more results were stored before the probe recorded refusal shapes; they are counted here after
+            their server&apos;s next probe.
+          </p>
         )}
       </section>
     </>
