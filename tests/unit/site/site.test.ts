@@ -27,10 +27,12 @@ describe("index query", () => {
   test("keeps known check states and ignores the rest", () => {
     const q = parseIndexQuery({ q: " weather ", page: "3", handshake: "failed", tools_list: "bogus", other: "x" });
     expect(q).toEqual({ q: "weather", page: 3, states: { handshake: "failed" }, includeLeft: false });
-    expect(parseIndexQuery({ left: "1" }).includeLeft).toBe(true);
+    expect(parseIndexQuery({ includeLeft: "1" }).includeLeft).toBe(true);
+    expect(parseIndexQuery({ q: "x".repeat(300), page: "many" })).toMatchObject({ q: "x".repeat(200), page: 1 });
     expect(parseIndexQuery({ page: "-2" }).page).toBe(1);
     expect(indexHref({ ...q, page: 4 })).toBe("/?q=weather&handshake=failed&page=4");
     expect(indexHref({})).toBe("/");
+    expect(indexHref({ includeLeft: true })).toBe("/?includeLeft=1");
   });
 });
 
