@@ -49,26 +49,7 @@ export default function CensusPage() {
         {probed === 0 ? (
           <p>No server probed yet.</p>
         ) : (
-          <table className="stack">
-            <thead>
-              <tr>
-                <th scope="col">Tool list</th>
-                <th scope="col">Recorded as</th>
-                <th scope="col" className="num">Servers</th>
-                <th scope="col" className="num">Share</th>
-              </tr>
-            </thead>
-            <tbody>
-              {readRows.map((r) => (
-                <tr key={r.label}>
-                  <td data-label="Tool list">{r.label}</td>
-                  <td data-label="Recorded as">{r.state ? <StateChip state={r.state} /> : "–"}</td>
-                  <td data-label="Servers" className="num">{formatCount(r.count)}</td>
-                  <td data-label="Share" className="num">{formatPercent(r.count, probed)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <StateShareTable what="Tool list" rows={readRows.map((r) => ({ key: r.label, ...r }))} total={probed} />
         )}
       </section>
 
@@ -123,28 +104,11 @@ export default function CensusPage() {
         {totalRef === 0 ? (
           <p>No error taxonomy result yet.</p>
         ) : (
-          <table className="stack">
-            <thead>
-              <tr>
-                <th scope="col">Shape of the answer</th>
-                <th scope="col">Recorded as</th>
-                <th scope="col" className="num">Servers</th>
-                <th scope="col" className="num">Share</th>
-              </tr>
-            </thead>
-            <tbody>
-              {refusals.byCode.map(([code, count]) => (
-                <tr key={code}>
-                  <td data-label="Shape">{REFUSAL_LABELS[code]}</td>
-                  <td data-label="Recorded as">
-                    <StateChip state={REFUSAL_STATES[code]} />
-                  </td>
-                  <td data-label="Servers" className="num">{formatCount(count)}</td>
-                  <td data-label="Share" className="num">{formatPercent(count, totalRef)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <StateShareTable
+            what="Shape of the answer"
+            rows={refusals.byCode.map(([code, count]) => ({ key: code, label: REFUSAL_LABELS[code], state: REFUSAL_STATES[code], count }))}
+            total={totalRef}
+          />
         )}
         {refusals.uncoded > 0 && (
           <p>
@@ -154,5 +118,31 @@ export default function CensusPage() {
         )}
       </section>
     </>
+  );
+}
+
+/** Servers per row with their share of `total`, and the state each row is recorded as ("–" when it varies). */
+function StateShareTable({ what, rows, total }: { what: string; rows: { key: string; label: string; state: CheckState | null; count: number }[]; total: number }) {
+  return (
+    <table className="stack">
+      <thead>
+        <tr>
+          <th scope="col">{what}</th>
+          <th scope="col">Recorded as</th>
+          <th scope="col" className="num">Servers</th>
+          <th scope="col" className="num">Share</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((r) => (
+          <tr key={r.key}>
+            <td data-label={what}>{r.label}</td>
+            <td data-label="Recorded as">{r.state ? <StateChip state={r.state} /> : "–"}</td>
+            <td data-label="Servers" className="num">{formatCount(r.count)}</td>
+            <td data-label="Share" className="num">{formatPercent(r.count, total)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }
