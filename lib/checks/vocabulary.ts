@@ -10,6 +10,8 @@ export const CHECK_IDS = [
 ] as const;
 export type CheckId = (typeof CHECK_IDS)[number];
 
+export const DISCOVERY_CHECKS = ["handshake", "protocol_version", "tools_list"] as const satisfies readonly CheckId[];
+
 export const CHECK_STATES = ["verified", "failed", "observed_risk", "not_checked"] as const;
 export type CheckState = (typeof CHECK_STATES)[number];
 
