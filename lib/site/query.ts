@@ -47,6 +47,9 @@ export function parseIndexQuery(sp: SearchParams): IndexQuery {
     const value = key === "q" ? firstParam(sp, key)?.trim().slice(0, 200) : firstParam(sp, key);
     if (field.safeParse(value).success) raw[key] = value;
   }
+  // Links shared before the page and the API agreed on one name still say ?left=1.
+  const legacyLeft = firstParam(sp, "left");
+  if (raw.includeLeft === undefined && ServerListParams.shape.includeLeft.safeParse(legacyLeft).success) raw.includeLeft = legacyLeft;
   const { pageSize: _pageSize, ...query } = listQueryOf(ServerListParams.parse(raw));
   return query;
 }

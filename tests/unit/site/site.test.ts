@@ -28,6 +28,9 @@ describe("index query", () => {
     const q = parseIndexQuery({ q: " weather ", page: "3", handshake: "failed", tools_list: "bogus", other: "x" });
     expect(q).toEqual({ q: "weather", page: 3, states: { handshake: "failed" }, includeLeft: false });
     expect(parseIndexQuery({ includeLeft: "1" }).includeLeft).toBe(true);
+    // Old links used ?left=1 on the page; they keep working.
+    expect(parseIndexQuery({ left: "1" }).includeLeft).toBe(true);
+    expect(parseIndexQuery({ left: "1", includeLeft: "0" }).includeLeft).toBe(false);
     expect(parseIndexQuery({ q: "x".repeat(300), page: "many" })).toMatchObject({ q: "x".repeat(200), page: 1 });
     expect(parseIndexQuery({ page: "-2" }).page).toBe(1);
     expect(indexHref({ ...q, page: 4 })).toBe("/?q=weather&handshake=failed&page=4");
