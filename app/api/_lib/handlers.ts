@@ -3,6 +3,7 @@ import type { Db } from "@/db/client";
 import { CHECK_IDS, CHECK_STATES, type CheckId, type CheckState } from "@/lib/checks/vocabulary";
 import type { StartResult } from "@/lib/rounds/round";
 import { getServerDetail, listServers, MAX_PAGE_SIZE, summaryCounts } from "@/lib/store/read";
+import type { Answer } from "@/lib/site/answer-cache";
 import { getRound, listRecentRounds } from "@/lib/store/rounds";
 import { getMeta } from "@/lib/store/write";
 import { authFailure, checkBearer } from "./auth";
@@ -66,13 +67,24 @@ export function getServers(request: Request, db: Db): Response {
   return Response.json(listServers(db, { page, pageSize, q, includeLeft, states }), { headers: noStore });
 }
 
-export function getServer(name: string, db: Db): Response {
+/** The JSON answer for one server, as text, so it can be cached per data version. */
+export function serverAnswer(name: string, db: Db): Answer {
   const detail = getServerDetail(db, name);
   if (!detail) {
-    return Response.json({ error: "not_found", message: `No server named ${JSON.stringify(name)} is known.` }, { status: 404 });
+    const body = JSON.stringify({ error: "not_found", message: `No server named ${JSON.stringify(name)} is known.` });
+    return { status: 404, contentType: "application/json", body };
   }
   // Checks keyed by id (CHECK_IDS order), like the probe CLI's --json report.
-  return Response.json({ ...detail, checks: Object.fromEntries(detail.checks.map((c) => [c.check, c])) }, { headers: noStore });
+  const body = JSON.stringify({ ...detail, checks: Object.fromEntries(detail.checks.map((c) => [c.check, c])) });
+  return { status: 200, contentType: "application/json", body };
+}
+
+export function answerResponse(answer: Answer, headers: Record<string, string> = noStore): Response {
+  return new Response(answer.body, { status: answer.status, headers: { "content-type": answer.contentType, ...headers } });
+}
+
+export function getServer(name: string, db: Db): Response {
+  return answerResponse(serverAnswer(name, db));
 }
 
 export function health(db: Db): Response {
