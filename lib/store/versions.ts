@@ -1,5 +1,6 @@
 import type Database from "better-sqlite3";
 import type { Db } from "../../db/client";
+import { META_KEYS } from "./meta";
 
 // Cheap data versions read on every request, so a cached answer is reused exactly until a write changes
 // what it shows, whichever process wrote (the site's own rounds, `npm run round`, `npm run opt-out`).
@@ -12,12 +13,12 @@ const SERVER_VERSION_SQL = `
 // Aggregate pages change once per round: the last finished round, plus registry refreshes and opt-out edits.
 const SITE_VERSION_SQL = `
   select (select max(id) from rounds where finished_at is not null) as round,
-         (select value from meta where key = 'registry_refreshed_at') as registry,
+         (select value from meta where key = ?) as registry,
          (select count(*) || '/' || coalesce(max(since), '') from opt_outs) as optOuts`;
 
 interface Statements {
   server: Database.Statement<[string], Record<string, string | number | null>>;
-  site: Database.Statement<[], Record<string, string | number | null>>;
+  site: Database.Statement<[string], Record<string, string | number | null>>;
 }
 
 // Prepared once per connection: a version read costs one indexed lookup, not a query build.
@@ -44,5 +45,5 @@ export function serverDataVersion(db: Db, name: string): string | null {
 
 /** Changes once per finished round, registry refresh or opt-out edit: the version of aggregate pages. */
 export function siteDataVersion(db: Db): string {
-  return join(statements(db).site.get()) ?? "";
+  return join(statements(db).site.get(META_KEYS.registryRefreshedAt)) ?? "";
 }

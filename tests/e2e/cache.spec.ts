@@ -4,11 +4,12 @@ import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { closeDb, openDb } from "../../db/client";
-import { hostOf, runRound } from "../../lib/rounds/round";
-import { makeHostDue } from "../../lib/store/write";
+import { runRound } from "../../lib/rounds/round";
+import { hostOf } from "../../lib/rounds/hosts";
+import { makeHostDue } from "../../lib/store/servers";
 import { freePort, startNext, type RunningNext } from "../fixtures/next-server";
-import { entry, startFixtureRegistry, type FixtureRegistry } from "../fixtures/registry";
-import { startZooServer, type RunningZooServer } from "../fixtures/zoo";
+import { entry, startFixtureRegistry, type FixtureRegistry } from "../../lib/demo/loopback-registry";
+import { startZooServer, type RunningZooServer } from "../../lib/demo/zoo";
 import { serverUrl } from "./helpers";
 
 // Pages, badges and JSON are rendered once per data version. This runs its own `next start` over its own

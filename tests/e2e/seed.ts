@@ -5,6 +5,7 @@ import * as t from "../../db/schema";
 import { CHECK_IDS, type CheckId, type CheckState } from "../../lib/checks/vocabulary";
 import { SUITE_VERSION } from "../../lib/probe/protocol";
 import type { Exchange } from "../../lib/probe/types";
+import { stateFields } from "../../lib/store/servers";
 
 // A realistic small fleet for the e2e suite: every state, transitions, evidence, tools and their
 // changes, coverage days with a dip and an open alert, a server that left the registry, and
@@ -113,11 +114,7 @@ export function seedDatabase(file: string, now = Date.now()): void {
             protocolVersion: o.revision ?? null,
             lastProbedAt: probed,
             lastSuccessAt: success,
-            stateHandshake: o.states.handshake,
-            stateProtocolVersion: o.states.protocol_version,
-            stateToolsList: o.states.tools_list,
-            stateErrorTaxonomy: o.states.error_taxonomy,
-            stateAuthMetadata: o.states.auth_metadata,
+            ...stateFields(o.states),
             nextDueAt: o.left ? null : hoursAgo(now, -2),
             consecutiveFailures: o.failures ?? 0,
             scheduleReason: (o.failures ?? 0) > 0 ? "backing off after failures" : "healthy interval",
@@ -139,7 +136,8 @@ export function seedDatabase(file: string, now = Date.now()): void {
             protocolVersion: o.revision ?? null,
             requests: exchanges.length,
             requestsOk: exchanges.filter((e) => e.status !== undefined && e.status < 400).length,
-            read: o.states.handshake === "verified" && o.states.tools_list === "verified",
+            // A complete read (DESIGN §2.2) is what sets the last success: this run was one when they coincide.
+            read: success !== null && success === probed,
             exchanges: JSON.stringify(exchanges),
             keepEvidence: true,
           })
@@ -396,13 +394,17 @@ export function seedDatabase(file: string, now = Date.now()): void {
           states: {
             handshake: hs,
             protocol_version: hs === "verified" ? "verified" : hs === "failed" ? "failed" : "not_checked",
-            tools_list: hs === "verified" ? "verified" : "not_checked",
+            // Some lists are read to the end with malformed definitions: Observed risk, still a complete read.
+            tools_list: hs === "verified" ? (i % 7 === 1 ? "observed_risk" : "verified") : "not_checked",
             error_taxonomy: hs === "verified" ? (i % 4 === 0 ? "observed_risk" : "verified") : "not_checked",
             auth_metadata: "not_checked",
           },
           reasons:
             hs === "verified"
-              ? { error_taxonomy: i % 4 === 0 ? "The reserved-tool call got an empty body with HTTP 200." : "The reserved-tool call got JSON-RPC error -32602 with HTTP 200." }
+              ? {
+                  error_taxonomy: i % 4 === 0 ? "The reserved-tool call got an empty body with HTTP 200." : "The reserved-tool call got JSON-RPC error -32602 with HTTP 200.",
+                  ...(i % 7 === 1 ? { tools_list: 'Read 3 tools over 1 page, but 1 problem in the definitions would trip clients: duplicate name "lookup".' } : {}),
+                }
               : {},
           probedHoursAgo: (i % 12) + 1,
           successHoursAgo: hs === "verified" ? (i % 12) + 1 : 24 * ((i % 4) + 1),

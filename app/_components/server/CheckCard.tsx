@@ -4,7 +4,7 @@ import { SUITE_VERSION } from "@/lib/probe/protocol";
 import { formatUtc } from "@/lib/site/format";
 import { CHECK_LABELS } from "@/lib/site/labels";
 import { checkAnchor } from "@/lib/site/paths";
-import type { CheckDetail, TransitionRow } from "@/lib/store/read";
+import type { CheckResultRow, TransitionRow } from "@/lib/store/runs";
 import { StateChip } from "../StateChip";
 
 function SuiteVersion({ version }: { version: string }) {
@@ -74,7 +74,7 @@ export function CheckCard({
   history,
 }: {
   id: CheckId;
-  check: CheckDetail | undefined;
+  check: CheckResultRow | undefined;
   cites: { seq: number; anchor: string | null }[];
   history: TransitionRow[];
 }) {

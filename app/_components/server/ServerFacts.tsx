@@ -1,6 +1,6 @@
 import { formatDuration, formatUtc } from "@/lib/site/format";
 import { overallState } from "@/lib/site/states";
-import type { ServerDetail } from "@/lib/store/read";
+import type { ServerDetail } from "@/lib/store/servers";
 import { Ago } from "../Ago";
 import { StateChip } from "../StateChip";
 
@@ -56,8 +56,8 @@ export function ServerFacts({ detail }: { detail: ServerDetail }) {
           "not yet"
         )}
       </dd>
-      <dt>Last successful read</dt>
-      <dd>{detail.lastSuccessAt ? <Ago iso={detail.lastSuccessAt} withUtc /> : "never"}</dd>
+      <dt>Last complete read</dt>
+      <dd>{detail.lastSuccessAt ? <Ago iso={detail.lastSuccessAt} withUtc /> : "never: the tool list has not been read to its end yet"}</dd>
       <dt>Next probe</dt>
       <dd>
         <NextProbe detail={detail} />

@@ -1,4 +1,4 @@
-import { badgeStates } from "@/lib/store/site";
+import { badgeStates } from "@/lib/store/servers";
 import { serverDataVersion } from "@/lib/store/versions";
 import { createAnswerCache } from "@/lib/site/answer-cache";
 import { badgeAnswer, badgeResponse } from "@/lib/site/badge-route";
