@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, inArray, isNotNull, isNull, lte, or, sql, type SQL } from "drizzle-orm";
 import { transaction, type Db } from "../../db/client";
+import { prepared } from "./prepared";
 import { servers, toolSnapshots } from "../../db/schema";
 import { CHECK_IDS, CHECK_STATES, type CheckId, type CheckState } from "../checks/vocabulary";
 import type { Exchange } from "../probe/types";
@@ -165,19 +166,21 @@ export type ServerRunState = Pick<
 > & { checks: Pick<CheckResultSelect, "check" | "state" | "since">[] };
 
 export function getServerRunState(db: Db, serverId: number): ServerRunState | null {
-  const s = db
-    .select({
-      id: servers.id,
-      name: servers.name,
-      consecutiveFailures: servers.consecutiveFailures,
-      unchangedStreak: servers.unchangedStreak,
-      currentToolHash: servers.currentToolHash,
-      lastRunId: servers.lastRunId,
-      lastSuccessAt: servers.lastSuccessAt,
-    })
-    .from(servers)
-    .where(eq(servers.id, serverId))
-    .get();
+  const s = prepared(db, "servers.runState", () =>
+    db
+      .select({
+        id: servers.id,
+        name: servers.name,
+        consecutiveFailures: servers.consecutiveFailures,
+        unchangedStreak: servers.unchangedStreak,
+        currentToolHash: servers.currentToolHash,
+        lastRunId: servers.lastRunId,
+        lastSuccessAt: servers.lastSuccessAt,
+      })
+      .from(servers)
+      .where(eq(servers.id, sql.placeholder("serverId")))
+      .prepare(),
+  ).get({ serverId });
   if (!s) return null;
   return { ...s, checks: currentStates(db, serverId) };
 }
@@ -201,7 +204,16 @@ export type ServerRunUpdate = Partial<
 >;
 
 export function updateServer(db: Db, serverId: number, set: ServerRunUpdate): void {
-  db.update(servers).set(set).where(eq(servers.id, serverId)).run();
+  // One prepared statement per set of fields written; a round uses a handful.
+  const fields = (Object.keys(set) as (keyof ServerRunUpdate)[]).filter((k) => set[k] !== undefined).sort();
+  if (!fields.length) return;
+  prepared(db, `servers.update.${fields.join(",")}`, () =>
+    db
+      .update(servers)
+      .set(Object.fromEntries(fields.map((f) => [f, sql`${sql.placeholder(f)}`])))
+      .where(eq(servers.id, sql.placeholder("serverId")))
+      .prepare(),
+  ).run({ ...set, serverId });
 }
 
 /** Makes every server on `host` (a host name, or host:port) due again, e.g. after an opt-out is removed. */
