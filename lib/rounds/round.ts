@@ -10,7 +10,7 @@ import type { Blocked, ProbeLimits, ProbeObservation } from "../probe/types";
 import { fetchRegistry, RegistryError, type FetchRegistryOptions } from "../registry/client";
 import { insertAlert, coverageBetween, firstCoverageDay, pruneCoverageServers } from "../store/coverage";
 import { getRobots, listOptOuts, putRobots } from "../store/optouts";
-import { summaryCounts, applyRegistrySnapshot, listDueServers, updateServer, type DueServer } from "../store/servers";
+import { summaryCounts, applyRegistrySnapshotInSteps, listDueServers, updateServer, type DueServer } from "../store/servers";
 import { acquireRoundLock, finishRound, heartbeatRound, pruneRounds, type RoundProgress } from "../store/rounds";
 import { getMeta, META_KEYS, setMeta } from "../store/meta";
 import { pruneOldRuns } from "../store/runs";
@@ -236,7 +236,7 @@ async function refreshRegistryIfStale(
       );
     }
     const nowIso = now().toISOString();
-    const applied = applyRegistrySnapshot(
+    const applied = await applyRegistrySnapshotInSteps(
       deps.db,
       res.servers.map((s) => ({ ...s, host: hostOf(s.url) })),
       nowIso,
