@@ -11,6 +11,8 @@ import { serverDataVersion, siteDataVersion } from "@/lib/store/versions";
 
 export const INDEX_CACHE_PREFIX = "/index-cache/";
 
+const utcHour = () => new Date().toISOString().slice(0, 13);
+
 export function proxy(request: NextRequest) {
   const url = request.nextUrl;
   const { pathname } = url;
@@ -23,11 +25,20 @@ export function proxy(request: NextRequest) {
   if (pathname === "/") {
     // One cache entry per canonical query: parameter order, defaults and unknown keys do not multiply entries.
     const query = indexHref(parseIndexQuery(Object.fromEntries(url.searchParams))).replace(/^\/\??/, "");
-    target.pathname = `${INDEX_CACHE_PREFIX}${versionSegment(siteDataVersion(db), origin, query)}`;
+    // The UTC day too: the 90-day strips move on at midnight even when no round ran.
+    target.pathname = `${INDEX_CACHE_PREFIX}${versionSegment(`${siteDataVersion(db)}|${utcHour().slice(0, 10)}`, origin, query)}`;
     target.search = "";
   } else {
     const name = nameFromSegments(pathname.slice("/servers/".length).split("/"));
-    target.pathname = `${pathname}/${versionSegment(serverDataVersion(db, name) ?? "unknown", origin)}`;
+    // The hour too: the page's "probe again" form carries a token valid for two hours. The form's feedback
+    // (?reprobe=…&retry=…) is part of the cached page.
+    const feedback = new URLSearchParams();
+    for (const k of ["reprobe", "retry"]) {
+      const v = url.searchParams.get(k);
+      if (v) feedback.set(k, v.slice(0, 64));
+    }
+    const version = `${serverDataVersion(db, name) ?? "unknown"}|${utcHour()}`;
+    target.pathname = `${pathname}/${versionSegment(version, origin, feedback.toString())}`;
   }
   return NextResponse.rewrite(target);
 }

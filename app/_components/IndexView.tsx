@@ -7,6 +7,9 @@ import { formatCount, formatUtc } from "@/lib/site/format";
 import { serverPath } from "@/lib/site/paths";
 import { indexHref, type IndexQuery } from "@/lib/site/query";
 import { Ago } from "./Ago";
+import { HistoryStripCompact } from "./HistoryStrip";
+import { historyDays } from "@/lib/store/history";
+import { historyFromDay, stripDays } from "@/lib/site/history";
 import { RenderStamp } from "./RenderStamp";
 import { StateChip } from "./StateChip";
 import { siteDb } from "../_lib/db";
@@ -25,6 +28,8 @@ export function IndexView({ query }: { query: IndexQuery }) {
     includeLeft: query.includeLeft,
   });
   const pages = Math.max(1, Math.ceil(list.total / list.pageSize));
+  const now = new Date();
+  const history = historyDays(db, list.rows.map((r) => r.name), historyFromDay(now));
   const filtered = query.q !== "" || Object.keys(query.states).length > 0 || query.includeLeft;
 
   return (
@@ -125,6 +130,7 @@ export function IndexView({ query }: { query: IndexQuery }) {
                   </th>
                 ))}
                 <th scope="col">Last probed</th>
+                <th scope="col">Last 90 days</th>
               </tr>
             </thead>
             <tbody>
@@ -151,6 +157,9 @@ export function IndexView({ query }: { query: IndexQuery }) {
                   ))}
                   <td data-label="Last probed">
                     {row.lastProbedAt ? <Ago iso={row.lastProbedAt} /> : "not yet"}
+                  </td>
+                  <td data-label="Last 90 days">
+                    <HistoryStripCompact days={stripDays(history.get(row.name) ?? [], now)} />
                   </td>
                 </tr>
               ))}

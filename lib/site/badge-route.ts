@@ -1,7 +1,8 @@
 import { CHECK_IDS, type CheckId } from "../checks/vocabulary";
 import { type BadgeStates } from "../store/servers";
 import type { Answer } from "./answer-cache";
-import { BADGE_CACHE_CONTROL, badgeSpec, badgeSvg, shieldsEndpoint, type BadgeSpec } from "./badge";
+import { BADGE_CACHE_CONTROL, BADGE_COLORS, badgeSpec, badgeSvg, shieldsEndpoint, type BadgeSpec } from "./badge";
+import type { ResponseTimes } from "./history";
 import { overallState } from "./states";
 
 export type BadgeLookup =
@@ -22,11 +23,42 @@ export function resolveBadge(found: BadgeStates | null, checkParam: string | nul
   return { ok: true, spec: badgeSpec({ known: true, state, check, leftRegistry: found.leftRegistryAt !== null }), status: 200 };
 }
 
+export const BADGE_METRICS = ["latency"] as const;
+
+/** Colour steps for a handshake p95, in ms: quick, fine, slow, very slow. */
+const LATENCY_STEPS: [number, string][] = [
+  [500, "#2e7d32"],
+  [1_500, "#5b8c00"],
+  [4_000, "#b26a00"],
+];
+
+/** The latency badge: handshake p95 over 24 h (30 days when the last day has no measurement). */
+export function latencyBadgeSpec(times: ResponseTimes | null): BadgeSpec {
+  const label = "MCP handshake p95";
+  if (!times) return { label, message: "unknown", color: BADGE_COLORS.unknown };
+  const day = times.last24h.handshake;
+  const [p, window] = day.p95 !== null ? [day.p95, "24 h"] : [times.last30d.handshake.p95, "30 d"];
+  if (p === null) return { label, message: "no measurement", color: BADGE_COLORS.unknown };
+  const color = LATENCY_STEPS.find(([max]) => p <= max)?.[1] ?? BADGE_COLORS.failed;
+  return { label, message: `${p.toLocaleString("en-US")} ms (${window})`, color };
+}
+
+/** A badge request: ?metric=latency, else ?check=<id> or the overall state. Lookups run only when needed. */
+export function resolveBadgeQuery(
+  query: URLSearchParams,
+  lookup: { states: () => BadgeStates | null; latency: () => ResponseTimes | null },
+): BadgeLookup {
+  const metric = query.get("metric");
+  if (metric === null || metric === "") return resolveBadge(lookup.states(), query.get("check"));
+  if (metric !== "latency") return { ok: false, error: `unknown metric "${metric}"; use one of ${BADGE_METRICS.join(", ")}` };
+  const times = lookup.latency();
+  return { ok: true, spec: latencyBadgeSpec(times), status: times ? 200 : 404 };
+}
+
 export type BadgeFormat = "svg" | "shields";
 
-/** A badge request's whole answer: an SVG, or shields.io endpoint JSON; a bad ?check= is a 400. */
-export function badgeAnswer(found: BadgeStates | null, checkParam: string | null, format: BadgeFormat): Answer {
-  const result = resolveBadge(found, checkParam);
+/** A badge request's whole answer: an SVG, or shields.io endpoint JSON; a bad query is a 400. */
+export function badgeAnswer(result: BadgeLookup, format: BadgeFormat): Answer {
   if (format === "svg") {
     if (!result.ok) return { status: 400, contentType: "text/plain; charset=utf-8", body: `${result.error}\n` };
     return { status: result.status, contentType: "image/svg+xml; charset=utf-8", body: badgeSvg(result.spec) };
@@ -39,4 +71,9 @@ export function badgeResponse(answer: Answer): Response {
   const headers: Record<string, string> = { "content-type": answer.contentType };
   if (answer.status !== 400) headers["cache-control"] = BADGE_CACHE_CONTROL;
   return new Response(answer.body, { status: answer.status, headers });
+}
+
+/** Cache key of a badge request: the server and the query parameters that change the answer. */
+export function badgeKey(name: string, query: URLSearchParams): string {
+  return [name, query.get("check") ?? "", query.get("metric") ?? ""].join("\n");
 }

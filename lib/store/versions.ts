@@ -7,7 +7,8 @@ import { META_KEYS } from "./meta";
 
 const SERVER_VERSION_SQL = `
   select s.last_run_id as runId, s.next_due_at as nextDueAt, s.left_registry_at as leftAt, s.last_seen_at as seenAt,
-         (select o.since || o.source from opt_outs o where o.host = s.host) as optOut
+         (select o.since || o.source from opt_outs o where o.host = s.host) as optOut,
+         (select max(r.requested_at) from reprobe_requests r where r.server_id = s.id) as reprobe
     from servers s where s.name = ?`;
 
 // Aggregate pages change once per round: the last finished round, plus registry refreshes and opt-out edits.

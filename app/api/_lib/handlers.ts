@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { Db } from "@/db/client";
 import { CHECK_IDS, CHECK_STATES, type CheckId, type CheckState } from "@/lib/checks/vocabulary";
 import type { StartResult } from "@/lib/rounds/round";
+import { serverHistory } from "@/app/_lib/history";
 import { getServerDetail, listServers, MAX_PAGE_SIZE, summaryCounts } from "@/lib/store/servers";
 import type { Answer } from "@/lib/site/answer-cache";
 import { getRound, listRecentRounds } from "@/lib/store/rounds";
@@ -75,7 +76,9 @@ export function serverAnswer(name: string, db: Db): Answer {
     return { status: 404, contentType: "application/json", body };
   }
   // Checks keyed by id (CHECK_IDS order), like the probe CLI's --json report.
-  const body = JSON.stringify({ ...detail, checks: Object.fromEntries(detail.checks.map((c) => [c.check, c])) });
+  const checks = Object.fromEntries(detail.checks.map((c) => [c.check, c]));
+  const history = serverHistory(db, name, new Date());
+  const body = JSON.stringify({ ...detail, checks, history: history?.days ?? [], responseTimes: history?.responseTimes ?? null });
   return { status: 200, contentType: "application/json", body };
 }
 

@@ -5,10 +5,12 @@ import { CHECK_IDS } from "@/lib/checks/vocabulary";
 import { parseVersionSegment } from "@/lib/site/cache-key";
 import { evidenceModel } from "@/lib/site/evidence";
 import { CHECK_LABELS } from "@/lib/site/labels";
-import { checkAnchor, nameFromSegments, serverFeedPath } from "@/lib/site/paths";
+import { checkAnchor, nameFromSegments, serverFeedPath, serverStatesFeedPath } from "@/lib/site/paths";
 import { getRunExchanges } from "@/lib/store/runs";
 import { getServerDetail, type ServerDetail } from "@/lib/store/servers";
 import { RenderStamp } from "../../_components/RenderStamp";
+import { ReprobeSection } from "../../_components/ReprobeForm";
+import { ServerHistory } from "../../_components/ServerHistory";
 import { StateChip } from "../../_components/StateChip";
 import { CheckCard } from "../../_components/server/CheckCard";
 import { EvidenceSection } from "../../_components/server/EvidenceSection";
@@ -28,12 +30,12 @@ export function generateStaticParams(): { name: string[] }[] {
 
 type Params = { params: Promise<{ name: string[] }> };
 
-/** The registry name and link origin from the segments proxy.ts produced (name…, version segment). */
-async function pageTarget(params: Params["params"]): Promise<{ name: string; origin: string }> {
+/** The registry name, link origin and form feedback (?reprobe=…) from the segments proxy.ts produced. */
+async function pageTarget(params: Params["params"]): Promise<{ name: string; origin: string; query: Record<string, string> }> {
   const segments = (await params).name;
   const version = parseVersionSegment(segments[segments.length - 1] ?? "");
   if (!version || segments.length < 2) notFound();
-  return { name: nameFromSegments(segments.slice(0, -1)), origin: version.origin };
+  return { name: nameFromSegments(segments.slice(0, -1)), origin: version.origin, query: Object.fromEntries(new URLSearchParams(version.extra)) };
 }
 
 export async function generateMetadata({ params }: Params): Promise<Metadata> {
@@ -43,7 +45,14 @@ export async function generateMetadata({ params }: Params): Promise<Metadata> {
   return {
     title: name,
     description: `Observed MCP checks for ${name}, with reasons and evidence.`,
-    alternates: { types: { "application/atom+xml": serverFeedPath(name) } },
+    alternates: {
+      types: {
+        "application/atom+xml": [
+          { url: serverFeedPath(name), title: `Tool changes: ${name}` },
+          { url: serverStatesFeedPath(name), title: `State changes: ${name}` },
+        ],
+      },
+    },
   };
 }
 
@@ -76,7 +85,7 @@ function ChecksSection({ detail, cites }: { detail: ServerDetail; cites: ReturnT
 }
 
 export default async function ServerPage({ params }: Params) {
-  const { name, origin } = await pageTarget(params);
+  const { name, origin, query } = await pageTarget(params);
   const db = siteDb();
   const detail = getServerDetail(db, name);
   if (!detail) notFound();
@@ -89,6 +98,8 @@ export default async function ServerPage({ params }: Params) {
     <>
       <ServerHeader detail={detail} />
       <ServerFacts detail={detail} />
+      <ServerHistory name={name} now={new Date()} />
+      <ReprobeSection name={name} leftRegistry={!!detail.leftRegistryAt} optedOut={!!detail.optOut} query={query} />
       <ChecksSection detail={detail} cites={evidence.cites} />
       <EvidenceSection items={evidence.items} latestRun={detail.latestRun} />
       <ToolsSection tools={detail.tools} />

@@ -13,5 +13,7 @@ const cache = createAnswerCache(32 * 1024 * 1024);
 export async function GET(_request: Request, { params }: { params: Promise<{ name: string[] }> }) {
   const name = nameFromSegments((await params).name);
   const db = siteDb();
-  return answerResponse(cache.get(name, serverDataVersion(db, name) ?? "unknown", () => serverAnswer(name, db)));
+  // The hour too: the answer's history and response times are counted back from now.
+  const version = `${serverDataVersion(db, name) ?? "unknown"}|${new Date().toISOString().slice(0, 13)}`;
+  return answerResponse(cache.get(name, version, () => serverAnswer(name, db)));
 }
