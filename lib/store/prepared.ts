@@ -20,6 +20,12 @@ export function placeholders<K extends string>(fields: readonly K[], prefix = ""
   return Object.fromEntries(fields.map((f) => [f, sql.placeholder(`${prefix}${f}`)])) as Record<K, Placeholder>;
 }
 
+/** The fields a row sets (undefined ones left to their column defaults), sorted: part of a statement's key, so
+ * a new column or an optional field gets its own statement instead of being dropped. */
+export function fieldsOf<T extends object>(row: T): (keyof T & string)[] {
+  return (Object.keys(row) as (keyof T & string)[]).filter((k) => row[k] !== undefined).sort();
+}
+
 /** Values for `placeholders(fields, prefix)`. */
 export function prefixed<T extends object>(values: T, prefix: string): Record<string, unknown> {
   return Object.fromEntries(Object.entries(values).map(([k, v]) => [`${prefix}${k}`, v]));

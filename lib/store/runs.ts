@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, isNotNull, isNull, lt, notInArray, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { placeholders, prefixed, prepared } from "./prepared";
+import { fieldsOf, placeholders, prefixed, prepared } from "./prepared";
 import { checkResults, runs, servers, transitions } from "../../db/schema";
 import { CHECK_IDS, type CheckState } from "../checks/vocabulary";
 import type { Exchange } from "../probe/types";
@@ -32,12 +32,12 @@ export function parseJson<T>(text: string | null | undefined, fallback: T): T {
   }
 }
 
-const RUN_FIELDS = ["serverId", "roundId", "startedAt", "finishedAt", "durationMs", "suiteVersion", "era", "protocolVersion", "requests", "requestsOk", "read", "exchanges", "keepEvidence"] as const;
-
 export function insertRun(db: Db, run: NewRun): number {
   const { exchangesJson, ...rest } = run;
-  const stmt = prepared(db, "runs.insert", () => db.insert(runs).values(placeholders(RUN_FIELDS)).returning({ id: runs.id }).prepare());
-  return stmt.get({ roundId: null, protocolVersion: null, ...rest, exchanges: exchangesJson }).id;
+  const row = { ...rest, exchanges: exchangesJson };
+  const fields = fieldsOf(row);
+  const stmt = prepared(db, `runs.insert.${fields.join(",")}`, () => db.insert(runs).values(placeholders(fields)).returning({ id: runs.id }).prepare());
+  return stmt.get(row).id;
 }
 
 /** Drops the exchanges of a superseded run unless it was kept as evidence of a transition. */
@@ -96,8 +96,9 @@ export function upsertCheckResults(db: Db, serverId: number, rows: CheckResultRo
   if (!rows.length) return;
   // One statement for all five checks: `excluded` is the row that conflicted.
   const excluded = (col: string) => sql.raw(`excluded.${col}`);
-  const fields = ["serverId", "check", "state", "reason", "evidence", "suiteVersion", "runId", "decidedAt", "since"] as const;
-  const stmt = prepared(db, `checkResults.upsert.${rows.length}`, () =>
+  const values = rows.map((r) => ({ ...r, serverId, evidence: JSON.stringify(r.evidence) }));
+  const fields = fieldsOf(values[0]!);
+  const stmt = prepared(db, `checkResults.upsert.${rows.length}.${fields.join(",")}`, () =>
     db
       .insert(checkResults)
       .values(rows.map((_, i) => placeholders(fields, `r${i}.`)))
@@ -115,7 +116,7 @@ export function upsertCheckResults(db: Db, serverId: number, rows: CheckResultRo
       })
       .prepare(),
   );
-  stmt.run(Object.assign({}, ...rows.map((r, i) => prefixed({ ...r, serverId, evidence: JSON.stringify(r.evidence) }, `r${i}.`))));
+  stmt.run(Object.assign({}, ...values.map((v, i) => prefixed(v, `r${i}.`))));
 }
 
 /** The current state of each check of one server, as a new run is compared with it. */
@@ -181,13 +182,14 @@ export function completeReadCensus(db: Db): ReadCount[] {
 
 export function insertTransitions(db: Db, serverId: number, rows: TransitionInsert[]): void {
   if (!rows.length) return;
-  const fields = ["serverId", "check", "fromState", "toState", "reason", "suiteVersion", "runId", "at"] as const;
-  prepared(db, `transitions.insert.${rows.length}`, () =>
+  const values = rows.map((r) => ({ fromState: null, ...r, serverId }));
+  const fields = fieldsOf(values[0]!);
+  prepared(db, `transitions.insert.${rows.length}.${fields.join(",")}`, () =>
     db
       .insert(transitions)
       .values(rows.map((_, i) => placeholders(fields, `t${i}.`)))
       .prepare(),
-  ).run(Object.assign({}, ...rows.map((r, i) => prefixed({ fromState: null, ...r, serverId }, `t${i}.`))));
+  ).run(Object.assign({}, ...values.map((v, i) => prefixed(v, `t${i}.`))));
 }
 
 /** One server's transitions, most recent first. */
