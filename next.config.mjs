@@ -15,7 +15,8 @@ const nextConfig = {
   poweredByHeader: false,
   // Cached pages are keyed by data version (proxy.ts): old versions are never read again, so they stay in a
   // bounded in-memory LRU and are not written to disk, where they would pile up round after round.
-  cacheMaxMemorySize: 64 * 1024 * 1024,
+  // A server page with its payload is ~250 KB: this keeps about 800 of the most read ones.
+  cacheMaxMemorySize: 192 * 1024 * 1024,
   experimental: { isrFlushToDisk: false },
   // proxy.ts rewrites to the URL it was given; normalising it would turn 127.0.0.1 into localhost, which Next
   // then treats as an external rewrite when the server is bound to 127.0.0.1.
