@@ -100,7 +100,7 @@ export function IndexView({ query }: { query: IndexQuery }) {
           ))}
           <div className="field checkbox">
             <label>
-              <input type="checkbox" name="left" value="1" defaultChecked={query.includeLeft} /> Include servers that left the registry
+              <input type="checkbox" name="includeLeft" value="1" defaultChecked={query.includeLeft} /> Include servers that left the registry
             </label>
           </div>
           <button type="submit">Show servers</button>

@@ -169,6 +169,7 @@ export function writeRun(db: Db, input: PersistInput): PersistResult {
       check: r.check,
       state: r.state,
       reason: r.reason,
+      code: r.code ?? null,
       evidence: r.evidence,
       suiteVersion: SUITE_VERSION,
       runId,

@@ -2,7 +2,7 @@ import { and, asc, desc, eq, isNotNull, isNull, lt, notInArray, sql } from "driz
 import type { Db } from "../../db/client";
 import { fieldsOf, placeholders, prefixed, prepared } from "./prepared";
 import { checkResults, runs, servers, transitions } from "../../db/schema";
-import { CHECK_IDS, type CheckState } from "../checks/vocabulary";
+import { CHECK_IDS, type CheckState, type RefusalCode } from "../checks/vocabulary";
 import type { Exchange } from "../probe/types";
 
 // Runs (one per server probe, with its exchanges), the latest result per check, and state transitions.
@@ -97,7 +97,8 @@ export function upsertCheckResults(db: Db, serverId: number, rows: CheckResultRo
   // One statement for all five checks: `excluded` is the row that conflicted.
   const excluded = (col: string) => sql.raw(`excluded.${col}`);
   const values = rows.map((r) => ({ ...r, serverId, evidence: JSON.stringify(r.evidence) }));
-  const fields = fieldsOf(values[0]!);
+  // Every field any row sets; a row without it writes null (the column's "not known").
+  const fields = fieldsOf(Object.assign({}, ...values) as (typeof values)[number]);
   const stmt = prepared(db, `checkResults.upsert.${rows.length}.${fields.join(",")}`, () =>
     db
       .insert(checkResults)
@@ -112,11 +113,16 @@ export function upsertCheckResults(db: Db, serverId: number, rows: CheckResultRo
           runId: excluded("run_id"),
           decidedAt: excluded("decided_at"),
           since: excluded("since"),
+          code: excluded("code"),
         },
       })
       .prepare(),
   );
-  stmt.run(Object.assign({}, ...values.map((v, i) => prefixed(v, `r${i}.`))));
+  const params: Record<string, unknown> = {};
+  values.forEach((v, i) => {
+    for (const f of fields) params[`r${i}.${f}`] = (v as Record<string, unknown>)[f] ?? null;
+  });
+  stmt.run(params);
 }
 
 /** The current state of each check of one server, as a new run is compared with it. */
@@ -143,20 +149,14 @@ export function latestResults(db: Db, serverId: number): CheckResultRow[] {
   return out;
 }
 
-export interface ReasonCount {
-  state: CheckState;
-  reason: string;
-  count: number;
-}
-
-/** Current error_taxonomy results grouped by state and reason; lib/site/refusals.ts sorts them into kinds. */
-export function errorTaxonomyReasons(db: Db): ReasonCount[] {
+/** Current error_taxonomy results of servers still listed, counted per refusal code (null: stored before codes were). */
+export function refusalCounts(db: Db): { code: RefusalCode | null; count: number }[] {
   return db
-    .select({ state: checkResults.state, reason: checkResults.reason, count: sql<number>`count(*)` })
+    .select({ code: checkResults.code, count: sql<number>`count(*)` })
     .from(checkResults)
     .innerJoin(servers, eq(servers.id, checkResults.serverId))
     .where(and(eq(checkResults.check, "error_taxonomy"), isNull(servers.leftRegistryAt)))
-    .groupBy(checkResults.state, checkResults.reason)
+    .groupBy(checkResults.code)
     .all();
 }
 
