@@ -25,6 +25,7 @@ const handshake = (html: string) => /id="check-handshake"[\s\S]*?class="chip chi
 
 interface Rendered {
   status: number;
+  cacheControl: string | null;
   html: string;
   /** The process-wide render number stamped into the page when it was rendered. */
   render: string;
@@ -54,7 +55,7 @@ test("a write re-renders exactly the pages it changes, whichever process wrote",
     const load = async (p: string): Promise<Rendered> => {
       const res = await fetch(`${origin}${p}`);
       const html = await res.text();
-      return { status: res.status, html, render: /data-render="(\d+)"/.exec(html)?.[1] ?? "none" };
+      return { status: res.status, cacheControl: res.headers.get("cache-control"), html, render: /data-render="(\d+)"/.exec(html)?.[1] ?? "none" };
     };
     const json = async (p: string) => (await fetch(`${origin}${p}`)).json();
 
@@ -62,6 +63,8 @@ test("a write re-renders exactly the pages it changes, whichever process wrote",
     const b1 = await load(serverUrl(B));
     const i1 = await load("/");
     expect(a1.status).toBe(200);
+    // Kept by the site, not by browsers or CDNs: they revalidate every time.
+    expect(a1.cacheControl).toBe("public, max-age=0, must-revalidate");
     expect(handshake(a1.html)).toBe("verified");
     // Asked again, each is served from the cache: the same render.
     expect((await load(serverUrl(A))).render).toBe(a1.render);
