@@ -12,7 +12,7 @@ import { insertAlert, coverageBetween, firstCoverageDay, pruneCoverageServers } 
 import { activeHostPauses, crowdedHosts, putHostPause } from "../store/hosts";
 import { listOptOuts } from "../store/optouts";
 import { serversForRound } from "../store/reprobe";
-import { summaryCounts, applyRegistrySnapshot, listDueServers, updateServer, type DueServer } from "../store/servers";
+import { summaryCounts, applyRegistrySnapshotInSteps, listDueServers, updateServer, type DueServer } from "../store/servers";
 import { acquireRoundLock, finishRound, heartbeatRound, pruneRounds, type RoundProgress } from "../store/rounds";
 import { getMeta, META_KEYS, setMeta } from "../store/meta";
 import { pruneOldRuns } from "../store/runs";
@@ -20,7 +20,8 @@ import { addDays, judgeCoverageDay, utcDay } from "./coverage";
 import { createHostGate, type RoundHostGate } from "./host-gate";
 import { createHostQueue } from "./host-queue";
 import { hostOf } from "./hosts";
-import { persistRun, type RunKind } from "./persist";
+import { type PersistInput, type RunKind } from "./persist";
+import { createBatchWriter, type BatchOptions } from "./persist-batch";
 import { createRobotsBook, robotsDisallows, ROBOTS_DISALLOW_REASON, type RobotsBook } from "./robots";
 import { DAY, HOUR, MINUTE } from "./schedule";
 
@@ -53,6 +54,8 @@ export interface RoundDeps {
   heartbeatMs?: number;
   /** Probe at most this many due servers; the rest stay due for the next round. */
   maxServers?: number;
+  /** How runs are grouped into transactions (persist-batch.ts). */
+  batch?: BatchOptions;
   /** Probe exactly these servers (a "probe again now" request) instead of the due ones; no registry read,
    * no maintenance. Servers that left the registry are left out. */
   serverIds?: number[];
@@ -188,28 +191,48 @@ async function executeRound(deps: RoundDeps, roundId: number, holder: string): P
       nowMs: () => now().getTime(),
     });
     for (const p of activeHostPauses(db, now().toISOString())) queue.pause(p.host, Date.parse(p.until));
+    const writer = createBatchWriter(db, deps.batch);
+    const recording = new Set<Promise<void>>();
+    // Counted once its transaction committed; the worker has already moved on to the next server.
+    const record = (server: DueServer, written: Promise<RunKind>) => {
+      const p = written
+        .catch((e: unknown) => {
+          log(`[rounds] ${server.name}: not recorded: ${(e as Error).message}`);
+          // An internal error must not make the server due again at once, or every round retries it first.
+          updateServer(db, server.id, {
+            nextDueAt: new Date(now().getTime() + HOUR).toISOString(),
+            scheduleReason: "internal error while recording the probe; retried in 1 h",
+          });
+          return "failed" as const;
+        })
+        .then((kind) => {
+          progress.probed++;
+          progress[PROGRESS_FIELD[kind]]++;
+          beat();
+          if (lostLock) queue.stop();
+          deps.onProgress?.({ ...progress });
+        });
+      recording.add(p);
+      void p.finally(() => recording.delete(p));
+    };
     const worker = async () => {
       for (let taken = await queue.take(); taken; taken = await queue.take()) {
         const server = taken.item;
-        const kind = await probeAndPersist(ctx, server, taken.done)
-          .catch((e: unknown) => {
-            log(`[rounds] ${server.name}: not recorded: ${(e as Error).message}`);
-            // An internal error must not make the server due again at once, or every round retries it first.
-            updateServer(db, server.id, {
-              nextDueAt: new Date(now().getTime() + HOUR).toISOString(),
-              scheduleReason: "internal error while recording the probe; retried in 1 h",
-            });
-            return "failed" as const;
-          })
-          .finally(taken.done);
-        progress.probed++;
-        progress[PROGRESS_FIELD[kind]]++;
-        beat();
-        if (lostLock) queue.stop();
-        deps.onProgress?.({ ...progress });
+        let written: Promise<RunKind>;
+        try {
+          const input = await probeForRun(ctx, server);
+          written = writer.persist(input).then((r) => r.kind);
+        } catch (e) {
+          written = Promise.reject(e);
+        } finally {
+          taken.done();
+        }
+        record(server, written);
       }
     };
     await Promise.all(Array.from({ length: n }, worker));
+    await writer.flush();
+    await Promise.all(recording);
     if (queue.leftDue.length > 0) log(`[rounds] ${queue.leftDue.length} servers left due: their host asked to pause beyond this round`);
 
     if (!deps.serverIds) maintain(db, now(), log);
@@ -248,7 +271,7 @@ async function refreshRegistryIfStale(
       );
     }
     const nowIso = now().toISOString();
-    const applied = applyRegistrySnapshot(
+    const applied = await applyRegistrySnapshotInSteps(
       deps.db,
       res.servers.map((s) => ({ ...s, host: hostOf(s.url) })),
       nowIso,
@@ -290,21 +313,12 @@ function blockedObservation(server: DueServer, blocked: Blocked, at: Date): Prob
   };
 }
 
-/** `hostDone` frees the server's host slot: called as soon as the probe stops talking to it, before judging and
- * writing, so a crowded host's slots are busy with requests only. */
-async function probeAndPersist(ctx: ServerContext, server: DueServer, hostDone: () => void) {
+/** Probes one server (or decides not to) and judges it: what persist writes for it. */
+async function probeForRun(ctx: ServerContext, server: DueServer): Promise<PersistInput> {
   const { deps, now } = ctx;
-  const skip = async (blocked: Blocked, optOutSource?: OptOutSource) => {
+  const skip = (blocked: Blocked, optOutSource?: OptOutSource): PersistInput => {
     const obs = blockedObservation(server, blocked, now());
-    return persistRun(deps.db, {
-      serverId: server.id,
-      roundId: ctx.roundId,
-      obs,
-      results: judge(obs),
-      skipped: true,
-      optOutSource,
-      now: now(),
-    }).kind;
+    return { serverId: server.id, roundId: ctx.roundId, obs, results: judge(obs), skipped: true, optOutSource, now: now() };
   };
 
   if (server.needsConfig) return skip({ kind: "needs_config", detail: server.needsConfig });
@@ -336,10 +350,8 @@ async function probeAndPersist(ctx: ServerContext, server: DueServer, hostDone: 
       now: () => now(),
     },
   );
-  hostDone();
   const results: CheckResult[] = judge(obs);
-  return persistRun(deps.db, { serverId: server.id, roundId: ctx.roundId, obs, results, skipped: false, now: now() })
-    .kind;
+  return { serverId: server.id, roundId: ctx.roundId, obs, results, skipped: false, now: now() };
 }
 
 /** robots.txt says our token may not fetch the URL; the file is read at most once a day per host. */
