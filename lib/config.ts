@@ -16,6 +16,9 @@ const EnvSchema = z.object({
   PROBE_ALLOW_PRIVATE_NETWORKS: boolFlag,
   MCP_STATUS_DEMO: z.enum(["0", "1", "true", "false", ""]).optional(),
   PUBLIC_BASE_URL: z.string().url().optional(),
+  ALERT_WEBHOOK_URL: z.string().url().optional().or(z.literal("").transform(() => undefined)),
+  ALERT_STALE_MINUTES: z.coerce.number().int().min(1).max(7 * 24 * 60).optional(),
+  CROSS_READ_SAMPLE: z.coerce.number().int().min(0).max(100_000).optional(),
 });
 
 export const OFFICIAL_REGISTRY_URL = "https://registry.modelcontextprotocol.io";
@@ -33,6 +36,12 @@ export interface Config {
   probeConcurrency: number;
   allowPrivateNetworks: boolean;
   publicBaseUrl: string | undefined;
+  /** Where alert openings and resolutions are POSTed (chat incoming-webhook style); undefined: nowhere. */
+  alertWebhookUrl: string | undefined;
+  /** rounds_stale opens when no round has finished for this many minutes. */
+  alertStaleMinutes: number;
+  /** Servers the cross-reader reads once a day; 0 turns it off. */
+  crossReadSample: number;
 }
 
 export function parseConfig(env: Record<string, string | undefined>): Config {
@@ -55,6 +64,9 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     // The demo fleet lives on loopback, so the demo needs the private-network allowance.
     allowPrivateNetworks: e.PROBE_ALLOW_PRIVATE_NETWORKS || demo,
     publicBaseUrl: e.PUBLIC_BASE_URL,
+    alertWebhookUrl: e.ALERT_WEBHOOK_URL,
+    alertStaleMinutes: e.ALERT_STALE_MINUTES ?? 120,
+    crossReadSample: e.CROSS_READ_SAMPLE ?? 200,
   };
 }
 

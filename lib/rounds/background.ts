@@ -2,7 +2,9 @@ import { Cron } from "croner";
 import { getDb } from "../../db/client";
 import type { Config } from "../config";
 import { startDemo } from "../demo/start";
-import { probeUserAgent } from "../probe";
+import { startAlertClock, type AlertClock } from "../alerts/clock";
+import { evaluateAlerts } from "../alerts/evaluate";
+import { createAddressPolicy, DEFAULT_USER_AGENT, probeUserAgent } from "../probe";
 import { makeAllDue } from "../store/write";
 import { startRound, type RoundDeps } from "./round";
 
@@ -18,23 +20,53 @@ export function setRoundRegistryUrl(url: string | undefined): void {
 
 /** Round dependencies from the process configuration: the one wiring used by the route, the scheduler and the CLI. */
 export function roundDepsFromConfig(config: Config, extra: Partial<RoundDeps> = {}): RoundDeps {
+  const db = getDb(config);
   return {
-    db: getDb(config),
+    db,
     registryUrl: (g[REGISTRY_KEY] as string | undefined) ?? config.registryUrl,
     concurrency: config.probeConcurrency,
     allowPrivateNetworks: config.allowPrivateNetworks,
     ...(config.publicBaseUrl ? { userAgent: probeUserAgent(config.publicBaseUrl) } : {}),
+    // Alerts are judged as soon as a round ends (rounds_stale resolves at once); the site's clock delivers them.
+    onFinished: () => {
+      const clock = (g[BACKGROUND_KEY] as Background | undefined)?.alerts;
+      if (clock) void clock.tick();
+      else evaluateAlerts(db, new Date(), { staleMinutes: config.alertStaleMinutes, log: extra.log });
+    },
     ...extra,
   };
 }
 
+/** The alert clock's wiring from the process configuration. */
+export function alertClockFromConfig(config: Config, log: (line: string) => void, intervalMs?: number): AlertClock {
+  return startAlertClock(
+    {
+      db: getDb(config),
+      staleMinutes: config.alertStaleMinutes,
+      webhookUrl: config.alertWebhookUrl,
+      siteUrl: config.publicBaseUrl,
+      crossRead:
+        config.crossReadSample > 0
+          ? {
+              sample: config.crossReadSample,
+              policy: createAddressPolicy({ allowPrivate: config.allowPrivateNetworks }),
+              userAgent: config.publicBaseUrl ? probeUserAgent(config.publicBaseUrl) : DEFAULT_USER_AGENT,
+            }
+          : null,
+      log,
+    },
+    intervalMs,
+  );
+}
+
 export interface Background {
   scheduler: Cron | null;
+  alerts: AlertClock;
   stop(): void;
 }
 
 /** Starts what runs inside `next start` besides requests: the embedded round scheduler (PROBE_SCHEDULE; empty
- * disables it). Idempotent per process. The demo's built-in registry and fleet hook in here too. */
+ * disables it) and the alert clock (always). Idempotent per process. The demo's built-in registry and fleet hook in here too. */
 export async function startBackground(config: Config, log: (line: string) => void = console.log): Promise<Background> {
   const existing = g[BACKGROUND_KEY] as Background | undefined;
   if (existing) return existing;
@@ -54,10 +86,15 @@ export async function startBackground(config: Config, log: (line: string) => voi
   } else {
     log("[scheduler] PROBE_SCHEDULE is empty: embedded scheduler off");
   }
+  // The alert clock runs whatever PROBE_SCHEDULE says: rounds may come from an outside cron, or not at all.
+  const alerts = alertClockFromConfig(config, log);
+  log(`[alerts] clock started: rounds_stale after ${config.alertStaleMinutes} min, webhook ${config.alertWebhookUrl ? "on" : "off"}, cross-read sample ${config.crossReadSample}`);
   const background: Background = {
     scheduler,
+    alerts,
     stop() {
       scheduler?.stop();
+      alerts.stop();
       g[BACKGROUND_KEY] = undefined;
     },
   };

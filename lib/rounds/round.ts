@@ -7,8 +7,10 @@ import { judge } from "../checks";
 import { probeServer } from "../probe";
 import { createAddressPolicy, type AddressPolicy } from "../probe/address-policy";
 import type { Blocked, ProbeLimits, ProbeObservation } from "../probe/types";
+import type { HostGate } from "../probe/transport/http";
 import { fetchRegistry, RegistryError, type FetchRegistryOptions } from "../registry/client";
-import { insertAlert, coverageBetween, firstCoverageDay, pruneCoverageServers } from "../store/coverage";
+import { evaluateCoverage } from "../alerts/evaluate";
+import { pruneCoverageServers } from "../store/coverage";
 import { getRobots, listOptOuts, putRobots } from "../store/optouts";
 import { summaryCounts } from "../store/read";
 import { acquireRoundLock, finishRound, heartbeatRound, pruneRounds, type RoundProgress } from "../store/rounds";
@@ -21,7 +23,7 @@ import {
   updateServer,
   type DueServer,
 } from "../store/write";
-import { addDays, judgeCoverageDay, utcDay } from "./coverage";
+import { addDays, utcDay } from "./coverage";
 import { createHostGate } from "./host-gate";
 import { createHostQueue } from "./host-queue";
 import { persistRun } from "./persist";
@@ -55,6 +57,8 @@ export interface RoundDeps {
   maxServers?: number;
   /** Called after each server with the running totals. */
   onProgress?: (p: Required<RoundProgress>) => void;
+  /** Called once the round is recorded as finished (alerts are judged here); errors are logged, never thrown. */
+  onFinished?: (s: RoundSummary) => void;
 }
 
 export interface RoundSummary extends Required<RoundProgress> {
@@ -78,7 +82,6 @@ export class RoundAlreadyRunning extends Error {
 
 const REGISTRY_REFRESHED = "registry_refreshed_at";
 const REGISTRY_ERROR = "registry_last_error";
-const COVERAGE_EVALUATED = "coverage_evaluated_through";
 const RUN_RETENTION_MS = 30 * DAY;
 
 /** Takes the round lock synchronously and starts the round in the background; the answer says which round
@@ -138,11 +141,7 @@ async function executeRound(deps: RoundDeps, roundId: number, holder: string): P
     beat(true);
 
     const policy = deps.addressPolicy ?? createAddressPolicy({ allowPrivate: deps.allowPrivateNetworks ?? false });
-    const optOuts = new Map(listOptOuts(db).map((o) => [o.host, o.reason]));
-    const isOptedOut = (host: string): string | null => {
-      const h = host.toLowerCase();
-      return optOuts.get(h) ?? optOuts.get(h.replace(/:\d+$/, "")) ?? null;
-    };
+    const isOptedOut = operatorOptOuts(db);
     const gate = createHostGate();
     const ctx: ServerContext = { deps, policy, isOptedOut, gate, now, roundId };
 
@@ -183,16 +182,25 @@ async function executeRound(deps: RoundDeps, roundId: number, holder: string): P
     log(
       `[rounds] ${progress.due} due, ${progress.read} read, ${partly} partly read, ${progress.failed} failed, ${progress.gated} gated, ${progress.skipped} skipped in ${Math.round(durationMs / 1000)} s`,
     );
-    return { roundId, status: "done", durationMs, registry, ...progress };
+    return finished(deps, log, { roundId, status: "done", durationMs, registry, ...progress });
   } catch (e) {
     const error = (e as Error).message;
     const durationMs = Math.round(performance.now() - t0);
     finishRound(db, roundId, holder, { now: now(), status: "failed", error, progress });
     log(`[rounds] round ${roundId} failed after ${Math.round(durationMs / 1000)} s: ${error}`);
-    return { roundId, status: "failed", durationMs, error, registry, ...progress };
+    return finished(deps, log, { roundId, status: "failed", durationMs, error, registry, ...progress });
   } finally {
     clearInterval(timer);
   }
+}
+
+function finished(deps: RoundDeps, log: (line: string) => void, s: RoundSummary): RoundSummary {
+  try {
+    deps.onFinished?.(s);
+  } catch (e) {
+    log(`[rounds] after round ${s.roundId}: ${(e as Error).message}`);
+  }
+  return s;
 }
 
 async function refreshRegistryIfStale(
@@ -307,8 +315,20 @@ async function probeAndPersist(ctx: ServerContext, server: DueServer) {
     .kind;
 }
 
+/** The operator's opt-out list as a lookup: the reason a host (with or without its port) asked not to be probed. */
+export function operatorOptOuts(db: Db): (host: string) => string | null {
+  const optOuts = new Map(listOptOuts(db).map((o) => [o.host, o.reason]));
+  return (host: string): string | null => {
+    const h = host.toLowerCase();
+    return optOuts.get(h) ?? optOuts.get(h.replace(/:\d+$/, "")) ?? null;
+  };
+}
+
 /** robots.txt says our token may not fetch the server's URL; the file is read at most once a day per host. */
-async function robotsForbid(ctx: ServerContext, url: URL): Promise<boolean> {
+export async function robotsForbid(
+  ctx: { deps: Pick<RoundDeps, "db" | "userAgent">; policy: AddressPolicy; gate: HostGate; now: () => Date },
+  url: URL,
+): Promise<boolean> {
   const { db } = ctx.deps;
   const host = url.host.toLowerCase();
   const cached = getRobots(db, host);
@@ -334,37 +354,12 @@ async function robotsForbid(ctx: ServerContext, url: URL): Promise<boolean> {
   return robotsDisallows(url.toString(), row);
 }
 
+export { evaluateCoverage };
+
 /** Bounded growth and the coverage alert, once per round. */
 function maintain(db: Db, now: Date, log: (line: string) => void): void {
   pruneOldRuns(db, new Date(now.getTime() - RUN_RETENTION_MS).toISOString());
   pruneRounds(db, new Date(now.getTime() - 3 * RUN_RETENTION_MS).toISOString());
   pruneCoverageServers(db, addDays(utcDay(now), -40));
   evaluateCoverage(db, now, log);
-}
-
-/** Judges every completed UTC day not judged yet (at most the last 30) against its 7-day median. */
-export function evaluateCoverage(db: Db, now: Date, log: (line: string) => void): void {
-  const first = firstCoverageDay(db);
-  if (!first) return;
-  const yesterday = addDays(utcDay(now), -1);
-  const through = getMeta(db, COVERAGE_EVALUATED);
-  let day = through ? addDays(through, 1) : first;
-  if (day < addDays(yesterday, -30)) day = addDays(yesterday, -30);
-  if (day > yesterday) return;
-  const history = new Map(coverageBetween(db, addDays(day, -7), yesterday).map((c) => [c.day, c.serversRead]));
-  for (; day <= yesterday; day = addDays(day, 1)) {
-    const v = judgeCoverageDay(day, history, first);
-    if (v.alert) {
-      const stored = insertAlert(db, {
-        day,
-        kind: "coverage_drop",
-        message: v.message,
-        value: v.value,
-        baseline: v.baseline,
-        createdAt: now.toISOString(),
-      });
-      if (stored) log(`[coverage] ALERT ${v.message}`);
-    }
-    setMeta(db, COVERAGE_EVALUATED, day);
-  }
 }
