@@ -183,6 +183,8 @@ function describe(e: unknown, deadline: AbortSignal): string {
   for (let x: unknown = e; x && chain.length < 5; x = (x as { cause?: unknown }).cause) chain.push(x);
   const refused = chain.find((x) => x instanceof AddressRefusedError);
   if (refused) return `address refused: ${(refused as Error).message}`;
-  const msg = (e as Error)?.message ?? String(e);
-  return msg.replace(/\s+/g, " ").slice(0, 300);
+  // undici says "fetch failed" and keeps the reason (ECONNREFUSED, a timeout) in its cause.
+  const code = chain.map((x) => (x as { code?: unknown }).code).find((c) => typeof c === "string");
+  const msg = chain.map((x) => (x as Error)?.message ?? String(x)).filter((m) => m && m !== "fetch failed").join(": ") || "fetch failed";
+  return `${msg}${code && !msg.includes(String(code)) ? ` (${code})` : ""}`.replace(/\s+/g, " ").slice(0, 300);
 }
