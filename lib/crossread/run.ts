@@ -2,7 +2,7 @@
 // list compared with the probe's current complete read, outcomes stored for the day.
 import type { Db } from "../../db/client";
 import type { AddressPolicy } from "../probe/address-policy";
-import type { DnsLookup } from "../probe/transport/http";
+import type { DnsLookup, HostGate } from "../probe/transport/http";
 import type { ProbeLimits } from "../probe/types";
 import { createHostGate } from "../rounds/host-gate";
 import { createHostQueue } from "../rounds/host-queue";
@@ -19,6 +19,8 @@ export interface CrossReadDeps {
   sample: number;
   policy: AddressPolicy;
   userAgent: string;
+  /** The rounds' host gate, so a cross-read and a round never send to one host at once. Default: a gate of its own. */
+  hostGate?: HostGate;
   /** Consult robots.txt like the probe does. Default true. */
   robots?: boolean;
   /** Servers read at once (each on its own host). Default 4: the cross-reader is a side job. */
@@ -45,7 +47,7 @@ export async function runCrossRead(deps: CrossReadDeps): Promise<CrossReadSummar
   const t0 = performance.now();
   const sampled = fixedSample(crossReadCandidates(db), deps.sample);
   const isOptedOut = operatorOptOuts(db);
-  const gate = createHostGate();
+  const gate = deps.hostGate ?? createHostGate();
   const rows: CrossReadInput[] = [];
   let optedOut = 0;
 

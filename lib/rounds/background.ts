@@ -6,12 +6,15 @@ import { startAlertClock, type AlertClock } from "../alerts/clock";
 import { evaluateAlerts } from "../alerts/evaluate";
 import { createAddressPolicy, DEFAULT_USER_AGENT, probeUserAgent } from "../probe";
 import { makeAllDue } from "../store/write";
+import type { HostGate } from "../probe/transport/http";
+import { createHostGate } from "./host-gate";
 import { startRound, type RoundDeps } from "./round";
 
 // Process-wide (globalThis, shared across Next's bundles): the registry a demo fleet serves replaces
 // config.registryUrl for every round in this process: route, scheduler and CLI alike.
 const REGISTRY_KEY = Symbol.for("mcp-status.rounds.registryUrl");
 const BACKGROUND_KEY = Symbol.for("mcp-status.rounds.background");
+const GATE_KEY = Symbol.for("mcp-status.rounds.hostGate");
 const g = globalThis as Record<symbol, unknown>;
 
 export function setRoundRegistryUrl(url: string | undefined): void {
@@ -19,10 +22,16 @@ export function setRoundRegistryUrl(url: string | undefined): void {
 }
 
 /** Round dependencies from the process configuration: the one wiring used by the route, the scheduler and the CLI. */
+/** One host gate per process: rounds (route, scheduler) and the cross-reader queue on it together. */
+function processHostGate(): HostGate {
+  return ((g[GATE_KEY] as HostGate | undefined) ??= createHostGate());
+}
+
 export function roundDepsFromConfig(config: Config, extra: Partial<RoundDeps> = {}): RoundDeps {
   const db = getDb(config);
   return {
     db,
+    hostGate: processHostGate(),
     registryUrl: (g[REGISTRY_KEY] as string | undefined) ?? config.registryUrl,
     concurrency: config.probeConcurrency,
     allowPrivateNetworks: config.allowPrivateNetworks,
@@ -51,6 +60,7 @@ export function alertClockFromConfig(config: Config, log: (line: string) => void
               sample: config.crossReadSample,
               policy: createAddressPolicy({ allowPrivate: config.allowPrivateNetworks }),
               userAgent: config.publicBaseUrl ? probeUserAgent(config.publicBaseUrl) : DEFAULT_USER_AGENT,
+              hostGate: processHostGate(),
             }
           : null,
       log,

@@ -44,6 +44,8 @@ export interface RoundDeps {
   addressPolicy?: AddressPolicy;
   limits?: Partial<ProbeLimits>;
   userAgent?: string;
+  /** One request at a time per host; the site passes its process-wide gate so the cross-reader shares it. */
+  hostGate?: HostGate;
   /** Consult robots.txt (cached a day per host). Default true. */
   robots?: boolean;
   now?: () => Date;
@@ -142,7 +144,7 @@ async function executeRound(deps: RoundDeps, roundId: number, holder: string): P
 
     const policy = deps.addressPolicy ?? createAddressPolicy({ allowPrivate: deps.allowPrivateNetworks ?? false });
     const isOptedOut = operatorOptOuts(db);
-    const gate = createHostGate();
+    const gate = deps.hostGate ?? createHostGate();
     const ctx: ServerContext = { deps, policy, isOptedOut, gate, now, roundId };
 
     const queue = createHostQueue(due, (s) => hostOf(s.remoteUrl ?? "") ?? `#${s.id}`);
@@ -253,7 +255,7 @@ interface ServerContext {
   deps: RoundDeps;
   policy: AddressPolicy;
   isOptedOut: (host: string) => string | null;
-  gate: ReturnType<typeof createHostGate>;
+  gate: HostGate;
   now: () => Date;
   roundId: number;
 }
