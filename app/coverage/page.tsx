@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { countServers, coverageDays, failingLongest } from "@/lib/store/site";
+import { coverageDays } from "@/lib/store/coverage";
+import { countServers, failingLongest } from "@/lib/store/servers";
 import { CROSS_READ_ALERT_MIN, CROSS_READ_ALERT_RATE, disagreementRate } from "@/lib/alerts/evaluate";
 import { openAlerts, resolvedAlerts } from "@/lib/store/alerts";
 import { crossReadCounts, crossReadsOn, latestCrossReadDay, CROSS_READ_ORDER } from "@/lib/store/cross-reads";

@@ -5,12 +5,11 @@ import type { Db } from "../../db/client";
 import { runCrossRead, type CrossReadDeps, type CrossReadSummary } from "../crossread/run";
 import { utcDay } from "../rounds/coverage";
 import { lastRoundFinishedAt } from "../store/alerts";
-import { getMeta, setMeta } from "../store/write";
+import { getMeta, META_KEYS, setMeta } from "../store/meta";
 import { evaluateAlerts } from "./evaluate";
 import { deliverPendingAlerts } from "./webhook";
 
 export const ALERT_CLOCK_MS = 30_000;
-const CROSS_READ_STARTED = "cross_read_started_day";
 
 export interface AlertClockDeps {
   db: Db;
@@ -62,8 +61,8 @@ export function startAlertClock(deps: AlertClockDeps, intervalMs = ALERT_CLOCK_M
     if (!deps.crossRead || crossReading) return;
     const today = utcDay(now());
     const last = lastRoundFinishedAt(deps.db);
-    if (!last || utcDay(new Date(last)) !== today || getMeta(deps.db, CROSS_READ_STARTED) === today) return;
-    setMeta(deps.db, CROSS_READ_STARTED, today);
+    if (!last || utcDay(new Date(last)) !== today || getMeta(deps.db, META_KEYS.crossReadStartedDay) === today) return;
+    setMeta(deps.db, META_KEYS.crossReadStartedDay, today);
     crossReading = runCrossRead({ ...deps.crossRead, db: deps.db, day: today, now, log })
       .then(async (s) => {
         evaluate();

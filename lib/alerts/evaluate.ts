@@ -5,17 +5,13 @@ import { addDays, judgeCoverageDay, utcDay } from "../rounds/coverage";
 import { lastRoundFinishedAt, openAlert, openAlertOf, resolveAlerts } from "../store/alerts";
 import { coverageBetween, firstCoverageDay } from "../store/coverage";
 import { crossReadCounts, latestCrossReadDay, type CrossReadCounts } from "../store/cross-reads";
-import { getMeta, setMeta } from "../store/write";
+import { getMeta, META_KEYS, setMeta } from "../store/meta";
 
 /** cross_read opens when more than this share of the servers either reader could read disagree… */
 export const CROSS_READ_ALERT_RATE = 0.05;
 /** …and at least this many do (one flaky server in a small sample is not a blind spot). */
 export const CROSS_READ_ALERT_MIN = 3;
 
-const COVERAGE_EVALUATED = "coverage_evaluated_through";
-const CROSS_READ_EVALUATED = "cross_read_evaluated_day";
-/** When this database started being watched: the reference for rounds_stale before any round finished. */
-const WATCHED_SINCE = "alerts_watched_since";
 
 export interface AlertOptions {
   staleMinutes: number;
@@ -32,10 +28,10 @@ export function evaluateAlerts(db: Db, now: Date, o: AlertOptions): void {
 
 export function evaluateRoundsStale(db: Db, now: Date, staleMinutes: number, log: (line: string) => void): void {
   const nowIso = now.toISOString();
-  let watched = getMeta(db, WATCHED_SINCE);
+  let watched = getMeta(db, META_KEYS.alertsWatchedSince);
   if (!watched) {
     watched = nowIso;
-    setMeta(db, WATCHED_SINCE, watched);
+    setMeta(db, META_KEYS.alertsWatchedSince, watched);
   }
   const last = lastRoundFinishedAt(db);
   const reference = last ?? watched;
@@ -58,7 +54,7 @@ export function evaluateCoverage(db: Db, now: Date, log: (line: string) => void)
   const first = firstCoverageDay(db);
   if (!first) return;
   const yesterday = addDays(utcDay(now), -1);
-  const through = getMeta(db, COVERAGE_EVALUATED);
+  const through = getMeta(db, META_KEYS.coverageEvaluatedThrough);
   let day = through ? addDays(through, 1) : first;
   if (day < addDays(yesterday, -30)) day = addDays(yesterday, -30);
   if (day > yesterday) return;
@@ -73,7 +69,7 @@ export function evaluateCoverage(db: Db, now: Date, log: (line: string) => void)
       resolveAlerts(db, "coverage_drop", { at: now.toISOString(), message: `Coverage is back: ${v.value} servers read on ${day} (7-day median ${v.baseline}).` });
       log(`[coverage] alert resolved: ${v.value} servers read on ${day}`);
     }
-    setMeta(db, COVERAGE_EVALUATED, day);
+    setMeta(db, META_KEYS.coverageEvaluatedThrough, day);
   }
 }
 
@@ -92,7 +88,7 @@ export function crossReadAlarming(c: CrossReadCounts): boolean {
 
 export function evaluateCrossRead(db: Db, now: Date, log: (line: string) => void): void {
   const day = latestCrossReadDay(db);
-  if (!day || getMeta(db, CROSS_READ_EVALUATED) === day) return;
+  if (!day || getMeta(db, META_KEYS.crossReadEvaluatedDay) === day) return;
   const counts = crossReadCounts(db, day);
   const r = disagreementRate(counts);
   const pct = `${Math.round(r.rate * 1000) / 10}%`;
@@ -105,5 +101,5 @@ export function evaluateCrossRead(db: Db, now: Date, log: (line: string) => void
     resolveAlerts(db, "cross_read", { at: now.toISOString(), message: `On ${day} the readers disagreed on ${r.disagreeing} of ${r.compared} servers (${pct}).` });
     log(`[alerts] cross_read resolved on ${day}`);
   }
-  setMeta(db, CROSS_READ_EVALUATED, day);
+  setMeta(db, META_KEYS.crossReadEvaluatedDay, day);
 }

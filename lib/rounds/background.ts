@@ -5,37 +5,28 @@ import { startDemo } from "../demo/start";
 import { startAlertClock, type AlertClock } from "../alerts/clock";
 import { evaluateAlerts } from "../alerts/evaluate";
 import { createAddressPolicy, DEFAULT_USER_AGENT, probeUserAgent } from "../probe";
-import { makeAllDue } from "../store/write";
 import type { HostGate } from "../probe/transport/http";
+import { makeAllDue } from "../store/servers";
 import { createHostGate } from "./host-gate";
 import { startRound, type RoundDeps } from "./round";
 
-// Process-wide (globalThis, shared across Next's bundles): the registry a demo fleet serves replaces
-// config.registryUrl for every round in this process: route, scheduler and CLI alike.
-const REGISTRY_KEY = Symbol.for("mcp-status.rounds.registryUrl");
+// Process-wide (globalThis, shared across Next's bundles) so instrumentation starts the scheduler once.
 const BACKGROUND_KEY = Symbol.for("mcp-status.rounds.background");
-const GATE_KEY = Symbol.for("mcp-status.rounds.hostGate");
 const g = globalThis as Record<symbol, unknown>;
 
-export function setRoundRegistryUrl(url: string | undefined): void {
-  g[REGISTRY_KEY] = url;
-}
-
-/** Round dependencies from the process configuration: the one wiring used by the route, the scheduler and the CLI. */
-/** One host gate per process: rounds (route, scheduler) and the cross-reader queue on it together. */
-function processHostGate(): HostGate {
-  return ((g[GATE_KEY] as HostGate | undefined) ??= createHostGate());
-}
-
+/** Round dependencies from the process configuration: the one wiring used by the route, the scheduler and the CLI.
+ * `extra.registryUrl` replaces config.registryUrl (the demo passes its built-in registry). */
 export function roundDepsFromConfig(config: Config, extra: Partial<RoundDeps> = {}): RoundDeps {
   const db = getDb(config);
+  const background = g[BACKGROUND_KEY] as Background | undefined;
   return {
     db,
-    hostGate: processHostGate(),
-    registryUrl: (g[REGISTRY_KEY] as string | undefined) ?? config.registryUrl,
+    registryUrl: config.registryUrl,
     concurrency: config.probeConcurrency,
     allowPrivateNetworks: config.allowPrivateNetworks,
     ...(config.publicBaseUrl ? { userAgent: probeUserAgent(config.publicBaseUrl) } : {}),
+    // The site's one host gate, shared with the cross-reader; a CLI round (no background) has its own.
+    ...(background ? { hostGate: background.hostGate } : {}),
     // Alerts are judged as soon as a round ends (rounds_stale resolves at once); the site's clock delivers them.
     onFinished: () => {
       const clock = (g[BACKGROUND_KEY] as Background | undefined)?.alerts;
@@ -47,7 +38,7 @@ export function roundDepsFromConfig(config: Config, extra: Partial<RoundDeps> = 
 }
 
 /** The alert clock's wiring from the process configuration. */
-export function alertClockFromConfig(config: Config, log: (line: string) => void, intervalMs?: number): AlertClock {
+export function alertClockFromConfig(config: Config, o: { log: (line: string) => void; hostGate: HostGate; intervalMs?: number }): AlertClock {
   return startAlertClock(
     {
       db: getDb(config),
@@ -60,18 +51,20 @@ export function alertClockFromConfig(config: Config, log: (line: string) => void
               sample: config.crossReadSample,
               policy: createAddressPolicy({ allowPrivate: config.allowPrivateNetworks }),
               userAgent: config.publicBaseUrl ? probeUserAgent(config.publicBaseUrl) : DEFAULT_USER_AGENT,
-              hostGate: processHostGate(),
+              hostGate: o.hostGate,
             }
           : null,
-      log,
+      log: o.log,
     },
-    intervalMs,
+    o.intervalMs,
   );
 }
 
 export interface Background {
   scheduler: Cron | null;
   alerts: AlertClock;
+  /** One request at a time per host across the process's rounds and cross-reads. */
+  hostGate: HostGate;
   stop(): void;
 }
 
@@ -80,8 +73,10 @@ export interface Background {
 export async function startBackground(config: Config, log: (line: string) => void = console.log): Promise<Background> {
   const existing = g[BACKGROUND_KEY] as Background | undefined;
   if (existing) return existing;
-  const deps = () => roundDepsFromConfig(config, { trigger: "scheduler", log });
-  if (config.demo) await startDemoRound(config, log);
+  const hostGate = createHostGate();
+  // Rounds started elsewhere in a demo (the API route, the CLI) probe the fleet the demo start listed.
+  const registryUrl = config.demo ? await startDemoRound(config, log, hostGate) : config.registryUrl;
+  const deps = () => roundDepsFromConfig(config, { trigger: "scheduler", log, registryUrl, hostGate });
   let scheduler: Cron | null = null;
   if (config.probeSchedule) {
     scheduler = new Cron(config.probeSchedule, { protect: true, catch: true, unref: true }, () => {
@@ -97,11 +92,12 @@ export async function startBackground(config: Config, log: (line: string) => voi
     log("[scheduler] PROBE_SCHEDULE is empty: embedded scheduler off");
   }
   // The alert clock runs whatever PROBE_SCHEDULE says: rounds may come from an outside cron, or not at all.
-  const alerts = alertClockFromConfig(config, log);
+  const alerts = alertClockFromConfig(config, { log, hostGate });
   log(`[alerts] clock started: rounds_stale after ${config.alertStaleMinutes} min, webhook ${config.alertWebhookUrl ? "on" : "off"}, cross-read sample ${config.crossReadSample}`);
   const background: Background = {
     scheduler,
     alerts,
+    hostGate,
     stop() {
       scheduler?.stop();
       alerts.stop();
@@ -113,16 +109,14 @@ export async function startBackground(config: Config, log: (line: string) => voi
 }
 
 /** The demo: built-in registry and fleet on loopback, then a first round at once (not at the first cron tick),
- * re-reading the registry because the fleet's ports are new on every start. */
-async function startDemoRound(config: Config, log: (line: string) => void): Promise<void> {
+ * re-reading the registry because the fleet's ports are new on every start. Returns the registry's URL. */
+async function startDemoRound(config: Config, log: (line: string) => void, hostGate: HostGate): Promise<string> {
   const db = getDb(config);
   const fleet = await startDemo(db, log);
-  setRoundRegistryUrl(fleet.registry.url);
+  const registryUrl = fleet.registry.url;
   makeAllDue(db, new Date().toISOString(), "demo start");
-  const r = startRound(roundDepsFromConfig(config, { trigger: "demo-start", log, registryMaxAgeMs: 0 }));
-  if (!r.started) {
-    log(`[demo] first round not started: ${r.reason}`);
-    return;
-  }
-  void r.done.then((s) => log(`[demo] first round ${s.status}: ${s.probed} servers probed; pages now show their verdicts`));
+  const r = startRound(roundDepsFromConfig(config, { trigger: "demo-start", log, registryMaxAgeMs: 0, registryUrl, hostGate }));
+  if (!r.started) log(`[demo] first round not started: ${r.reason}`);
+  else void r.done.then((s) => log(`[demo] first round ${s.status}: ${s.probed} servers probed; pages now show their verdicts`));
+  return registryUrl;
 }

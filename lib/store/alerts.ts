@@ -1,8 +1,7 @@
 import { and, asc, desc, eq, gte, inArray, isNotNull, isNull, lt, sql } from "drizzle-orm";
-import type { Db } from "../../db/client";
+import { transaction, type Db } from "../../db/client";
 import { alertEvents, alerts, rounds } from "../../db/schema";
 import type { AlertKind, AlertState } from "./vocabulary";
-import { transaction } from "./write";
 
 export type AlertRecord = typeof alerts.$inferSelect;
 export type AlertEventRecord = typeof alertEvents.$inferSelect;

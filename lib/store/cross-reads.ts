@@ -1,8 +1,7 @@
 import { and, asc, desc, eq, isNotNull, isNull, sql } from "drizzle-orm";
-import type { Db } from "../../db/client";
+import { transaction, type Db } from "../../db/client";
 import { crossReads, servers, toolSnapshots } from "../../db/schema";
 import { CROSS_READ_OUTCOMES, type CrossReadOutcome } from "./vocabulary";
-import { transaction } from "./write";
 
 export type CrossReadRecord = typeof crossReads.$inferSelect;
 

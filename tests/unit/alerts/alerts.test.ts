@@ -18,7 +18,8 @@ import { alertsAtom } from "@/lib/site/alerts-feed";
 import { openAlerts, recentAlertEvents, resolvedAlerts } from "@/lib/store/alerts";
 import { replaceCrossReads, type CrossReadInput } from "@/lib/store/cross-reads";
 import type { CrossReadOutcome } from "@/lib/store/vocabulary";
-import { applyRegistrySnapshot, getMeta } from "@/lib/store/write";
+import { getMeta } from "@/lib/store/meta";
+import { applyRegistrySnapshot } from "@/lib/store/servers";
 import { startSplitServer, tool, type SplitServer } from "../crossread/servers";
 import { tempDb } from "../store/helpers";
 

@@ -10,7 +10,7 @@ import { createAddressPolicy, DEFAULT_USER_AGENT } from "@/lib/probe";
 import { runRound } from "@/lib/rounds/round";
 import { crossReadsOn } from "@/lib/store/cross-reads";
 import { addOptOut } from "@/lib/store/optouts";
-import { applyRegistrySnapshot } from "@/lib/store/write";
+import { applyRegistrySnapshot } from "@/lib/store/servers";
 import { tempDb } from "../store/helpers";
 import { startSplitServer, tool, type SplitServer, type SplitServerSpec } from "./servers";
 
