@@ -6,7 +6,9 @@ import type { Db } from "@/db/client";
 import { compareToolLists, fixedSample } from "@/lib/crossread/compare";
 import { crossReadServer } from "@/lib/crossread/reader";
 import { runCrossRead, type CrossReadSummary } from "@/lib/crossread/run";
-import { createAddressPolicy, DEFAULT_USER_AGENT } from "@/lib/probe";
+import { startZooServer } from "@/lib/demo/zoo";
+import { createAddressPolicy, DEFAULT_USER_AGENT, probeServer } from "@/lib/probe";
+import { createHostGate } from "@/lib/rounds/host-gate";
 import { runRound } from "@/lib/rounds/round";
 import { crossReadsOn } from "@/lib/store/cross-reads";
 import { addOptOut } from "@/lib/store/optouts";
@@ -131,20 +133,44 @@ describe("the cross-reader's guards are the probe's", () => {
     expect(s.log).toEqual([]);
   });
 
-  test("a redirect is not followed", async () => {
+  test("a redirect is not followed, to another origin or within its own", async () => {
     const http = await import("node:http");
     const target = servers.get("same")!;
     target.log.length = 0;
-    const srv = http.createServer((_req, res) => res.writeHead(307, { location: target.url }).end());
+    const seen: string[] = [];
+    const srv = http.createServer((req, res) => {
+      seen.push(req.url ?? "");
+      if (req.url === "/mcp") return void res.writeHead(307, { location: "/elsewhere" }).end();
+      res.writeHead(307, { location: target.url }).end();
+    });
     await new Promise<void>((r) => srv.listen(0, "127.0.0.1", r));
     try {
       const port = (srv.address() as { port: number }).port;
-      const r = await crossReadServer({ url: `http://127.0.0.1:${port}/mcp`, transport: "streamable-http" }, { policy: loopback, userAgent: DEFAULT_USER_AGENT });
-      expect(r.ok).toBe(false);
+      for (const p of ["/mcp", "/away"]) {
+        const r = await crossReadServer({ url: `http://127.0.0.1:${port}${p}`, transport: "streamable-http" }, { policy: loopback, userAgent: DEFAULT_USER_AGENT });
+        expect(r.ok).toBe(false);
+      }
+      expect(seen).toEqual(["/mcp", "/away"]);
       expect(target.log).toEqual([]);
     } finally {
       srv.closeAllConnections();
       srv.close();
+    }
+  });
+});
+
+describe("the 2024-11-05 HTTP+SSE transport", () => {
+  test("the cross-reader reads it under a host gate (the open GET stream does not hold the gate) and agrees with the probe", async () => {
+    const zoo = await startZooServer("http-sse-2024-11-05");
+    try {
+      const obs = await probeServer({ url: zoo.url, transport: "sse" }, { addressPolicy: loopback, limits: { deadlineMs: 10_000 } });
+      const r = await crossReadServer({ url: zoo.url, transport: "sse" }, { policy: loopback, userAgent: DEFAULT_USER_AGENT, hostGate: createHostGate(), deadlineMs: 10_000 });
+      expect(r).toMatchObject({ ok: true, protocolVersion: "2024-11-05" });
+      expect(obs.toolsList?.kind).toBe("complete");
+      const probeTools = obs.toolsList?.kind === "complete" ? obs.toolsList.tools : null;
+      expect(compareToolLists(probeTools, r.ok ? r.tools : null)).toEqual({ outcome: "agreed", paths: [] });
+    } finally {
+      await zoo.close();
     }
   });
 });
