@@ -37,9 +37,10 @@ export function evaluateRoundsStale(db: Db, now: Date, staleMinutes: number, log
   const reference = last ?? watched;
   const ageMin = Math.floor((now.getTime() - Date.parse(reference)) / 60_000);
   if (ageMin >= staleMinutes) {
+    const minutes = (n: number) => `${n} minute${n === 1 ? "" : "s"}`;
     const message = last
-      ? `No round has finished for ${ageMin} minutes (the last finished at ${last}); the limit is ${staleMinutes}.`
-      : `No round has finished in the ${ageMin} minutes since this site started watching; the limit is ${staleMinutes}.`;
+      ? `No round has finished for ${minutes(ageMin)} (the last finished at ${last}); the limit is ${minutes(staleMinutes)}.`
+      : `No round has finished in the ${minutes(ageMin)} since this site started watching; the limit is ${minutes(staleMinutes)}.`;
     const opened = openAlert(db, { kind: "rounds_stale", day: utcDay(now), message, value: ageMin, baseline: staleMinutes, at: nowIso });
     if (opened) log(`[alerts] rounds_stale opened: ${message}`);
   } else if (last && openAlertOf(db, "rounds_stale")) {
