@@ -5,6 +5,7 @@ import * as t from "../../db/schema";
 import { CHECK_IDS, type CheckId, type CheckState } from "../../lib/checks/vocabulary";
 import { SUITE_VERSION } from "../../lib/probe/protocol";
 import type { Exchange } from "../../lib/probe/types";
+import { META_KEYS } from "../../lib/store/meta";
 import { stateFields } from "../../lib/store/servers";
 
 // A realistic small fleet for the e2e suite: every state, transitions, evidence, tools and their
@@ -448,7 +449,7 @@ export function seedDatabase(file: string, now = Date.now()): void {
         ])
         .run();
       // Today's cross-read counts as done, so the site never starts one against the seeded (unreachable) fleet.
-      tx.insert(t.meta).values({ key: "cross_read_started_day", value: day(now, 0) }).onConflictDoNothing().run();
+      tx.insert(t.meta).values({ key: META_KEYS.crossReadStartedDay, value: day(now, 0) }).onConflictDoNothing().run();
     });
   } finally {
     closeDb(db);

@@ -18,7 +18,7 @@ import { alertsAtom } from "@/lib/site/alerts-feed";
 import { openAlerts, recentAlertEvents, resolvedAlerts } from "@/lib/store/alerts";
 import { replaceCrossReads, type CrossReadInput } from "@/lib/store/cross-reads";
 import type { CrossReadOutcome } from "@/lib/store/vocabulary";
-import { getMeta } from "@/lib/store/meta";
+import { getMeta, META_KEYS } from "@/lib/store/meta";
 import { applyRegistrySnapshot } from "@/lib/store/servers";
 import { startSplitServer, tool, type SplitServer } from "../crossread/servers";
 import { tempDb } from "../store/helpers";
@@ -233,7 +233,7 @@ describe("the site process runs the alert clock", () => {
     try {
       expect(bg.scheduler).toBeNull();
       expect(bg.alerts).toBeDefined();
-      expect(getMeta(getDb(config), "alerts_watched_since")).not.toBeNull();
+      expect(getMeta(getDb(config), META_KEYS.alertsWatchedSince)).not.toBeNull();
       expect(lines).toContain("[alerts] clock started: rounds_stale after 30 min, webhook off, cross-read sample 0");
     } finally {
       bg.stop();
