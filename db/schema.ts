@@ -1,5 +1,5 @@
 import { sqliteTable, text, integer, real, index, uniqueIndex, primaryKey } from "drizzle-orm/sqlite-core";
-import { CHECK_IDS, CHECK_STATES } from "../lib/checks/vocabulary";
+import { CHECK_IDS, CHECK_STATES, REFUSAL_CODES } from "../lib/checks/vocabulary";
 import { ERAS, TRANSPORTS } from "../lib/probe/protocol";
 import { ALERT_KINDS, ALERT_STATES, CROSS_READ_OUTCOMES, OPT_OUT_SOURCES, TOOL_CHANGE_KINDS } from "../lib/store/vocabulary";
 
@@ -81,6 +81,10 @@ export const runs = sqliteTable(
     /** JSON Exchange[]; null once pruned. */
     exchanges: text("exchanges"),
     keepEvidence: integer("keep_evidence", { mode: "boolean" }).notNull().default(false),
+    /** Wall time of the handshake exchanges (discover, initialize, initialized); null when none was answered. */
+    handshakeMs: integer("handshake_ms"),
+    /** Wall time of the tools/list pages; null when no page was answered. */
+    toolsListMs: integer("tools_list_ms"),
   },
   (t) => [index("runs_server_idx").on(t.serverId, t.startedAt), index("runs_started_idx").on(t.startedAt)],
 );
@@ -100,6 +104,8 @@ export const checkResults = sqliteTable(
     decidedAt: text("decided_at").notNull(),
     /** When the current state began. */
     since: text("since").notNull(),
+    /** error_taxonomy only: the refusal code the judge decided on; null for other checks and older rows. */
+    code: text("code", { enum: REFUSAL_CODES }),
   },
   (t) => [primaryKey({ columns: [t.serverId, t.check] })],
 );
@@ -285,3 +291,34 @@ export const meta = sqliteTable("meta", {
   key: text("key").primaryKey(),
   value: text("value").notNull(),
 });
+
+/** One row per server and UTC day it was probed: the history strip outlives the 30-day run retention.
+ * `state` is the worst discovery state of the day's runs (failed > observed_risk > not_checked > verified). */
+export const serverDays = sqliteTable(
+  "server_days",
+  {
+    serverId: integer("server_id").notNull().references(() => servers.id),
+    day: text("day").notNull(),
+    state: text("state", { enum: CHECK_STATES }).notNull(),
+    probes: integer("probes").notNull().default(0),
+    lastRunId: integer("last_run_id").notNull(),
+    handshakeMsSum: integer("handshake_ms_sum").notNull().default(0),
+    handshakeMsCount: integer("handshake_ms_count").notNull().default(0),
+    handshakeMsMax: integer("handshake_ms_max"),
+    toolsListMsSum: integer("tools_list_ms_sum").notNull().default(0),
+    toolsListMsCount: integer("tools_list_ms_count").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.serverId, t.day] })],
+);
+
+/** Accepted "probe again now" requests; refusals are answered, not stored. A request is done once a run of
+ * its server started after `requestedAt`. */
+export const reprobeRequests = sqliteTable(
+  "reprobe_requests",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    serverId: integer("server_id").notNull().references(() => servers.id),
+    requestedAt: text("requested_at").notNull(),
+  },
+  (t) => [index("reprobe_server_idx").on(t.serverId, t.requestedAt), index("reprobe_at_idx").on(t.requestedAt)],
+);

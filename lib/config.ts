@@ -19,6 +19,8 @@ const EnvSchema = z.object({
   ALERT_WEBHOOK_URL: z.string().url().optional().or(z.literal("").transform(() => undefined)),
   ALERT_STALE_MINUTES: z.coerce.number().int().min(1).max(7 * 24 * 60).optional(),
   CROSS_READ_SAMPLE: z.coerce.number().int().min(0).max(100_000).optional(),
+  REPROBE_MIN_MINUTES: z.coerce.number().int().min(1).max(10_080).optional(),
+  REPROBE_HOURLY_CAP: z.coerce.number().int().min(0).max(100_000).optional(),
 });
 
 export const OFFICIAL_REGISTRY_URL = "https://registry.modelcontextprotocol.io";
@@ -42,6 +44,10 @@ export interface Config {
   alertStaleMinutes: number;
   /** Servers the cross-reader reads once a day; 0 turns it off. */
   crossReadSample: number;
+  /** "Probe again now": one accepted request per server in this many minutes (REPROBE_MIN_MINUTES, default 15). */
+  reprobeMinMinutes: number;
+  /** "Probe again now": accepted requests per hour across all servers (REPROBE_HOURLY_CAP, default 60; 0 turns the form off). */
+  reprobeHourlyCap: number;
 }
 
 export function parseConfig(env: Record<string, string | undefined>): Config {
@@ -67,6 +73,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     alertWebhookUrl: e.ALERT_WEBHOOK_URL,
     alertStaleMinutes: e.ALERT_STALE_MINUTES ?? 120,
     crossReadSample: e.CROSS_READ_SAMPLE ?? 200,
+    reprobeMinMinutes: e.REPROBE_MIN_MINUTES ?? 15,
+    reprobeHourlyCap: e.REPROBE_HOURLY_CAP ?? 60,
   };
 }
 

@@ -8,6 +8,7 @@ import { createAddressPolicy, DEFAULT_USER_AGENT, probeUserAgent } from "../prob
 import type { HostGate } from "../probe/transport/http";
 import { makeAllDue } from "../store/servers";
 import { createHostGate } from "./host-gate";
+import { startRoundAfterReprobes } from "./reprobe";
 import { startRound, type RoundDeps } from "./round";
 
 // Process-wide (globalThis, shared across Next's bundles) so instrumentation starts the scheduler once.
@@ -79,13 +80,13 @@ export async function startBackground(config: Config, log: (line: string) => voi
   const deps = () => roundDepsFromConfig(config, { trigger: "scheduler", log, registryUrl, hostGate });
   let scheduler: Cron | null = null;
   if (config.probeSchedule) {
-    scheduler = new Cron(config.probeSchedule, { protect: true, catch: true, unref: true }, () => {
-      const r = startRound(deps());
+    scheduler = new Cron(config.probeSchedule, { protect: true, catch: true, unref: true }, async () => {
+      const r = await startRoundAfterReprobes(deps());
       if (!r.started) {
         log(`[scheduler] skipped: ${r.reason}`);
         return;
       }
-      return r.done.then(() => undefined);
+      await r.done;
     });
     log(`[scheduler] rounds on "${config.probeSchedule}", next at ${scheduler.nextRun()?.toISOString() ?? "never"}`);
   } else {

@@ -53,7 +53,7 @@ export function stateFields(states: Record<CheckId, CheckState | null>): Pick<Se
   return Object.fromEntries(CHECK_IDS.map((id) => [STATE_FIELDS[id], states[id]])) as Pick<ServerRow, StateField>;
 }
 
-export function escapeLike(s: string): string {
+function escapeLike(s: string): string {
   return s.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
@@ -141,17 +141,20 @@ export function applyRegistrySnapshot(db: Db, listed: ListedServer[], now: strin
 /** A server as a round needs it. */
 export type DueServer = Pick<ServerRow, "id" | "name" | "remoteUrl" | "transport" | "host" | "needsConfig">;
 
+/** The columns of a DueServer. */
+export const dueServerColumns = {
+  id: servers.id,
+  name: servers.name,
+  remoteUrl: servers.remoteUrl,
+  transport: servers.transport,
+  host: servers.host,
+  needsConfig: servers.needsConfig,
+};
+
 /** Servers still in the registry whose next probe is due (never probed first, then oldest due). */
 export function listDueServers(db: Db, now: string, limit?: number): DueServer[] {
   const q = db
-    .select({
-      id: servers.id,
-      name: servers.name,
-      remoteUrl: servers.remoteUrl,
-      transport: servers.transport,
-      host: servers.host,
-      needsConfig: servers.needsConfig,
-    })
+    .select(dueServerColumns)
     .from(servers)
     .where(and(isNull(servers.leftRegistryAt), or(isNull(servers.nextDueAt), lte(servers.nextDueAt, now))))
     .orderBy(sql`${servers.nextDueAt} is not null`, servers.nextDueAt, servers.id);
@@ -362,8 +365,8 @@ export interface ServerDetail extends ServerSummary, Pick<ServerRow, "version" |
   optOut: { source: string; reason: string; since: string } | null;
 }
 
-export const DETAIL_TRANSITIONS = 50;
-export const DETAIL_TOOL_CHANGES = 100;
+const DETAIL_TRANSITIONS = 50;
+const DETAIL_TOOL_CHANGES = 100;
 
 /** Everything the server page and its JSON show; null for an unknown registry name. */
 export function getServerDetail(db: Db, name: string): ServerDetail | null {

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import { eq } from "drizzle-orm";
 import { closeDb, openDb } from "../../db/client";
 import * as t from "../../db/schema";
-import { CHECK_IDS, type CheckId, type CheckState } from "../../lib/checks/vocabulary";
+import { CHECK_IDS, type CheckId, type CheckState, type RefusalCode } from "../../lib/checks/vocabulary";
 import { SUITE_VERSION } from "../../lib/probe/protocol";
 import type { Exchange } from "../../lib/probe/types";
 import { META_KEYS } from "../../lib/store/meta";
@@ -86,6 +86,8 @@ export function seedDatabase(file: string, now = Date.now()): void {
         revision?: string | null;
         states: States;
         reasons?: Partial<Record<CheckId, string>>;
+        /** The error_taxonomy refusal code; by default the usual one for its state. */
+        refusal?: RefusalCode;
         evidence?: Partial<Record<CheckId, number[]>>;
         exchanges?: Exchange[];
         probedHoursAgo?: number;
@@ -152,6 +154,7 @@ export function seedDatabase(file: string, now = Date.now()): void {
               check,
               state: o.states[check],
               reason: o.reasons?.[check] ?? defaultReason(check, o.states[check]),
+              code: check === "error_taxonomy" ? (o.refusal ?? DEFAULT_REFUSAL[o.states[check]]) : null,
               evidence: JSON.stringify(o.evidence?.[check] ?? []),
               suiteVersion: SUITE_VERSION,
               runId: run!.id,
@@ -192,7 +195,7 @@ export function seedDatabase(file: string, now = Date.now()): void {
 
       // 1. One server showing all four states.
       const u1 = "https://four.example.com/mcp";
-      addServer({
+      const four = addServer({
         name: SEED.allStates,
         title: "Four states demo",
         description: "Answers initialize with a revision we do not speak and pages its tools forever.",
@@ -316,6 +319,7 @@ export function seedDatabase(file: string, now = Date.now()): void {
           tools_list: "Read 1 tool in 1 page.",
           error_taxonomy: "The reserved-tool call got a result with isError: true: the tool-error channel instead of -32602.",
         },
+        refusal: "is_error_result",
         evidence: { handshake: [1, 2] },
         exchanges: [
           discover(1, u4, 400, `{"jsonrpc":"2.0","id":"server-error","error":{"code":-32600,"message":"Unsupported protocol version"}}`),
@@ -326,7 +330,7 @@ export function seedDatabase(file: string, now = Date.now()): void {
 
       // 5. Down for eight days.
       const u5 = "https://down.broken.net/mcp";
-      addServer({
+      const down = addServer({
         name: SEED.down,
         title: "Always down",
         url: u5,
@@ -354,6 +358,7 @@ export function seedDatabase(file: string, now = Date.now()): void {
         revision: "2025-03-26",
         states: { handshake: "verified", protocol_version: "verified", tools_list: "verified", error_taxonomy: "observed_risk", auth_metadata: "not_checked" },
         reasons: { error_taxonomy: "The reserved-tool call got an HTML page with HTTP 500; a client cannot parse that refusal." },
+        refusal: "malformed_html",
         probedHoursAgo: 24 * 6,
         left: true,
       });
@@ -368,6 +373,7 @@ export function seedDatabase(file: string, now = Date.now()): void {
         revision: "2025-06-18",
         states: { handshake: "verified", protocol_version: "verified", tools_list: "verified", error_taxonomy: "observed_risk", auth_metadata: "not_checked" },
         reasons: { error_taxonomy: `The reserved-tool call got {"error":"<script>alert(1)</script>"} without a jsonrpc field.` },
+        refusal: "malformed_no_jsonrpc",
         tools: [{ name: "<img src=x onerror=alert(1)>", description: "</code><script>alert(2)</script>", inputSchema: { type: "object" } }],
       });
 
@@ -379,15 +385,18 @@ export function seedDatabase(file: string, now = Date.now()): void {
         era: "unknown",
         states: { handshake: "not_checked", protocol_version: "not_checked", tools_list: "not_checked", error_taxonomy: "not_checked", auth_metadata: "not_checked" },
         reasons: Object.fromEntries(CHECK_IDS.map((c) => [c, "The host mcp.private.dev asked not to be probed (robots.txt); nothing was sent."])),
+        refusal: "not_probed",
         successHoursAgo: null,
       });
 
       // 9. Bulk servers for paging and filters.
       const cycle: CheckState[] = ["verified", "verified", "verified", "failed", "observed_risk", "not_checked"];
+      const bulk: { serverId: number; state: CheckState }[] = [];
       for (let i = 0; i < SEED.bulkCount; i++) {
         const hs = cycle[i % cycle.length]!;
         const modern = i % 5 === 0;
-        addServer({
+        bulk[i] = { serverId: 0, state: hs };
+        bulk[i]!.serverId = addServer({
           name: `${SEED.bulkPrefix}${String(i).padStart(3, "0")}`,
           url: `https://bulk${i}.example.com/mcp`,
           era: hs === "verified" ? (modern ? "modern" : "legacy") : "unknown",
@@ -407,11 +416,18 @@ export function seedDatabase(file: string, now = Date.now()): void {
                   ...(i % 7 === 1 ? { tools_list: 'Read 3 tools over 1 page, but 1 problem in the definitions would trip clients: duplicate name "lookup".' } : {}),
                 }
               : {},
+          refusal: hs === "verified" && i % 4 === 0 ? "malformed_empty" : undefined,
           probedHoursAgo: (i % 12) + 1,
           successHoursAgo: hs === "verified" ? (i % 12) + 1 : 24 * ((i % 4) + 1),
           failures: hs === "verified" ? 0 : (i % 3) + 1,
-        });
+        }).serverId;
       }
+
+      // History: 90 UTC days per server, with response times on the weather server's runs of the last 30 days.
+      seedHistory(tx, now, w.serverId, (d) => (d === 2 ? "failed" : d === 17 ? "observed_risk" : d >= 60 && d % 9 === 0 ? null : "verified"), true);
+      seedHistory(tx, now, four.serverId, (d) => (d % 11 === 5 ? null : d < 40 ? "failed" : "verified"), false);
+      seedHistory(tx, now, down.serverId, (d) => (d <= 8 ? "failed" : d % 13 === 0 ? null : "verified"), false);
+      bulk.forEach((b, i) => seedHistory(tx, now, b.serverId, (d) => ((d + i) % 17 === 0 ? null : d === 0 || (d + i) % 23 !== 0 ? b.state : "failed"), false));
 
       // Coverage: 21 days with a dip over the last two, and an open alert for today.
       for (let d = 20; d >= 0; d--) {
@@ -456,9 +472,49 @@ export function seedDatabase(file: string, now = Date.now()): void {
   }
 }
 
+type Tx = Parameters<Parameters<ReturnType<typeof openDb>["transaction"]>[0]>[0];
+
+/** Day rows for the last 90 UTC days (`stateOn(daysAgo)`, null = no probe); with `timed`, four runs a day
+ * for the last 30 days carrying handshake and tool-list times (a slow spell ten days ago). */
+function seedHistory(tx: Tx, now: number, serverId: number, stateOn: (daysAgo: number) => CheckState | null, timed: boolean): void {
+  for (let d = 89; d >= 0; d--) {
+    const state = stateOn(d);
+    if (!state) continue;
+    let lastRunId = 1_000_000 + serverId * 100 + d;
+    const hs: number[] = [];
+    const tl: number[] = [];
+    if (timed && d < 30) {
+      for (let k = 0; k < 4; k++) {
+        const handshakeMs = 120 + ((d * 37 + k * 53) % 90) + (d >= 9 && d <= 11 ? 600 : 0) + (k === 3 && d % 5 === 0 ? 900 : 0);
+        const toolsListMs = 60 + ((d * 29 + k * 17) % 50);
+        const at = new Date(now - d * 86_400_000 - (k * 6 + 1) * 3_600_000).toISOString();
+        const [run] = tx
+          .insert(t.runs)
+          .values({ serverId, startedAt: at, finishedAt: at, durationMs: handshakeMs + toolsListMs, suiteVersion: SUITE_VERSION, era: "modern", protocolVersion: "2026-07-28", requests: 3, requestsOk: 3, read: state === "verified", exchanges: null, keepEvidence: false, handshakeMs, toolsListMs })
+          .returning()
+          .all();
+        lastRunId = run!.id;
+        hs.push(handshakeMs);
+        tl.push(toolsListMs);
+      }
+    }
+    const probes = hs.length || 1 + ((serverId + d) % 3);
+    tx.insert(t.serverDays)
+      .values({ serverId, day: day(now, d), state, probes, lastRunId, handshakeMsSum: hs.reduce((a, b) => a + b, 0), handshakeMsCount: hs.length, handshakeMsMax: hs.length ? Math.max(...hs) : null, toolsListMsSum: tl.reduce((a, b) => a + b, 0), toolsListMsCount: tl.length })
+      .run();
+  }
+}
+
 function eqId(id: number) {
   return eq(t.servers.id, id);
 }
+
+const DEFAULT_REFUSAL: Record<CheckState, RefusalCode | null> = {
+  verified: "jsonrpc_invalid_params",
+  observed_risk: "malformed_other",
+  not_checked: "withheld",
+  failed: null,
+};
 
 function defaultReason(check: CheckId, state: CheckState): string {
   if (state === "verified") return `${check} held on the latest probe.`;

@@ -3,6 +3,7 @@ import { getServer, getServers } from "@/app/api/_lib/handlers";
 import type { Db } from "@/db/client";
 import { CHECK_IDS, type CheckId, type CheckState } from "@/lib/checks/vocabulary";
 import { createAddressPolicy } from "@/lib/probe";
+import { SUITE_VERSION } from "@/lib/probe/protocol";
 import { runRound, type RoundDeps } from "@/lib/rounds/round";
 import { HOUR } from "@/lib/rounds/schedule";
 import { coverageBetween } from "@/lib/store/coverage";
@@ -216,7 +217,7 @@ describe("a round over the fixture registry and the zoo", () => {
     expect(res.status).toBe(200);
     const body = (await res.json()) as { checks: Record<string, { state: string; reason: string; suiteVersion: string }>; era: string };
     expect(Object.keys(body.checks)).toEqual([...CHECK_IDS]);
-    expect(body.checks.handshake).toMatchObject({ state: "verified", suiteVersion: "0.11.0" });
+    expect(body.checks.handshake).toMatchObject({ state: "verified", suiteVersion: SUITE_VERSION });
     expect(getServer("io.github.zoo/no-such-server", db).status).toBe(404);
 
     const list = getServers(new Request("http://x/api/servers?tools_list=observed_risk&pageSize=100"), db);
