@@ -30,7 +30,7 @@ export default tseslint.config(
   },
   layer(["app/**", "instrumentation.ts"], [dirs("cli", "demo"), "(^|/)db/schema$", "^drizzle-orm"], "app/ renders and routes: it reads through lib/store and starts rounds through lib/rounds.", [noTests]),
   layer(["lib/cli/**", "lib/config.ts"], [], ""),
-  layer(["lib/rounds/**"], [dirs("cli", "site")], "lib/rounds combines the I/O below it and never reaches up to the CLI or the pages."),
+  layer(["lib/rounds/**"], [dirs("cli")], "lib/rounds combines the I/O below it and never reaches up to the CLI or the pages (lib/site below it shapes words, e.g. the alert sentence both the webhook and the feed send)."),
   layer(["lib/demo/**"], [dirs("cli", "rounds", "site", "registry")], "lib/demo serves the fixture fleet; rounds start it, never the reverse."),
   layer(["lib/site/**"], [dirs("cli", "rounds", "demo", "registry", "db"), probeInternals], "lib/site shapes what pages show from stored values."),
   layer(["lib/store/**"], [dirs("cli", "rounds", "demo", "site", "registry"), probeInternals], "lib/store holds queries only."),

@@ -45,6 +45,8 @@ export default defineConfig({
       // Scheduler off, and a registry URL that is not the demo (config.demo is true only when it is unset).
       PROBE_SCHEDULE: "",
       REGISTRY_URL: "http://127.0.0.1:9/",
+      // No cross-reads against the seeded fleet (its servers do not exist).
+      CROSS_READ_SAMPLE: "0",
       NEXT_TELEMETRY_DISABLED: "1",
     },
   },

@@ -1,7 +1,7 @@
 import { sqliteTable, text, integer, real, index, uniqueIndex, primaryKey } from "drizzle-orm/sqlite-core";
 import { CHECK_IDS, CHECK_STATES, REFUSAL_CODES } from "../lib/checks/vocabulary";
 import { ERAS, TRANSPORTS } from "../lib/probe/protocol";
-import { OPT_OUT_SOURCES, TOOL_CHANGE_KINDS } from "../lib/store/vocabulary";
+import { ALERT_KINDS, ALERT_STATES, CROSS_READ_OUTCOMES, OPT_OUT_SOURCES, TOOL_CHANGE_KINDS } from "../lib/store/vocabulary";
 
 // Times are ISO-8601 UTC strings throughout: sortable, readable in evidence, no tz surprises.
 
@@ -247,14 +247,53 @@ export const alerts = sqliteTable(
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
     day: text("day").notNull(),
-    kind: text("kind").notNull(),
+    kind: text("kind", { enum: ALERT_KINDS }).notNull(),
     message: text("message").notNull(),
     value: real("value"),
     baseline: real("baseline"),
+    /** When the alert opened ("since"). */
     createdAt: text("created_at").notNull(),
     resolvedAt: text("resolved_at"),
+    /** Why it resolved, one sentence. */
+    resolvedMessage: text("resolved_message"),
   },
-  (t) => [uniqueIndex("alerts_day_kind_uq").on(t.day, t.kind)],
+  // Not unique per (day, kind): rounds can go stale, recover and go stale again within one UTC day.
+  (t) => [index("alerts_day_kind_idx").on(t.day, t.kind), index("alerts_open_idx").on(t.resolvedAt, t.kind)],
+);
+
+/** Each opening and resolution of an alert: the Atom feed's entries and the webhook's outbox. Delivery is
+ * recorded, so an event reaches the webhook once even across restarts. */
+export const alertEvents = sqliteTable(
+  "alert_events",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    alertId: integer("alert_id").notNull(),
+    state: text("state", { enum: ALERT_STATES }).notNull(),
+    at: text("at").notNull(),
+    deliveredAt: text("delivered_at"),
+    attempts: integer("attempts").notNull().default(0),
+    lastAttemptAt: text("last_attempt_at"),
+    lastError: text("last_error"),
+  },
+  (t) => [uniqueIndex("alert_events_uq").on(t.alertId, t.state), index("alert_events_pending_idx").on(t.deliveredAt, t.at)],
+);
+
+/** The cross-reader's outcome per UTC day and sampled server (DESIGN §6). */
+export const crossReads = sqliteTable(
+  "cross_reads",
+  {
+    day: text("day").notNull(),
+    serverId: integer("server_id").notNull().references(() => servers.id),
+    outcome: text("outcome", { enum: CROSS_READ_OUTCOMES }).notNull(),
+    /** JSON string[]: field paths where the two tool lists differ (disagreed only). */
+    paths: text("paths").notNull().default("[]"),
+    /** The cross-reader's negotiated revision, or why it could not read. */
+    detail: text("detail"),
+    crossToolCount: integer("cross_tool_count"),
+    probeToolCount: integer("probe_tool_count"),
+    readAt: text("read_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.serverId] })],
 );
 
 /** Small key/value facts: registry refreshed at, demo markers, … */

@@ -17,6 +17,9 @@ const EnvSchema = z.object({
   PROBE_ALLOW_PRIVATE_NETWORKS: boolFlag,
   MCP_STATUS_DEMO: z.enum(["0", "1", "true", "false", ""]).optional(),
   PUBLIC_BASE_URL: z.string().url().optional(),
+  ALERT_WEBHOOK_URL: z.string().url().optional().or(z.literal("").transform(() => undefined)),
+  ALERT_STALE_MINUTES: z.coerce.number().int().min(1).max(7 * 24 * 60).optional(),
+  CROSS_READ_SAMPLE: z.coerce.number().int().min(0).max(100_000).optional(),
   REPROBE_MIN_MINUTES: z.coerce.number().int().min(1).max(10_080).optional(),
   REPROBE_HOURLY_CAP: z.coerce.number().int().min(0).max(100_000).optional(),
 });
@@ -38,6 +41,12 @@ export interface Config {
   probeHostConcurrency: number;
   allowPrivateNetworks: boolean;
   publicBaseUrl: string | undefined;
+  /** Where alert openings and resolutions are POSTed (chat incoming-webhook style); undefined: nowhere. */
+  alertWebhookUrl: string | undefined;
+  /** rounds_stale opens when no round has finished for this many minutes. */
+  alertStaleMinutes: number;
+  /** Servers the cross-reader reads once a day; 0 turns it off. */
+  crossReadSample: number;
   /** "Probe again now": one accepted request per server in this many minutes (REPROBE_MIN_MINUTES, default 15). */
   reprobeMinMinutes: number;
   /** "Probe again now": accepted requests per hour across all servers (REPROBE_HOURLY_CAP, default 60; 0 turns the form off). */
@@ -65,6 +74,9 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     // The demo fleet lives on loopback, so the demo needs the private-network allowance.
     allowPrivateNetworks: e.PROBE_ALLOW_PRIVATE_NETWORKS || demo,
     publicBaseUrl: e.PUBLIC_BASE_URL,
+    alertWebhookUrl: e.ALERT_WEBHOOK_URL,
+    alertStaleMinutes: e.ALERT_STALE_MINUTES ?? 120,
+    crossReadSample: e.CROSS_READ_SAMPLE ?? 200,
     reprobeMinMinutes: e.REPROBE_MIN_MINUTES ?? 15,
     reprobeHourlyCap: e.REPROBE_HOURLY_CAP ?? 60,
   };

@@ -1,24 +1,36 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { alertState, coverageDays } from "@/lib/store/coverage";
+import { coverageDays } from "@/lib/store/coverage";
 import { countServers, failingLongest } from "@/lib/store/servers";
-import { formatCount, formatPercent, formatRelative, formatUtc } from "@/lib/site/format";
+import { CROSS_READ_ALERT_MIN, CROSS_READ_ALERT_RATE, disagreementRate } from "@/lib/rounds/alerts/evaluate";
+import { openAlerts, resolvedAlerts } from "@/lib/store/alerts";
+import { crossReadCounts, crossReadsOn, latestCrossReadDay, CROSS_READ_ORDER } from "@/lib/store/cross-reads";
+import { formatCount, formatDuration, formatPercent, formatRelative, formatUtc } from "@/lib/site/format";
+import { ALERT_KIND_LABELS, CROSS_READ_LABELS } from "@/lib/site/labels";
 import { serverPath } from "@/lib/site/paths";
 import { BarChart } from "../_components/BarChart";
 import { StateChip } from "../_components/StateChip";
 import { siteDb } from "../_lib/db";
 
 export const dynamic = "force-dynamic";
-export const metadata: Metadata = { title: "Coverage" };
+export const metadata: Metadata = {
+  title: "Coverage",
+  alternates: { types: { "application/atom+xml": "/coverage/feed.xml" } },
+};
+
+/** Differing paths shown per server before "and N more". */
+const PATHS_SHOWN = 4;
 
 export default function CoveragePage() {
   const db = siteDb();
   const days = coverageDays(db, 30);
-  const alerts = alertState(db);
+  const open = openAlerts(db);
+  const resolved = resolvedAlerts(db, 10);
   const failing = failingLongest(db, 25);
   const counts = countServers(db);
   const now = new Date();
-  const openDays = new Set(alerts.open.map((a) => a.day));
+  const openDays = new Set(open.filter((a) => a.kind === "coverage_drop").map((a) => a.day));
+  const crossDay = latestCrossReadDay(db);
   const latest = days[days.length - 1];
   const totalReq = days.reduce((n, d) => n + d.requests, 0);
   const totalOk = days.reduce((n, d) => n + d.requestsOk, 0);
@@ -33,34 +45,61 @@ export default function CoveragePage() {
       </p>
 
       <section aria-labelledby="alert-h">
-        <h2 id="alert-h">Alert state</h2>
-        {alerts.open.length > 0 ? (
-          alerts.open.map((a) => (
-            <div className="notice bad" role="alert" key={a.id}>
+        <h2 id="alert-h">Alerts</h2>
+        <p>
+          Alerts open and resolve by themselves, judged every minute: coverage clearly below its recent level, rounds that stopped
+          finishing, and a cross-reader that disagrees with the probe. <a href="/coverage/feed.xml">Atom feed of alerts</a> ·{" "}
+          <a href="/api/status">status JSON for monitors</a> (HTTP 503 while an alert is open).
+        </p>
+        {open.length > 0 ? (
+          open.map((a) => (
+            <div className="notice bad" role="alert" key={a.id} id={`alert-${a.id}`}>
               <p>
-                <strong>Alert open since {formatUtc(a.createdAt)}</strong> ({a.day}): {a.message}
-                {a.value !== null && a.baseline !== null ? ` Read ${formatCount(a.value)} against a recent level of ${formatCount(Math.round(a.baseline))}.` : ""}
+                <strong>
+                  {ALERT_KIND_LABELS[a.kind]}: open since {formatUtc(a.createdAt)}
+                </strong>{" "}
+                ({formatRelative(a.createdAt, now)}). {a.message}
+                {a.kind === "coverage_drop" && a.value !== null && a.baseline !== null
+                  ? ` Read ${formatCount(a.value)} against a recent level of ${formatCount(Math.round(a.baseline))}.`
+                  : ""}
               </p>
             </div>
           ))
         ) : (
           <div className="notice ok">
             <p>
-              <strong>No open alert.</strong> An alert opens when the servers read in a day fall clearly below their recent level.
+              <strong>No open alert.</strong> Rounds are finishing, coverage is at its recent level and the cross-reader agrees with the probe.
             </p>
           </div>
         )}
-        {alerts.resolved.length > 0 ? (
-          <details>
-            <summary>Recently resolved alerts ({alerts.resolved.length})</summary>
-            <ul>
-              {alerts.resolved.map((a) => (
-                <li key={a.id}>
-                  {a.day}: {a.message} (resolved {formatUtc(a.resolvedAt)})
-                </li>
+        {resolved.length > 0 ? (
+          <table className="stack">
+            <caption>Recently resolved alerts</caption>
+            <thead>
+              <tr>
+                <th scope="col">Alert</th>
+                <th scope="col">Opened</th>
+                <th scope="col">Resolved</th>
+                <th scope="col">What happened</th>
+              </tr>
+            </thead>
+            <tbody>
+              {resolved.map((a) => (
+                <tr key={a.id} id={`alert-${a.id}`}>
+                  <td data-label="Alert">{ALERT_KIND_LABELS[a.kind]}</td>
+                  <td data-label="Opened">{formatUtc(a.createdAt)}</td>
+                  <td data-label="Resolved">
+                    {formatUtc(a.resolvedAt)}
+                    {a.resolvedAt ? <div className="sub">after {formatDuration(Date.parse(a.resolvedAt) - Date.parse(a.createdAt))}</div> : null}
+                  </td>
+                  <td data-label="What happened">
+                    {a.message}
+                    {a.resolvedMessage ? <div className="sub">{a.resolvedMessage}</div> : null}
+                  </td>
+                </tr>
               ))}
-            </ul>
-          </details>
+            </tbody>
+          </table>
         ) : null}
       </section>
 
@@ -127,6 +166,8 @@ export default function CoveragePage() {
         ) : null}
       </section>
 
+      <CrossReadSection db={db} day={crossDay} />
+
       <section aria-labelledby="failing-h">
         <h2 id="failing-h">Failing longest</h2>
         <p>
@@ -176,5 +217,109 @@ export default function CoveragePage() {
         )}
       </section>
     </>
+  );
+}
+
+function CrossReadSection({ db, day }: { db: ReturnType<typeof siteDb>; day: string | null }) {
+  if (!day) {
+    return (
+      <section aria-labelledby="cross-h">
+        <h2 id="cross-h">Cross-reader</h2>
+        <p>
+          Once a day, after the first round that finishes, a second reader built on the official MCP SDK client reads a fixed sample of the
+          registry&apos;s servers, starting with the older <code>initialize</code> handshake, and its tool lists are compared with ours. It has
+          not run yet.
+        </p>
+      </section>
+    );
+  }
+  const counts = crossReadCounts(db, day);
+  const rows = crossReadsOn(db, day);
+  const rate = disagreementRate(counts);
+  const blind = counts.only_cross_reader;
+  return (
+    <section aria-labelledby="cross-h">
+      <h2 id="cross-h">Cross-reader</h2>
+      <p>
+        A second reader, built on the official MCP SDK client and always starting with the older <code>initialize</code> handshake, read a
+        fixed sample of {formatCount(rows.length)} registry servers on {day}. Each tool list is compared field by field with our probe&apos;s
+        latest complete read. <a href="/api/cross-reads">The same outcomes as JSON</a>.
+      </p>
+      <div className={blind > 0 ? "notice warn" : "notice ok"} role="status">
+        <p>
+          <strong>
+            {formatCount(blind)} {blind === 1 ? "server" : "servers"} read only by the cross-reader.
+          </strong>{" "}
+          {blind > 0
+            ? "The second reader got a tool list where our probe could not: each one is a possible blind spot of the probe."
+            : "Everything the second reader could read, our probe read too."}
+        </p>
+        <p>
+          Disagreement: {formatCount(rate.disagreeing)} of {formatCount(rate.compared)} servers that either side read ({formatPercent(rate.disagreeing, rate.compared)}
+          ); an alert opens above {Math.round(CROSS_READ_ALERT_RATE * 100)}% with at least {CROSS_READ_ALERT_MIN} servers.
+        </p>
+      </div>
+      <table className="summary-table">
+        <caption>Outcomes on {day}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Outcome</th>
+            <th scope="col">Servers</th>
+          </tr>
+        </thead>
+        <tbody>
+          {CROSS_READ_ORDER.map((o) => (
+            <tr key={o}>
+              <td>{CROSS_READ_LABELS[o]}</td>
+              <td>{formatCount(counts[o])}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {rows.length > 0 ? (
+        <table className="stack" id="cross-read-table">
+          <caption>Every sampled server, possible blind spots first</caption>
+          <thead>
+            <tr>
+              <th scope="col">Server</th>
+              <th scope="col">Outcome</th>
+              <th scope="col">Differing field paths</th>
+              <th scope="col" className="num">Tools (probe / cross-reader)</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((r) => (
+              <tr key={r.name}>
+                <td data-label="Server">
+                  <Link href={serverPath(r.name)}>{r.name}</Link>
+                </td>
+                <td data-label="Outcome">
+                  {CROSS_READ_LABELS[r.outcome]}
+                  {r.detail && r.outcome !== "agreed" ? <div className="sub">{r.detail}</div> : null}
+                </td>
+                <td data-label="Differing field paths">
+                  {r.paths.length === 0 ? (
+                    "–"
+                  ) : (
+                    <>
+                      {r.paths.slice(0, PATHS_SHOWN).map((p, i) => (
+                        <span key={p}>
+                          {i > 0 ? ", " : ""}
+                          <code>{p}</code>
+                        </span>
+                      ))}
+                      {r.paths.length > PATHS_SHOWN ? ` and ${r.paths.length - PATHS_SHOWN} more` : ""}
+                    </>
+                  )}
+                </td>
+                <td data-label="Tools" className="num">
+                  {r.probeToolCount ?? "–"} / {r.crossToolCount ?? "–"}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+    </section>
   );
 }

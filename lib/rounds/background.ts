@@ -2,8 +2,11 @@ import { Cron } from "croner";
 import { getDb } from "../../db/client";
 import type { Config } from "../config";
 import { startDemo } from "../demo/start";
-import { probeUserAgent } from "../probe";
+import { startAlertClock, type AlertClock } from "./alerts/clock";
+import { evaluateAlerts } from "./alerts/evaluate";
+import { createAddressPolicy, DEFAULT_USER_AGENT, probeUserAgent } from "../probe";
 import { makeAllDue } from "../store/servers";
+import { createHostGate, type RoundHostGate } from "./host-gate";
 import { startRoundAfterReprobes } from "./reprobe";
 import { startRound, type RoundDeps } from "./round";
 
@@ -14,27 +17,61 @@ const g = globalThis as Record<symbol, unknown>;
 /** Round dependencies from the process configuration: the one wiring used by the route, the scheduler and the CLI.
  * `extra.registryUrl` replaces config.registryUrl (the demo passes its built-in registry). */
 export function roundDepsFromConfig(config: Config, extra: Partial<RoundDeps> = {}): RoundDeps {
+  const db = getDb(config);
   return {
-    db: getDb(config),
+    db,
     registryUrl: config.registryUrl,
     concurrency: config.probeConcurrency,
     hostConcurrency: config.probeHostConcurrency,
     allowPrivateNetworks: config.allowPrivateNetworks,
     ...(config.publicBaseUrl ? { userAgent: probeUserAgent(config.publicBaseUrl) } : {}),
+    // Alerts are judged as soon as a round ends (rounds_stale resolves at once); the site's clock delivers them.
+    onFinished: () => {
+      const clock = (g[BACKGROUND_KEY] as Background | undefined)?.alerts;
+      if (clock) void clock.tick();
+      else evaluateAlerts(db, new Date(), { staleMinutes: config.alertStaleMinutes, log: extra.log });
+    },
     ...extra,
   };
 }
 
+/** The alert clock's wiring from the process configuration. */
+export function alertClockFromConfig(config: Config, o: { log: (line: string) => void; hostGate: RoundHostGate; intervalMs?: number }): AlertClock {
+  return startAlertClock(
+    {
+      db: getDb(config),
+      staleMinutes: config.alertStaleMinutes,
+      webhookUrl: config.alertWebhookUrl,
+      siteUrl: config.publicBaseUrl,
+      crossRead:
+        config.crossReadSample > 0
+          ? {
+              sample: config.crossReadSample,
+              policy: createAddressPolicy({ allowPrivate: config.allowPrivateNetworks }),
+              userAgent: config.publicBaseUrl ? probeUserAgent(config.publicBaseUrl) : DEFAULT_USER_AGENT,
+              hostGate: o.hostGate,
+            }
+          : null,
+      log: o.log,
+    },
+    o.intervalMs,
+  );
+}
+
 export interface Background {
   scheduler: Cron | null;
+  alerts: AlertClock;
+  /** One request at a time per host for the cross-reader (rounds pace hosts with a gate of their own, DESIGN §2.5). */
+  hostGate: RoundHostGate;
   stop(): void;
 }
 
 /** Starts what runs inside `next start` besides requests: the embedded round scheduler (PROBE_SCHEDULE; empty
- * disables it). Idempotent per process. The demo's built-in registry and fleet hook in here too. */
+ * disables it) and the alert clock (always). Idempotent per process. The demo's built-in registry and fleet hook in here too. */
 export async function startBackground(config: Config, log: (line: string) => void = console.log): Promise<Background> {
   const existing = g[BACKGROUND_KEY] as Background | undefined;
   if (existing) return existing;
+  const hostGate = createHostGate({ limitOf: () => 1 });
   // Rounds started elsewhere in a demo (the API route, the CLI) probe the fleet the demo start listed.
   const registryUrl = config.demo ? await startDemoRound(config, log) : config.registryUrl;
   const deps = () => roundDepsFromConfig(config, { trigger: "scheduler", log, registryUrl });
@@ -52,10 +89,16 @@ export async function startBackground(config: Config, log: (line: string) => voi
   } else {
     log("[scheduler] PROBE_SCHEDULE is empty: embedded scheduler off");
   }
+  // The alert clock runs whatever PROBE_SCHEDULE says: rounds may come from an outside cron, or not at all.
+  const alerts = alertClockFromConfig(config, { log, hostGate });
+  log(`[alerts] clock started: rounds_stale after ${config.alertStaleMinutes} min, webhook ${config.alertWebhookUrl ? "on" : "off"}, cross-read sample ${config.crossReadSample}`);
   const background: Background = {
     scheduler,
+    alerts,
+    hostGate,
     stop() {
       scheduler?.stop();
+      alerts.stop();
       g[BACKGROUND_KEY] = undefined;
     },
   };

@@ -1,8 +1,8 @@
 import { getRound } from "../store/rounds";
+import { REPROBE_ROUND_TRIGGER as REPROBE_TRIGGER } from "../store/vocabulary";
 import { startRound, type RoundDeps, type StartResult } from "./round";
 
-/** The trigger of a one-server round started by "Probe again now". */
-export const REPROBE_TRIGGER = "reprobe";
+export { REPROBE_ROUND_TRIGGER as REPROBE_TRIGGER } from "../store/vocabulary";
 
 /** Starts one probe of one registry server as a round of its own (same probe, opt-outs, lock and writes). */
 export function startReprobeRound(deps: RoundDeps, serverId: number): StartResult {

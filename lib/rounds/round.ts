@@ -8,7 +8,8 @@ import { DEFAULT_USER_AGENT, probeServer } from "../probe";
 import { createAddressPolicy, type AddressPolicy } from "../probe/address-policy";
 import { DEFAULT_LIMITS, type Blocked, type ProbeLimits, type ProbeObservation } from "../probe/types";
 import { fetchRegistry, RegistryError, type FetchRegistryOptions } from "../registry/client";
-import { insertAlert, coverageBetween, firstCoverageDay, pruneCoverageServers } from "../store/coverage";
+import { evaluateCoverage } from "./alerts/evaluate";
+import { pruneCoverageServers } from "../store/coverage";
 import { activeHostPauses, crowdedHosts, putHostPause } from "../store/hosts";
 import { listOptOuts } from "../store/optouts";
 import { serversForRound } from "../store/reprobe";
@@ -16,7 +17,7 @@ import { summaryCounts, applyRegistrySnapshotInSteps, listDueServers, updateServ
 import { acquireRoundLock, finishRound, heartbeatRound, pruneRounds, type RoundProgress } from "../store/rounds";
 import { getMeta, META_KEYS, setMeta } from "../store/meta";
 import { pruneOldRuns } from "../store/runs";
-import { addDays, judgeCoverageDay, utcDay } from "./coverage";
+import { addDays, utcDay } from "./coverage";
 import { createHostGate, type RoundHostGate } from "./host-gate";
 import { createHostQueue } from "./host-queue";
 import { hostOf } from "./hosts";
@@ -61,6 +62,8 @@ export interface RoundDeps {
   serverIds?: number[];
   /** Called after each server with the running totals. */
   onProgress?: (p: Required<RoundProgress>) => void;
+  /** Called once the round is recorded as finished (alerts are judged here); errors are logged, never thrown. */
+  onFinished?: (s: RoundSummary) => void;
 }
 
 export interface RoundSummary extends Required<RoundProgress> {
@@ -160,11 +163,7 @@ async function executeRound(deps: RoundDeps, roundId: number, holder: string): P
     beat(true);
 
     const policy = deps.addressPolicy ?? createAddressPolicy({ allowPrivate: deps.allowPrivateNetworks ?? false });
-    const optOuts = new Map(listOptOuts(db).map((o) => [o.host, o.reason]));
-    const isOptedOut = (host: string): string | null => {
-      const h = host.toLowerCase();
-      return optOuts.get(h) ?? optOuts.get(h.replace(/:\d+$/, "")) ?? null;
-    };
+    const isOptedOut = operatorOptOuts(db);
     const n = Math.max(1, Math.min(deps.concurrency ?? 16, due.length || 1));
     const crowded = crowdedHosts(db, CROWDED_HOST_MIN_SERVERS);
     // At most half the workers on one host, so a crowded host never starves the rest of the round.
@@ -240,16 +239,25 @@ async function executeRound(deps: RoundDeps, roundId: number, holder: string): P
     const durationMs = Math.round(performance.now() - t0);
     finishRound(db, roundId, holder, { now: now(), status: "done", progress });
     log(`[rounds] ${progress.due} due, ${countsLine(progress)} in ${Math.round(durationMs / 1000)} s`);
-    return { roundId, status: "done", durationMs, registry, ...progress };
+    return finished(deps, log, { roundId, status: "done", durationMs, registry, ...progress });
   } catch (e) {
     const error = (e as Error).message;
     const durationMs = Math.round(performance.now() - t0);
     finishRound(db, roundId, holder, { now: now(), status: "failed", error, progress });
     log(`[rounds] round ${roundId} failed after ${Math.round(durationMs / 1000)} s: ${error}`);
-    return { roundId, status: "failed", durationMs, error, registry, ...progress };
+    return finished(deps, log, { roundId, status: "failed", durationMs, error, registry, ...progress });
   } finally {
     clearInterval(timer);
   }
+}
+
+function finished(deps: RoundDeps, log: (line: string) => void, s: RoundSummary): RoundSummary {
+  try {
+    deps.onFinished?.(s);
+  } catch (e) {
+    log(`[rounds] after round ${s.roundId}: ${(e as Error).message}`);
+  }
+  return s;
 }
 
 async function refreshRegistryIfStale(
@@ -355,6 +363,15 @@ async function probeForRun(ctx: ServerContext, server: DueServer): Promise<Persi
 }
 
 /** robots.txt says our token may not fetch the URL; the file is read at most once a day per host. */
+/** The operator's opt-out list as a lookup: the reason a host (with or without its port) asked not to be probed. */
+export function operatorOptOuts(db: Db): (host: string) => string | null {
+  const optOuts = new Map(listOptOuts(db).map((o) => [o.host, o.reason]));
+  return (host: string): string | null => {
+    const h = host.toLowerCase();
+    return optOuts.get(h) ?? optOuts.get(h.replace(/:\d+$/, "")) ?? null;
+  };
+}
+
 async function robotsForbid(ctx: ServerContext, url: URL): Promise<boolean> {
   return robotsDisallows(url.toString(), await ctx.robots.rowFor(url));
 }
@@ -371,29 +388,4 @@ function maintain(db: Db, now: Date, log: (line: string) => void): void {
   evaluateCoverage(db, now, log);
 }
 
-/** Judges every completed UTC day not judged yet (at most the last 30) against its 7-day median. */
-export function evaluateCoverage(db: Db, now: Date, log: (line: string) => void): void {
-  const first = firstCoverageDay(db);
-  if (!first) return;
-  const yesterday = addDays(utcDay(now), -1);
-  const through = getMeta(db, META_KEYS.coverageEvaluatedThrough);
-  let day = through ? addDays(through, 1) : first;
-  if (day < addDays(yesterday, -30)) day = addDays(yesterday, -30);
-  if (day > yesterday) return;
-  const history = new Map(coverageBetween(db, addDays(day, -7), yesterday).map((c) => [c.day, c.serversRead]));
-  for (; day <= yesterday; day = addDays(day, 1)) {
-    const v = judgeCoverageDay(day, history, first);
-    if (v.alert) {
-      const stored = insertAlert(db, {
-        day,
-        kind: "coverage_drop",
-        message: v.message,
-        value: v.value,
-        baseline: v.baseline,
-        createdAt: now.toISOString(),
-      });
-      if (stored) log(`[coverage] ALERT ${v.message}`);
-    }
-    setMeta(db, META_KEYS.coverageEvaluatedThrough, day);
-  }
-}
+export { evaluateCoverage };

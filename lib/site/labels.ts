@@ -1,4 +1,5 @@
 import type { CheckId, CheckState } from "../checks/vocabulary";
+import type { AlertKind, CrossReadOutcome } from "../store/vocabulary";
 
 export type Lang = "en" | "zh";
 
@@ -22,4 +23,18 @@ export const CHECK_LABELS: Record<Lang, Record<CheckId, string>> = {
     error_taxonomy: "错误分类",
     auth_metadata: "鉴权元数据",
   },
+};
+
+export const ALERT_KIND_LABELS: Record<AlertKind, string> = {
+  coverage_drop: "Coverage dropped",
+  rounds_stale: "Rounds are stale",
+  cross_read: "Cross-reader disagrees",
+};
+
+export const CROSS_READ_LABELS: Record<CrossReadOutcome, string> = {
+  agreed: "Agreed",
+  disagreed: "Disagreed",
+  only_probe: "Only the probe read it",
+  only_cross_reader: "Only the cross-reader read it",
+  neither: "Neither could read it",
 };

@@ -75,11 +75,6 @@ export function firstCoverageDay(db: Db): string | null {
   return db.select({ day: coverageDaily.day }).from(coverageDaily).orderBy(asc(coverageDaily.day)).limit(1).get()?.day ?? null;
 }
 
-/** Stores an alert once per (day, kind); returns false when it was already stored. */
-export function insertAlert(db: Db, a: Omit<typeof alerts.$inferInsert, "id">): boolean {
-  return db.insert(alerts).values(a).onConflictDoNothing().run().changes > 0;
-}
-
 export function listAlerts(db: Db, limit = 50): AlertRow[] {
   return db.select().from(alerts).orderBy(desc(alerts.day), desc(alerts.id)).limit(limit).all();
 }

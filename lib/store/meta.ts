@@ -7,6 +7,11 @@ export const META_KEYS = {
   registryRefreshedAt: "registry_refreshed_at",
   registryLastError: "registry_last_error",
   coverageEvaluatedThrough: "coverage_evaluated_through",
+  /** When the alert clock first looked at this database: rounds_stale's reference before any round finished. */
+  alertsWatchedSince: "alerts_watched_since",
+  crossReadEvaluatedDay: "cross_read_evaluated_day",
+  /** The UTC day whose cross-read has been started (once per day). */
+  crossReadStartedDay: "cross_read_started_day",
 } as const;
 export type MetaKey = (typeof META_KEYS)[keyof typeof META_KEYS];
 

@@ -7,3 +7,18 @@ export type OptOutSource = (typeof OPT_OUT_SOURCES)[number];
 /** How a tool definition changed between two complete lists. */
 export const TOOL_CHANGE_KINDS = ["added", "removed", "changed"] as const;
 export type ToolChangeKind = (typeof TOOL_CHANGE_KINDS)[number];
+
+/** What an operated alert is about (DESIGN §6). */
+export const ALERT_KINDS = ["coverage_drop", "rounds_stale", "cross_read"] as const;
+export type AlertKind = (typeof ALERT_KINDS)[number];
+
+/** The two events in an alert's life; each is delivered to the webhook once. */
+export const ALERT_STATES = ["open", "resolved"] as const;
+export type AlertState = (typeof ALERT_STATES)[number];
+
+/** How the cross-reader's tool list compares with the probe's latest complete read (DESIGN §6). */
+export const CROSS_READ_OUTCOMES = ["agreed", "disagreed", "only_probe", "only_cross_reader", "neither"] as const;
+export type CrossReadOutcome = (typeof CROSS_READ_OUTCOMES)[number];
+
+/** The trigger of a one-server round started by "Probe again now" on a server page. */
+export const REPROBE_ROUND_TRIGGER = "reprobe";

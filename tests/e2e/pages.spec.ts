@@ -30,3 +30,31 @@ test("census shows revisions with shares, modern vs legacy, and refusal shapes b
   await expect(ref).toContainText("Empty body");
   await expect(ref).toContainText("Call withheld");
 });
+
+test("coverage shows alerts with times, the alert feed, and the cross-reader's table with its headline", async ({ page, request }) => {
+  await page.goto("/coverage");
+  const alerts = page.locator("section[aria-labelledby=alert-h]");
+  await expect(alerts.locator(".notice[role=alert]")).toContainText("Coverage dropped: open since");
+  await expect(alerts.getByRole("table").filter({ hasText: "Recently resolved alerts" })).toContainText("A short dip after a registry outage.");
+  await expect(alerts.getByRole("link", { name: "Atom feed of alerts" })).toHaveAttribute("href", "/coverage/feed.xml");
+
+  const cross = page.locator("section[aria-labelledby=cross-h]");
+  await expect(cross.getByRole("status")).toContainText("1 server read only by the cross-reader.");
+  const rows = cross.locator("#cross-read-table tbody tr");
+  await expect(rows).toHaveCount(14);
+  await expect(rows.first()).toContainText("Only the cross-reader read it");
+  await expect(rows.first().getByRole("link", { name: "net.broken/always-down" })).toHaveAttribute("href", "/servers/net.broken/always-down");
+  await expect(rows.nth(1)).toContainText("get_forecast.description");
+
+  const feed = await request.get("/coverage/feed.xml");
+  expect(feed.status()).toBe(200);
+  expect(feed.headers()["content-type"]).toContain("application/atom+xml");
+
+  const status = await request.get("/api/status");
+  expect(status.status()).toBe(503);
+  const body = await status.json();
+  expect(body.alerts[0]).toMatchObject({ kind: "coverage_drop" });
+  expect(body.crossRead).toMatchObject({ agreed: 11, disagreed: 1, only_probe: 0, only_cross_reader: 1, neither: 1 });
+  const reads = await (await request.get("/api/cross-reads")).json();
+  expect(reads.servers[0]).toEqual({ name: "net.broken/always-down", outcome: "only_cross_reader", paths: [] });
+});

@@ -5,6 +5,7 @@ import * as t from "../../db/schema";
 import { CHECK_IDS, type CheckId, type CheckState, type RefusalCode } from "../../lib/checks/vocabulary";
 import { SUITE_VERSION } from "../../lib/probe/protocol";
 import type { Exchange } from "../../lib/probe/types";
+import { META_KEYS } from "../../lib/store/meta";
 import { stateFields } from "../../lib/store/servers";
 
 // A realistic small fleet for the e2e suite: every state, transitions, evidence, tools and their
@@ -442,6 +443,29 @@ export function seedDatabase(file: string, now = Date.now()): void {
           { day: day(now, 12), kind: "coverage_drop", message: "A short dip after a registry outage.", value: 90, baseline: 112, createdAt: hoursAgo(now, 24 * 12), resolvedAt: hoursAgo(now, 24 * 11) },
         ])
         .run();
+      // The cross-reader's day: one server only it could read, one disagreement, the rest agreed.
+      const ids = new Map(tx.select({ id: t.servers.id, name: t.servers.name }).from(t.servers).all().map((r) => [r.name, r.id]));
+      const cross = (name: string, outcome: "agreed" | "disagreed" | "only_probe" | "only_cross_reader" | "neither", paths: string[] = []) => ({
+        day: day(now, 0),
+        serverId: ids.get(name)!,
+        outcome,
+        paths: JSON.stringify(paths),
+        detail: outcome === "neither" ? "connection refused (ECONNREFUSED)" : "read with 2025-06-18",
+        crossToolCount: outcome === "only_probe" || outcome === "neither" ? null : 2,
+        probeToolCount: outcome === "only_cross_reader" || outcome === "neither" ? null : 2,
+        readAt: hoursAgo(now, 1),
+      });
+      tx.insert(t.crossReads)
+        .values([
+          cross(SEED.down, "only_cross_reader"),
+          cross(SEED.modern, "disagreed", ["get_forecast.description"]),
+          cross(SEED.legacy, "agreed"),
+          cross(SEED.allStates, "neither"),
+          ...Array.from({ length: 10 }, (_, i) => cross(`${SEED.bulkPrefix}${String(i).padStart(3, "0")}`, "agreed")),
+        ])
+        .run();
+      // Today's cross-read counts as done, so the site never starts one against the seeded (unreachable) fleet.
+      tx.insert(t.meta).values({ key: META_KEYS.crossReadStartedDay, value: day(now, 0) }).onConflictDoNothing().run();
     });
   } finally {
     closeDb(db);

@@ -7,6 +7,7 @@ import { listQueryOf, ServerListParams } from "@/lib/site/query";
 import { getServerDetail, listServers, summaryCounts } from "@/lib/store/servers";
 import { getRound, listRecentRounds } from "@/lib/store/rounds";
 import { getMeta, META_KEYS } from "@/lib/store/meta";
+import { latestCrossReads, siteStatus } from "@/lib/rounds/alerts/status";
 import { authFailure, checkBearer } from "./auth";
 
 // Route logic with its dependencies as parameters: route.ts files wire in the process config, tests pass their own.
@@ -89,4 +90,15 @@ export function health(db: Db): Response {
   } catch (e) {
     return Response.json({ ok: false, error: (e as Error).message }, { status: 503, headers: noStore });
   }
+}
+
+/** GET /api/status for an outside monitor: 503 while any alert is open, 200 otherwise. */
+export function status(db: Db, now: Date = new Date()): Response {
+  const body = siteStatus(db, now);
+  return Response.json(body, { status: body.alerts.length > 0 ? 503 : 200, headers: noStore });
+}
+
+/** GET /api/cross-reads: the latest day's cross-read outcomes. */
+export function crossReads(db: Db): Response {
+  return Response.json(latestCrossReads(db), { headers: noStore });
 }

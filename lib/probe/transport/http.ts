@@ -131,6 +131,12 @@ export class HttpSession {
     return this.o.exchanges;
   }
 
+  /** The guarded Agent (checked, pinned DNS; timeouts) for a client that brings its own fetch, e.g. the
+   * cross-reader; such a client must call resolve() first, since literal addresses never reach the hook. */
+  get dispatcher(): Agent {
+    return this.agent;
+  }
+
   /**
    * Resolves a host once per probe and checks every answer; later connections reuse the checked
    * addresses, so a second DNS answer cannot point us elsewhere (rebinding).

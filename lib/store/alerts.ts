@@ -1,0 +1,112 @@
+import { and, asc, desc, eq, gte, inArray, isNotNull, isNull, lt, ne, sql } from "drizzle-orm";
+import { transaction, type Db } from "../../db/client";
+import { alertEvents, alerts, rounds } from "../../db/schema";
+import { REPROBE_ROUND_TRIGGER, type AlertKind, type AlertState } from "./vocabulary";
+
+export type AlertRecord = typeof alerts.$inferSelect;
+export type AlertEventRecord = typeof alertEvents.$inferSelect;
+
+/** An event with the alert it belongs to: what the feed shows and the webhook sends. */
+export interface AlertEvent {
+  event: AlertEventRecord;
+  alert: AlertRecord;
+}
+
+export function openAlerts(db: Db): AlertRecord[] {
+  return db.select().from(alerts).where(isNull(alerts.resolvedAt)).orderBy(asc(alerts.createdAt), asc(alerts.id)).all();
+}
+
+export function openAlertOf(db: Db, kind: AlertKind): AlertRecord | null {
+  return (
+    db
+      .select()
+      .from(alerts)
+      .where(and(eq(alerts.kind, kind), isNull(alerts.resolvedAt)))
+      .orderBy(asc(alerts.createdAt))
+      .limit(1)
+      .get() ?? null
+  );
+}
+
+export function resolvedAlerts(db: Db, limit = 20): AlertRecord[] {
+  return db.select().from(alerts).where(isNotNull(alerts.resolvedAt)).orderBy(desc(alerts.resolvedAt), desc(alerts.id)).limit(limit).all();
+}
+
+/** Opens an alert of `kind` unless one is already open; records the opening event. Returns the new alert or null. */
+export function openAlert(
+  db: Db,
+  a: { kind: AlertKind; day: string; message: string; value?: number | null; baseline?: number | null; at: string },
+): AlertRecord | null {
+  return transaction(db, () => {
+    if (openAlertOf(db, a.kind)) return null;
+    const row = db
+      .insert(alerts)
+      .values({ kind: a.kind, day: a.day, message: a.message, value: a.value ?? null, baseline: a.baseline ?? null, createdAt: a.at })
+      .returning()
+      .get();
+    db.insert(alertEvents).values({ alertId: row.id, state: "open", at: a.at }).run();
+    return row;
+  });
+}
+
+/** Resolves every open alert of `kind` (older databases may hold several) and records each resolution. */
+export function resolveAlerts(db: Db, kind: AlertKind, o: { at: string; message: string }): AlertRecord[] {
+  return transaction(db, () => {
+    const open = db.select().from(alerts).where(and(eq(alerts.kind, kind), isNull(alerts.resolvedAt))).all();
+    if (open.length === 0) return [];
+    db.update(alerts)
+      .set({ resolvedAt: o.at, resolvedMessage: o.message })
+      .where(inArray(alerts.id, open.map((a) => a.id)))
+      .run();
+    db.insert(alertEvents)
+      .values(open.map((a) => ({ alertId: a.id, state: "resolved" as AlertState, at: o.at })))
+      .onConflictDoNothing()
+      .run();
+    return open.map((a) => ({ ...a, resolvedAt: o.at, resolvedMessage: o.message }));
+  });
+}
+
+/** Openings and resolutions, newest first. */
+export function recentAlertEvents(db: Db, limit = 50): AlertEvent[] {
+  return db
+    .select({ event: alertEvents, alert: alerts })
+    .from(alertEvents)
+    .innerJoin(alerts, eq(alerts.id, alertEvents.alertId))
+    .orderBy(desc(alertEvents.at), desc(alertEvents.id))
+    .limit(limit)
+    .all();
+}
+
+/** Events not yet delivered, not given up on, and not older than `since`; oldest first. */
+export function undeliveredAlertEvents(db: Db, o: { since: string; maxAttempts: number }): AlertEvent[] {
+  return db
+    .select({ event: alertEvents, alert: alerts })
+    .from(alertEvents)
+    .innerJoin(alerts, eq(alerts.id, alertEvents.alertId))
+    .where(and(isNull(alertEvents.deliveredAt), gte(alertEvents.at, o.since), lt(alertEvents.attempts, o.maxAttempts)))
+    .orderBy(asc(alertEvents.at), asc(alertEvents.id))
+    .all();
+}
+
+export function recordDeliveryAttempt(db: Db, eventId: number, o: { at: string; delivered: boolean; error?: string }): void {
+  db.update(alertEvents)
+    .set({
+      attempts: sql`${alertEvents.attempts} + 1`,
+      lastAttemptAt: o.at,
+      ...(o.delivered ? { deliveredAt: o.at, lastError: null } : { lastError: o.error ?? "failed" }),
+    })
+    .where(eq(alertEvents.id, eventId))
+    .run();
+}
+
+/** When the latest round that ran to its end finished (embedded scheduler, outside cron or CLI alike). A one-server
+ * re-probe asked for on a server page is not a round of the fleet, so it never hides a stopped schedule. */
+export function lastRoundFinishedAt(db: Db): string | null {
+  return (
+    db
+      .select({ at: sql<string | null>`max(${rounds.finishedAt})` })
+      .from(rounds)
+      .where(and(eq(rounds.status, "done"), ne(rounds.trigger, REPROBE_ROUND_TRIGGER)))
+      .get()?.at ?? null
+  );
+}
