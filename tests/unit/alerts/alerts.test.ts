@@ -7,7 +7,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { health, status } from "@/app/api/_lib/handlers";
 import { closeDb, getDb, openDb, type Db } from "@/db/client";
-import { coverageDaily } from "@/db/schema";
+import { coverageDaily, rounds } from "@/db/schema";
 import { startAlertClock, type AlertClock } from "@/lib/rounds/alerts/clock";
 import { evaluateAlerts, evaluateCoverage, evaluateCrossRead } from "@/lib/rounds/alerts/evaluate";
 import { parseConfig } from "@/lib/config";
@@ -15,9 +15,9 @@ import { createAddressPolicy } from "@/lib/probe";
 import { startBackground } from "@/lib/rounds/background";
 import { runRound } from "@/lib/rounds/round";
 import { alertsAtom } from "@/lib/site/alerts-feed";
-import { openAlerts, recentAlertEvents, resolvedAlerts } from "@/lib/store/alerts";
+import { lastRoundFinishedAt, openAlerts, recentAlertEvents, resolvedAlerts } from "@/lib/store/alerts";
 import { replaceCrossReads, type CrossReadInput } from "@/lib/store/cross-reads";
-import type { CrossReadOutcome } from "@/lib/store/vocabulary";
+import { REPROBE_ROUND_TRIGGER, type CrossReadOutcome } from "@/lib/store/vocabulary";
 import { getMeta, META_KEYS } from "@/lib/store/meta";
 import { applyRegistrySnapshot } from "@/lib/store/servers";
 import { startSplitServer, tool, type SplitServer } from "../crossread/servers";
@@ -220,6 +220,26 @@ describe("coverage_drop and cross_read open and resolve on later days", () => {
       expect(openAlerts(t2.db)).toMatchObject([{ kind: "rounds_stale", createdAt: "2026-11-30T03:00:00.000Z" }]);
     } finally {
       t2.cleanup();
+    }
+  });
+});
+
+describe("what counts as a finished round", () => {
+  test("a one-server re-probe from a server page neither resolves nor prevents rounds_stale", () => {
+    const t = tempDb("alerts-reprobe-");
+    try {
+      const done = (trigger: string, at: string) =>
+        t.db.insert(rounds).values({ startedAt: at, finishedAt: at, status: "done", trigger }).run();
+      done("scheduler", "2026-11-30T00:00:00.000Z");
+      done(REPROBE_ROUND_TRIGGER, "2026-11-30T02:30:00.000Z");
+      expect(lastRoundFinishedAt(t.db)).toBe("2026-11-30T00:00:00.000Z");
+      evaluateAlerts(t.db, new Date("2026-11-30T02:31:00Z"), { staleMinutes: 120, log });
+      expect(openAlerts(t.db).map((a) => a.kind)).toEqual(["rounds_stale"]);
+      done("api", "2026-11-30T02:40:00.000Z");
+      evaluateAlerts(t.db, new Date("2026-11-30T02:41:00Z"), { staleMinutes: 120, log });
+      expect(openAlerts(t.db)).toEqual([]);
+    } finally {
+      t.cleanup();
     }
   });
 });
