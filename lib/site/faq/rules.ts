@@ -40,7 +40,7 @@ export const RULE_INDEX: readonly RuleGroup[] = [
       r("2.1.5-fallback-4xx", "handshake", "fallback-4xx", "Any other 4xx falls back to initialize, whatever the body", "其他任何 4xx 都回退到 initialize，不看响应体"),
       r("2.1.6-fallback-2xx", "handshake", "fallback-2xx", "A 2xx that is not a discover result falls back (0.10.0)", "不是 discover 结果的 2xx 也回退（0.10.0）"),
       r("2.1.7-transfer-failures", "handshake", "transfer-failures", "Redirects, other 5xx, timeouts, network errors fail", "重定向、其他 5xx、超时和网络错误记为未通过"),
-      r("2.1.8-deciding-answer", "handshake", "deciding-answer", "After the fallback, the answer that ends the handshake decides", "回退之后，由结束握手的那个响应决定结果"),
+      r("2.1.8-deciding-answer", "handshake", "deciding-answer", "After the fallback, the answer that ends the handshake decides", "回退之后，以握手最后收到的响应为准"),
       r("2.1.8-credential-gate", "credential-gate", "handshake-gate", "A 401 with a valid challenge on the handshake is the credential gate", "握手时收到带合法质询的 401 即为凭据拦截"),
       r("2.1.8-no-challenge", "credential-gate", "no-challenge", "A 401 without a valid challenge fails", "不带合法质询的 401 记为未通过"),
       r("2.1.9-late-fallback", "handshake", "late-fallback", "The late fallback on the first tools/list page, and its outcome", "首个 tools/list 页上的延后回退及其结果"),

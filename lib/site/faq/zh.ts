@@ -161,7 +161,7 @@ export const FAQ_ZH: FaqBook = {
             {
               id: "fallback-2xx",
               cells: [
-                "既不是 discover 结果、也不是那三个错误码的 2xx：`{\"result\":{}}`、`-32601` 错误、HTML 页面、缺少 `supportedVersions` 或只列出旧修订的结果",
+                "2xx，但内容不是 discover 结果，也不带那三个错误码：`{\"result\":{}}`、`-32601` 错误、HTML 页面、缺少 `supportedVersions` 或只列出旧修订的结果",
                 "回退到 `initialize`（套件 0.10.0）",
                 "无需处理。",
               ],
@@ -178,7 +178,7 @@ export const FAQ_ZH: FaqBook = {
         },
       },
       { p: `如果 discover 结果只列出比 ${MODERN_REVISION} 更新的修订，它仍是 discover 结果，不算旧版信号，详见[「协议版本」页](${at("protocol-version", "newer-only")})。` },
-      { h2: "回退之后：看结束握手的那个响应", id: "deciding-answer" },
+      { h2: "回退之后：以握手最后收到的响应为准", id: "deciding-answer" },
       { p: `对 \`server/discover\` 的 401 或 404 只起指路作用，真正决定三项发现类检查的是 \`initialize\` 的响应：` },
       {
         table: {
