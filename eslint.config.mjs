@@ -1,11 +1,17 @@
 import tseslint from "typescript-eslint";
 
-// Layer boundaries from STYLE.md: app → lib/rounds, lib/store → lib/checks, lib/registry → lib/probe.
-const noNext = { group: ["next", "next/*", "react", "react-dom"], message: "lib/ must not depend on Next.js or React." };
-const noApp = { group: ["@/app/*", "../app/*", "../../app/*"], message: "lib/ must not import app/." };
-const layer = (files, forbidden, message) => ({
+// Layer boundaries from STYLE.md, top to bottom: app → lib/cli → lib/rounds → lib/demo → lib/site →
+// lib/store → db → lib/registry, lib/checks → lib/probe; `npm run deps` prints the graph they allow.
+// Patterns are regular expressions over the import string (relative or "@/…").
+const dirs = (...names) => `(^|/)(${names.join("|")})(/|$)`;
+const noNext = { regex: "^(next|react|react-dom)(/|$)", message: "lib/ and db/ must not depend on Next.js or React." };
+const noApp = { regex: dirs("app"), message: "lib/ and db/ must not import app/." };
+const noTests = { regex: dirs("tests"), message: "Production code must not import tests/: fixtures it needs live in lib/demo." };
+/** The probe's entry point and transports: what only the layers that run probes may use. */
+const probeInternals = "(^|/)probe(/index)?$|(^|/)probe/transport/";
+const layer = (files, forbidden, message, base = [noNext, noApp, noTests]) => ({
   files,
-  rules: { "no-restricted-imports": ["error", { patterns: [noNext, noApp, ...forbidden.map((g) => ({ group: g, message }))] }] },
+  rules: { "no-restricted-imports": ["error", { patterns: [...base, ...forbidden.map((regex) => ({ regex, message }))] }] },
 });
 
 export default tseslint.config(
@@ -22,10 +28,17 @@ export default tseslint.config(
       ],
     },
   },
-  layer(["lib/probe/**"], [["**/checks/*", "!**/checks/vocabulary", "!**/checks/types"], ["**/store/*", "**/rounds/*", "**/registry/*", "**/db/*", "**/config"]], "lib/probe knows HTTP and MCP only."),
-  layer(["lib/checks/**"], [["**/store/*", "**/rounds/*", "**/registry/*", "**/db/*", "**/config", "undici", "node:http", "node:net", "node:fs"]], "lib/checks is pure."),
-  layer(["lib/registry/**"], [["**/store/*", "**/rounds/*", "**/db/*"]], "lib/registry knows the registry only."),
-  layer(["lib/store/**"], [["**/rounds/*", "**/probe/transport*"]], "lib/store holds queries only."),
+  layer(["app/**", "instrumentation.ts"], [dirs("cli", "demo"), "(^|/)db/schema$", "^drizzle-orm"], "app/ renders and routes: it reads through lib/store and starts rounds through lib/rounds.", [noTests]),
+  layer(["lib/cli/**", "lib/config.ts"], [], ""),
+  layer(["lib/rounds/**"], [dirs("cli", "site")], "lib/rounds combines the I/O below it and never reaches up to the CLI or the pages."),
+  layer(["lib/demo/**"], [dirs("cli", "rounds", "site", "registry")], "lib/demo serves the fixture fleet; rounds start it, never the reverse."),
+  layer(["lib/site/**"], [dirs("cli", "rounds", "demo", "registry", "db"), probeInternals], "lib/site shapes what pages show from stored values."),
+  layer(["lib/store/**"], [dirs("cli", "rounds", "demo", "site", "registry"), probeInternals], "lib/store holds queries only."),
+  layer(["db/**"], [dirs("cli", "rounds", "demo", "site", "registry", "config"), "(^|/)store/(?!vocabulary$)", probeInternals], "db/ holds the schema and the connection."),
+  layer(["lib/registry/**"], [dirs("cli", "rounds", "demo", "site", "store", "db", "checks")], "lib/registry knows the registry only."),
+  layer(["lib/checks/**"], [dirs("cli", "rounds", "demo", "site", "store", "db", "registry", "config"), "^(undici|node:http|node:net|node:fs)$"], "lib/checks is pure."),
+  // lib/probe takes nothing from the rest of lib/ (relative imports inside it name none of these folders).
+  layer(["lib/probe/**"], [dirs("cli", "rounds", "demo", "site", "store", "db", "registry", "checks", "config")], "lib/probe knows HTTP and MCP only: from outside itself it takes protocol facts (lib/probe/protocol) alone."),
   {
     files: ["lib/config.ts", "instrumentation.ts", "tests/**", "bench/**", "lib/cli/**", "playwright.config.ts", "scripts/**", "lib/demo/**"],
     rules: { "no-restricted-syntax": "off" },

@@ -2,7 +2,7 @@ import Link from "next/link";
 import { CHECK_IDS, CHECK_STATES } from "@/lib/checks/vocabulary";
 import { CHECK_LABELS, STATE_LABELS } from "@/lib/site/labels";
 import { getConfig } from "@/lib/config";
-import { listServers, summaryCounts } from "@/lib/store/read";
+import { listServers, summaryCounts } from "@/lib/store/servers";
 import { formatCount, formatRelative, formatUtc } from "@/lib/site/format";
 import { serverPath } from "@/lib/site/paths";
 import { indexHref, parseIndexQuery, type SearchParams } from "@/lib/site/query";

@@ -4,8 +4,8 @@
 // goes away, or after a hard time limit.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { startRegistry, type RegistryEntry } from "@/lib/demo/registry";
-import { createZooHandler } from "@/tests/fixtures/zoo";
+import { entry, startFixtureRegistry } from "@/lib/demo/loopback-registry";
+import { createZooHandler } from "@/lib/demo/zoo";
 
 /** One slice of the mix: a zoo behaviour, its share per 100 servers, and an optional delay per request. */
 export interface MixEntry {
@@ -110,14 +110,10 @@ async function main(): Promise<void> {
     label: p.mix.label,
     behaviour: p.mix.behaviour,
   }));
-  const entries: RegistryEntry[] = servers.map((s) => ({
-    name: s.name,
-    description: `Benchmark fleet server (${s.label}).`,
-    version: "1.0.0",
-    status: "active",
-    remotes: [{ type: "streamable-http", url: s.url }],
-  }));
-  const registry = await startRegistry(entries);
+  const entries = servers.map((s) =>
+    entry(s.name, [{ type: "streamable-http", url: s.url }], { description: `Benchmark fleet server (${s.label}).` }),
+  );
+  const registry = await startFixtureRegistry(entries, { pageSize: 100 });
 
   const stop = async (code: number) => {
     await registry.close().catch(() => undefined);

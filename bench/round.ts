@@ -10,7 +10,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ChildProcess } from "node:child_process";
 import { CHECK_IDS, type CheckId, type CheckState } from "@/lib/checks/vocabulary";
-import { ZOO_EXPECTATIONS } from "@/tests/fixtures/zoo";
+import { ZOO_EXPECTATIONS } from "@/lib/demo/zoo";
 import {
   fmt,
   forkTs,

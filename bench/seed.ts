@@ -4,6 +4,7 @@ import { judge } from "@/lib/checks";
 import type { CheckResult } from "@/lib/checks/types";
 import { CHECK_IDS, type CheckId, type CheckState } from "@/lib/checks/vocabulary";
 import { SUITE_VERSION } from "@/lib/probe/protocol";
+import { stateColumn } from "@/lib/store/servers";
 import { canonicalToolList, diffToolLists, hashToolList } from "@/lib/rounds/tool-history";
 import { fmt } from "./common";
 import { profileFor, rng, syntheticObservation, toolsFor, type Profile } from "./synthetic";
@@ -27,14 +28,6 @@ export interface SeedStats {
   ms: number;
 }
 
-const STATE_COLUMN: Record<CheckId, string> = {
-  handshake: "state_handshake",
-  protocol_version: "state_protocol_version",
-  tools_list: "state_tools_list",
-  error_taxonomy: "state_error_taxonomy",
-  auth_metadata: "state_auth_metadata",
-};
-
 export function seedSiteDb(db: Db, end: Date, SERVERS: number, DAYS: number): SeedStats {
   const t0 = performance.now();
   const c = db.$client;
@@ -45,7 +38,7 @@ export function seedSiteDb(db: Db, end: Date, SERVERS: number, DAYS: number): Se
 
   const insServer = c.prepare(
     `insert into servers (id, name, title, description, version, remote_url, transport, host, registry_status, first_seen_at, last_seen_at,
-       left_registry_at, era, protocol_version, last_probed_at, last_success_at, ${CHECK_IDS.map((id) => STATE_COLUMN[id]).join(", ")},
+       left_registry_at, era, protocol_version, last_probed_at, last_success_at, ${CHECK_IDS.map((id) => stateColumn(id).name).join(", ")},
        next_due_at, consecutive_failures, unchanged_streak, schedule_reason, tool_count, current_tool_hash, registry_updated_at, last_run_id)
      values (@id, @name, @title, @description, '1.2.0', @url, 'streamable-http', @host, @status, @firstSeen, @lastSeen, @left, @era, @pv,
        @lastProbed, @lastSuccess, @s0, @s1, @s2, @s3, @s4, @nextDue, @failures, @streak, @scheduleReason, @toolCount, @toolHash, @firstSeen, @lastRun)`,

@@ -5,7 +5,13 @@ import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3"
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import * as schema from "./schema";
 
+/** The one database type: drizzle over better-sqlite3 with this schema. */
 export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
+
+/** Runs `fn` in one SQLite transaction (BEGIN IMMEDIATE): every query on `db` inside it is part of it. */
+export function transaction<T>(db: Db, fn: () => T): T {
+  return db.$client.transaction(fn).immediate();
+}
 
 /** Where the committed migrations live; resolved from the working directory so standalone builds find them. */
 export const MIGRATIONS_FOLDER = path.join(process.cwd(), "db", "migrations");

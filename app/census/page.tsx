@@ -1,7 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { MODERN_REVISION } from "@/lib/probe/protocol";
-import { errorTaxonomyReasons, revisionCensus } from "@/lib/store/site";
+import { errorTaxonomyReasons } from "@/lib/store/runs";
+import { revisionCensus } from "@/lib/store/servers";
 import { formatCount, formatPercent } from "@/lib/site/format";
 import { REFUSAL_KINDS, REFUSAL_LABELS, tallyRefusals } from "@/lib/site/refusals";
 import { StateChip } from "../_components/StateChip";

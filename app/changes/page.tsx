@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { toolChangeList } from "@/lib/store/site";
+import { toolChangeList } from "@/lib/store/tools";
 import { formatCount, formatUtc } from "@/lib/site/format";
 import { serverPath } from "@/lib/site/paths";
 import { firstParam, type SearchParams } from "@/lib/site/query";

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { alertState, countServers, coverageDays, failingLongest } from "@/lib/store/site";
+import { alertState, coverageDays } from "@/lib/store/coverage";
+import { countServers, failingLongest } from "@/lib/store/servers";
 import { formatCount, formatPercent, formatRelative, formatUtc } from "@/lib/site/format";
 import { serverPath } from "@/lib/site/paths";
 import { BarChart } from "../_components/BarChart";

@@ -2,7 +2,7 @@
 import { getDb } from "../../db/client";
 import { getConfig } from "../config";
 import { addOptOut, listOptOuts, normaliseHost, removeOptOut } from "../store/optouts";
-import { makeHostDue } from "../store/write";
+import { makeHostDue } from "../store/servers";
 
 const USAGE = `usage:
   npm run opt-out -- add <host> --reason "why"   stop probing a host (host name or host:port)

@@ -1,10 +1,9 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createZooHandler, ZOO_EXPECTATIONS, ZOO_SECOND_HOST } from "../../tests/fixtures/zoo";
-import type { ZooRequestHandler } from "../../tests/fixtures/zoo/server";
-import { startRegistry, type RegistryEntry, type RunningRegistry } from "./registry";
+import { entry, startFixtureRegistry, type FixtureEntry, type FixtureRegistry } from "./loopback-registry";
+import { createZooHandler, ZOO_EXPECTATIONS, ZOO_SECOND_HOST, type ZooRequestHandler } from "./zoo";
 
-// The demo fleet is the test zoo served for real: the same behaviours the probe is tested against,
+// The demo fleet is the zoo served for real: the same behaviours the probe is tested against,
 // mounted by path on loopback listeners, listed by a loopback registry.
 
 export const DEMO_NAMESPACE = "dev.mcp-status.demo";
@@ -23,8 +22,8 @@ export function demoBehaviours(): string[] {
 }
 
 export interface RunningFleet {
-  registry: RunningRegistry;
-  entries: RegistryEntry[];
+  registry: FixtureRegistry;
+  entries: FixtureEntry[];
   /** Hosts an operator opted out, with the reason, for the store. */
   operatorOptOuts: { host: string; reason: string }[];
   close(): Promise<void>;
@@ -89,49 +88,34 @@ export async function startDemoFleet(): Promise<RunningFleet> {
     servers.push(robots);
     const robotsOrigin = await listen(robots, DEMO_ROBOTS_HOST);
 
-    const entries: RegistryEntry[] = names.map((name) => {
+    const entries = names.map((name) => {
       const exp = ZOO_EXPECTATIONS[name]!;
       const sse = exp.transport === "sse";
       const origin = exp.optOut === "server" ? robotsOrigin : mainOrigin;
-      return {
-        name: `${DEMO_NAMESPACE}/${name}`,
-        title: name.replace(/-/g, " "),
-        description: exp.about,
-        version: "1.0.0",
-        status: "active",
-        remotes: [{ type: sse ? "sse" : "streamable-http", url: `${origin}/${name}${sse ? "/sse" : "/mcp"}` }],
-      };
+      const remote = { type: sse ? "sse" : "streamable-http", url: `${origin}/${name}${sse ? "/sse" : "/mcp"}` };
+      return entry(`${DEMO_NAMESPACE}/${name}`, [remote], { title: name.replace(/-/g, " "), description: exp.about });
     });
     entries.push(
-      {
-        name: `${DEMO_NAMESPACE}/templated-url`,
+      entry(`${DEMO_NAMESPACE}/templated-url`, [{ type: "streamable-http", url: "https://{tenant_id}.demo.invalid/mcp" }], {
         description: "Listed with a per-tenant URL template, so it needs configuration before anyone can probe it.",
-        version: "1.0.0",
-        status: "active",
-        remotes: [{ type: "streamable-http", url: "https://{tenant_id}.demo.invalid/mcp" }],
-      },
-      {
-        name: `${DEMO_NAMESPACE}/secret-header`,
-        description: "Listed with a required secret Authorization header, so anonymous probing is not meaningful.",
-        version: "1.0.0",
-        status: "active",
-        remotes: [
+      }),
+      entry(
+        `${DEMO_NAMESPACE}/secret-header`,
+        [
           {
             type: "streamable-http",
             url: `${mainOrigin}/credential-gate-valid-prm/mcp`,
             headers: [{ name: "Authorization", isRequired: true, isSecret: true, description: "Bearer token" }],
           },
         ],
-      },
-      {
-        name: `${DEMO_NAMESPACE}/deleted-entry`,
+        { description: "Listed with a required secret Authorization header, so anonymous probing is not meaningful." },
+      ),
+      entry(`${DEMO_NAMESPACE}/deleted-entry`, [{ type: "streamable-http", url: `${mainOrigin}/modern-healthy-paged/mcp` }], {
         description: "Deleted from the registry; ingestion skips entries that are not active.",
-        version: "1.0.0",
         status: "deleted",
-        remotes: [{ type: "streamable-http", url: `${mainOrigin}/modern-healthy-paged/mcp` }],
-      },
+      }),
     );
-    const registry = await startRegistry(entries);
+    const registry = await startFixtureRegistry(entries, { pageSize: 100 });
     return {
       registry,
       entries,

@@ -1,6 +1,7 @@
 import type { Db } from "../../db/client";
 import { addOptOut } from "../store/optouts";
 import { startDemoFleet, type RunningFleet } from "./fleet";
+import { entryStatus } from "./loopback-registry";
 
 let fleet: Promise<RunningFleet> | undefined;
 
@@ -10,7 +11,7 @@ export async function startDemo(db: Db, log: (line: string) => void): Promise<Ru
   const f = await fleet;
   const since = new Date().toISOString();
   for (const o of f.operatorOptOuts) addOptOut(db, { host: o.host, reason: o.reason, source: "operator", since });
-  const active = f.entries.filter((e) => e.status === "active").length;
+  const active = f.entries.filter((e) => entryStatus(e) === "active").length;
   log(`[demo] built-in registry at ${f.registry.url} lists ${active} fixture servers on loopback`);
   return f;
 }

@@ -3,24 +3,19 @@ import { getDb } from "../../db/client";
 import type { Config } from "../config";
 import { startDemo } from "../demo/start";
 import { probeUserAgent } from "../probe";
-import { makeAllDue } from "../store/write";
+import { makeAllDue } from "../store/servers";
 import { startRound, type RoundDeps } from "./round";
 
-// Process-wide (globalThis, shared across Next's bundles): the registry a demo fleet serves replaces
-// config.registryUrl for every round in this process: route, scheduler and CLI alike.
-const REGISTRY_KEY = Symbol.for("mcp-status.rounds.registryUrl");
+// Process-wide (globalThis, shared across Next's bundles) so instrumentation starts the scheduler once.
 const BACKGROUND_KEY = Symbol.for("mcp-status.rounds.background");
 const g = globalThis as Record<symbol, unknown>;
 
-export function setRoundRegistryUrl(url: string | undefined): void {
-  g[REGISTRY_KEY] = url;
-}
-
-/** Round dependencies from the process configuration: the one wiring used by the route, the scheduler and the CLI. */
+/** Round dependencies from the process configuration: the one wiring used by the route, the scheduler and the CLI.
+ * `extra.registryUrl` replaces config.registryUrl (the demo passes its built-in registry). */
 export function roundDepsFromConfig(config: Config, extra: Partial<RoundDeps> = {}): RoundDeps {
   return {
     db: getDb(config),
-    registryUrl: (g[REGISTRY_KEY] as string | undefined) ?? config.registryUrl,
+    registryUrl: config.registryUrl,
     concurrency: config.probeConcurrency,
     allowPrivateNetworks: config.allowPrivateNetworks,
     ...(config.publicBaseUrl ? { userAgent: probeUserAgent(config.publicBaseUrl) } : {}),
@@ -38,8 +33,9 @@ export interface Background {
 export async function startBackground(config: Config, log: (line: string) => void = console.log): Promise<Background> {
   const existing = g[BACKGROUND_KEY] as Background | undefined;
   if (existing) return existing;
-  const deps = () => roundDepsFromConfig(config, { trigger: "scheduler", log });
-  if (config.demo) await startDemoRound(config, log);
+  // Rounds started elsewhere in a demo (the API route, the CLI) probe the fleet the demo start listed.
+  const registryUrl = config.demo ? await startDemoRound(config, log) : config.registryUrl;
+  const deps = () => roundDepsFromConfig(config, { trigger: "scheduler", log, registryUrl });
   let scheduler: Cron | null = null;
   if (config.probeSchedule) {
     scheduler = new Cron(config.probeSchedule, { protect: true, catch: true, unref: true }, () => {
@@ -66,16 +62,14 @@ export async function startBackground(config: Config, log: (line: string) => voi
 }
 
 /** The demo: built-in registry and fleet on loopback, then a first round at once (not at the first cron tick),
- * re-reading the registry because the fleet's ports are new on every start. */
-async function startDemoRound(config: Config, log: (line: string) => void): Promise<void> {
+ * re-reading the registry because the fleet's ports are new on every start. Returns the registry's URL. */
+async function startDemoRound(config: Config, log: (line: string) => void): Promise<string> {
   const db = getDb(config);
   const fleet = await startDemo(db, log);
-  setRoundRegistryUrl(fleet.registry.url);
+  const registryUrl = fleet.registry.url;
   makeAllDue(db, new Date().toISOString(), "demo start");
-  const r = startRound(roundDepsFromConfig(config, { trigger: "demo-start", log, registryMaxAgeMs: 0 }));
-  if (!r.started) {
-    log(`[demo] first round not started: ${r.reason}`);
-    return;
-  }
-  void r.done.then((s) => log(`[demo] first round ${s.status}: ${s.probed} servers probed; pages now show their verdicts`));
+  const r = startRound(roundDepsFromConfig(config, { trigger: "demo-start", log, registryMaxAgeMs: 0, registryUrl }));
+  if (!r.started) log(`[demo] first round not started: ${r.reason}`);
+  else void r.done.then((s) => log(`[demo] first round ${s.status}: ${s.probed} servers probed; pages now show their verdicts`));
+  return registryUrl;
 }

@@ -1,4 +1,4 @@
-import type { Db } from "../../db/client";
+import { transaction, type Db } from "../../db/client";
 import { agreedRevision } from "../checks";
 import type { CheckResult } from "../checks/types";
 import { type OptOutSource } from "../store/vocabulary";
@@ -6,21 +6,9 @@ import { SUITE_VERSION } from "../probe/protocol";
 import { type CheckId, type CheckState } from "../checks/vocabulary";
 import type { ProbeObservation } from "../probe/types";
 import { recordCoverage } from "../store/coverage";
-import {
-  getServerRunState,
-  getToolSnapshot,
-  insertRun,
-  insertToolChanges,
-  insertTransitions,
-  pruneRunExchanges,
-  transaction,
-  updateServer,
-  upsertCheckResults,
-  upsertToolSnapshot,
-  type CheckResultRow,
-  type ServerRunUpdate,
-  type TransitionInsert,
-} from "../store/write";
+import { getServerRunState, STATE_FIELDS, updateServer, type ServerRunUpdate } from "../store/servers";
+import { getToolSnapshot, insertToolChanges, upsertToolSnapshot } from "../store/tools";
+import { insertRun, insertTransitions, pruneRunExchanges, upsertCheckResults, type CheckResultRow, type TransitionInsert } from "../store/runs";
 import { utcDay } from "./coverage";
 import { nameJitter, nextSchedule, type ScheduleOutcome } from "./schedule";
 import { canonicalToolList, diffToolLists, hashToolList } from "./tool-history";
@@ -46,14 +34,6 @@ export interface PersistResult {
   toolChanges: number;
   nextDueAt: string;
 }
-
-const STATE_FIELD: Record<CheckId, keyof ServerRunUpdate> = {
-  handshake: "stateHandshake",
-  protocol_version: "stateProtocolVersion",
-  tools_list: "stateToolsList",
-  error_taxonomy: "stateErrorTaxonomy",
-  auth_metadata: "stateAuthMetadata",
-};
 
 function stateOf(results: CheckResult[], id: CheckId): CheckState | undefined {
   return results.find((r) => r.check === id)?.state;
@@ -197,7 +177,7 @@ export function persistRun(db: Db, input: PersistInput): PersistResult {
       lastRunId: runId,
     };
     if (toolCount !== undefined) update.toolCount = toolCount;
-    for (const r of results) (update as Record<string, unknown>)[STATE_FIELD[r.check]] = r.state;
+    for (const r of results) update[STATE_FIELDS[r.check]] = r.state;
     updateServer(db, input.serverId, update);
 
     if (!input.skipped) {

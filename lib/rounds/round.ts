@@ -10,17 +10,10 @@ import type { Blocked, ProbeLimits, ProbeObservation } from "../probe/types";
 import { fetchRegistry, RegistryError, type FetchRegistryOptions } from "../registry/client";
 import { insertAlert, coverageBetween, firstCoverageDay, pruneCoverageServers } from "../store/coverage";
 import { getRobots, listOptOuts, putRobots } from "../store/optouts";
-import { summaryCounts } from "../store/read";
+import { summaryCounts, applyRegistrySnapshot, listDueServers, updateServer, type DueServer } from "../store/servers";
 import { acquireRoundLock, finishRound, heartbeatRound, pruneRounds, type RoundProgress } from "../store/rounds";
-import {
-  applyRegistrySnapshot,
-  getMeta,
-  listDueServers,
-  pruneOldRuns,
-  setMeta,
-  updateServer,
-  type DueServer,
-} from "../store/write";
+import { getMeta, META_KEYS, setMeta } from "../store/meta";
+import { pruneOldRuns } from "../store/runs";
 import { addDays, judgeCoverageDay, utcDay } from "./coverage";
 import { createHostGate } from "./host-gate";
 import { createHostQueue } from "./host-queue";
@@ -76,9 +69,6 @@ export class RoundAlreadyRunning extends Error {
   }
 }
 
-const REGISTRY_REFRESHED = "registry_refreshed_at";
-const REGISTRY_ERROR = "registry_last_error";
-const COVERAGE_EVALUATED = "coverage_evaluated_through";
 const RUN_RETENTION_MS = 30 * DAY;
 
 /** Takes the round lock synchronously and starts the round in the background; the answer says which round
@@ -201,7 +191,7 @@ async function refreshRegistryIfStale(
   log: (line: string) => void,
 ): Promise<RoundSummary["registry"]> {
   if (!deps.registryUrl) return undefined;
-  const last = getMeta(deps.db, REGISTRY_REFRESHED);
+  const last = getMeta(deps.db, META_KEYS.registryRefreshedAt);
   const maxAge = deps.registryMaxAgeMs ?? HOUR;
   if (last && now().getTime() - Date.parse(last) < maxAge) return undefined;
   try {
@@ -219,15 +209,15 @@ async function refreshRegistryIfStale(
       res.servers.map((s) => ({ ...s, host: hostOf(s.url) })),
       nowIso,
     );
-    setMeta(deps.db, REGISTRY_REFRESHED, nowIso);
-    setMeta(deps.db, REGISTRY_ERROR, "");
+    setMeta(deps.db, META_KEYS.registryRefreshedAt, nowIso);
+    setMeta(deps.db, META_KEYS.registryLastError, "");
     log(
       `[registry] ${res.servers.length} listed: ${applied.added} new, ${applied.left} left, ${applied.returned} returned`,
     );
     return { ok: true, servers: res.servers.length };
   } catch (e) {
     const error = e instanceof RegistryError ? e.message : `registry ingestion failed: ${(e as Error).message}`;
-    setMeta(deps.db, REGISTRY_ERROR, `${now().toISOString()} ${error}`);
+    setMeta(deps.db, META_KEYS.registryLastError, `${now().toISOString()} ${error}`);
     log(`[registry] ingestion aborted, previous data kept: ${error}`);
     return { ok: false, error };
   }
@@ -347,7 +337,7 @@ export function evaluateCoverage(db: Db, now: Date, log: (line: string) => void)
   const first = firstCoverageDay(db);
   if (!first) return;
   const yesterday = addDays(utcDay(now), -1);
-  const through = getMeta(db, COVERAGE_EVALUATED);
+  const through = getMeta(db, META_KEYS.coverageEvaluatedThrough);
   let day = through ? addDays(through, 1) : first;
   if (day < addDays(yesterday, -30)) day = addDays(yesterday, -30);
   if (day > yesterday) return;
@@ -365,6 +355,6 @@ export function evaluateCoverage(db: Db, now: Date, log: (line: string) => void)
       });
       if (stored) log(`[coverage] ALERT ${v.message}`);
     }
-    setMeta(db, COVERAGE_EVALUATED, day);
+    setMeta(db, META_KEYS.coverageEvaluatedThrough, day);
   }
 }

@@ -1,5 +1,5 @@
 import { CHECK_IDS, type CheckId } from "../checks/vocabulary";
-import type { BadgeStates } from "../store/site";
+import { type BadgeStates } from "../store/servers";
 import { badgeSpec, type BadgeSpec } from "./badge";
 import { overallState } from "./states";
 

@@ -1,5 +1,5 @@
 import { Feed } from "feed";
-import type { ToolChangeRow } from "../store/site";
+import { type ToolChangeRow } from "../store/tools";
 import { serverPath } from "./paths";
 
 function describe(c: ToolChangeRow): string {

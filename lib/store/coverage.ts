@@ -1,6 +1,8 @@
-import { and, asc, desc, eq, gte, lte, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gte, isNotNull, isNull, lte, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { alerts, coverageDaily, coverageServers } from "../../db/schema";
+
+// Coverage per UTC day (distinct servers attempted and read, requests) and the alerts judged from it.
 
 export type CoverageDay = typeof coverageDaily.$inferSelect;
 export type AlertRow = typeof alerts.$inferSelect;
@@ -53,6 +55,12 @@ export function coverageBetween(db: Db, from: string, to: string): CoverageDay[]
     .all();
 }
 
+/** The last `days` UTC days that have coverage rows, oldest first. */
+export function coverageDays(db: Db, days = 30): CoverageDay[] {
+  const rows = db.select().from(coverageDaily).orderBy(desc(coverageDaily.day)).limit(days).all();
+  return rows.reverse();
+}
+
 export function firstCoverageDay(db: Db): string | null {
   return db.select({ day: coverageDaily.day }).from(coverageDaily).orderBy(asc(coverageDaily.day)).limit(1).get()?.day ?? null;
 }
@@ -64,6 +72,19 @@ export function insertAlert(db: Db, a: Omit<typeof alerts.$inferInsert, "id">): 
 
 export function listAlerts(db: Db, limit = 50): AlertRow[] {
   return db.select().from(alerts).orderBy(desc(alerts.day), desc(alerts.id)).limit(limit).all();
+}
+
+/** Open alerts, and the latest few resolved ones for context. */
+export function alertState(db: Db, recent = 5): { open: AlertRow[]; resolved: AlertRow[] } {
+  const open = db.select().from(alerts).where(isNull(alerts.resolvedAt)).orderBy(desc(alerts.createdAt)).all();
+  const resolved = db
+    .select()
+    .from(alerts)
+    .where(isNotNull(alerts.resolvedAt))
+    .orderBy(desc(alerts.resolvedAt))
+    .limit(recent)
+    .all();
+  return { open, resolved };
 }
 
 /** Drops the per-server bookkeeping of days older than `beforeDay`; the daily totals stay. */

@@ -1,7 +1,9 @@
-import type { OptOutSource } from "./vocabulary";
 import { asc, eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { optOuts, robotsCache } from "../../db/schema";
+import type { OptOutSource } from "./vocabulary";
+
+// Hosts that asked not to be probed (operator list and robots.txt), and the robots.txt cache behind the latter.
 
 export type OptOutRow = typeof optOuts.$inferSelect;
 export type RobotsRow = typeof robotsCache.$inferSelect;
@@ -32,6 +34,15 @@ export function removeOptOut(db: Db, host: string): boolean {
 
 export function listOptOuts(db: Db): OptOutRow[] {
   return db.select().from(optOuts).orderBy(asc(optOuts.host)).all();
+}
+
+/** The opt-out for one host, if any. */
+export function optOutFor(db: Db, host: string): Pick<OptOutRow, "source" | "reason" | "since"> | undefined {
+  return db
+    .select({ source: optOuts.source, reason: optOuts.reason, since: optOuts.since })
+    .from(optOuts)
+    .where(eq(optOuts.host, host))
+    .get();
 }
 
 export function getRobots(db: Db, host: string): RobotsRow | null {

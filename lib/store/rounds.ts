@@ -1,7 +1,6 @@
 import { and, desc, eq, lt, sql } from "drizzle-orm";
-import type { Db } from "../../db/client";
+import { transaction, type Db } from "../../db/client";
 import { roundLock, rounds } from "../../db/schema";
-import { transaction } from "./write";
 
 export type RoundRow = typeof rounds.$inferSelect;
 

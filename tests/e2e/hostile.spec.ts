@@ -14,9 +14,9 @@ import { judge } from "../../lib/checks";
 import { createAddressPolicy, probeServer } from "../../lib/probe";
 import type { ProbeLimits, ProbeObservation } from "../../lib/probe/types";
 import { persistRun } from "../../lib/rounds/persist";
-import { applyRegistrySnapshot, type ListedServer } from "../../lib/store/write";
-import { startZooServer, ZOO_EXPECTATIONS } from "../fixtures/zoo";
-import { MARKUP_DESCRIPTION } from "../fixtures/zoo/hostile";
+import { applyRegistrySnapshot, type ListedServer } from "../../lib/store/servers";
+import { startZooServer, ZOO_EXPECTATIONS } from "../../lib/demo/zoo";
+import { MARKUP_DESCRIPTION } from "../../lib/demo/zoo/hostile";
 
 const LIMITS: Partial<ProbeLimits> = { deadlineMs: 5_000, maxBodyBytes: 1024 * 1024 };
 const SLACK_MS = 1_500;

@@ -5,6 +5,7 @@ import * as t from "../../db/schema";
 import { CHECK_IDS, type CheckId, type CheckState } from "../../lib/checks/vocabulary";
 import { SUITE_VERSION } from "../../lib/probe/protocol";
 import type { Exchange } from "../../lib/probe/types";
+import { stateFields } from "../../lib/store/servers";
 
 // A realistic small fleet for the e2e suite: every state, transitions, evidence, tools and their
 // changes, coverage days with a dip and an open alert, a server that left the registry, and
@@ -113,11 +114,7 @@ export function seedDatabase(file: string, now = Date.now()): void {
             protocolVersion: o.revision ?? null,
             lastProbedAt: probed,
             lastSuccessAt: success,
-            stateHandshake: o.states.handshake,
-            stateProtocolVersion: o.states.protocol_version,
-            stateToolsList: o.states.tools_list,
-            stateErrorTaxonomy: o.states.error_taxonomy,
-            stateAuthMetadata: o.states.auth_metadata,
+            ...stateFields(o.states),
             nextDueAt: o.left ? null : hoursAgo(now, -2),
             consecutiveFailures: o.failures ?? 0,
             scheduleReason: (o.failures ?? 0) > 0 ? "backing off after failures" : "healthy interval",

@@ -2,9 +2,9 @@ import { z } from "zod";
 import type { Db } from "@/db/client";
 import { CHECK_IDS, CHECK_STATES, type CheckId, type CheckState } from "@/lib/checks/vocabulary";
 import type { StartResult } from "@/lib/rounds/round";
-import { getServerDetail, listServers, MAX_PAGE_SIZE, summaryCounts } from "@/lib/store/read";
+import { getServerDetail, listServers, MAX_PAGE_SIZE, summaryCounts } from "@/lib/store/servers";
 import { getRound, listRecentRounds } from "@/lib/store/rounds";
-import { getMeta } from "@/lib/store/write";
+import { getMeta, META_KEYS } from "@/lib/store/meta";
 import { authFailure, checkBearer } from "./auth";
 
 // Route logic with its dependencies as parameters: route.ts files wire in the process config, tests pass their own.
@@ -84,8 +84,8 @@ export function health(db: Db): Response {
         ok: true,
         servers,
         lastRound: last && { id: last.id, status: last.status, startedAt: last.startedAt, finishedAt: last.finishedAt },
-        registryRefreshedAt: getMeta(db, "registry_refreshed_at"),
-        registryError: getMeta(db, "registry_last_error") || null,
+        registryRefreshedAt: getMeta(db, META_KEYS.registryRefreshedAt),
+        registryError: getMeta(db, META_KEYS.registryLastError) || null,
       },
       { headers: noStore },
     );

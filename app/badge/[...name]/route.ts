@@ -1,4 +1,4 @@
-import { badgeStates } from "@/lib/store/site";
+import { badgeStates } from "@/lib/store/servers";
 import { BADGE_CACHE_CONTROL, badgeSvg } from "@/lib/site/badge";
 import { resolveBadge } from "@/lib/site/badge-route";
 import { nameFromSegments } from "@/lib/site/paths";

@@ -1,6 +1,6 @@
-import { toolChangeList } from "@/lib/store/site";
+import { toolChangeList } from "@/lib/store/tools";
 import { changesAtom } from "@/lib/site/feed";
-import { serverExists } from "@/lib/store/read";
+import { serverExists } from "@/lib/store/servers";
 import { siteDb, siteOrigin } from "../../_lib/db";
 
 export const dynamic = "force-dynamic";

@@ -5,7 +5,8 @@ import { CHECK_IDS, type CheckId } from "@/lib/checks/vocabulary";
 import { CHECK_LABELS } from "@/lib/site/labels";
 import { SUITE_VERSION } from "@/lib/probe/protocol";
 import type { Exchange } from "@/lib/probe/types";
-import { getRunExchanges, getServerDetail, type CheckDetail, type ServerDetail } from "@/lib/store/read";
+import { getRunExchanges, type CheckResultRow } from "@/lib/store/runs";
+import { getServerDetail, type ServerDetail } from "@/lib/store/servers";
 import { formatDuration, formatRelative, formatUtc } from "@/lib/site/format";
 import { badgePath, checkAnchor, nameFromSegments, serverFeedPath, serverJsonPath, shieldsEndpointPath } from "@/lib/site/paths";
 import { overallState } from "@/lib/site/states";
@@ -40,7 +41,7 @@ function exchangesByRun(detail: ServerDetail): Map<number, Exchange[]> {
   return map;
 }
 
-function CheckSection({ id, check, detail, runs }: { id: CheckId; check: CheckDetail | undefined; detail: ServerDetail; runs: Map<number, Exchange[]> }) {
+function CheckSection({ id, check, detail, runs }: { id: CheckId; check: CheckResultRow | undefined; detail: ServerDetail; runs: Map<number, Exchange[]> }) {
   const history = detail.transitions.filter((t) => t.check === id);
   const evidence = check ? (runs.get(check.runId) ?? []).filter((e) => check.evidence.includes(e.seq)) : [];
   return (

@@ -4,7 +4,7 @@ import { afterAll, describe, expect, test } from "vitest";
 import { createAddressPolicy, probeServer } from "@/lib/probe";
 import type { Transport } from "@/lib/probe/protocol";
 import { PEERS } from "@/tests/fixtures/peers";
-import { startZooServer, ZOO_EXPECTATIONS } from "@/tests/fixtures/zoo";
+import { startZooServer, ZOO_EXPECTATIONS } from "@/lib/demo/zoo";
 import { flatten, readToolsWithOfficialClient, toolListDifferences } from "./official-reader";
 
 const policy = createAddressPolicy({ allowPrivate: false, allow: ["127.0.0.0/8"] });

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test } from "vitest";
 import { fetchRegistry, parseRetryAfter, RegistryError } from "@/lib/registry/client";
-import { entry, startFixtureRegistry, type FixtureRegistry } from "../../fixtures/registry";
+import { entry, startFixtureRegistry, type FixtureRegistry } from "@/lib/demo/loopback-registry";
 
 const http = (url: string) => [{ type: "streamable-http", url }];
 const noSleep = { sleep: async () => undefined, log: () => undefined };

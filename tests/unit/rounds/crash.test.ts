@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { openDb, closeDb, type Db } from "@/db/client";
 import { runRound, RoundAlreadyRunning, startRound } from "@/lib/rounds/round";
 import { getRound } from "@/lib/store/rounds";
-import { entry, startFixtureRegistry, type FixtureRegistry } from "../../fixtures/registry";
-import { createZooHandler } from "../../fixtures/zoo";
+import { entry, startFixtureRegistry, type FixtureRegistry } from "@/lib/demo/loopback-registry";
+import { createZooHandler } from "@/lib/demo/zoo";
 import { tempDb } from "../store/helpers";
 
 // kill -9 a round process mid-way: nothing it committed is lost, the lock recovers, rounds never overlap.

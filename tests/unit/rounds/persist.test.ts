@@ -4,8 +4,8 @@ import type { Exchange, ProbeObservation, ToolDefinition } from "@/lib/probe/typ
 import { evaluateCoverage } from "@/lib/rounds/round";
 import { persistRun } from "@/lib/rounds/persist";
 import { coverageBetween, listAlerts } from "@/lib/store/coverage";
-import { getRunExchanges, getServerDetail } from "@/lib/store/read";
-import { applyRegistrySnapshot, pruneOldRuns, type ListedServer } from "@/lib/store/write";
+import { getRunExchanges, pruneOldRuns } from "@/lib/store/runs";
+import { applyRegistrySnapshot, getServerDetail, type ListedServer } from "@/lib/store/servers";
 import { tempDb } from "../store/helpers";
 
 // persistRun against a real database, fed observations as the probe would hand them over.

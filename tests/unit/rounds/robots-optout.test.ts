@@ -8,9 +8,8 @@ import { createAddressPolicy } from "@/lib/probe";
 import { robotsDisallows } from "@/lib/rounds/robots";
 import { runRound, type RoundDeps } from "@/lib/rounds/round";
 import { listOptOuts } from "@/lib/store/optouts";
-import { getServerDetail } from "@/lib/store/read";
-import { applyRegistrySnapshot } from "@/lib/store/write";
-import { createZooHandler, type LoggedRequest } from "../../fixtures/zoo";
+import { getServerDetail, applyRegistrySnapshot } from "@/lib/store/servers";
+import { createZooHandler, type LoggedRequest } from "@/lib/demo/zoo";
 import { tempDb } from "../store/helpers";
 
 // robots.txt rules for the probe's token, and the operator's opt-out command.

@@ -7,10 +7,10 @@ import { runRound, type RoundDeps } from "@/lib/rounds/round";
 import { HOUR } from "@/lib/rounds/schedule";
 import { coverageBetween } from "@/lib/store/coverage";
 import { addOptOut } from "@/lib/store/optouts";
-import { getServerDetail, listServers } from "@/lib/store/read";
-import { getMeta } from "@/lib/store/write";
-import { entry, startFixtureRegistry, type FixtureEntry, type FixtureRegistry } from "../../fixtures/registry";
-import { startZooServer, ZOO_ALSO_ACCEPTABLE, ZOO_EXPECTATIONS, type RunningZooServer } from "../../fixtures/zoo";
+import { getServerDetail, listServers } from "@/lib/store/servers";
+import { getMeta, META_KEYS } from "@/lib/store/meta";
+import { entry, startFixtureRegistry, type FixtureEntry, type FixtureRegistry } from "@/lib/demo/loopback-registry";
+import { startZooServer, ZOO_ALSO_ACCEPTABLE, ZOO_EXPECTATIONS, type RunningZooServer } from "@/lib/demo/zoo";
 import { tempDb } from "../store/helpers";
 
 // One round over the whole zoo, listed by a paged fixture registry, into a real SQLite file.
@@ -206,7 +206,7 @@ describe("a round over the fixture registry and the zoo", () => {
     expect(r.registry).toMatchObject({ ok: false });
     expect(r.registry?.error).toMatch(/registry page 2 .* (is not JSON|is not a server list)/);
     expect(logs.some((l) => l.startsWith("[registry] ingestion aborted, previous data kept"))).toBe(true);
-    expect(getMeta(db, "registry_last_error")).toMatch(/registry page 2/);
+    expect(getMeta(db, META_KEYS.registryLastError)).toMatch(/registry page 2/);
     expect(listServers(db, { includeLeft: true }).total).toBe(beforeTotal);
     expect(listServers(db).total).toBe(listedBefore);
   }, 120_000);

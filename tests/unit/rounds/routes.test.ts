@@ -4,8 +4,8 @@ import { getRoundStatus, health, postRound } from "@/app/api/_lib/handlers";
 import type { Db } from "@/db/client";
 import { createAddressPolicy } from "@/lib/probe";
 import { startRound, type RoundSummary } from "@/lib/rounds/round";
-import { applyRegistrySnapshot } from "@/lib/store/write";
-import { startZooServer, type RunningZooServer } from "../../fixtures/zoo";
+import { applyRegistrySnapshot } from "@/lib/store/servers";
+import { startZooServer, type RunningZooServer } from "@/lib/demo/zoo";
 import { tempDb } from "../store/helpers";
 
 // The real route logic (app/api/_lib/handlers.ts), called with Request objects; route.ts files only wire config in.

@@ -3,7 +3,10 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { closeDb, openDb, type Db } from "@/db/client";
-import { alertState, badgeStates, countServers, coverageDays, errorTaxonomyReasons, failingLongest, revisionCensus, toolChangeList } from "@/lib/store/site";
+import { alertState, coverageDays } from "@/lib/store/coverage";
+import { badgeStates, countServers, failingLongest, revisionCensus } from "@/lib/store/servers";
+import { errorTaxonomyReasons } from "@/lib/store/runs";
+import { toolChangeList } from "@/lib/store/tools";
 import { tallyRefusals } from "@/lib/site/refusals";
 import { SEED, seedDatabase } from "../../e2e/seed";
 

@@ -4,9 +4,8 @@ import { afterEach, describe, expect, test } from "vitest";
 import { closeDb, openDb } from "@/db/client";
 import { servers } from "@/db/schema";
 import { CHECK_IDS, CHECK_STATES } from "@/lib/checks/vocabulary";
-import { getServerDetail, listServers, summaryCounts } from "@/lib/store/read";
+import { getServerDetail, listServers, summaryCounts, applyRegistrySnapshot, listDueServers, type ListedServer } from "@/lib/store/servers";
 import { acquireRoundLock, finishRound, getRound, heartbeatRound } from "@/lib/store/rounds";
-import { applyRegistrySnapshot, listDueServers, type ListedServer } from "@/lib/store/write";
 import { tempDb } from "./helpers";
 
 const cleanups: (() => void)[] = [];

@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { describe, expect, test } from "vitest";
 import { probeServer } from "@/lib/probe";
 import { judge } from "@/lib/checks";
-import { createZooHandler, startZooServer, type ZooRequestHandler } from "@/tests/fixtures/zoo";
+import { createZooHandler, startZooServer, type ZooRequestHandler } from "@/lib/demo/zoo";
 import { LOOPBACK_ONLY, statesOf } from "./harness";
 
 const DISCOVER = {

@@ -4,7 +4,7 @@ import { judge } from "@/lib/checks";
 import type { CheckResult } from "@/lib/checks/types";
 import { CHECK_IDS, type CheckId, type CheckState } from "@/lib/checks/vocabulary";
 import type { ProbeLimits, ProbeObservation } from "@/lib/probe/types";
-import { startZooServer, ZOO_ALSO_ACCEPTABLE, ZOO_EXPECTATIONS, type RunningZooServer } from "@/tests/fixtures/zoo";
+import { startZooServer, ZOO_ALSO_ACCEPTABLE, ZOO_EXPECTATIONS, type RunningZooServer } from "@/lib/demo/zoo";
 
 export const HOSTILE_LIMITS: Partial<ProbeLimits> = { deadlineMs: 3_000, maxBodyBytes: 1024 * 1024 };
 export const ORDINARY_LIMITS: Partial<ProbeLimits> = { deadlineMs: 15_000 };

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { ZOO_EXPECTATIONS } from "@/tests/fixtures/zoo";
+import { ZOO_EXPECTATIONS } from "@/lib/demo/zoo";
 import { HOSTILE_LIMITS, expectedStatesFor, politenessProblem, reasonProblem, runZooCase, statesOf } from "./harness";
 
 const hostile = Object.entries(ZOO_EXPECTATIONS).filter(([, e]) => e.hostile);

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { CHECK_IDS } from "@/lib/checks/vocabulary";
-import { ZOO_BEHAVIOURS, ZOO_EXPECTATIONS } from "@/tests/fixtures/zoo";
+import { ZOO_BEHAVIOURS, ZOO_EXPECTATIONS } from "@/lib/demo/zoo";
 import { expectedStatesFor, politenessProblem, protocolVersionOf, reasonProblem, runZooCase, statesOf } from "./harness";
 
 const ordinary = Object.entries(ZOO_EXPECTATIONS).filter(([, e]) => !e.hostile);

@@ -1,0 +1,169 @@
+import { and, asc, desc, eq, isNull, lt, notInArray, sql } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { checkResults, runs, servers, transitions } from "../../db/schema";
+import { CHECK_IDS, type CheckState } from "../checks/vocabulary";
+import type { Exchange } from "../probe/types";
+
+// Runs (one per server probe, with its exchanges), the latest result per check, and state transitions.
+
+export type RunRow = typeof runs.$inferSelect;
+export type CheckResultSelect = typeof checkResults.$inferSelect;
+export type TransitionSelect = typeof transitions.$inferSelect;
+
+/** A run as the round writes it; the exchanges arrive already serialised. */
+export type NewRun = Omit<typeof runs.$inferInsert, "id" | "exchanges"> & { exchangesJson: string };
+
+/** A latest result as stored per server, with its evidence (exchange seqs in its run) as numbers. */
+export type CheckResultRow = Omit<CheckResultSelect, "serverId" | "evidence"> & { evidence: number[] };
+
+export type TransitionInsert = Omit<typeof transitions.$inferInsert, "id" | "serverId">;
+export type TransitionRow = Omit<TransitionSelect, "id" | "serverId">;
+
+/** A run without its evidence, as the server page shows it. */
+export type RunSummary = Omit<RunRow, "serverId" | "roundId" | "exchanges" | "keepEvidence">;
+
+export function parseJson<T>(text: string | null | undefined, fallback: T): T {
+  if (text == null) return fallback;
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return fallback;
+  }
+}
+
+export function insertRun(db: Db, run: NewRun): number {
+  const { exchangesJson, ...rest } = run;
+  return db.insert(runs).values({ ...rest, exchanges: exchangesJson }).returning({ id: runs.id }).get().id;
+}
+
+/** Drops the exchanges of a superseded run unless it was kept as evidence of a transition. */
+export function pruneRunExchanges(db: Db, runId: number): void {
+  db.update(runs)
+    .set({ exchanges: null })
+    .where(and(eq(runs.id, runId), eq(runs.keepEvidence, false)))
+    .run();
+}
+
+/** The run a server page shows: the server's recorded latest run, else its most recent one. */
+export function latestRun(db: Db, serverId: number, lastRunId: number | null): RunRow | undefined {
+  return lastRunId
+    ? db.select().from(runs).where(eq(runs.id, lastRunId)).get()
+    : db.select().from(runs).where(eq(runs.serverId, serverId)).orderBy(desc(runs.startedAt)).limit(1).get();
+}
+
+export function runSummary(run: RunRow): RunSummary {
+  const { serverId: _s, roundId: _r, exchanges: _e, keepEvidence: _k, ...summary } = run;
+  return summary;
+}
+
+/** Exchanges of one run, e.g. the run behind a transition (kept for runs at transitions). */
+export function getRunExchanges(db: Db, runId: number): Exchange[] | null {
+  const r = db.select({ exchanges: runs.exchanges }).from(runs).where(eq(runs.id, runId)).get();
+  return r ? parseJson<Exchange[] | null>(r.exchanges, null) : null;
+}
+
+/** Deletes run rows older than `before` that no current result, transition or server still points at. */
+export function pruneOldRuns(db: Db, before: string): number {
+  const referenced = db
+    .select({ id: checkResults.runId })
+    .from(checkResults)
+    .union(db.select({ id: transitions.runId }).from(transitions));
+  const res = db
+    .delete(runs)
+    .where(
+      and(
+        lt(runs.startedAt, before),
+        eq(runs.keepEvidence, false),
+        notInArray(runs.id, referenced),
+        notInArray(
+          runs.id,
+          db.select({ id: sql<number>`coalesce(${servers.lastRunId}, 0)` }).from(servers),
+        ),
+      ),
+    )
+    .run();
+  return res.changes;
+}
+
+export function upsertCheckResults(db: Db, serverId: number, rows: CheckResultRow[]): void {
+  if (!rows.length) return;
+  // One statement for all five checks: `excluded` is the row that conflicted.
+  const excluded = (col: string) => sql.raw(`excluded.${col}`);
+  db.insert(checkResults)
+    .values(rows.map((r) => ({ ...r, serverId, evidence: JSON.stringify(r.evidence) })))
+    .onConflictDoUpdate({
+      target: [checkResults.serverId, checkResults.check],
+      set: {
+        state: excluded("state"),
+        reason: excluded("reason"),
+        evidence: excluded("evidence"),
+        suiteVersion: excluded("suite_version"),
+        runId: excluded("run_id"),
+        decidedAt: excluded("decided_at"),
+        since: excluded("since"),
+      },
+    })
+    .run();
+}
+
+/** The current state of each check of one server, as a new run is compared with it. */
+export function currentStates(db: Db, serverId: number): Pick<CheckResultSelect, "check" | "state" | "since">[] {
+  return db
+    .select({ check: checkResults.check, state: checkResults.state, since: checkResults.since })
+    .from(checkResults)
+    .where(eq(checkResults.serverId, serverId))
+    .all();
+}
+
+/** The latest results of one server, in CHECK_IDS order (a check never evaluated is absent). */
+export function latestResults(db: Db, serverId: number): CheckResultRow[] {
+  const rows = db.select().from(checkResults).where(eq(checkResults.serverId, serverId)).all();
+  const out: CheckResultRow[] = [];
+  for (const id of CHECK_IDS) {
+    const r = rows.find((c) => c.check === id);
+    if (!r) continue;
+    const { serverId: _s, ...rest } = r;
+    out.push({ ...rest, evidence: parseJson<number[]>(r.evidence, []) });
+  }
+  return out;
+}
+
+export interface ReasonCount {
+  state: CheckState;
+  reason: string;
+  count: number;
+}
+
+/** Current error_taxonomy results grouped by state and reason; lib/site/refusals.ts sorts them into kinds. */
+export function errorTaxonomyReasons(db: Db): ReasonCount[] {
+  return db
+    .select({ state: checkResults.state, reason: checkResults.reason, count: sql<number>`count(*)` })
+    .from(checkResults)
+    .innerJoin(servers, eq(servers.id, checkResults.serverId))
+    .where(and(eq(checkResults.check, "error_taxonomy"), isNull(servers.leftRegistryAt)))
+    .groupBy(checkResults.state, checkResults.reason)
+    .all();
+}
+
+export function insertTransitions(db: Db, serverId: number, rows: TransitionInsert[]): void {
+  if (rows.length) db.insert(transitions).values(rows.map((r) => ({ ...r, serverId }))).run();
+}
+
+/** One server's transitions, most recent first. */
+export function recentTransitions(db: Db, serverId: number, limit: number): TransitionRow[] {
+  return db
+    .select({
+      check: transitions.check,
+      fromState: transitions.fromState,
+      toState: transitions.toState,
+      reason: transitions.reason,
+      suiteVersion: transitions.suiteVersion,
+      runId: transitions.runId,
+      at: transitions.at,
+    })
+    .from(transitions)
+    .where(eq(transitions.serverId, serverId))
+    .orderBy(desc(transitions.at), asc(transitions.id))
+    .limit(limit)
+    .all();
+}

@@ -1,0 +1,472 @@
+import { and, asc, desc, eq, inArray, isNotNull, isNull, lte, or, sql, type SQL } from "drizzle-orm";
+import { transaction, type Db } from "../../db/client";
+import { servers, toolSnapshots } from "../../db/schema";
+import { CHECK_IDS, CHECK_STATES, type CheckId, type CheckState } from "../checks/vocabulary";
+import type { Exchange } from "../probe/types";
+import { optOutFor } from "./optouts";
+import {
+  currentStates,
+  latestResults,
+  latestRun,
+  parseJson,
+  recentTransitions,
+  runSummary,
+  type CheckResultRow,
+  type CheckResultSelect,
+  type RunSummary,
+  type TransitionRow,
+} from "./runs";
+import { serverToolChanges, type ServerToolChange } from "./tools";
+
+// One row per registry server: the registry's listing, the latest state of each check (denormalised so
+// the index filters and pages on indexes alone), and the schedule.
+
+export type ServerRow = typeof servers.$inferSelect;
+
+/** The denormalised state field behind each check: the one place a check id meets its column. */
+export const STATE_FIELDS = {
+  handshake: "stateHandshake",
+  protocol_version: "stateProtocolVersion",
+  tools_list: "stateToolsList",
+  error_taxonomy: "stateErrorTaxonomy",
+  auth_metadata: "stateAuthMetadata",
+} as const satisfies Record<CheckId, keyof ServerRow>;
+export type StateField = (typeof STATE_FIELDS)[CheckId];
+
+/** The column holding a check's latest state (`stateColumn(id).name` is its SQL name). */
+export function stateColumn(id: CheckId) {
+  return servers[STATE_FIELDS[id]];
+}
+
+/** The five state columns, keyed by field, for a select. */
+const stateSelect = Object.fromEntries(CHECK_IDS.map((id) => [STATE_FIELDS[id], stateColumn(id)])) as {
+  [F in StateField]: (typeof servers)[F];
+};
+
+/** A server row's states keyed by check id; null until the first run. */
+export function statesOf(row: Pick<ServerRow, StateField>): Record<CheckId, CheckState | null> {
+  return Object.fromEntries(CHECK_IDS.map((id) => [id, row[STATE_FIELDS[id]]])) as Record<CheckId, CheckState | null>;
+}
+
+/** The state fields of a server row for states keyed by check id. */
+export function stateFields(states: Record<CheckId, CheckState | null>): Pick<ServerRow, StateField> {
+  return Object.fromEntries(CHECK_IDS.map((id) => [STATE_FIELDS[id], states[id]])) as Pick<ServerRow, StateField>;
+}
+
+export function escapeLike(s: string): string {
+  return s.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+// ---- The registry's view --------------------------------------------------------------------------
+
+/** A registry listing in the shape the store keeps. */
+export type ListedServer = Pick<
+  ServerRow,
+  "name" | "title" | "description" | "version" | "host" | "needsConfig" | "registryUpdatedAt"
+> & { url: string; transport: NonNullable<ServerRow["transport"]> };
+
+export interface RegistryApplyResult {
+  added: number;
+  updated: number;
+  /** Servers newly marked as gone from the registry. */
+  left: number;
+  /** Servers listed again after leaving. */
+  returned: number;
+}
+
+/** Replaces the registry view in one transaction: upserts every listed server, marks the unlisted ones as
+ * having left (their history stays), and clears that mark for servers listed again. */
+export function applyRegistrySnapshot(db: Db, listed: ListedServer[], now: string): RegistryApplyResult {
+  return transaction(db, () => {
+    const existing = new Map(
+      db
+        .select({
+          id: servers.id,
+          name: servers.name,
+          remoteUrl: servers.remoteUrl,
+          transport: servers.transport,
+          needsConfig: servers.needsConfig,
+          leftRegistryAt: servers.leftRegistryAt,
+        })
+        .from(servers)
+        .all()
+        .map((r) => [r.name, r]),
+    );
+    const result: RegistryApplyResult = { added: 0, updated: 0, left: 0, returned: 0 };
+    const seen = new Set<string>();
+    for (const s of listed) {
+      seen.add(s.name);
+      const prev = existing.get(s.name);
+      const fields = {
+        title: s.title,
+        description: s.description,
+        version: s.version,
+        remoteUrl: s.url,
+        transport: s.transport,
+        host: s.host,
+        needsConfig: s.needsConfig,
+        registryUpdatedAt: s.registryUpdatedAt,
+        registryStatus: "active",
+        lastSeenAt: now,
+        leftRegistryAt: null,
+      };
+      if (!prev) {
+        db.insert(servers).values({ name: s.name, firstSeenAt: now, ...fields }).run();
+        result.added++;
+        continue;
+      }
+      // A new remote or configuration need makes the old verdicts stale: probe it in the next round.
+      const moved = prev.remoteUrl !== s.url || prev.transport !== s.transport || prev.needsConfig !== s.needsConfig;
+      if (prev.leftRegistryAt) result.returned++;
+      db.update(servers)
+        .set(moved || prev.leftRegistryAt ? { ...fields, nextDueAt: null, unchangedStreak: 0 } : fields)
+        .where(eq(servers.id, prev.id))
+        .run();
+      result.updated++;
+    }
+    const gone = [...existing.values()].filter((r) => !seen.has(r.name) && !r.leftRegistryAt).map((r) => r.id);
+    for (let i = 0; i < gone.length; i += 500) {
+      db.update(servers)
+        .set({ leftRegistryAt: now, registryStatus: "left" })
+        .where(inArray(servers.id, gone.slice(i, i + 500)))
+        .run();
+    }
+    result.left = gone.length;
+    return result;
+  });
+}
+
+// ---- What a round reads and writes ----------------------------------------------------------------
+
+/** A server as a round needs it. */
+export type DueServer = Pick<ServerRow, "id" | "name" | "remoteUrl" | "transport" | "host" | "needsConfig">;
+
+/** Servers still in the registry whose next probe is due (never probed first, then oldest due). */
+export function listDueServers(db: Db, now: string, limit?: number): DueServer[] {
+  const q = db
+    .select({
+      id: servers.id,
+      name: servers.name,
+      remoteUrl: servers.remoteUrl,
+      transport: servers.transport,
+      host: servers.host,
+      needsConfig: servers.needsConfig,
+    })
+    .from(servers)
+    .where(and(isNull(servers.leftRegistryAt), or(isNull(servers.nextDueAt), lte(servers.nextDueAt, now))))
+    .orderBy(sql`${servers.nextDueAt} is not null`, servers.nextDueAt, servers.id);
+  return limit ? q.limit(limit).all() : q.all();
+}
+
+/** The stored state a new run is compared with. */
+export type ServerRunState = Pick<
+  ServerRow,
+  "id" | "name" | "consecutiveFailures" | "unchangedStreak" | "currentToolHash" | "lastRunId" | "lastSuccessAt"
+> & { checks: Pick<CheckResultSelect, "check" | "state" | "since">[] };
+
+export function getServerRunState(db: Db, serverId: number): ServerRunState | null {
+  const s = db
+    .select({
+      id: servers.id,
+      name: servers.name,
+      consecutiveFailures: servers.consecutiveFailures,
+      unchangedStreak: servers.unchangedStreak,
+      currentToolHash: servers.currentToolHash,
+      lastRunId: servers.lastRunId,
+      lastSuccessAt: servers.lastSuccessAt,
+    })
+    .from(servers)
+    .where(eq(servers.id, serverId))
+    .get();
+  if (!s) return null;
+  return { ...s, checks: currentStates(db, serverId) };
+}
+
+export type ServerRunUpdate = Partial<
+  Pick<
+    typeof servers.$inferInsert,
+    | "era"
+    | "protocolVersion"
+    | "lastProbedAt"
+    | "lastSuccessAt"
+    | StateField
+    | "nextDueAt"
+    | "consecutiveFailures"
+    | "unchangedStreak"
+    | "scheduleReason"
+    | "toolCount"
+    | "currentToolHash"
+    | "lastRunId"
+  >
+>;
+
+export function updateServer(db: Db, serverId: number, set: ServerRunUpdate): void {
+  db.update(servers).set(set).where(eq(servers.id, serverId)).run();
+}
+
+/** Makes every server on `host` (a host name, or host:port) due again, e.g. after an opt-out is removed. */
+export function makeHostDue(db: Db, host: string, reason: string): number {
+  const h = host.toLowerCase();
+  return db
+    .update(servers)
+    .set({ nextDueAt: null, scheduleReason: reason })
+    .where(or(eq(servers.host, h), sql`${servers.host} like ${`${escapeLike(h)}:%`} escape '\\'`))
+    .run().changes;
+}
+
+/** Makes every listed server due now (the demo's first round after a restart re-reads the whole fleet). */
+export function makeAllDue(db: Db, now: string, reason: string): number {
+  return db.update(servers).set({ nextDueAt: now, scheduleReason: reason }).where(isNull(servers.leftRegistryAt)).run().changes;
+}
+
+// ---- What the pages read ---------------------------------------------------------------------------
+
+const summaryFields = [
+  "name",
+  "title",
+  "description",
+  "remoteUrl",
+  "transport",
+  "host",
+  "era",
+  "protocolVersion",
+  "needsConfig",
+  "toolCount",
+  "lastProbedAt",
+  "lastSuccessAt",
+  "nextDueAt",
+  "leftRegistryAt",
+] as const satisfies readonly (keyof ServerRow)[];
+
+/** One row of the server index. A state is null until the server's first run. */
+export type ServerSummary = Pick<ServerRow, (typeof summaryFields)[number]> & {
+  states: Record<CheckId, CheckState | null>;
+};
+
+const summaryColumns = {
+  ...(Object.fromEntries(summaryFields.map((f) => [f, servers[f]])) as {
+    [F in (typeof summaryFields)[number]]: (typeof servers)[F];
+  }),
+  ...stateSelect,
+};
+
+function toSummary(r: Pick<ServerRow, (typeof summaryFields)[number] | StateField>): ServerSummary {
+  return {
+    name: r.name,
+    title: r.title,
+    description: r.description,
+    remoteUrl: r.remoteUrl,
+    transport: r.transport,
+    host: r.host,
+    era: r.era,
+    protocolVersion: r.protocolVersion,
+    states: statesOf(r),
+    needsConfig: r.needsConfig,
+    toolCount: r.toolCount,
+    lastProbedAt: r.lastProbedAt,
+    lastSuccessAt: r.lastSuccessAt,
+    nextDueAt: r.nextDueAt,
+    leftRegistryAt: r.leftRegistryAt,
+  };
+}
+
+export interface ServerListQuery {
+  /** Substring of the registry name or title (case-insensitive). */
+  q?: string;
+  states?: Partial<Record<CheckId, CheckState>>;
+  /** 1-based. */
+  page?: number;
+  pageSize?: number;
+  includeLeft?: boolean;
+}
+
+export interface ServerList {
+  total: number;
+  page: number;
+  pageSize: number;
+  rows: ServerSummary[];
+}
+
+export const MAX_PAGE_SIZE = 200;
+
+/** Paged server index, ordered by registry name; state filters use the (state, name) indexes. */
+export function listServers(db: Db, query: ServerListQuery = {}): ServerList {
+  const pageSize = Math.min(Math.max(Math.trunc(query.pageSize ?? 50), 1), MAX_PAGE_SIZE);
+  const page = Math.max(Math.trunc(query.page ?? 1), 1);
+  const where: SQL[] = [];
+  if (!query.includeLeft) where.push(isNull(servers.leftRegistryAt));
+  for (const id of CHECK_IDS) {
+    const state = query.states?.[id];
+    if (state && (CHECK_STATES as readonly string[]).includes(state)) where.push(eq(stateColumn(id), state));
+  }
+  const q = query.q?.trim();
+  if (q) {
+    const pattern = `%${escapeLike(q.toLowerCase())}%`;
+    where.push(
+      or(
+        sql`lower(${servers.name}) like ${pattern} escape '\\'`,
+        sql`lower(coalesce(${servers.title}, '')) like ${pattern} escape '\\'`,
+      ) as SQL,
+    );
+  }
+  const cond = where.length ? and(...where) : undefined;
+  const total = db.select({ n: sql<number>`count(*)` }).from(servers).where(cond).get()?.n ?? 0;
+  const rows = db
+    .select(summaryColumns)
+    .from(servers)
+    .where(cond)
+    .orderBy(asc(servers.name))
+    .limit(pageSize)
+    .offset((page - 1) * pageSize)
+    .all();
+  return { total, page, pageSize, rows: rows.map(toSummary) };
+}
+
+export interface SummaryCounts {
+  /** Servers currently listed in the registry. */
+  servers: number;
+  /** Per check, how many listed servers are in each state (servers never evaluated are not counted). */
+  byCheck: Record<CheckId, Record<CheckState, number>>;
+}
+
+export function summaryCounts(db: Db): SummaryCounts {
+  // One pass over the listed servers: a sum per (check, state) pair.
+  const fields: Record<string, SQL<number>> = { total: sql<number>`count(*)` };
+  for (const id of CHECK_IDS) {
+    for (const state of CHECK_STATES) {
+      fields[`${id}:${state}`] = sql<number>`coalesce(sum(${stateColumn(id)} = ${state}), 0)`;
+    }
+  }
+  const row = db.select(fields).from(servers).where(isNull(servers.leftRegistryAt)).get() ?? {};
+  const byCheck = Object.fromEntries(
+    CHECK_IDS.map((id) => [id, Object.fromEntries(CHECK_STATES.map((s) => [s, Number(row[`${id}:${s}`] ?? 0)]))]),
+  ) as Record<CheckId, Record<CheckState, number>>;
+  return { servers: Number(row.total ?? 0), byCheck };
+}
+
+export interface ServerDetail extends ServerSummary, Pick<ServerRow, "version" | "firstSeenAt" | "lastSeenAt" | "registryStatus"> {
+  /** Present (in CHECK_IDS order) once the server was evaluated. */
+  checks: CheckResultRow[];
+  latestRun: RunSummary | null;
+  /** Exchanges of the latest run; empty when none were kept. */
+  exchanges: Exchange[];
+  /** Most recent first. */
+  transitions: TransitionRow[];
+  /** The current complete tool list (canonical JSON objects), or null if never read. */
+  tools: unknown[] | null;
+  toolHash: string | null;
+  /** Most recent first. */
+  toolChanges: ServerToolChange[];
+  schedule: Pick<ServerRow, "nextDueAt" | "consecutiveFailures" | "scheduleReason">;
+  /** The operator's opt-out for this host, if any. */
+  optOut: { source: string; reason: string; since: string } | null;
+}
+
+export const DETAIL_TRANSITIONS = 50;
+export const DETAIL_TOOL_CHANGES = 100;
+
+/** Everything the server page and its JSON show; null for an unknown registry name. */
+export function getServerDetail(db: Db, name: string): ServerDetail | null {
+  const s = db.select().from(servers).where(eq(servers.name, name)).get();
+  if (!s) return null;
+  const run = latestRun(db, s.id, s.lastRunId);
+  const snapshot = s.currentToolHash
+    ? db
+        .select({ tools: toolSnapshots.tools })
+        .from(toolSnapshots)
+        .where(and(eq(toolSnapshots.serverId, s.id), eq(toolSnapshots.hash, s.currentToolHash)))
+        .get()
+    : undefined;
+  return {
+    ...toSummary(s),
+    version: s.version,
+    firstSeenAt: s.firstSeenAt,
+    lastSeenAt: s.lastSeenAt,
+    registryStatus: s.registryStatus,
+    checks: latestResults(db, s.id),
+    latestRun: run ? runSummary(run) : null,
+    exchanges: parseJson<Exchange[]>(run?.exchanges, []),
+    transitions: recentTransitions(db, s.id, DETAIL_TRANSITIONS),
+    tools: snapshot ? parseJson<unknown[]>(snapshot.tools, []) : null,
+    toolHash: s.currentToolHash,
+    toolChanges: serverToolChanges(db, s.id, DETAIL_TOOL_CHANGES),
+    schedule: {
+      nextDueAt: s.nextDueAt,
+      consecutiveFailures: s.consecutiveFailures,
+      scheduleReason: s.scheduleReason,
+    },
+    optOut: (s.host ? optOutFor(db, s.host) : undefined) ?? null,
+  };
+}
+
+/** Whether a registry name is known. */
+export function serverExists(db: Db, name: string): boolean {
+  return !!db.select({ id: servers.id }).from(servers).where(eq(servers.name, name)).get();
+}
+
+export type FailingServer = Pick<
+  ServerRow,
+  "name" | "host" | "lastSuccessAt" | "lastProbedAt" | "firstSeenAt" | "consecutiveFailures" | "stateHandshake" | "stateToolsList"
+>;
+
+/** Registry servers whose discovery currently fails or looks risky, longest without a successful read first. */
+export function failingLongest(db: Db, limit = 20): FailingServer[] {
+  const failing = or(
+    eq(servers.stateHandshake, "failed"),
+    eq(servers.stateProtocolVersion, "failed"),
+    inArray(servers.stateToolsList, ["failed", "observed_risk"]),
+  );
+  return db
+    .select({
+      name: servers.name,
+      host: servers.host,
+      lastSuccessAt: servers.lastSuccessAt,
+      lastProbedAt: servers.lastProbedAt,
+      firstSeenAt: servers.firstSeenAt,
+      consecutiveFailures: servers.consecutiveFailures,
+      stateHandshake: servers.stateHandshake,
+      stateToolsList: servers.stateToolsList,
+    })
+    .from(servers)
+    .where(and(isNull(servers.leftRegistryAt), failing))
+    // Never-read servers first, ranked by how long we have known them.
+    .orderBy(asc(sql`coalesce(${servers.lastSuccessAt}, '')`), asc(servers.firstSeenAt), asc(servers.name))
+    .limit(limit)
+    .all();
+}
+
+export function countServers(db: Db): { inRegistry: number; left: number } {
+  const row = db
+    .select({
+      inRegistry: sql<number>`sum(case when ${servers.leftRegistryAt} is null then 1 else 0 end)`,
+      left: sql<number>`sum(case when ${servers.leftRegistryAt} is null then 0 else 1 end)`,
+    })
+    .from(servers)
+    .get();
+  return { inRegistry: Number(row?.inRegistry ?? 0), left: Number(row?.left ?? 0) };
+}
+
+export type RevisionCount = { protocolVersion: string; era: ServerRow["era"]; count: number };
+
+/** Agreed protocol revisions across servers still in the registry. */
+export function revisionCensus(db: Db): RevisionCount[] {
+  return db
+    .select({ protocolVersion: sql<string>`${servers.protocolVersion}`, era: servers.era, count: sql<number>`count(*)` })
+    .from(servers)
+    .where(and(isNull(servers.leftRegistryAt), isNotNull(servers.protocolVersion)))
+    .groupBy(servers.protocolVersion, servers.era)
+    .orderBy(desc(sql`count(*)`), desc(servers.protocolVersion))
+    .all();
+}
+
+export type BadgeStates = Pick<ServerRow, "name" | "leftRegistryAt"> & { states: Record<CheckId, CheckState | null> };
+
+/** The five denormalised states of one server, for badges: one indexed row, no joins. */
+export function badgeStates(db: Db, name: string): BadgeStates | null {
+  const row = db
+    .select({ name: servers.name, leftRegistryAt: servers.leftRegistryAt, ...stateSelect })
+    .from(servers)
+    .where(eq(servers.name, name))
+    .get();
+  return row ? { name: row.name, leftRegistryAt: row.leftRegistryAt, states: statesOf(row) } : null;
+}

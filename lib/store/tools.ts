@@ -1,0 +1,98 @@
+import { and, asc, desc, eq, sql } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { servers, toolChanges, toolSnapshots } from "../../db/schema";
+
+// Tool snapshots (one per distinct complete list of a server) and the field-path changes between them.
+
+export type ToolChangeSelect = typeof toolChanges.$inferSelect;
+
+/** One change as written: the server, time and snapshots come from the caller. */
+export type ToolChangeInsert = Pick<ToolChangeSelect, "toolName" | "kind" | "path" | "before" | "after">;
+
+/** One change on a server page ("" path for a whole tool; before/after are JSON text or null). */
+export type ServerToolChange = Pick<ToolChangeSelect, "at" | "toolName" | "kind" | "path" | "before" | "after">;
+
+/** One change in the site-wide feed, with the server it belongs to. */
+export type ToolChangeRow = ServerToolChange & { id: number; serverName: string };
+
+export function getToolSnapshot(db: Db, serverId: number, hash: string): { id: number; tools: string } | null {
+  return (
+    db
+      .select({ id: toolSnapshots.id, tools: toolSnapshots.tools })
+      .from(toolSnapshots)
+      .where(and(eq(toolSnapshots.serverId, serverId), eq(toolSnapshots.hash, hash)))
+      .get() ?? null
+  );
+}
+
+/** Records that a tool list with this hash was seen now; returns its snapshot id. */
+export function upsertToolSnapshot(
+  db: Db,
+  s: { serverId: number; hash: string; toolsJson: string; toolCount: number; at: string },
+): number {
+  return db
+    .insert(toolSnapshots)
+    .values({ serverId: s.serverId, hash: s.hash, tools: s.toolsJson, toolCount: s.toolCount, firstSeenAt: s.at, lastSeenAt: s.at })
+    .onConflictDoUpdate({ target: [toolSnapshots.serverId, toolSnapshots.hash], set: { lastSeenAt: s.at } })
+    .returning({ id: toolSnapshots.id })
+    .get().id;
+}
+
+export function insertToolChanges(
+  db: Db,
+  serverId: number,
+  at: string,
+  fromSnapshotId: number | null,
+  toSnapshotId: number,
+  rows: ToolChangeInsert[],
+): void {
+  for (let i = 0; i < rows.length; i += 200) {
+    db.insert(toolChanges)
+      .values(rows.slice(i, i + 200).map((r) => ({ ...r, serverId, at, fromSnapshotId, toSnapshotId })))
+      .run();
+  }
+}
+
+const changeColumns = {
+  at: toolChanges.at,
+  toolName: toolChanges.toolName,
+  kind: toolChanges.kind,
+  path: toolChanges.path,
+  before: toolChanges.before,
+  after: toolChanges.after,
+};
+
+/** One server's tool changes, most recent first. */
+export function serverToolChanges(db: Db, serverId: number, limit: number): ServerToolChange[] {
+  return db
+    .select(changeColumns)
+    .from(toolChanges)
+    .where(eq(toolChanges.serverId, serverId))
+    .orderBy(desc(toolChanges.at), asc(toolChanges.id))
+    .limit(limit)
+    .all();
+}
+
+/** Tool-definition changes, newest first, optionally for one server. */
+export function toolChangeList(
+  db: Db,
+  opts: { serverName?: string; limit?: number; offset?: number } = {},
+): { total: number; rows: ToolChangeRow[] } {
+  const where = opts.serverName ? eq(servers.name, opts.serverName) : undefined;
+  const total = db
+    .select({ n: sql<number>`count(*)` })
+    .from(toolChanges)
+    .innerJoin(servers, eq(servers.id, toolChanges.serverId))
+    .where(where)
+    .get();
+  const rows = db
+    .select({ id: toolChanges.id, serverName: servers.name, ...changeColumns })
+    .from(toolChanges)
+    .innerJoin(servers, eq(servers.id, toolChanges.serverId))
+    .where(where)
+    .orderBy(desc(toolChanges.at), desc(toolChanges.id))
+    .limit(opts.limit ?? 50)
+    .offset(opts.offset ?? 0)
+    .all();
+  return { total: Number(total?.n ?? 0), rows };
+}
