@@ -110,3 +110,17 @@ test("the Chinese index has its own heading, and an unknown question is a 404", 
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("常见问题");
   expect((await page.goto("/faq/no-such-question"))?.status()).toBe(404);
 });
+
+for (const [name, path] of [
+  ["faq-en-index-phone", "/faq"],
+  ["faq-zh-credential-gate-phone", "/zh/faq/credential-gate"],
+  ["faq-en-auth-metadata-phone", "/faq/auth-metadata"],
+] as const) {
+  test(`phone width: ${name} fits without sideways scrolling`, async ({ page }) => {
+    await page.setViewportSize({ width: 375, height: 800 });
+    await page.goto(path);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow, `${path} scrolls sideways by ${overflow}px`).toBeLessThanOrEqual(0);
+    await screenshot(page, name);
+  });
+}
