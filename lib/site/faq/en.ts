@@ -381,7 +381,7 @@ export const FAQ_EN: FaqBook = {
       },
       { h2: "Tool history", id: "history" },
       {
-        p: `Each complete list is hashed. When the hash changes, the difference is stored: tools added and removed, and for a changed tool each field path that changed, such as \`inputSchema.properties.limit\`, and shown on the server page and in the [changes feed](/changes).`,
+        p: `Each complete list is hashed. When the hash changes, the difference is stored: tools added and removed, and for a changed tool each field path that changed, such as \`inputSchema.properties.limit\`, and shown on the server page and on the [changes page](/changes).`,
       },
     ],
   },

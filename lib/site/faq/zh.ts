@@ -329,7 +329,7 @@ export const FAQ_ZH: FaqBook = {
       },
       { h2: "工具变更历史", id: "history" },
       {
-        p: `每次完整读取得到的列表都会计算哈希。哈希一变，就记录差异：新增和删除了哪些工具，以及有变化的工具里哪些字段路径变了（例如 \`inputSchema.properties.limit\`），并显示在服务端页面和[变更订阅](/changes)中。`,
+        p: `每次完整读取得到的列表都会计算哈希。哈希一变，就记录差异：新增和删除了哪些工具，以及有变化的工具里哪些字段路径变了（例如 \`inputSchema.properties.limit\`），并显示在服务端页面和[变更页](/changes)上。`,
       },
     ],
   },
