@@ -27,7 +27,7 @@ export const servers = sqliteTable(
     era: text("era", { enum: ERAS }),
     protocolVersion: text("protocol_version"),
     lastProbedAt: text("last_probed_at"),
-    /** Last time handshake and tools_list were both verified. */
+    /** The last complete read (DESIGN §2.2); the API's `lastSuccessAt`. */
     lastSuccessAt: text("last_success_at"),
     stateHandshake: text("state_handshake", { enum: CHECK_STATES }),
     stateProtocolVersion: text("state_protocol_version", { enum: CHECK_STATES }),
@@ -76,7 +76,7 @@ export const runs = sqliteTable(
     protocolVersion: text("protocol_version"),
     requests: integer("requests").notNull().default(0),
     requestsOk: integer("requests_ok").notNull().default(0),
-    /** Handshake and tools_list both verified: the coverage definition of "read". */
+    /** A complete read (DESIGN §2.2): the tool list read to its end, malformed definitions or not. */
     read: integer("read", { mode: "boolean" }).notNull().default(false),
     /** JSON Exchange[]; null once pruned. */
     exchanges: text("exchanges"),
@@ -187,6 +187,9 @@ export const rounds = sqliteTable(
     read: integer("read").notNull().default(0),
     failed: integer("failed").notNull().default(0),
     gated: integer("gated").notNull().default(0),
+    /** Handshake fine, tool list not read to its end (endless pages, the probe's deadline). */
+    partlyRead: integer("partly_read").notNull().default(0),
+    slowedDown: integer("slowed_down").notNull().default(0),
     /** Servers answered without a request: opted out, needs configuration. */
     skipped: integer("skipped").notNull().default(0),
     heartbeatAt: text("heartbeat_at"),

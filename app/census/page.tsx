@@ -1,10 +1,11 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { MODERN_REVISION } from "@/lib/probe/protocol";
-import { errorTaxonomyReasons } from "@/lib/store/runs";
+import { completeReadCensus, errorTaxonomyReasons } from "@/lib/store/runs";
 import { revisionCensus } from "@/lib/store/servers";
 import { formatCount, formatPercent } from "@/lib/site/format";
 import { REFUSAL_KINDS, REFUSAL_LABELS, tallyRefusals } from "@/lib/site/refusals";
+import type { CheckState } from "@/lib/checks/vocabulary";
 import { StateChip } from "../_components/StateChip";
 import { siteDb } from "../_lib/db";
 
@@ -19,6 +20,15 @@ export default function CensusPage() {
   const modern = revisions.filter((r) => r.protocolVersion === MODERN_REVISION).reduce((n, r) => n + r.count, 0);
   const totalRef = [...refusals.values()].reduce((n, c) => n + c, 0);
   const kinds = REFUSAL_KINDS.filter((k) => (refusals.get(k) ?? 0) > 0);
+  const reads = completeReadCensus(db);
+  const probed = reads.reduce((n, r) => n + r.count, 0);
+  const readsOf = (complete: boolean, state?: CheckState) =>
+    reads.filter((r) => r.complete === complete && (state === undefined || r.toolsList === state)).reduce((n, r) => n + r.count, 0);
+  const readRows: { label: string; state: CheckState | null; count: number }[] = [
+    { label: "Read to the end, every definition well-formed", state: "verified", count: readsOf(true, "verified") },
+    { label: "Read to the end, some definitions malformed (duplicate names, no object inputSchema, no name)", state: "observed_risk", count: readsOf(true, "observed_risk") },
+    { label: "Not read to the end (pages that never end, failures, credential gates, slow-downs, the probe's deadline)", state: null, count: readsOf(false) },
+  ];
 
   return (
     <>
@@ -28,6 +38,39 @@ export default function CensusPage() {
         that does not exist. Counts cover servers still in the registry, by their latest result. This describes these servers, not every MCP
         deployment.
       </p>
+
+      <section aria-labelledby="read-h">
+        <h2 id="read-h">Tool lists read to the end</h2>
+        <p>
+          A server counts as read when its whole tool list was read, page after page, to the end, even if some definitions in it are malformed: that
+          is what clients get, so it counts for <Link href="/coverage">coverage</Link>, the last complete read and tool history. A list whose pages
+          never end does not count. By each server&apos;s latest probe:
+        </p>
+        {probed === 0 ? (
+          <p>No server probed yet.</p>
+        ) : (
+          <table className="stack">
+            <thead>
+              <tr>
+                <th scope="col">Tool list</th>
+                <th scope="col">Recorded as</th>
+                <th scope="col" className="num">Servers</th>
+                <th scope="col" className="num">Share</th>
+              </tr>
+            </thead>
+            <tbody>
+              {readRows.map((r) => (
+                <tr key={r.label}>
+                  <td data-label="Tool list">{r.label}</td>
+                  <td data-label="Recorded as">{r.state ? <StateChip state={r.state} /> : "–"}</td>
+                  <td data-label="Servers" className="num">{formatCount(r.count)}</td>
+                  <td data-label="Share" className="num">{formatPercent(r.count, probed)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
 
       <section aria-labelledby="rev-h">
         <h2 id="rev-h">Agreed protocol revisions</h2>

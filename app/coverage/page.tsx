@@ -27,8 +27,9 @@ export default function CoveragePage() {
     <>
       <h1>Coverage</h1>
       <p className="lede">
-        How many different servers we managed to read each UTC day. This is the number we watch: when it drops, servers have gone unread,
-        whatever the success rate says. <Link href="/faq/coverage">Why coverage and not success rate</Link>.
+        How many different servers we read completely each UTC day: the whole tool list, to its end (malformed definitions count, pages that
+        never end do not). This is the number we watch: when it drops, servers have gone unread, whatever the success rate says.{" "}
+        <Link href="/faq/coverage">Why coverage and not success rate</Link>; <Link href="/census#read-h">how the latest probes split</Link>.
       </p>
 
       <section aria-labelledby="alert-h">
@@ -67,14 +68,14 @@ export default function CoveragePage() {
         <h2 id="cov-h">Servers read per day</h2>
         <p>
           {formatCount(counts.inRegistry)} servers are in the registry now
-          {latest ? `; on ${latest.day} we read ${formatCount(latest.serversRead)} of the ${formatCount(latest.serversAttempted)} we tried` : ""}.
+          {latest ? `; on ${latest.day} we read the whole tool list of ${formatCount(latest.serversRead)} of the ${formatCount(latest.serversAttempted)} we tried` : ""}.
         </p>
         {days.length === 0 ? (
           <p>No coverage recorded yet: no round has run.</p>
         ) : (
           <div className="chart-row">
             <figure>
-              <figcaption>Distinct servers read successfully, per UTC day</figcaption>
+              <figcaption>Distinct servers whose tool list was read to its end, per UTC day</figcaption>
               <BarChart
                 id="coverage-chart"
                 title="Distinct servers read per day"
@@ -128,7 +129,10 @@ export default function CoveragePage() {
 
       <section aria-labelledby="failing-h">
         <h2 id="failing-h">Failing longest</h2>
-        <p>Servers whose discovery currently fails, longest without a successful read first. They stay here until they are read again or leave the registry.</p>
+        <p>
+          Servers whose discovery currently fails or looks risky, longest without a complete read first. They stay here until their tool list is
+          read without a problem again or they leave the registry.
+        </p>
         {failing.length === 0 ? (
           <p>No server is currently failing discovery.</p>
         ) : (
@@ -136,7 +140,7 @@ export default function CoveragePage() {
             <thead>
               <tr>
                 <th scope="col">Server</th>
-                <th scope="col">Last successful read</th>
+                <th scope="col">Last complete read</th>
                 <th scope="col">Handshake</th>
                 <th scope="col">Tool list</th>
                 <th scope="col" className="num">Failed probes in a row</th>
@@ -149,7 +153,7 @@ export default function CoveragePage() {
                     <Link href={serverPath(s.name)}>{s.name}</Link>
                     <div className="sub">{s.host}</div>
                   </td>
-                  <td data-label="Last successful read">
+                  <td data-label="Last complete read">
                     {s.lastSuccessAt ? (
                       <>
                         {formatRelative(s.lastSuccessAt, now)} <span className="sub">({formatUtc(s.lastSuccessAt)})</span>

@@ -1,9 +1,12 @@
 import type { HandshakeOutcome, ProbeObservation } from "../probe/types";
 import {
   blockedReason,
+  brokenChallengeReason,
   challengeWords,
   credentialReason,
   handshakeStop,
+  lateRetryWords,
+  metadataProblemWords,
   phaseWords,
   sentence,
   slowDownReason,
@@ -27,8 +30,8 @@ function handshakeSeqs(hs: HandshakeOutcome | undefined): number[] {
 function toolsSeqs(obs: ProbeObservation): number[] {
   const t = obs.toolsList;
   if (!t) return [];
+  if (t.kind === "credential_gate") return t.seqs ?? [t.challenge.seq];
   if ("seqs" in t) return t.seqs;
-  if (t.kind === "credential_gate") return [t.challenge.seq];
   if (t.kind === "slow_down") return [t.slowDown.seq];
   return [];
 }
@@ -59,6 +62,13 @@ export function judgeHandshake(obs: ProbeObservation): CheckResult {
         id,
         "verified",
         sentence("the 2024-11-05 HTTP+SSE stream named its endpoint and answered initialize", hs.common ? `${hs.protocolVersion} agreed` : `it offered ${hs.protocolVersion}`),
+        ev,
+      );
+    case "discovered_newer":
+      return result(
+        id,
+        "verified",
+        sentence(`server/discover answered with a discover result listing ${hs.supportedVersions.join(", ")}, so the handshake completed`, "no revision in it is one the probe speaks, and such a result is no reason to fall back to initialize"),
         ev,
       );
     default: {
@@ -111,12 +121,24 @@ export function judgeToolsList(obs: ProbeObservation): CheckResult {
           : sentence(`pagination never ended: after ${t.pages} pages (${t.tools.length} tools) the server still returned a nextCursor, so the probe stopped at its page cap`),
         ev,
       );
+    case "budget_exhausted": {
+      const pending = t.pendingMs !== undefined ? `, the next one pending for ${t.pendingMs} ms` : ", a cursor to the next one pending";
+      return result(
+        id,
+        "not_checked",
+        sentence(
+          `the probe's per-server deadline ran out while the server was still answering tools/list: ${t.pages} page${t.pages === 1 ? "" : "s"} (${t.tools.length} tool${t.tools.length === 1 ? "" : "s"}) came back in time${pending}`,
+          "that is the probe's budget, not a fault of the server",
+        ),
+        ev,
+      );
+    }
     case "credential_gate":
-      return result(id, "not_checked", credentialReason("tools_list", t.challenge.status, t.challenge.challenges.map((c) => c.scheme)), ev);
+      return result(id, "not_checked", credentialReason(t.challenge.phase, t.challenge.status, t.challenge.challenges.map((c) => c.scheme), t.after), ev);
     case "slow_down":
       return result(id, "not_checked", slowDownReason(t.slowDown), ev);
     case "failed":
-      return result(id, "failed", sentence(t.cause, t.pages > 0 && `after ${t.pages} page${t.pages === 1 ? "" : "s"} read`), ev);
+      return result(id, "failed", sentence(t.cause, t.pages > 0 && `after ${t.pages} page${t.pages === 1 ? "" : "s"} read`, t.lateRetry && lateRetryWords(t.lateRetry)), ev);
     case "not_attempted":
       if (obs.slowDown) return result(id, "not_checked", slowDownReason(obs.slowDown), ev);
       return result(id, "not_checked", sentence(`the tool list was not requested: ${t.why}`), ev);
@@ -173,6 +195,7 @@ export function judgeAuthMetadata(obs: ProbeObservation): CheckResult {
     return result(id, "not_checked", sentence("the challenge was not followed", deadlineWords(obs) ?? "the probe stopped before this step"), []);
   }
   if (a.kind === "no_challenge") return result(id, "not_checked", "No credential challenge was presented, so there was no auth metadata to discover.", []);
+  if (a.kind === "unparseable_challenge") return result(id, "observed_risk", brokenChallengeReason(a.broken), [a.broken.seq]);
   const ch = a.challenge;
   const from = `${phaseWords(ch.phase)} answered ${challengeWords(ch.status, ch.challenges.map((c) => c.scheme))}`;
   const ev = "seq" in a && typeof a.seq === "number" ? [ch.seq, a.seq] : [ch.seq];
@@ -191,6 +214,10 @@ export function judgeAuthMetadata(obs: ProbeObservation): CheckResult {
       return result(id, "observed_risk", sentence(`${from}; its metadata URL ${a.url} did not answer valid JSON`), ev);
     case "not_object":
       return result(id, "observed_risk", sentence(`${from}; its metadata URL ${a.url} answered a bare JSON ${a.jsonType} instead of an object`), ev);
+    case "unusable": {
+      const problems = a.problems.map((p) => metadataProblemWords(p, obs.url)).join(", and ");
+      return result(id, "observed_risk", sentence(`${from}; the metadata at ${a.url} is not usable: ${problems}`), ev);
+    }
     case "scope_mismatch":
       return result(
         id,
@@ -204,8 +231,8 @@ export function judgeAuthMetadata(obs: ProbeObservation): CheckResult {
       if (obs.deadlineHit) return result(id, "not_checked", sentence(`${from}; fetching ${a.url} was cut short because the probe's per-server deadline ran out`), ev);
       return result(id, "observed_risk", sentence(`${from}; its metadata URL ${a.url} could not be read (${a.cause})`), ev);
     case "ok": {
-      const as = a.authorizationServers.length ? `authorization server${a.authorizationServers.length === 1 ? "" : "s"} ${a.authorizationServers.join(", ")}` : "no authorization server";
-      return result(id, "verified", sentence(`${from}; its metadata at ${a.url} names resource ${a.resource ?? "(none given)"} and ${as}`), ev);
+      const as = `authorization server${a.authorizationServers.length === 1 ? "" : "s"} ${a.authorizationServers.join(", ")}`;
+      return result(id, "verified", sentence(`${from}; its metadata at ${a.url} names resource ${a.resource}, which covers the server's URL, and ${as}`), ev);
     }
   }
 }

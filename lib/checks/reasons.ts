@@ -1,5 +1,5 @@
-import type { Blocked, HandshakeOutcome, ProbeObservation, SlowDown } from "../probe/types";
-import { KNOWN_REVISIONS } from "../probe/protocol";
+import type { Blocked, BrokenChallenge, HandshakeOutcome, MetadataProblem, ProbeObservation, SlowDown } from "../probe/types";
+import { LEGACY_REVISIONS, MODERN_REVISION } from "../probe/protocol";
 
 // Shared phrasing, so the same situation reads the same way under every check.
 
@@ -66,9 +66,12 @@ export function handshakeStop(hs: HandshakeOutcome | undefined, obs: ProbeObserv
       return null;
     case "legacy":
     case "sse":
-      return hs.common
-        ? null
-        : { state: "failed", reason: sentence(`No common protocol revision: the server offered ${hs.protocolVersion}, and the probe speaks ${KNOWN_REVISIONS.join(", ")}`) };
+      return hs.common ? null : { state: "failed", reason: noCommonThroughInitialize(hs.protocolVersion) };
+    case "discovered_newer":
+      return {
+        state: "failed",
+        reason: sentence(`No common protocol revision: server/discover offered only ${hs.supportedVersions.join(", ")}, all newer than ${MODERN_REVISION}, the newest revision the probe speaks`),
+      };
     case "declined":
       return { state: "failed", reason: declinedReason(hs) };
     case "slow_down":
@@ -99,14 +102,67 @@ export function credentialReason(phase: SlowDown["phase"], status: number, schem
   );
 }
 
+/** The server's InitializeResult named a revision initialize cannot agree (DESIGN §2.1.8). */
+function noCommonThroughInitialize(offered: string): string {
+  const modern = offered >= MODERN_REVISION && /^\d{4}-\d{2}-\d{2}$/.test(offered);
+  const note = modern ? `; ${offered} is agreed through server/discover, not initialize` : "";
+  return sentence(`No common protocol revision: initialize answered with ${offered}, and the revisions initialize can agree are ${LEGACY_REVISIONS.join(", ")}${note}`);
+}
+
+/** "a WWW-Authenticate header that is present but not a valid challenge (…)" or "no WWW-Authenticate header". */
+export function brokenHeaderWords(header: { problem: string } | undefined): string {
+  return header ? `a WWW-Authenticate header that is present but not a valid challenge (${header.problem})` : "no WWW-Authenticate header";
+}
+
+/** One clause for a refusal: "initialize was refused with HTTP 401 and no WWW-Authenticate header". */
+export function refusalWords(hs: Extract<HandshakeOutcome, { kind: "refused_no_challenge" }>): string {
+  return `${phaseWords(hs.phase)} was refused with HTTP ${hs.status} and ${brokenHeaderWords(hs.header)}`;
+}
+
 function refusedReason(hs: Extract<HandshakeOutcome, { kind: "refused_no_challenge" }>): string {
-  const what = hs.header ? `a WWW-Authenticate header that does not parse (${hs.header.slice(0, 80)})` : "no WWW-Authenticate challenge";
-  return sentence(
-    hs.fallbackCause && `${hs.fallbackCause}; fell back to initialize`,
-    `initialize was refused with HTTP ${hs.status} and ${what}, so a client is refused with no instructions`,
-  );
+  return sentence(hs.fallbackCause && `${hs.fallbackCause}; fell back to initialize`, `${refusalWords(hs)}, so a client is refused with no instructions it can follow`);
 }
 
 function failedReason(hs: Extract<HandshakeOutcome, { kind: "failed" }>): string {
   return sentence(hs.fallbackCause && `${hs.fallbackCause}; fell back to initialize`, hs.cause);
+}
+
+/** What became of the late fallback's initialize, as one clause (DESIGN §2.1.9). */
+export function lateRetryWords(retry: HandshakeOutcome): string {
+  switch (retry.kind) {
+    case "refused_no_challenge":
+      return `the one retry failed: ${refusalWords(retry)}`;
+    case "legacy":
+    case "sse":
+      return `the one retry failed: initialize answered with ${retry.protocolVersion}, which initialize cannot agree`;
+    case "declined":
+      return `the one retry failed: initialize was declined with ${retry.code} at HTTP ${retry.status}`;
+    case "failed":
+      return `the one retry failed: ${retry.cause}`;
+    default:
+      return "the one retry with initialize did not complete";
+  }
+}
+
+/** The unparseable WWW-Authenticate behind auth_metadata (DESIGN §2.4, suite 0.12.0). */
+export function brokenChallengeReason(b: BrokenChallenge): string {
+  return sentence(
+    `${phaseWords(b.phase)} answered HTTP ${b.status} with ${brokenHeaderWords(b)}, and no valid challenge was seen anywhere in the probe`,
+    "a client cannot parse how it is asked to authenticate",
+  );
+}
+
+/** One clause per reason the metadata object is unusable. */
+export function metadataProblemWords(p: MetadataProblem, serverUrl: string): string {
+  switch (p.kind) {
+    case "no_resource":
+      return "it has no string resource, so it is not protected-resource metadata";
+    case "resource_not_covering":
+      if (p.why === "not_url") return `its resource ${p.resource.slice(0, 120)} is not a URL`;
+      return p.why === "origin"
+        ? `its resource ${p.resource.slice(0, 120)} is on another origin than ${serverUrl}`
+        : `its resource ${p.resource.slice(0, 120)} is a path that ${serverUrl} does not start with`;
+    case "no_authorization_servers":
+      return "it names no authorization server (authorization_servers must list at least one)";
+  }
 }

@@ -1,7 +1,7 @@
 // npm run round [-- --max <n>] [--lock-stale-seconds <s>]: one round now, with a progress line.
 import { getConfig } from "../config";
 import { roundDepsFromConfig } from "../rounds/background";
-import { startRound } from "../rounds/round";
+import { countsLine, startRound } from "../rounds/round";
 
 const USAGE = "usage: npm run round [-- --max <servers>] [--lock-stale-seconds <seconds>] [--no-robots]";
 
@@ -37,7 +37,7 @@ async function main(argv: string[]): Promise<number> {
       robots,
       ...(lockStaleMs ? { lockStaleMs } : {}),
       onProgress: (p) => {
-        const line = `[rounds] ${p.probed}/${p.due} probed: ${p.read} read, ${p.failed} failed, ${p.gated} gated, ${p.skipped} skipped`;
+        const line = `[rounds] ${p.probed}/${p.due} probed: ${countsLine(p)}`;
         if (tty) process.stderr.write(`\r${line}`);
         else if (Date.now() - lastLine > 2_000 || p.probed === p.due) {
           lastLine = Date.now();

@@ -1,7 +1,7 @@
 import type { ProbeContext } from "./context";
 import { parseJson } from "./jsonrpc";
 import { isSlowDown } from "./transport/http";
-import type { AuthChallenge, AuthMetadataOutcome, SeenChallenge } from "./types";
+import type { AuthChallenge, AuthMetadataOutcome, MetadataProblem, SeenChallenge } from "./types";
 
 /** The challenge that names a metadata URL: Bearer first, then any scheme that carries one. */
 export function metadataChallenge(seen: SeenChallenge): AuthChallenge | undefined {
@@ -16,6 +16,7 @@ export function metadataChallenge(seen: SeenChallenge): AuthChallenge | undefine
 export async function followAuthMetadata(
   ctx: ProbeContext,
   seen: SeenChallenge,
+  serverUrl: URL,
   isOptedOut: (host: string) => string | null,
 ): Promise<AuthMetadataOutcome> {
   const challenge = metadataChallenge(seen);
@@ -48,6 +49,8 @@ export async function followAuthMetadata(
     return { kind: "not_object", url: raw, jsonType, seq: a.seq, challenge: seen };
   }
   const meta = doc as Record<string, unknown>;
+  const problems = metadataProblems(meta, serverUrl);
+  if (problems.length) return { kind: "unusable", url: raw, problems, seq: a.seq, challenge: seen };
   const scopesSupported = stringList(meta.scopes_supported);
   const asked = (challenge.params["scope"] ?? "").split(" ").filter(Boolean);
   // Compared only when the metadata lists scopes: scopes_supported is optional (RFC 9728 §2).
@@ -58,8 +61,8 @@ export async function followAuthMetadata(
   return {
     kind: "ok",
     url: raw,
-    ...(typeof meta.resource === "string" ? { resource: meta.resource } : {}),
-    authorizationServers: stringList(meta.authorization_servers) ?? [],
+    resource: meta.resource as string,
+    authorizationServers: authorizationServers(meta),
     ...(scopesSupported ? { scopesSupported } : {}),
     seq: a.seq,
     challenge: seen,
@@ -68,4 +71,40 @@ export async function followAuthMetadata(
 
 function stringList(v: unknown): string[] | undefined {
   return Array.isArray(v) ? v.filter((s): s is string => typeof s === "string") : undefined;
+}
+
+function authorizationServers(meta: Record<string, unknown>): string[] {
+  return (stringList(meta.authorization_servers) ?? []).filter((s) => s !== "");
+}
+
+/** DESIGN §2.4 (suite 0.12.0): what keeps a client from using this object as protected-resource metadata. */
+export function metadataProblems(meta: Record<string, unknown>, serverUrl: URL): MetadataProblem[] {
+  const problems: MetadataProblem[] = [];
+  if (typeof meta.resource !== "string") problems.push({ kind: "no_resource" });
+  else {
+    const why = resourceMismatch(meta.resource, serverUrl);
+    if (why) problems.push({ kind: "resource_not_covering", resource: meta.resource, why });
+  }
+  // The MCP authorization spec requires at least one authorization server.
+  if (authorizationServers(meta).length === 0) problems.push({ kind: "no_authorization_servers" });
+  return problems;
+}
+
+/**
+ * The official TypeScript SDK client's checkResourceAllowed: same origin, and the server's path (fragment
+ * dropped) starts with the resource's path, both compared with a trailing slash, so `/mc` does not cover
+ * `/mcp` and `/mcp/` does not cover `/mcp`. Null when the resource covers the server.
+ */
+export function resourceMismatch(resource: string, serverUrl: URL): "not_url" | "origin" | "path" | null {
+  let configured: URL;
+  try {
+    configured = new URL(resource);
+  } catch {
+    return "not_url";
+  }
+  if (configured.origin !== serverUrl.origin) return "origin";
+  const requested = serverUrl.pathname;
+  if (requested.length < configured.pathname.length) return "path";
+  const slash = (p: string) => (p.endsWith("/") ? p : `${p}/`);
+  return slash(requested).startsWith(slash(configured.pathname)) ? null : "path";
 }

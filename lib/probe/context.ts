@@ -1,13 +1,15 @@
 import type { HttpAnswer, HttpSession } from "./transport/http";
 import { isSlowDown, parseRetryAfter } from "./transport/http";
-import { validChallenges } from "./www-authenticate";
-import type { ExchangePhase, ProbeLimits, SeenChallenge, SlowDown } from "./types";
+import { challengeProblem, validChallenges } from "./www-authenticate";
+import type { BrokenChallenge, ExchangePhase, ProbeLimits, SeenChallenge, SlowDown } from "./types";
 
 /** What every step of one probe shares: the HTTP session, and the signals that stop or redirect it. */
 export class ProbeContext {
   slowDown?: SlowDown;
   /** Every 401/403 with a structurally valid challenge, in order. */
   readonly challenges: SeenChallenge[] = [];
+  /** Every 401/403 whose WWW-Authenticate was present but did not parse, in order. */
+  readonly brokenChallenges: BrokenChallenge[] = [];
 
   constructor(
     readonly http: HttpSession,
@@ -27,6 +29,15 @@ export class ProbeContext {
     }
     const seen = this.challengeOf(a, phase);
     if (seen) this.challenges.push(seen);
+    const broken = this.brokenChallengeOf(a, phase);
+    if (broken) this.brokenChallenges.push(broken);
+  }
+
+  brokenChallengeOf(a: HttpAnswer, phase: ExchangePhase): BrokenChallenge | null {
+    if (a.status !== 401 && a.status !== 403) return null;
+    const problem = challengeProblem(a.wwwAuthenticate);
+    if (problem === null || a.status === undefined) return null;
+    return { phase, status: a.status, header: a.wwwAuthenticate.join(", ").slice(0, 300), problem, seq: a.seq };
   }
 
   challengeOf(a: HttpAnswer, phase: ExchangePhase): SeenChallenge | null {

@@ -9,8 +9,6 @@ import type { ExchangePhase, HandshakeOutcome } from "./types";
 /** Where the modern attempt left us: decided, or sent to initialize with the clause that explains why. */
 export type ModernStep = { decided: HandshakeOutcome } | { fallback: string; seqs: number[] };
 
-const NO_ANSWER_FAILURES = new Set(["timeout", "deadline", "network", "policy"]);
-
 function resultOf(a: RpcAnswer): Record<string, unknown> | undefined {
   const v = a.json;
   if (typeof v !== "object" || v === null || Array.isArray(v)) return undefined;
@@ -42,34 +40,31 @@ export async function discover(ctx: ProbeContext, ch: StreamableChannel): Promis
   const declined = modernDecline(a, "server/discover");
   if (declined) return { decided: { ...declined, seqs } };
   const status = a.status;
-  if (status === undefined || (a.failure && NO_ANSWER_FAILURES.has(a.failure))) {
-    return { decided: { kind: "failed", cause: `server/discover got no answer (${a.error})`, seq: a.seq, seqs } };
-  }
-  // An answer cut short by a cap (bytes, SSE events, a broken encoding) is an error like a timeout,
-  // not a "2xx non-discover" or "4xx" answer: we never saw what it said.
+  if (status === undefined) return { decided: { kind: "failed", cause: `server/discover got no answer (${a.error})`, seq: a.seq, seqs } };
+  // Out of time mid-body: whatever the status, nothing more may be sent.
+  if (a.failure === "deadline") return { decided: { kind: "failed", cause: `server/discover answered ${describeAnswer(a)}`, seq: a.seq, seqs } };
+  // DESIGN §2.1.12: a 4xx is a refusal whatever became of its body (truncated, badly encoded, reset),
+  // and it is not one of the three codes we never saw: fall back. Any status, any id, any body (seed 003).
+  if (status >= 400 && status < 500) return { fallback: `server/discover answered ${describeAnswer(a)}`, seqs };
+  // A 2xx/3xx/5xx cut short (a cap, a broken encoding, a reset, a stall) is a transfer failure, not a
+  // "2xx non-discover" answer: we never saw what it said.
   if (a.failure) return { decided: { kind: "failed", cause: `server/discover answered ${describeAnswer(a)}`, seq: a.seq, seqs } };
   if (status >= 200 && status < 300) {
     const result = resultOf(a);
     const parsed = result ? DiscoverResult.safeParse(result) : undefined;
+    const info = parsed?.success ? parsed.data._meta?.["io.modelcontextprotocol/serverInfo"] : undefined;
+    const serverInfo = isServerInfo(info) ? { serverInfo: info } : {};
     if (parsed?.success && parsed.data.supportedVersions.includes(MODERN_REVISION)) {
-      const info = parsed.data._meta?.["io.modelcontextprotocol/serverInfo"];
       return {
-        decided: {
-          kind: "modern",
-          protocolVersion: MODERN_REVISION,
-          supportedVersions: parsed.data.supportedVersions,
-          ...(isServerInfo(info) ? { serverInfo: info } : {}),
-          seq: a.seq,
-          seqs,
-        },
+        decided: { kind: "modern", protocolVersion: MODERN_REVISION, supportedVersions: parsed.data.supportedVersions, ...serverInfo, seq: a.seq, seqs },
       };
+    }
+    // DESIGN §2.1.11: only newer revisions is a modern server we cannot speak to, not a legacy signal.
+    if (parsed?.success && onlyNewer(parsed.data.supportedVersions)) {
+      return { decided: { kind: "discovered_newer", supportedVersions: parsed.data.supportedVersions, ...serverInfo, seq: a.seq, seqs } };
     }
     // Suite 0.10.0: a 2xx that is not a discover result sends us to initialize.
     return { fallback: `server/discover answered HTTP ${status} with ${discoverMiss(a, result)}`, seqs };
-  }
-  if (status >= 400 && status < 500) {
-    // Any status, any id, any body: never key the fallback to one shape (seed 003).
-    return { fallback: `server/discover answered ${describeAnswer(a)}`, seqs };
   }
   return { decided: { kind: "failed", cause: `server/discover answered ${describeAnswer(a, true)}`, seq: a.seq, seqs } };
 }
@@ -83,8 +78,22 @@ function discoverMiss(a: RpcAnswer, result: Record<string, unknown> | undefined)
   return `a result listing only ${sv.join(", ")}`;
 }
 
+/** Revisions are ISO dates, so string order is time order. */
+function onlyNewer(versions: readonly string[]): boolean {
+  return versions.length > 0 && versions.every((v) => /^\d{4}-\d{2}-\d{2}$/.test(v) && v > MODERN_REVISION);
+}
+
 function isServerInfo(v: unknown): v is { name?: string; version?: string } {
   return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** A 401 that ends the handshake: the credential gate, or a refusal with no (readable) instructions. */
+function refusal401(ctx: ProbeContext, a: HttpAnswer, phase: ExchangePhase, seqs: number[]): HandshakeOutcome {
+  const seen = ctx.challengeOf(a, phase);
+  if (seen) return { kind: "credential_gate", challenge: seen, seqs };
+  const broken = ctx.brokenChallengeOf(a, phase);
+  const header = broken ? { header: { value: broken.header, problem: broken.problem } } : {};
+  return { kind: "refused_no_challenge", phase, status: 401, ...header, seq: a.seq, seqs };
 }
 
 type InitOk = { ok: true; protocolVersion: string; common: boolean; serverInfo?: { name?: string; version?: string }; answer: RpcAnswer };
@@ -109,12 +118,7 @@ function judgeInitialize(
       return { ok: true, protocolVersion: v, common, serverInfo: parsed.data.serverInfo, answer: a };
     }
   }
-  if (a.status === 401) {
-    const seen = ctx.challengeOf(a, phase);
-    if (seen) return { ok: false, outcome: { kind: "credential_gate", challenge: seen, ...fb, seqs } };
-    const header = a.wwwAuthenticate.length ? a.wwwAuthenticate.join(", ").slice(0, 300) : undefined;
-    return { ok: false, outcome: { kind: "refused_no_challenge", status: 401, ...(header ? { header } : {}), ...fb, seq: a.seq, seqs } };
-  }
+  if (a.status === 401) return { ok: false, outcome: { ...refusal401(ctx, a, phase, seqs), ...fb } };
   const what = a.status === undefined ? `initialize got ${describeAnswer(a)}` : `initialize answered ${describeAnswer(a, true)}`;
   const detail = a.status !== undefined && resultOf(a) ? `${what}, which is not a valid InitializeResult` : what;
   return { ok: false, outcome: { kind: "failed", cause: detail, ...fb, seq: a.seq, seqs } };
@@ -188,11 +192,6 @@ export function sseOpenFailed(ctx: ProbeContext, a: HttpAnswer, cause: string): 
   const seqs = [a.seq];
   const slow = slowDownOutcome(ctx);
   if (slow) return { ...slow, seqs };
-  if (a.status === 401) {
-    const seen = ctx.challengeOf(a, "sse_stream");
-    if (seen) return { kind: "credential_gate", challenge: seen, seqs };
-    const header = a.wwwAuthenticate.length ? a.wwwAuthenticate.join(", ").slice(0, 300) : undefined;
-    return { kind: "refused_no_challenge", status: 401, ...(header ? { header } : {}), seq: a.seq, seqs };
-  }
+  if (a.status === 401) return refusal401(ctx, a, "sse_stream", seqs);
   return { kind: "failed", cause, seq: a.seq, seqs };
 }

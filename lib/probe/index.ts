@@ -63,6 +63,7 @@ function notAttemptedWhy(hs: HandshakeOutcome, ctx: ProbeContext): string {
       return "credential required";
     case "legacy":
     case "sse":
+    case "discovered_newer":
       return "no common protocol revision was agreed";
     default:
       return "the handshake did not complete";
@@ -75,16 +76,20 @@ function withholdReason(hs: HandshakeOutcome, tl: ToolsListOutcome | undefined, 
   if (ctx.slowDown) return w("slow_down", "the server asked to slow down");
   if (hs.kind === "credential_gate") return w("credential_gate", "a credential gate stopped the handshake");
   if (!sessionOpen(hs)) {
-    return hs.kind === "legacy" || hs.kind === "sse"
+    return hs.kind === "legacy" || hs.kind === "sse" || hs.kind === "discovered_newer"
       ? w("no_common_revision", "no common protocol revision was agreed")
       : w("handshake", "the handshake failed");
   }
   if (!tl) return w("tools_list_unread", "the tool list could not be read");
   switch (tl.kind) {
     case "credential_gate":
-      return w("credential_gate", "a credential gate stopped the tool list");
+      return w("credential_gate", tl.challenge.phase === "tools_list" ? "a credential gate stopped the tool list" : "a credential gate stopped the retry for the tool list");
     case "endless":
       return w("pages_remain", tl.why === "cursor_loop" ? "the tool list's cursor repeated, so pages remain unread" : "pages of the tool list remain unread");
+    case "budget_exhausted":
+      return w("pages_remain", "the probe's deadline ran out with pages of the tool list still unread");
+    case "failed":
+      return w("tools_list_unread", tl.lateRetry ? "the tool list could not be read, even after the one retry with initialize" : "the tool list could not be read");
     case "complete":
       if (listsReservedName(tl.tools)) return w("reserved_name", "the tool list contains the reserved name, so the call could run a real tool");
       break;
@@ -123,15 +128,29 @@ async function runStreamable(ctx: ProbeContext, obs: ProbeObservation, url: stri
     if (late && hs.kind === "modern") {
       // DESIGN §2.1.9: advertised 2026-07-28, then refused it; the probe's one fallback.
       const cause = `server/discover listed 2026-07-28, but ${late.lateFallback}`;
-      hs = await legacyInitialize(ctx, ch, cause, [...(hs.seqs ?? [hs.seq]), late.seq], true);
-      obs.handshake = hs;
-      if (sessionOpen(hs) && !ctx.stopped) await toolsAndCall(ctx, obs, ch, hs, { emptyCursorContinues: false, mayFallBack: false });
+      const retry = await legacyInitialize(ctx, ch, cause, [...(hs.seqs ?? [hs.seq]), late.seq], true);
+      if (sessionOpen(retry)) {
+        hs = retry;
+        obs.handshake = hs;
+        if (!ctx.stopped) await toolsAndCall(ctx, obs, ch, hs, { emptyCursorContinues: false, mayFallBack: false });
+      } else {
+        // A failed retry never erases the modern handshake that completed: the tool list carries it.
+        obs.toolsList = lateRetryFailed(retry, late);
+      }
     }
   }
   finishSteps(ctx, obs, hs);
   return async () => {
     if (!ctx.stopped) await ch.endSession();
   };
+}
+
+/** The tool list after a late fallback that did not open a legacy session. */
+function lateRetryFailed(retry: HandshakeOutcome, late: { lateFallback: string; seq: number }): ToolsListOutcome {
+  const seqs = [late.seq, ...(retry.seqs ?? []).filter((q) => q > late.seq)];
+  if (retry.kind === "slow_down") return { kind: "slow_down", slowDown: retry.slowDown };
+  if (retry.kind === "credential_gate") return { kind: "credential_gate", challenge: retry.challenge, after: late.lateFallback, seqs };
+  return { kind: "failed", cause: late.lateFallback, pages: 0, seqs, lateRetry: retry };
 }
 
 async function runSse(ctx: ProbeContext, obs: ProbeObservation, url: string): Promise<() => Promise<void>> {
@@ -237,10 +256,10 @@ export async function probeServer(target: ProbeTarget, opts: ProbeOptions): Prom
       return done();
     } else {
       const endSession = target.transport === "sse" ? await runSse(ctx, obs, url.toString()) : await runStreamable(ctx, obs, url.toString());
-      if (!ctx.stopped) {
-        const source = sourceChallenge(obs, ctx);
-        obs.authMetadata = source ? await followAuthMetadata(ctx, source, opts.isOptedOut ?? (() => null)) : { kind: "no_challenge" };
-      }
+      const source = sourceChallenge(obs, ctx);
+      if (source && !ctx.stopped) obs.authMetadata = await followAuthMetadata(ctx, source, url, opts.isOptedOut ?? (() => null));
+      else if (!source && ctx.brokenChallenges[0]) obs.authMetadata = { kind: "unparseable_challenge", broken: ctx.brokenChallenges[0] };
+      else if (!source && !ctx.slowDown) obs.authMetadata = { kind: "no_challenge" };
       await endSession();
     }
   } catch (err) {
@@ -255,6 +274,6 @@ export async function probeServer(target: ProbeTarget, opts: ProbeOptions): Prom
   if (ctx.slowDown) obs.slowDown = ctx.slowDown;
   if (controller.signal.aborted) obs.deadlineHit = true;
   const hs = obs.handshake;
-  obs.era = hs?.kind === "modern" ? "modern" : hs?.kind === "legacy" || hs?.kind === "sse" ? "legacy" : "unknown";
+  obs.era = hs?.kind === "modern" || hs?.kind === "discovered_newer" ? "modern" : hs?.kind === "legacy" || hs?.kind === "sse" ? "legacy" : "unknown";
   return done();
 }

@@ -38,9 +38,14 @@ export async function readTools(ctx: ProbeContext, rpc: RpcCaller, opts: ReadToo
   let pages = 0;
   for (;;) {
     if (pages >= ctx.limits.maxPages) return { outcome: { kind: "endless", why: "page_cap", tools, pages, seqs } };
+    // DESIGN §2.2: out of time with a cursor pending after pages that came in time is the probe's budget.
+    if (pages > 0 && ctx.deadline.aborted) return { outcome: { kind: "budget_exhausted", tools, pages, seqs } };
     const a = await rpc.call("tools_list", "tools/list", cursor === undefined ? {} : { cursor });
     ctx.note(a, "tools_list");
     seqs.push(a.seq);
+    if (pages > 0 && a.failure === "deadline") {
+      return { outcome: { kind: "budget_exhausted", tools, pages, pendingMs: a.exchange.durationMs, seqs } };
+    }
     if (ctx.slowDown) return { outcome: { kind: "slow_down", slowDown: ctx.slowDown } };
     const gate: SeenChallenge | null = a.status === 401 ? ctx.challengeOf(a, "tools_list") : null;
     if (gate) return { outcome: { kind: "credential_gate", challenge: gate } };

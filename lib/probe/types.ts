@@ -57,6 +57,17 @@ export interface AuthChallenge {
   token68?: string;
 }
 
+/** A 401/403 whose WWW-Authenticate was present but is not a structurally valid challenge. */
+export interface BrokenChallenge {
+  phase: ExchangePhase;
+  status: number;
+  /** The header as received (joined, cut to 300 characters). */
+  header: string;
+  /** What the parser found wrong: "unterminated quoted string", … */
+  problem: string;
+  seq: number;
+}
+
 /** A 401/403 that carried a structurally valid challenge. */
 export interface SeenChallenge {
   phase: ExchangePhase;
@@ -96,6 +107,13 @@ export type HandshakeOutcome = (
       seq: number;
     }
   | {
+      /** DESIGN §2.1.11: a discover result listing only revisions newer than the one the probe speaks. */
+      kind: "discovered_newer";
+      supportedVersions: string[];
+      serverInfo?: { name?: string; version?: string };
+      seq: number;
+    }
+  | {
       kind: "declined";
       code: number;
       message: string;
@@ -108,7 +126,16 @@ export type HandshakeOutcome = (
     }
   | { kind: "slow_down"; slowDown: SlowDown }
   | { kind: "credential_gate"; challenge: SeenChallenge; fallbackCause?: string }
-  | { kind: "refused_no_challenge"; status: number; header?: string; fallbackCause?: string; seq: number }
+  | {
+      kind: "refused_no_challenge";
+      /** Which request was refused: initialize, or the SSE stream's GET. */
+      phase: ExchangePhase;
+      status: number;
+      /** Present when the 401 carried a WWW-Authenticate that does not parse; `problem` says why. */
+      header?: { value: string; problem: string };
+      fallbackCause?: string;
+      seq: number;
+    }
   | { kind: "failed"; cause: string; fallbackCause?: string; seq?: number }
 ) & {
   /** Every exchange the decision rests on: discover, initialize, initialized, the SSE stream, a refused first tools/list page. */
@@ -132,9 +159,34 @@ export type ToolsListOutcome =
       seqs: number[];
     }
   | { kind: "endless"; why: "page_cap" | "cursor_loop"; tools: ToolDefinition[]; pages: number; seqs: number[] }
-  | { kind: "credential_gate"; challenge: SeenChallenge }
+  | {
+      /**
+       * DESIGN §2.2: the probe's own per-server deadline ran out after at least one page came back in time
+       * and a cursor to a further page was pending: the probe's budget, not the server's fault.
+       */
+      kind: "budget_exhausted";
+      tools: ToolDefinition[];
+      pages: number;
+      /** How long the page request cut by the deadline had been waiting; absent when none was in flight. */
+      pendingMs?: number;
+      seqs: number[];
+    }
+  | {
+      kind: "credential_gate";
+      challenge: SeenChallenge;
+      /** The tools/list answer that led to the late fallback whose initialize met this gate (DESIGN §2.1.9). */
+      after?: string;
+      seqs?: number[];
+    }
   | { kind: "slow_down"; slowDown: SlowDown }
-  | { kind: "failed"; cause: string; pages: number; seqs: number[] }
+  | {
+      kind: "failed";
+      cause: string;
+      pages: number;
+      seqs: number[];
+      /** The late fallback that did not complete a legacy handshake (DESIGN §2.1.9); the modern handshake stands. */
+      lateRetry?: HandshakeOutcome;
+    }
   | { kind: "not_attempted"; why: string };
 
 /** Why the reserved-tool call was withheld (DESIGN §2.3), for code that must not parse `why`. */
@@ -166,6 +218,8 @@ export type ToolCallOutcome =
 
 export type AuthMetadataOutcome =
   | { kind: "no_challenge" }
+  /** DESIGN §2.4 (0.12.0): a WWW-Authenticate was present but never structurally valid. */
+  | { kind: "unparseable_challenge"; broken: BrokenChallenge }
   | { kind: "no_metadata_url"; challenge: SeenChallenge }
   | { kind: "opted_out_host"; url: string; host: string; reason: string; challenge: SeenChallenge }
   | { kind: "address_refused"; url: string; detail: string; challenge: SeenChallenge }
@@ -173,18 +227,26 @@ export type AuthMetadataOutcome =
   | { kind: "http_error"; url: string; status: number; seq: number; challenge: SeenChallenge }
   | { kind: "not_json"; url: string; seq: number; challenge: SeenChallenge }
   | { kind: "not_object"; url: string; jsonType: string; seq: number; challenge: SeenChallenge }
+  | { kind: "unusable"; url: string; problems: MetadataProblem[]; seq: number; challenge: SeenChallenge }
   | { kind: "scope_mismatch"; url: string; missing: string[]; listed: string[]; seq: number; challenge: SeenChallenge }
   | { kind: "slow_down"; slowDown: SlowDown; challenge: SeenChallenge }
   | { kind: "failed"; url: string; cause: string; seq?: number; challenge: SeenChallenge }
   | {
       kind: "ok";
       url: string;
-      resource?: string;
+      resource: string;
       authorizationServers: string[];
       scopesSupported?: string[];
       seq: number;
       challenge: SeenChallenge;
     };
+
+/** Why a JSON object is not usable protected-resource metadata (DESIGN §2.4, suite 0.12.0). */
+export type MetadataProblem =
+  | { kind: "no_resource" }
+  /** `resource` is not a URL, or one that does not cover the server's URL (the official SDK client's rule). */
+  | { kind: "resource_not_covering"; resource: string; why: "not_url" | "origin" | "path" }
+  | { kind: "no_authorization_servers" };
 
 /** Why nothing at all was sent to this server. */
 export type Blocked =

@@ -169,7 +169,7 @@ export function parseWwwAuthenticate(fields: string | readonly string[]): WwwAut
     if (e instanceof ParseError) return { ok: false, error: e.message };
     throw e;
   }
-  if (challenges.length === 0) return { ok: false, error: "no challenge" };
+  if (challenges.length === 0) return { ok: false, error: "the header holds no challenge, only separators or nothing" };
   return { ok: true, challenges };
 }
 
@@ -178,4 +178,11 @@ export function validChallenges(fields: readonly string[] | undefined): AuthChal
   if (!fields || fields.length === 0) return null;
   const r = parseWwwAuthenticate(fields);
   return r.ok ? r.challenges : null;
+}
+
+/** What is wrong with a WWW-Authenticate that is present, or null when it is absent or valid. */
+export function challengeProblem(fields: readonly string[] | undefined): string | null {
+  if (!fields || fields.length === 0) return null;
+  const r = parseWwwAuthenticate(fields);
+  return r.ok ? null : r.error;
 }

@@ -4,17 +4,24 @@ import type { CheckResult } from "../checks/types";
 import { type OptOutSource } from "../store/vocabulary";
 import { SUITE_VERSION } from "../probe/protocol";
 import { type CheckId, type CheckState } from "../checks/vocabulary";
-import type { ProbeObservation } from "../probe/types";
+import type { ProbeObservation, SlowDown } from "../probe/types";
 import { recordCoverage } from "../store/coverage";
 import { getServerRunState, STATE_FIELDS, updateServer, type ServerRunUpdate } from "../store/servers";
 import { getToolSnapshot, insertToolChanges, upsertToolSnapshot } from "../store/tools";
 import { insertRun, insertTransitions, pruneRunExchanges, upsertCheckResults, type CheckResultRow, type TransitionInsert } from "../store/runs";
 import { utcDay } from "./coverage";
+import { hostOf } from "./hosts";
 import { nameJitter, nextSchedule, type ScheduleOutcome } from "./schedule";
 import { canonicalToolList, diffToolLists, hashToolList } from "./tool-history";
 
-/** How a server's run went, as the round counts it. */
-export type RunKind = "read" | "healthy" | "failed" | "gated" | "skipped";
+/** How a server's run went, as the round counts it. `partly_read`: the handshake worked but the tool list was not
+ * read to its end (endless pages, the probe's deadline), without a failure, gate or slow-down to blame. */
+export type RunKind = "read" | "partly_read" | "failed" | "gated" | "slowed_down" | "skipped";
+
+/** DESIGN §2.2: a tool list read to its end, well-formed or not, is a complete read; endless pages are not. */
+export function isCompleteRead(obs: ProbeObservation): boolean {
+  return !obs.blocked && obs.toolsList?.kind === "complete";
+}
 
 export interface PersistInput {
   serverId: number;
@@ -39,7 +46,16 @@ function stateOf(results: CheckResult[], id: CheckId): CheckState | undefined {
   return results.find((r) => r.check === id)?.state;
 }
 
-/** Classifies a run for the schedule. */
+/** The slow-down the schedule must honour: one asked by the MCP server's own host. A metadata host elsewhere
+ * only pauses itself (DESIGN §3); the probe already sent nothing after it. */
+function serverSlowDown(obs: ProbeObservation): SlowDown | undefined {
+  const sd = obs.slowDown;
+  if (!sd || sd.phase !== "auth_metadata") return sd;
+  const asked = obs.exchanges.find((e) => e.seq === sd.seq);
+  return asked && hostOf(asked.url) === hostOf(obs.url) ? sd : undefined;
+}
+
+/** Classifies a run for the schedule (DESIGN §3): the verdict decides, not how far the probe got. */
 export function scheduleOutcome(
   obs: ProbeObservation,
   results: CheckResult[],
@@ -51,23 +67,38 @@ export function scheduleOutcome(
     if (obs.blocked.kind === "needs_config") return { kind: "needs_config" };
     return { kind: "blocked" };
   }
-  if (obs.slowDown) return { kind: "slow_down", retryAfterSeconds: obs.slowDown.retryAfterSeconds };
-  if (stateOf(results, "handshake") === "verified") return { kind: "healthy", changed };
-  const gate = obs.handshake?.kind === "credential_gate" || obs.toolsList?.kind === "credential_gate";
-  return gate ? { kind: "credential_gate" } : { kind: "failed" };
+  const slow = serverSlowDown(obs);
+  if (obs.handshake?.kind === "credential_gate" || obs.toolsList?.kind === "credential_gate") {
+    return slow?.retryAfterSeconds !== undefined ? { kind: "credential_gate", retryAfterSeconds: slow.retryAfterSeconds } : { kind: "credential_gate" };
+  }
+  if (slow) return { kind: "slow_down", retryAfterSeconds: slow.retryAfterSeconds };
+  // No common revision leaves nothing to read until the server changes: a discovery failure like the others.
+  const failed =
+    stateOf(results, "handshake") !== "verified" ||
+    stateOf(results, "protocol_version") === "failed" ||
+    stateOf(results, "tools_list") === "failed";
+  return failed ? { kind: "failed" } : { kind: "healthy", changed };
 }
 
 function isOk(status: number | undefined): boolean {
   return status !== undefined && status >= 200 && status < 300;
 }
 
-function runKind(outcome: ScheduleOutcome, read: boolean, skipped: boolean): RunKind {
+function runKind(outcome: ScheduleOutcome, complete: boolean, skipped: boolean): RunKind {
   if (skipped || outcome.kind === "blocked" || outcome.kind === "opted_out" || outcome.kind === "needs_config") {
     return "skipped";
   }
-  if (read) return "read";
-  if (outcome.kind === "healthy") return "healthy";
-  return outcome.kind === "failed" ? "failed" : "gated";
+  if (complete) return "read";
+  switch (outcome.kind) {
+    case "healthy":
+      return "partly_read";
+    case "credential_gate":
+      return "gated";
+    case "slow_down":
+      return "slowed_down";
+    case "failed":
+      return "failed";
+  }
 }
 
 /** Writes one server's run in a single transaction: run + evidence, latest results, transitions, denormalised
@@ -96,7 +127,7 @@ export function persistRun(db: Db, input: PersistInput): PersistResult {
       }
     }
 
-    const read = stateOf(results, "handshake") === "verified" && stateOf(results, "tools_list") === "verified";
+    const read = isCompleteRead(obs);
     const requests = obs.exchanges.length;
     const requestsOk = obs.exchanges.filter((e) => isOk(e.status)).length;
     const startedMs = Date.parse(obs.startedAt);
@@ -135,11 +166,11 @@ export function persistRun(db: Db, input: PersistInput): PersistResult {
       transitions.map((t) => ({ ...t, runId })),
     );
 
-    // Tool history: only a complete list that the judge verified is a trustworthy snapshot.
+    // Tool history follows every complete read, malformed definitions included: they are what clients get.
     let toolHash = prev.currentToolHash;
     let toolCount: number | undefined;
     let toolChangeCount = 0;
-    if (obs.toolsList?.kind === "complete" && stateOf(results, "tools_list") === "verified") {
+    if (read && obs.toolsList?.kind === "complete") {
       const canon = canonicalToolList(obs.toolsList.tools);
       const hash = hashToolList(canon);
       toolCount = canon.length;

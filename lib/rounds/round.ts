@@ -17,7 +17,8 @@ import { pruneOldRuns } from "../store/runs";
 import { addDays, judgeCoverageDay, utcDay } from "./coverage";
 import { createHostGate } from "./host-gate";
 import { createHostQueue } from "./host-queue";
-import { persistRun } from "./persist";
+import { hostOf } from "./hosts";
+import { persistRun, type RunKind } from "./persist";
 import { fetchRobots, robotsDisallows, ROBOTS_DISALLOW_REASON } from "./robots";
 import { DAY, HOUR, MINUTE } from "./schedule";
 
@@ -69,6 +70,21 @@ export class RoundAlreadyRunning extends Error {
   }
 }
 
+/** Every probed server lands in exactly one counter, so the counters add up to `probed`. */
+const PROGRESS_FIELD: Record<RunKind, Exclude<keyof RoundProgress, "due" | "probed">> = {
+  read: "read",
+  partly_read: "partlyRead",
+  failed: "failed",
+  gated: "gated",
+  slowed_down: "slowedDown",
+  skipped: "skipped",
+};
+
+/** "398 read, 2 partly read, 9 failed, 5 gated, 1 slowed down, 3 skipped"; "read" is a complete read (DESIGN §2.2). */
+export function countsLine(p: Required<RoundProgress>): string {
+  return `${p.read} read, ${p.partlyRead} partly read, ${p.failed} failed, ${p.gated} gated, ${p.slowedDown} slowed down, ${p.skipped} skipped`;
+}
+
 const RUN_RETENTION_MS = 30 * DAY;
 
 /** Takes the round lock synchronously and starts the round in the background; the answer says which round
@@ -101,7 +117,7 @@ async function executeRound(deps: RoundDeps, roundId: number, holder: string): P
   const now = deps.now ?? (() => new Date());
   const log = deps.log ?? ((line: string) => console.log(line));
   const t0 = performance.now();
-  const progress: Required<RoundProgress> = { due: 0, probed: 0, read: 0, failed: 0, gated: 0, skipped: 0 };
+  const progress: Required<RoundProgress> = { due: 0, probed: 0, read: 0, partlyRead: 0, failed: 0, gated: 0, slowedDown: 0, skipped: 0 };
   let lostLock = false;
   let lastBeat = 0;
   // Each beat is a commit; after every server would double the round's writes, so at most one a second.
@@ -152,10 +168,7 @@ async function executeRound(deps: RoundDeps, roundId: number, holder: string): P
           })
           .finally(taken.done);
         progress.probed++;
-        if (kind === "read") progress.read++;
-        else if (kind === "failed") progress.failed++;
-        else if (kind === "gated") progress.gated++;
-        else if (kind === "skipped") progress.skipped++;
+        progress[PROGRESS_FIELD[kind]]++;
         beat();
         if (lostLock) queue.stop();
         deps.onProgress?.({ ...progress });
@@ -168,11 +181,7 @@ async function executeRound(deps: RoundDeps, roundId: number, holder: string): P
     if (lostLock) throw new Error("the round lock was taken over (heartbeat went stale); stopped early");
     const durationMs = Math.round(performance.now() - t0);
     finishRound(db, roundId, holder, { now: now(), status: "done", progress });
-    // "partly read": the handshake worked but the tool list was not fully read (endless pages, malformed tools).
-    const partly = progress.probed - progress.read - progress.failed - progress.gated - progress.skipped;
-    log(
-      `[rounds] ${progress.due} due, ${progress.read} read, ${partly} partly read, ${progress.failed} failed, ${progress.gated} gated, ${progress.skipped} skipped in ${Math.round(durationMs / 1000)} s`,
-    );
+    log(`[rounds] ${progress.due} due, ${countsLine(progress)} in ${Math.round(durationMs / 1000)} s`);
     return { roundId, status: "done", durationMs, registry, ...progress };
   } catch (e) {
     const error = (e as Error).message;
@@ -220,14 +229,6 @@ async function refreshRegistryIfStale(
     setMeta(deps.db, META_KEYS.registryLastError, `${now().toISOString()} ${error}`);
     log(`[registry] ingestion aborted, previous data kept: ${error}`);
     return { ok: false, error };
-  }
-}
-
-export function hostOf(url: string): string | null {
-  try {
-    return new URL(url).host.toLowerCase() || null;
-  } catch {
-    return null;
   }
 }
 

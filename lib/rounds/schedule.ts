@@ -19,7 +19,8 @@ export const OPERATOR_OPT_OUT_MS = 365 * DAY;
 export type ScheduleOutcome =
   | { kind: "healthy"; changed: boolean }
   | { kind: "failed" }
-  | { kind: "credential_gate" }
+  /** A Retry-After seen beside the gate (its metadata host is the server's own) lengthens the wait, never shortens it. */
+  | { kind: "credential_gate"; retryAfterSeconds?: number }
   | { kind: "slow_down"; retryAfterSeconds?: number }
   | { kind: "needs_config" }
   | { kind: "blocked" }
@@ -43,8 +44,8 @@ function human(ms: number): string {
   return `${Math.ceil(ms / 1000)} s`;
 }
 
-/** Decides the next probe time. `jitter` in [0, 1) spreads servers that became due together over up to 10%
- * more of the interval, so they do not all come due in the same round again. */
+/** Decides the next probe time. `jitter` in [0, 1) spreads servers that became due together over a window of 10%
+ * of the interval, so they do not all come due in the same round again. */
 export function nextSchedule(now: Date, prev: ScheduleState, outcome: ScheduleOutcome, jitter = 0): ScheduleDecision {
   let intervalMs: number;
   let consecutiveFailures = 0;
@@ -66,7 +67,7 @@ export function nextSchedule(now: Date, prev: ScheduleState, outcome: ScheduleOu
       break;
     }
     case "credential_gate":
-      intervalMs = CREDENTIAL_GATE_MS;
+      intervalMs = Math.max(CREDENTIAL_GATE_MS, (outcome.retryAfterSeconds ?? 0) * 1000);
       reason = `credential required; next probe in ${human(intervalMs)}`;
       break;
     case "slow_down": {
@@ -95,15 +96,21 @@ export function nextSchedule(now: Date, prev: ScheduleState, outcome: ScheduleOu
           : "host opted out by the operator; probed again only when the opt-out is removed";
       break;
   }
-  // Jitter never shortens an interval, so every minimum above holds.
-  const spread = outcome.kind === "opted_out" ? 0 : Math.floor(intervalMs * 0.1 * Math.min(Math.max(jitter, 0), 0.999));
+  const delay = outcome.kind === "opted_out" ? intervalMs : jittered(intervalMs, outcome.kind === "healthy" ? HEALTHY_MAX_MS : Infinity, jitter);
   return {
-    nextDueAt: new Date(now.getTime() + intervalMs + spread).toISOString(),
-    intervalMs: intervalMs + spread,
+    nextDueAt: new Date(now.getTime() + delay).toISOString(),
+    intervalMs: delay,
     consecutiveFailures,
     unchangedStreak,
     reason,
   };
+}
+
+/** Spreads the delay over 10% of the interval: after it, or, where that would pass `cap` (healthy servers are never
+ * probed later than 6 h), before it. Only a capped interval is ever shortened. */
+export function jittered(intervalMs: number, cap: number, jitter: number): number {
+  const spread = intervalMs * 0.1 * Math.min(Math.max(jitter, 0), 0.999);
+  return Math.floor(intervalMs * 1.1 <= cap ? intervalMs + spread : Math.min(intervalMs, cap) - spread);
 }
 
 /** A stable number in [0, 1) per server name, for jitter. */

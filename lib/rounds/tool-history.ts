@@ -20,22 +20,39 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(canonicalize(value));
 }
 
-/** Tools sorted by name and canonicalised, so order on the wire does not count as a change. */
+/** Tools sorted by name, then by content, and canonicalised, so order on the wire does not count as a change
+ * (duplicate and missing names included: a malformed list is still a complete read, DESIGN §2.2). */
 export function canonicalToolList(tools: readonly unknown[]): unknown[] {
-  const canon = tools.map(canonicalize);
-  return canon
-    .map((t, i) => ({ t, key: toolName(t, i) }))
-    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
-    .map((x) => x.t);
+  return tools
+    .map((t) => {
+      const c = canonicalize(t);
+      return { c, name: nameOf(c) ?? "", json: JSON.stringify(c) };
+    })
+    .sort((a, b) => compare(a.name, b.name) || compare(a.json, b.json))
+    .map((x) => x.c);
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 export function hashToolList(canonicalTools: readonly unknown[]): string {
   return createHash("sha256").update(JSON.stringify(canonicalTools)).digest("hex");
 }
 
-function toolName(t: unknown, index: number): string {
+function nameOf(t: unknown): string | undefined {
   const n = t && typeof t === "object" ? (t as Record<string, unknown>).name : undefined;
-  return typeof n === "string" ? n : `#${index}`;
+  return typeof n === "string" ? n : undefined;
+}
+
+/** Tools grouped by name ("" for none), in canonical order. */
+function byName(list: readonly unknown[]): Map<string, unknown[]> {
+  const out = new Map<string, unknown[]>();
+  for (const t of canonicalToolList(list)) {
+    const name = nameOf(t) ?? "";
+    out.set(name, [...(out.get(name) ?? []), t]);
+  }
+  return out;
 }
 
 export interface ToolChange {
@@ -48,24 +65,35 @@ export interface ToolChange {
   after: string | null;
 }
 
-/** Field-path differences between two tool lists: whole tools added or removed, and each changed leaf path. */
+/** Field-path differences between two tool lists: whole tools added or removed, and each changed leaf path.
+ * Definitions sharing a name (a malformed list) are matched identical ones first, the rest pair up in order. */
 export function diffToolLists(before: readonly unknown[], after: readonly unknown[]): ToolChange[] {
-  const index = (list: readonly unknown[]) => new Map(list.map((t, i) => [toolName(t, i), t] as const));
-  const a = index(before);
-  const b = index(after);
+  const a = byName(before);
+  const b = byName(after);
   const changes: ToolChange[] = [];
-  for (const [name, t] of a) {
-    if (!b.has(name)) changes.push({ toolName: name, kind: "removed", path: "", before: canonicalJson(t), after: null });
-  }
-  for (const [name, t] of b) {
-    const old = a.get(name);
-    if (old === undefined) {
-      changes.push({ toolName: name, kind: "added", path: "", before: null, after: canonicalJson(t) });
-      continue;
+  for (const name of new Set([...a.keys(), ...b.keys()])) {
+    const olds = unmatched(a.get(name) ?? [], b.get(name) ?? []);
+    const news = unmatched(b.get(name) ?? [], a.get(name) ?? []);
+    for (let i = 0; i < Math.max(olds.length, news.length); i++) {
+      const toolName = name || `#${i + 1}`;
+      const [x, y] = [olds[i], news[i]];
+      if (y === undefined) changes.push({ toolName, kind: "removed", path: "", before: canonicalJson(x), after: null });
+      else if (x === undefined) changes.push({ toolName, kind: "added", path: "", before: null, after: canonicalJson(y) });
+      else for (const d of diffValues(x, y, [])) changes.push({ toolName, kind: "changed", ...d });
     }
-    for (const d of diffValues(old, t, [])) changes.push({ toolName: name, kind: "changed", ...d });
   }
   return changes.sort((x, y) => (x.toolName === y.toolName ? (x.path < y.path ? -1 : 1) : x.toolName < y.toolName ? -1 : 1));
+}
+
+/** The tools of `list` with no identical counterpart left in `other` (a multiset difference). */
+function unmatched(list: readonly unknown[], other: readonly unknown[]): unknown[] {
+  const left = other.map((t) => canonicalJson(t));
+  return list.filter((t) => {
+    const i = left.indexOf(canonicalJson(t));
+    if (i < 0) return true;
+    left.splice(i, 1);
+    return false;
+  });
 }
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {

@@ -3,6 +3,60 @@
  * changes that shipped without a version bump of their own. */
 export const SUITE_CHANGELOG: readonly { version: string | null; date: string; en: string; zh: string }[] = [
   {
+    version: "0.12.0",
+    date: "2026-11-30",
+    en: "auth_metadata is Observed risk when the metadata is a JSON object a client cannot use (no string resource; a resource that does not cover the server's URL, judged by the official SDK client's rule of same origin and a path the server's path starts with; no authorization server listed), and when a 401 or 403 carried a WWW-Authenticate that is not a valid challenge while no valid challenge appeared anywhere in the probe.",
+    zh: "元数据虽是 JSON 对象、客户端却用不上时，「鉴权元数据」检查记为观察到风险：没有字符串形式的 resource；resource 覆盖不到服务端的 URL（按官方 SDK 客户端的规则：同源，且服务端路径以 resource 的路径开头）；或一个授权服务器都没列出。401 或 403 响应带了 WWW-Authenticate、却不是结构合法的质询，而整个探测过程中也没见到任何合法质询时，同样记为观察到风险，并写明解析出错的地方。",
+  },
+  {
+    version: null,
+    date: "2026-11-30",
+    en: "When a retry with initialize, made because a 2026-07-28 session's tools/list was refused, also fails, the completed modern handshake now stands: handshake and protocol_version stay Verified, and tools_list is Failed with the tools/list answer and the failed retry in its reason.",
+    zh: "2026-07-28 会话里 tools/list 被拒、改用 initialize 重试也失败时，已经完成的新版握手不再被抹掉：「握手」和「协议版本」检查仍为已通过，「工具列表」检查记为未通过，原因里写明 tools/list 的响应和那次失败的重试。",
+  },
+  {
+    version: null,
+    date: "2026-11-30",
+    en: "A tool list read to its end counts as a complete read even when its definitions are malformed (Observed risk): it sets the last successful read and counts toward coverage, tool snapshots and tool history.",
+    zh: "读到末尾的工具列表，哪怕其中的定义有问题（观察到风险），也算一次完整读取：会更新“最近一次成功读取”，并计入覆盖率、工具快照和工具历史。",
+  },
+  {
+    version: null,
+    date: "2026-11-30",
+    en: "When the probe's own per-server deadline runs out while the server is still answering tool-list pages in time, tools_list is Not checked with the pages read so far instead of Failed; a single request that times out is still Failed.",
+    zh: "服务端每一页都按时响应、却是探测自身的单服务端时限先用完时，「工具列表」检查记为未检查并写明已读页数，不再记为未通过；单个请求超时仍记为未通过。",
+  },
+  {
+    version: null,
+    date: "2026-11-30",
+    en: "A 4xx answer to server/discover whose body cannot be read (cut short, wrongly encoded, reset mid-body) now falls back to initialize like any other 4xx; only 2xx, 3xx and 5xx answers that cannot be read count as transfer failures.",
+    zh: "server/discover 收到响应体读不出来的 4xx 响应（被截断、编码损坏、中途断开）时，和其他 4xx 一样回退到 initialize；只有读不出来的 2xx、3xx、5xx 响应才算传输失败。",
+  },
+  {
+    version: null,
+    date: "2026-11-30",
+    en: "A metadata host whose robots.txt disallows our user agent gets no request beyond that robots.txt; auth_metadata is Not checked with that reason.",
+    zh: "元数据所在主机的 robots.txt 禁止本站探测程序时，除 robots.txt 本身外不再从该主机抓取任何内容；「鉴权元数据」检查记为未检查并写明原因。",
+  },
+  {
+    version: null,
+    date: "2026-11-30",
+    en: "Schedules follow the verdict: a credential gate on the tool list waits at least 24 h, tool-list failures after a good handshake back off 6, 12 and 24 h, healthy servers are probed at least every 6 h, and a slow-down from a metadata host no longer delays the MCP server itself.",
+    zh: "探测间隔跟着结论走：工具列表被凭据门控挡住时至少隔 24 小时；握手成功而工具列表失败时按 6、12、24 小时退避；健康的服务端最长 6 小时探测一次；元数据主机要求放慢时，不再推迟 MCP 服务端本身的探测。",
+  },
+  {
+    version: null,
+    date: "2026-11-30",
+    en: "A server/discover result listing only revisions newer than 2026-07-28 is no longer read as a legacy signal: no initialize is sent, handshake is Verified and protocol_version Failed, naming what the server offered.",
+    zh: "server/discover 的结果只列出比 2026-07-28 更新的版本时，不再被当成旧版信号：不会发送 initialize，「握手」检查记为已通过，「协议版本」检查记为未通过，并列出服务端给出的版本。",
+  },
+  {
+    version: null,
+    date: "2026-11-30",
+    en: "Reasons no longer contradict the recorded exchanges: a 401 whose WWW-Authenticate cannot be parsed is described as such rather than as carrying no challenge, and when initialize answers with 2026-07-28 the reason says that revision is agreed through server/discover instead of claiming the probe speaks it.",
+    zh: "原因说明不再和记录下来的交互相矛盾：WWW-Authenticate 无法解析的 401 会照实描述，不再说成没有质询；initialize 响应里写着 2026-07-28 时，原因会说明该版本要经由 server/discover 商定，不再自相矛盾地说探测程序支持它。",
+  },
+  {
     version: "0.11.0",
     date: "2026-10-06",
     en: "A metadata URL on another host that asked not to be probed is not fetched; auth_metadata is Not checked with that reason.",

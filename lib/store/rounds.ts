@@ -49,6 +49,8 @@ export interface RoundProgress {
   read?: number;
   failed?: number;
   gated?: number;
+  partlyRead?: number;
+  slowedDown?: number;
   skipped?: number;
 }
 

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, isNull, lt, notInArray, sql } from "drizzle-orm";
+import { and, asc, desc, eq, isNotNull, isNull, lt, notInArray, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { checkResults, runs, servers, transitions } from "../../db/schema";
 import { CHECK_IDS, type CheckState } from "../checks/vocabulary";
@@ -143,6 +143,26 @@ export function errorTaxonomyReasons(db: Db): ReasonCount[] {
     .where(and(eq(checkResults.check, "error_taxonomy"), isNull(servers.leftRegistryAt)))
     .groupBy(checkResults.state, checkResults.reason)
     .all();
+}
+
+export interface ReadCount {
+  /** The latest probe read the tool list to its end (DESIGN §2.2). */
+  complete: boolean;
+  toolsList: CheckState | null;
+  count: number;
+}
+
+/** Servers still in the registry and probed at least once, by whether their latest probe was a complete read and
+ * by their tools_list state (a complete read is Verified, or Observed risk for malformed definitions). */
+export function completeReadCensus(db: Db): ReadCount[] {
+  return db
+    .select({ complete: runs.read, toolsList: servers.stateToolsList, count: sql<number>`count(*)` })
+    .from(servers)
+    .innerJoin(runs, eq(runs.id, servers.lastRunId))
+    .where(and(isNull(servers.leftRegistryAt), isNotNull(servers.lastProbedAt)))
+    .groupBy(runs.read, servers.stateToolsList)
+    .all()
+    .map((r) => ({ ...r, count: Number(r.count) }));
 }
 
 export function insertTransitions(db: Db, serverId: number, rows: TransitionInsert[]): void {

@@ -79,6 +79,8 @@ test("FAQ pages carry a dated note of the rule changes since they first appeared
     await expect(note.getByRole("heading")).toContainText(FAQ.en[slug].firstPublished);
     await expect(note.locator("li")).toHaveCount(since.length);
   }
+  await page.goto("/faq/refusals");
+  await expect(page.locator("aside.rule-changes")).toContainText("2026-11-30 · suite 0.12.0");
 });
 
 test("FAQ content names the facts operators need", async ({ page }) => {

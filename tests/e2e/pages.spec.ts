@@ -18,6 +18,12 @@ test("census shows revisions with shares, modern vs legacy, and refusal shapes b
   await expect(rev).toContainText("Modern (2026-07-28");
   await expect(rev.locator("tbody tr")).toHaveCount(3);
   await expect(rev.locator("tbody tr").first()).toContainText("2025-06-18");
+  const reads = page.locator("section[aria-labelledby=read-h]");
+  await expect(reads.locator("tbody tr")).toHaveCount(3);
+  // 8 bulk servers have malformed but complete lists; the cursor-loop demo server is not read to its end.
+  await expect(reads.locator("tbody tr").nth(1)).toContainText("some definitions malformed");
+  await expect(reads.locator("tbody tr").nth(1).locator("td[data-label=Servers]")).toHaveText("8");
+  await expect(reads.locator("tbody tr").nth(2)).toContainText("Not read to the end");
   const ref = page.locator("section[aria-labelledby=ref-h]");
   await expect(ref).toContainText("JSON-RPC error -32602");
   await expect(ref).toContainText("Tool result with isError: true");

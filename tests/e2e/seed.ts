@@ -136,7 +136,8 @@ export function seedDatabase(file: string, now = Date.now()): void {
             protocolVersion: o.revision ?? null,
             requests: exchanges.length,
             requestsOk: exchanges.filter((e) => e.status !== undefined && e.status < 400).length,
-            read: o.states.handshake === "verified" && o.states.tools_list === "verified",
+            // A complete read (DESIGN §2.2) is what sets the last success: this run was one when they coincide.
+            read: success !== null && success === probed,
             exchanges: JSON.stringify(exchanges),
             keepEvidence: true,
           })
@@ -393,13 +394,17 @@ export function seedDatabase(file: string, now = Date.now()): void {
           states: {
             handshake: hs,
             protocol_version: hs === "verified" ? "verified" : hs === "failed" ? "failed" : "not_checked",
-            tools_list: hs === "verified" ? "verified" : "not_checked",
+            // Some lists are read to the end with malformed definitions: Observed risk, still a complete read.
+            tools_list: hs === "verified" ? (i % 7 === 1 ? "observed_risk" : "verified") : "not_checked",
             error_taxonomy: hs === "verified" ? (i % 4 === 0 ? "observed_risk" : "verified") : "not_checked",
             auth_metadata: "not_checked",
           },
           reasons:
             hs === "verified"
-              ? { error_taxonomy: i % 4 === 0 ? "The reserved-tool call got an empty body with HTTP 200." : "The reserved-tool call got JSON-RPC error -32602 with HTTP 200." }
+              ? {
+                  error_taxonomy: i % 4 === 0 ? "The reserved-tool call got an empty body with HTTP 200." : "The reserved-tool call got JSON-RPC error -32602 with HTTP 200.",
+                  ...(i % 7 === 1 ? { tools_list: 'Read 3 tools over 1 page, but 1 problem in the definitions would trip clients: duplicate name "lookup".' } : {}),
+                }
               : {},
           probedHoursAgo: (i % 12) + 1,
           successHoursAgo: hs === "verified" ? (i % 12) + 1 : 24 * ((i % 4) + 1),

@@ -52,7 +52,7 @@ test("server page shows tools, tool changes, schedule, transitions and link targ
   await expect(page.locator(".tool-list")).toContainText("get_forecast");
   await expect(page.locator("section[aria-labelledby=changes-h] table")).toContainText("inputSchema.properties.days.type");
   await expect(page.getByText("Next probe")).toBeVisible();
-  await expect(page.getByText("Last successful read")).toBeVisible();
+  await expect(page.getByText("Last complete read")).toBeVisible();
   const history = page.locator("#check-handshake table.stack");
   await expect(history).toContainText("Connection timed out");
   await expect(page.getByText("Badge (Markdown)")).toBeVisible();
@@ -110,4 +110,14 @@ test("security headers are sent and the CSP lets the page's own scripts run", as
   await button.click();
   await expect(button).toHaveText("Copied");
   expect(errors.filter((e) => /Content Security Policy|Refused to/i.test(e))).toEqual([]);
+});
+
+test("a tool list read to its end with malformed definitions is a complete read; an endless one is not", async ({ page }) => {
+  await page.goto(serverUrl(`${SEED.bulkPrefix}001`));
+  await expect(page.locator("#check-tools_list h3")).toContainText("Observed risk");
+  const last = page.locator("dt", { hasText: "Last complete read" }).locator("xpath=following-sibling::dd[1]");
+  await expect(last.locator("time")).toBeVisible();
+  await page.goto(serverUrl(SEED.allStates));
+  await expect(page.locator("#check-tools_list")).toContainText("cursor loop");
+  await expect(page.locator("dt", { hasText: "Last complete read" }).locator("xpath=following-sibling::dd[1]")).toHaveText(/^never/);
 });

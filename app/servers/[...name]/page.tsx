@@ -203,14 +203,14 @@ export default async function ServerPage({ params }: Params) {
             "not yet"
           )}
         </dd>
-        <dt>Last successful read</dt>
+        <dt>Last complete read</dt>
         <dd>
           {detail.lastSuccessAt ? (
             <>
               <time dateTime={detail.lastSuccessAt}>{formatUtc(detail.lastSuccessAt)}</time> ({formatRelative(detail.lastSuccessAt, now)})
             </>
           ) : (
-            "never"
+            "never: the tool list has not been read to its end yet"
           )}
         </dd>
         <dt>Next probe</dt>

@@ -86,7 +86,7 @@ const cases: Case[] = [
     name: "no common revision",
     o: obs({ era: "legacy", handshake: { ...legacy, protocolVersion: "2023-01-01", common: false }, toolsList: { kind: "not_attempted", why: "no common protocol revision was agreed" }, toolCall: { kind: "withheld", why: "no common protocol revision was agreed", cause: "no_common_revision" }, authMetadata: { kind: "no_challenge" } }),
     states: [V, F, F, N, N],
-    reasons: { protocol_version: /offered 2023-01-01, and the probe speaks 2026-07-28, 2025-11-25/, error_taxonomy: /withheld because no common protocol revision/ },
+    reasons: { protocol_version: /initialize answered with 2023-01-01, and the revisions initialize can agree are 2025-11-25/, error_taxonomy: /withheld because no common protocol revision/ },
   },
   {
     name: "declined with -32022",
@@ -126,15 +126,15 @@ const cases: Case[] = [
       handshake: /^Credential required: initialize answered HTTP 401 with a Bearer challenge after server\/discover answered HTTP 401 with an empty body.*not a fault\.$/,
       tools_list: /Credential required/,
       error_taxonomy: /withheld because a credential gate stopped the handshake/,
-      auth_metadata: /names resource https:\/\/mcp\.example\.com\/mcp and authorization server https:\/\/auth\.example\.com/,
+      auth_metadata: /names resource https:\/\/mcp\.example\.com\/mcp, which covers the server.s URL, and authorization server https:\/\/auth\.example\.com/,
     },
     evidence: { handshake: [1, 2], auth_metadata: [2, 3] },
   },
   {
     name: "401 without a challenge",
-    o: obs({ handshake: { kind: "refused_no_challenge", status: 401, fallbackCause: "server/discover answered HTTP 401 with an empty body", seq: 2, seqs: [1, 2] }, toolsList: { kind: "not_attempted", why: "x" }, toolCall: { kind: "withheld", why: "the handshake failed", cause: "handshake" }, authMetadata: { kind: "no_challenge" } }),
+    o: obs({ handshake: { kind: "refused_no_challenge", phase: "initialize", status: 401, fallbackCause: "server/discover answered HTTP 401 with an empty body", seq: 2, seqs: [1, 2] }, toolsList: { kind: "not_attempted", why: "x" }, toolCall: { kind: "withheld", why: "the handshake failed", cause: "handshake" }, authMetadata: { kind: "no_challenge" } }),
     states: [F, F, F, N, N],
-    reasons: { handshake: /no WWW-Authenticate challenge, so a client is refused with no instructions/ },
+    reasons: { handshake: /initialize was refused with HTTP 401 and no WWW-Authenticate header, so a client is refused with no instructions/ },
   },
   {
     name: "handshake failure with a cause",
@@ -208,6 +208,48 @@ const cases: Case[] = [
     states: [V, V, V, N, N],
     reasons: { auth_metadata: /deadline/ },
   },
+  {
+    name: "a failed late fallback keeps the modern handshake (DESIGN §2.1.9)",
+    o: obs({
+      era: "modern",
+      handshake: modern,
+      toolsList: {
+        kind: "failed",
+        cause: "tools/list in the 2026-07-28 session answered HTTP 404 with -32601",
+        pages: 0,
+        seqs: [2, 3],
+        lateRetry: { kind: "refused_no_challenge", phase: "initialize", status: 401, header: { value: 'Bearer realm="x', problem: "unterminated quoted string" }, seq: 3, seqs: [1, 2, 3] },
+      },
+      toolCall: { kind: "withheld", why: "the tool list could not be read, even after the one retry with initialize", cause: "tools_list_unread" },
+      authMetadata: { kind: "unparseable_challenge", broken: { phase: "initialize", status: 401, header: 'Bearer realm="x', problem: "unterminated quoted string", seq: 3 } },
+    }),
+    states: [V, V, F, N, R],
+    reasons: {
+      protocol_version: /^2026-07-28 agreed/,
+      tools_list: /^tools\/list in the 2026-07-28 session answered HTTP 404 with -32601; the one retry failed: initialize was refused with HTTP 401 and a WWW-Authenticate header that is present but not a valid challenge \(unterminated quoted string\)\.$/,
+      auth_metadata: /initialize answered HTTP 401 with a WWW-Authenticate header that is present but not a valid challenge \(unterminated quoted string\), and no valid challenge was seen anywhere/,
+    },
+    evidence: { tools_list: [2, 3], auth_metadata: [3] },
+  },
+  {
+    name: "a late fallback stopped by a credential gate leaves the tool list Not checked",
+    o: obs({ era: "modern", handshake: modern, toolsList: { kind: "credential_gate", challenge: bearer(3), after: "tools/list in the 2026-07-28 session answered HTTP 404 with -32601", seqs: [2, 3] }, toolCall: { kind: "withheld", why: "a credential gate stopped the retry for the tool list", cause: "credential_gate" } }),
+    states: [V, V, N, N, N],
+    reasons: { tools_list: /^Credential required: initialize answered HTTP 401 with a Bearer challenge after tools\/list in the 2026-07-28 session answered HTTP 404 with -32601 and the probe fell back/ },
+    evidence: { tools_list: [2, 3] },
+  },
+  {
+    name: "a discover result listing only newer revisions (DESIGN §2.1.11)",
+    o: obs({ era: "modern", handshake: { kind: "discovered_newer", supportedVersions: ["2027-01-15"], seq: 1, seqs: [1] }, toolsList: { kind: "not_attempted", why: "no common protocol revision was agreed" }, toolCall: { kind: "withheld", why: "no common protocol revision was agreed", cause: "no_common_revision" }, authMetadata: { kind: "no_challenge" } }),
+    states: [V, F, F, N, N],
+    reasons: { protocol_version: /offered only 2027-01-15, all newer than 2026-07-28/, error_taxonomy: /no common protocol revision/ },
+  },
+  {
+    name: "the probe's budget ran out between pages (DESIGN §2.2)",
+    o: obs({ era: "modern", deadlineHit: true, handshake: modern, toolsList: { kind: "budget_exhausted", tools: tools(4), pages: 4, seqs: [2, 3, 4, 5] }, toolCall: { kind: "withheld", why: "the probe's deadline ran out with pages of the tool list still unread", cause: "pages_remain" }, authMetadata: { kind: "no_challenge" } }),
+    states: [V, V, N, N, N],
+    reasons: { tools_list: /4 pages \(4 tools\) came back in time, a cursor to the next one pending; that is the probe's budget/ },
+  },
 ];
 
 const challenge = bearer(6, "tools_call");
@@ -221,6 +263,8 @@ const authCases: [string, ProbeObservation["authMetadata"], S, RegExp][] = [
   ["scope mismatch", { kind: "scope_mismatch", url: "https://x/prm", missing: ["admin"], listed: ["read"], seq: 7, challenge }, R, /scope admin, which the metadata .* does not list in scopes_supported \(read\)/],
   ["metadata slow down", { kind: "slow_down", slowDown: slow("auth_metadata", 7), challenge }, N, /slow down/],
   ["invalid metadata URL", { kind: "invalid_url", url: "/prm", challenge }, R, /not an absolute http\(s\) URL/],
+  ["metadata without resource", { kind: "unusable", url: "https://x/prm", problems: [{ kind: "no_resource" }, { kind: "no_authorization_servers" }], seq: 7, challenge }, R, /not usable: it has no string resource, so it is not protected-resource metadata, and it names no authorization server/],
+  ["metadata for another origin", { kind: "unusable", url: "https://x/prm", problems: [{ kind: "resource_not_covering", resource: "https://other.example/mcp", why: "origin" }], seq: 7, challenge }, R, /resource https:\/\/other\.example\/mcp is on another origin than https:\/\/mcp\.example\.com\/mcp/],
   ["metadata fetch failed", { kind: "failed", url: "https://x/prm", cause: "connection refused", seq: 7, challenge }, R, /could not be read \(connection refused\)/],
 ];
 

@@ -204,7 +204,7 @@ describe("2024-11-05 HTTP+SSE transport", () => {
 
   test.each([
     [401, { "www-authenticate": 'Bearer resource_metadata="http://127.0.0.1:1/prm"' }, "not_checked", /Credential required: the SSE stream answered HTTP 401/],
-    [401, {}, "failed", /no WWW-Authenticate challenge/],
+    [401, {}, "failed", /^The SSE stream was refused with HTTP 401 and no WWW-Authenticate header/],
     [429, { "retry-after": "30" }, "not_checked", /slow down.*Retry-After 30 s/],
     [404, {}, "failed", /^The SSE GET answered HTTP 404 with an empty body\.$/],
   ] as const)("the SSE GET answering %i decides the handshake", async (status, headers, state, reason) => {

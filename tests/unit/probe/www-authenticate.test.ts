@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { parseWwwAuthenticate } from "@/lib/probe/www-authenticate";
+import { challengeProblem, parseWwwAuthenticate } from "@/lib/probe/www-authenticate";
 
 type Expected = { scheme: string; params?: Record<string, string>; token68?: string }[];
 
@@ -69,5 +69,16 @@ describe("WWW-Authenticate (RFC 9110 §11.6.1)", () => {
     const r = parseWwwAuthenticate('Bearer __proto__="polluted"');
     expect(r.ok && Object.getOwnPropertyDescriptor(r.challenges[0]!.params, "__proto__")?.value).toBe("polluted");
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  test.each([
+    [[], null],
+    [["Bearer realm=\"zoo\""], null],
+    [['Bearer resource_metadata="https://x/prm, scope='], "unterminated quoted string"],
+    [['Bearer realm="zoo", scope='], 'parameter "scope" has no value'],
+    [[", ,"], "the header holds no challenge, only separators or nothing"],
+    [['Bearer realm="a", realm="b"'], 'parameter "realm" repeated in one challenge'],
+  ] as const)("challengeProblem(%j) names what is wrong with a present header: %s", (fields, problem) => {
+    expect(challengeProblem(fields)).toBe(problem);
   });
 });

@@ -117,7 +117,7 @@ describe("a round killed mid-way", () => {
     const c = roundProcess();
     const finished = await c.exit;
     expect(finished.code, finished.out).toBe(0);
-    expect(finished.out).toMatch(/\[rounds\] \d+ due, \d+ read, 0 partly read, 0 failed, 0 gated, 0 skipped in \d+ s/);
+    expect(finished.out).toMatch(/\[rounds\] \d+ due, \d+ read, 0 partly read, 0 failed, 0 gated, 0 slowed down, 0 skipped in \d+ s/);
 
     expect(getRound(db, deadRound)).toMatchObject({ status: "abandoned" });
     expect(getRound(db, deadRound)!.error).toMatch(/stopped heartbeating/);

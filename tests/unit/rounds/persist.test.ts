@@ -6,6 +6,7 @@ import { persistRun } from "@/lib/rounds/persist";
 import { coverageBetween, listAlerts } from "@/lib/store/coverage";
 import { getRunExchanges, pruneOldRuns } from "@/lib/store/runs";
 import { applyRegistrySnapshot, getServerDetail, type ListedServer } from "@/lib/store/servers";
+import { DAY, HEALTHY_MAX_MS, HOUR } from "@/lib/rounds/schedule";
 import { tempDb } from "../store/helpers";
 
 // persistRun against a real database, fed observations as the probe would hand them over.
@@ -80,6 +81,21 @@ const tool = (name: string, description: string, extra: Partial<ToolDefinition> 
   inputSchema: { type: "object", properties: { q: { type: "string" } } },
   ...extra,
 });
+
+/** `healthy` with another tool-list outcome (and whatever else the case needs). */
+function withList(at: Date, toolsList: ProbeObservation["toolsList"], extra: Partial<ProbeObservation> = {}): ProbeObservation {
+  const base = healthy(at, []);
+  const noCall = toolsList?.kind !== "complete";
+  return {
+    ...base,
+    toolsList,
+    ...(noCall ? { toolCall: { kind: "withheld", why: "the tool list was not read to its end", cause: "tools_list_unread" } } : {}),
+    ...extra,
+  } as ProbeObservation;
+}
+
+const dueIn = (db: ReturnType<typeof setup>["db"], name: string, from: Date) =>
+  Date.parse(getServerDetail(db, name)!.schedule.nextDueAt!) - from.getTime();
 
 function record(db: ReturnType<typeof setup>["db"], serverId: number, obs: ProbeObservation, now: Date) {
   return persistRun(db, { serverId, roundId: null, obs, results: judge(obs), skipped: false, now });
@@ -188,5 +204,138 @@ describe("persisting a run", () => {
     for (let d = 1; d <= 5; d++) for (const n of ["a/one", "a/two", "a/three"]) record(db, id(n), healthy(new Date(Date.UTC(2026, 10, d, 3)), []), new Date(Date.UTC(2026, 10, d, 3)));
     evaluateCoverage(db, new Date(Date.UTC(2026, 10, 7, 3)), (l) => logs.push(l));
     expect(listAlerts(db).map((a) => [a.day, a.value])).toEqual([["2026-11-06", 0]]);
+  });
+});
+
+describe("a complete read is what counts as read (DESIGN §2.2)", () => {
+  const t1 = new Date("2026-11-02T01:00:00.000Z");
+  const t2 = new Date("2026-11-02T05:00:00.000Z");
+  const dup = (description: string): ToolDefinition[] => [tool("echo", "Echo"), tool("echo", description), { name: "stringly", inputSchema: "{}" }];
+  const malformed = (at: Date, tools: ToolDefinition[]) =>
+    withList(at, { kind: "complete", tools, pages: 2, malformed: ['duplicate name "echo"', 'tool "stringly" has no object inputSchema'], seqs: [2] });
+
+  test("a malformed but complete list gets a last complete read, coverage, a snapshot and tool history", () => {
+    const { db, id } = setup(["a/malformed"]);
+    const r1 = record(db, id("a/malformed"), malformed(t1, dup("Echo again")), t1);
+    expect(r1.kind).toBe("read");
+    let d = getServerDetail(db, "a/malformed")!;
+    expect(d.states.tools_list).toBe("observed_risk");
+    expect(d.lastSuccessAt).toBe(t1.toISOString());
+    expect(d.latestRun?.read).toBe(true);
+    expect(d.toolCount).toBe(3);
+    expect(d.tools).toHaveLength(3);
+    expect(coverageBetween(db, "2026-11-02", "2026-11-02")[0]).toMatchObject({ serversAttempted: 1, serversRead: 1 });
+    expect(d.schedule.scheduleReason).toMatch(/^healthy/);
+
+    // The second "echo" changes: reported as a change of that definition, not lost behind the first.
+    const r2 = record(db, id("a/malformed"), malformed(t2, dup("Echo, louder")), t2);
+    expect(r2).toMatchObject({ kind: "read", toolChanges: 1 });
+    d = getServerDetail(db, "a/malformed")!;
+    expect(d.toolChanges.map((c) => [c.toolName, c.kind, c.path, c.before, c.after])).toEqual([
+      ["echo", "changed", "description", '"Echo again"', '"Echo, louder"'],
+    ]);
+    expect(d.lastSuccessAt).toBe(t2.toISOString());
+  });
+
+  test.each<[string, ProbeObservation["toolsList"]]>([
+    ["a cursor loop", { kind: "endless", why: "cursor_loop", tools: [tool("a", "A"), tool("b", "B")], pages: 3, seqs: [2] }],
+    ["the page cap", { kind: "endless", why: "page_cap", tools: [tool("a", "A")], pages: 50, seqs: [2] }],
+  ])("a list whose pages never end (%s) is not a complete read", (_label, toolsList) => {
+    const { db, id } = setup(["a/endless"]);
+    const r = record(db, id("a/endless"), withList(t1, toolsList), t1);
+    expect(r.kind).toBe("partly_read");
+    const d = getServerDetail(db, "a/endless")!;
+    expect(d.states.tools_list).toBe("observed_risk");
+    expect(d.lastSuccessAt).toBeNull();
+    expect(d.latestRun?.read).toBe(false);
+    expect(d.tools).toBeNull();
+    expect(coverageBetween(db, "2026-11-02", "2026-11-02")[0]).toMatchObject({ serversAttempted: 1, serversRead: 0 });
+    // Observed risk, not a failure: the server answers, so it keeps the healthy cadence (at most 6 h).
+    expect(d.schedule).toMatchObject({ consecutiveFailures: 0 });
+    expect(dueIn(db, "a/endless", t1)).toBeLessThanOrEqual(HEALTHY_MAX_MS);
+  });
+});
+
+describe("schedules follow the verdict (DESIGN §3)", () => {
+  const at = (h: number) => new Date(Date.UTC(2026, 10, 3, h));
+  const challenge = { phase: "tools_list" as const, status: 401, challenges: [{ scheme: "Bearer", params: { realm: "x" } }], seq: 2 };
+
+  test("a tool list behind a credential gate after a good handshake waits at least 24 h", () => {
+    const { db, id } = setup(["a/gated"]);
+    const r = record(db, id("a/gated"), withList(at(1), { kind: "credential_gate", challenge }), at(1));
+    expect(r.kind).toBe("gated");
+    const d = getServerDetail(db, "a/gated")!;
+    expect(d.states).toMatchObject({ handshake: "verified", tools_list: "not_checked" });
+    expect(dueIn(db, "a/gated", at(1))).toBeGreaterThanOrEqual(DAY);
+    expect(d.schedule).toMatchObject({ consecutiveFailures: 0, scheduleReason: expect.stringMatching(/credential required/) });
+  });
+
+  test("tool-list failures after a good handshake back off 6 h, 12 h, 24 h, and a complete read resets them", () => {
+    const { db, id } = setup(["a/list-fails"]);
+    const failing = (h: number) => withList(at(h), { kind: "failed", cause: "tools/list answered HTTP 500", pages: 0, seqs: [2] });
+    const waits: number[] = [];
+    for (const h of [0, 6, 18]) {
+      expect(record(db, id("a/list-fails"), failing(h), at(h)).kind).toBe("failed");
+      waits.push(dueIn(db, "a/list-fails", at(h)));
+    }
+    expect(getServerDetail(db, "a/list-fails")!.states).toMatchObject({ handshake: "verified", tools_list: "failed" });
+    [6, 12, 24].forEach((h, i) => {
+      expect(waits[i]).toBeGreaterThanOrEqual(h * HOUR);
+      expect(waits[i]).toBeLessThan(h * HOUR * 1.1);
+    });
+    expect(getServerDetail(db, "a/list-fails")!.schedule.consecutiveFailures).toBe(3);
+    record(db, id("a/list-fails"), healthy(at(42), [tool("t", "d")]), at(42));
+    expect(getServerDetail(db, "a/list-fails")!.schedule.consecutiveFailures).toBe(0);
+  });
+
+  test("a completed handshake without a common revision backs off like a failure", () => {
+    const { db, id } = setup(["a/old"]);
+    const obs: ProbeObservation = {
+      ...healthy(at(1), []),
+      era: "legacy",
+      handshake: { kind: "legacy", protocolVersion: "2023-01-01", common: false, fallbackCause: "server/discover answered HTTP 400", seq: 1 },
+      toolsList: { kind: "not_attempted", why: "no common protocol revision" },
+      toolCall: { kind: "withheld", why: "no common protocol revision", cause: "no_common_revision" },
+    };
+    const results = judge(obs);
+    expect(results.find((r) => r.check === "handshake")?.state).toBe("verified");
+    expect(results.find((r) => r.check === "protocol_version")?.state).toBe("failed");
+    expect(persistRun(db, { serverId: id("a/old"), roundId: null, obs, results, skipped: false, now: at(1) }).kind).toBe("failed");
+    expect(dueIn(db, "a/old", at(1))).toBeGreaterThanOrEqual(6 * HOUR);
+    expect(getServerDetail(db, "a/old")!.schedule.consecutiveFailures).toBe(1);
+  });
+
+  test("a slow-down from a metadata host on another host leaves the MCP server's schedule healthy; its own host's is honoured", () => {
+    const { db, id } = setup(["a/meta-elsewhere", "a/meta-same-host"]);
+    const slowMeta = (metadataUrl: string): ProbeObservation => {
+      const base = healthy(at(1), [tool("t", "d")]);
+      const sd = { phase: "auth_metadata" as const, status: 429, retryAfterSeconds: 7200, seq: 4 };
+      const gate = { phase: "tools_call" as const, status: 403, challenges: [{ scheme: "Bearer", params: { resource_metadata: metadataUrl } }], seq: 3 };
+      return {
+        ...base,
+        toolCall: { kind: "answered", status: 403, shape: { type: "pre_dispatch_refusal" }, seq: 3 },
+        authMetadata: { kind: "slow_down", slowDown: sd, challenge: gate },
+        slowDown: sd,
+        exchanges: [...base.exchanges, { ...ex(4, "auth_metadata", 429), method: "GET", url: metadataUrl }],
+      };
+    };
+    const elsewhere = record(db, id("a/meta-elsewhere"), slowMeta("https://auth.other.example/.well-known/oauth-protected-resource"), at(1));
+    expect(elsewhere.kind).toBe("read");
+    const d = getServerDetail(db, "a/meta-elsewhere")!;
+    expect(d.states.auth_metadata).toBe("not_checked");
+    expect(d.schedule.scheduleReason).toMatch(/^healthy/);
+    expect(dueIn(db, "a/meta-elsewhere", at(1))).toBeLessThanOrEqual(HEALTHY_MAX_MS);
+
+    record(db, id("a/meta-same-host"), slowMeta("https://s0.example/.well-known/oauth-protected-resource/mcp"), at(1));
+    expect(getServerDetail(db, "a/meta-same-host")!.schedule.scheduleReason).toMatch(/slow down \(Retry-After 7200 s\)/);
+    expect(dueIn(db, "a/meta-same-host", at(1))).toBeGreaterThanOrEqual(2 * HOUR);
+  });
+
+  test("a slow-down at the handshake is counted as slowed down, not as gated", () => {
+    const { db, id } = setup(["a/slow"]);
+    const sd = { phase: "discover" as const, status: 429, retryAfterSeconds: 120, seq: 1 };
+    const obs: ProbeObservation = { ...down(at(1)), handshake: { kind: "slow_down", slowDown: sd }, slowDown: sd, exchanges: [ex(1, "discover", 429)] };
+    expect(record(db, id("a/slow"), obs, at(1)).kind).toBe("slowed_down");
+    expect(getServerDetail(db, "a/slow")!.schedule.consecutiveFailures).toBe(0);
   });
 });

@@ -3,6 +3,7 @@ import { getServer, getServers } from "@/app/api/_lib/handlers";
 import type { Db } from "@/db/client";
 import { CHECK_IDS, type CheckId, type CheckState } from "@/lib/checks/vocabulary";
 import { createAddressPolicy } from "@/lib/probe";
+import { SUITE_VERSION } from "@/lib/probe/protocol";
 import { runRound, type RoundDeps } from "@/lib/rounds/round";
 import { HOUR } from "@/lib/rounds/schedule";
 import { coverageBetween } from "@/lib/store/coverage";
@@ -114,7 +115,13 @@ describe("a round over the fixture registry and the zoo", () => {
     expect(mismatches).toEqual([]);
     expect(zoo.get("opted-out-host")!.log).toEqual([]);
     expect(zoo.get("auth-prm-on-opted-out-host")!.other!.log).toEqual([]);
-    expect(logs.some((l) => /^\[rounds\] \d+ due, \d+ read, \d+ partly read, \d+ failed, \d+ gated, \d+ skipped in \d+ s$/.test(l))).toBe(true);
+    const line = logs.find((l) => /^\[rounds\] \d+ due, \d+ read, \d+ partly read, \d+ failed, \d+ gated, \d+ slowed down, \d+ skipped in \d+ s$/.test(l));
+    expect(line).toBeDefined();
+    // Every probed server lands in exactly one count.
+    const counts = [...line!.matchAll(/(\d+) (?:read|partly read|failed|gated|slowed down|skipped)/g)].map((m) => Number(m[1]));
+    expect(counts.reduce((a, b) => a + b, 0)).toBe(summary.probed);
+    expect(summary.partlyRead).toBeGreaterThanOrEqual(2); // the two endless lists at least
+    expect(summary.slowedDown).toBeGreaterThanOrEqual(2);
   }, 120_000);
 
   test("the healthy server's detail carries evidence, tools, schedule and a first transition per check", () => {
@@ -146,17 +153,60 @@ describe("a round over the fixture registry and the zoo", () => {
 
   test("failures, gates and slow-downs are scheduled by the rules", () => {
     const at = (n: string) => Date.parse(getServerDetail(db, PREFIX + n)!.schedule.nextDueAt!) - t0.getTime();
+    const failures = (n: string) => getServerDetail(db, PREFIX + n)!.schedule.consecutiveFailures;
     expect(at("discover-500-stack-trace")).toBeGreaterThanOrEqual(6 * HOUR);
-    expect(getServerDetail(db, `${PREFIX}discover-500-stack-trace`)!.schedule.consecutiveFailures).toBe(1);
+    expect(failures("discover-500-stack-trace")).toBe(1);
     expect(at("credential-gate-valid-prm")).toBeGreaterThanOrEqual(24 * HOUR);
     expect(at("slow-down-429-discover")).toBeGreaterThanOrEqual(30 * 60_000);
     expect(at("opted-out-host")).toBeGreaterThan(300 * 24 * HOUR);
+    // A good handshake, then a tool list behind a credential gate: a day at least, not 30 min.
+    expect(at("modern-tools-list-gated")).toBeGreaterThanOrEqual(24 * HOUR);
+    // A good handshake, then a tool list that fails: backed off like a handshake failure.
+    for (const n of ["legacy-tools-list-refused", "modern-rejects-second-tools-list-page"]) {
+      expect(getServerDetail(db, PREFIX + n)!.states, n).toMatchObject({ handshake: "verified", tools_list: "failed" });
+      expect(at(n), n).toBeGreaterThanOrEqual(6 * HOUR);
+      expect(failures(n), n).toBe(1);
+    }
+    // No common revision: nothing to read until the server changes, so it backs off too.
+    expect(at("legacy-no-common-version")).toBeGreaterThanOrEqual(6 * HOUR);
+    // The metadata host asked for 2 h; the MCP server itself answered everything and stays on the healthy cadence.
+    const meta = getServerDetail(db, `${PREFIX}metadata-host-slow-down`)!;
+    expect(meta.checks.find((c) => c.check === "auth_metadata")!.reason).toMatch(/429/);
+    expect(meta.schedule.scheduleReason).toMatch(/^healthy/);
+    expect(at("metadata-host-slow-down")).toBeLessThanOrEqual(6 * HOUR);
+    // A gate whose own metadata asks to slow down still waits the gate's day.
+    expect(at("auth-prm-429")).toBeGreaterThanOrEqual(24 * HOUR);
+    // Healthy servers, endless lists included (Observed risk, not a failure): never later than 6 h.
+    for (const n of ["modern-healthy-paged", "pagination-endless-cursor", "pagination-cursor-loop", "tools-duplicate-names"]) {
+      expect(at(n), n).toBeLessThanOrEqual(6 * HOUR);
+      expect(failures(n), n).toBe(0);
+    }
   });
 
-  test("coverage counts distinct servers read and attempted for the UTC day", () => {
+  test("a complete read counts as read: malformed lists do, endless lists do not", () => {
+    for (const n of ["tools-without-name", "tools-schema-not-object", "tools-duplicate-names"]) {
+      const d = getServerDetail(db, PREFIX + n)!;
+      expect(d.states.tools_list, n).toBe("observed_risk");
+      expect(d.lastSuccessAt, n).toBe(t0.toISOString());
+      expect(d.latestRun?.read, n).toBe(true);
+      expect(d.tools?.length, n).toBe(d.toolCount);
+      expect(d.toolCount, n).toBeGreaterThan(0);
+    }
+    for (const n of ["pagination-endless-cursor", "pagination-cursor-loop"]) {
+      const d = getServerDetail(db, PREFIX + n)!;
+      expect(d.states.tools_list, n).toBe("observed_risk");
+      expect(d.lastSuccessAt, n).toBeNull();
+      expect(d.latestRun?.read, n).toBe(false);
+      expect(d.tools, n).toBeNull();
+    }
+  });
+
+  test("coverage counts distinct servers read completely and attempted for the UTC day", () => {
     const [day] = coverageBetween(db, "2026-11-29", "2026-11-29");
-    const read = listServers(db, { states: { handshake: "verified", tools_list: "verified" }, pageSize: 200 }).total;
+    const read = listServers(db, { pageSize: 200 }).rows.filter((r) => r.lastSuccessAt === t0.toISOString()).length;
+    const verified = listServers(db, { states: { handshake: "verified", tools_list: "verified" }, pageSize: 200 }).total;
     expect(day).toMatchObject({ day: "2026-11-29", serversRead: read });
+    expect(read).toBeGreaterThanOrEqual(verified + 3); // the three malformed-but-complete lists count
     // Opted-out and needs-configuration servers were not attempted.
     expect(day!.serversAttempted).toBe(names.length - 1);
     expect(day!.requests).toBeGreaterThan(day!.requestsOk);
@@ -167,7 +217,7 @@ describe("a round over the fixture registry and the zoo", () => {
     expect(res.status).toBe(200);
     const body = (await res.json()) as { checks: Record<string, { state: string; reason: string; suiteVersion: string }>; era: string };
     expect(Object.keys(body.checks)).toEqual([...CHECK_IDS]);
-    expect(body.checks.handshake).toMatchObject({ state: "verified", suiteVersion: "0.11.0" });
+    expect(body.checks.handshake).toMatchObject({ state: "verified", suiteVersion: SUITE_VERSION });
     expect(getServer("io.github.zoo/no-such-server", db).status).toBe(404);
 
     const list = getServers(new Request("http://x/api/servers?tools_list=observed_risk&pageSize=100"), db);

@@ -60,6 +60,31 @@ describe("schedule", () => {
     expect(d.reason).toMatch(/credential required/);
   });
 
+  test("a Retry-After beside a credential gate lengthens the 24 h wait and never shortens it", () => {
+    expect(nextSchedule(now, fresh, { kind: "credential_gate", retryAfterSeconds: 60 }).intervalMs).toBe(CREDENTIAL_GATE_MS);
+    expect(nextSchedule(now, fresh, { kind: "credential_gate", retryAfterSeconds: 2 * 86_400 }).intervalMs).toBe(2 * DAY);
+  });
+
+  test("healthy servers are never scheduled later than 6 h, whatever the jitter", () => {
+    for (const streak of [0, 1, 2, 3, 4, 5, 20]) {
+      for (const j of [0, 0.3, 0.999, 5]) {
+        const d = nextSchedule(now, { consecutiveFailures: 0, unchangedStreak: streak }, { kind: "healthy", changed: false }, j);
+        expect(d.intervalMs, `streak ${streak}, jitter ${j}`).toBeLessThanOrEqual(HEALTHY_MAX_MS);
+        expect(d.intervalMs).toBeGreaterThanOrEqual(HEALTHY_MIN_MS);
+        expect(Date.parse(d.nextDueAt) - now.getTime()).toBe(d.intervalMs);
+      }
+    }
+    // At the 6 h cap the jitter still spreads servers, inside the window.
+    const late = (j: number) => nextSchedule(now, { consecutiveFailures: 0, unchangedStreak: 9 }, { kind: "healthy", changed: false }, j).intervalMs;
+    expect(late(0)).toBe(6 * HOUR);
+    expect(late(0.999)).toBeGreaterThan(5.4 * HOUR);
+    expect(late(0.999)).toBeLessThan(late(0.5));
+    // Below the cap it only lengthens: a changed server waits 30–33 min.
+    const fresh30 = nextSchedule(now, fresh, { kind: "healthy", changed: true }, 0.999).intervalMs;
+    expect(fresh30).toBeGreaterThan(30 * MINUTE);
+    expect(fresh30).toBeLessThan(33 * MINUTE);
+  });
+
   test.each<[string, ScheduleOutcome, number]>([
     ["a long Retry-After is honoured", { kind: "slow_down", retryAfterSeconds: 7200 }, 2 * HOUR],
     ["a short Retry-After never shortens the minimum interval", { kind: "slow_down", retryAfterSeconds: 5 }, 30 * MINUTE],

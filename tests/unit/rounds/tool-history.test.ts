@@ -59,4 +59,23 @@ describe("tool history", () => {
     const b = { name: "t", inputSchema: { type: "object", required: ["a", "b"], properties: { "x.y": { type: "number" } } } };
     expect(diffToolLists([a], [b]).map((c) => c.path)).toEqual(['inputSchema.properties."x.y".type', "inputSchema.required"]);
   });
+
+  test("a malformed list has a stable hash and a precise diff: duplicate names and tools without one", () => {
+    const echoA = { name: "echo", description: "Echo", inputSchema: { type: "object" } };
+    const echoB = { name: "echo", description: "Echo again", inputSchema: "{}" };
+    const nameless = { description: "nameless", inputSchema: { type: "object" } };
+    const list = [echoA, echoB, nameless];
+    // Wire order of duplicates and nameless tools is no change.
+    expect(hashToolList(canonicalToolList([nameless, echoB, echoA]))).toBe(hashToolList(canonicalToolList(list)));
+    expect(diffToolLists(list, [echoB, nameless, echoA])).toEqual([]);
+    // One duplicate changes: that one is reported, the identical twin is not.
+    expect(diffToolLists(list, [echoA, { ...echoB, description: "Echo, louder" }, nameless])).toEqual([
+      { toolName: "echo", kind: "changed", path: "description", before: '"Echo again"', after: '"Echo, louder"' },
+    ]);
+    // A third definition of the name is an addition; a removed nameless tool is a removal.
+    expect(diffToolLists(list, [echoA, echoB, echoA]).map((c) => [c.toolName, c.kind])).toEqual([
+      ["#1", "removed"],
+      ["echo", "added"],
+    ]);
+  });
 });

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { closeDb, openDb, type Db } from "@/db/client";
 import { alertState, coverageDays } from "@/lib/store/coverage";
 import { badgeStates, countServers, failingLongest, revisionCensus } from "@/lib/store/servers";
-import { errorTaxonomyReasons } from "@/lib/store/runs";
+import { completeReadCensus, errorTaxonomyReasons } from "@/lib/store/runs";
 import { toolChangeList } from "@/lib/store/tools";
 import { tallyRefusals } from "@/lib/site/refusals";
 import { SEED, seedDatabase } from "../../e2e/seed";
@@ -51,6 +51,18 @@ describe("site queries over the seeded fleet", () => {
     // 60 verified bulk servers, weather, quotes and the hostile one; the retired server is not counted.
     expect(total).toBe(63);
     expect(countServers(db)).toEqual({ inRegistry: 127, left: 1 });
+  });
+
+  test("the complete-read census counts malformed but complete lists as read and endless ones as not", () => {
+    const rows = completeReadCensus(db);
+    const count = (complete: boolean, state?: string) =>
+      rows.filter((r) => r.complete === complete && (state === undefined || r.toolsList === state)).reduce((n, r) => n + r.count, 0);
+    // weather, quotes, the hostile one and 52 bulk servers; 8 bulk lists with a duplicate name; the rest not read to the end.
+    expect(count(true, "verified")).toBe(55);
+    expect(count(true, "observed_risk")).toBe(8);
+    expect(count(false)).toBe(64);
+    expect(rows.some((r) => !r.complete && r.toolsList === "observed_risk")).toBe(true); // the cursor loop
+    expect(count(true) + count(false)).toBe(countServers(db).inRegistry);
   });
 
   test("refusal shapes are tallied by kind", () => {

@@ -3,7 +3,8 @@ import { createAddressPolicy, probeServer } from "@/lib/probe";
 import { judge } from "@/lib/checks";
 import type { CheckResult } from "@/lib/checks/types";
 import { CHECK_IDS, type CheckId, type CheckState } from "@/lib/checks/vocabulary";
-import type { ProbeLimits, ProbeObservation } from "@/lib/probe/types";
+import type { Exchange, ProbeLimits, ProbeObservation } from "@/lib/probe/types";
+import { parseWwwAuthenticate } from "@/lib/probe/www-authenticate";
 import { startZooServer, ZOO_ALSO_ACCEPTABLE, ZOO_EXPECTATIONS, type RunningZooServer } from "@/lib/demo/zoo";
 
 export const HOSTILE_LIMITS: Partial<ProbeLimits> = { deadlineMs: 3_000, maxBodyBytes: 1024 * 1024 };
@@ -39,7 +40,7 @@ export async function runZooCase(name: string): Promise<ZooRun> {
     const started = Date.now();
     const obs = await probeServer(
       { url: server.url, transport: exp.transport ?? "streamable-http" },
-      { addressPolicy: LOOPBACK_ONLY, isOptedOut, limits: exp.hostile ? HOSTILE_LIMITS : ORDINARY_LIMITS },
+      { addressPolicy: LOOPBACK_ONLY, isOptedOut, limits: { ...(exp.hostile ? HOSTILE_LIMITS : ORDINARY_LIMITS), ...exp.limits } },
     );
     const elapsedMs = Date.now() - started;
     return { name, server, obs, results: judge(obs), elapsedMs };
@@ -89,5 +90,93 @@ export function politenessProblem(run: ZooRun): string | null {
     if (run.obs.era === "modern" && r.headers["mcp-session-id"]) return `${what} carried Mcp-Session-Id in a 2026-07-28 session`;
   }
   if (run.server.concurrency.peak > 1) return `${run.server.concurrency.peak} requests were in flight at once`;
+  return null;
+}
+
+// --- reasons against evidence (issue 9 item 8) --------------------------------------------------
+
+const CITED_METHODS = ["server/discover", "initialize", "tools/list", "tools/call", "notifications/initialized"] as const;
+
+function rpcMethodOf(x: Exchange): string | undefined {
+  try {
+    const m = (JSON.parse(x.requestBody ?? "") as { method?: unknown }).method;
+    return typeof m === "string" ? m : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function answerText(x: Exchange): string {
+  return `${x.bodyExcerpt ?? ""}\n${x.sseAnswer ?? ""}`;
+}
+
+/**
+ * Claims a reason makes that the recorded exchanges can confirm or refute mechanically: statuses cited,
+ * methods said to have answered, header presence, pages counted, revisions named. Returns the first
+ * claim the evidence contradicts, or null.
+ */
+export function claimProblem(reason: string, exchanges: readonly Exchange[]): string | null {
+  const statuses = new Set(exchanges.map((x) => x.status).filter((s): s is number => s !== undefined));
+  for (const m of reason.matchAll(/HTTP (\d{3})/g)) {
+    if (!statuses.has(Number(m[1]))) return `cites HTTP ${m[1]}, but no exchange has that status`;
+  }
+  const sent = (method: string) => exchanges.filter((x) => rpcMethodOf(x) === method);
+  for (const method of CITED_METHODS) {
+    const esc = method.replace("/", "\\/");
+    const acted = new RegExp(`(?:^|[\\s(;:])${esc}(?: page \\d+)?(?: in the 2026-07-28 session)? (answered|got|was refused|was declined)`, "i");
+    if (acted.test(reason) && sent(method).length === 0) return `says ${method} answered, but it was never sent`;
+    const noAnswer = new RegExp(`${esc}(?: page \\d+)? got no answer`, "i");
+    if (noAnswer.test(reason) && sent(method).length && sent(method).every((x) => x.status !== undefined)) {
+      return `says ${method} got no answer, but every ${method} exchange has a status`;
+    }
+    const withStatus = new RegExp(`${esc}(?: page \\d+)?(?: in the 2026-07-28 session)? (?:answered|was refused with) HTTP (\\d{3})`, "gi");
+    for (const m of reason.matchAll(withStatus)) {
+      if (!sent(method).some((x) => x.status === Number(m[1]))) return `says ${method} answered HTTP ${m[1]}, but no ${method} exchange has that status`;
+    }
+  }
+  const refusals = exchanges.filter((x) => x.status === 401 || x.status === 403);
+  const withHeader = refusals.filter((x) => x.responseHeaders["www-authenticate"] !== undefined);
+  if (/no WWW-Authenticate (?:header|challenge)/i.test(reason) && refusals.every((x) => x.responseHeaders["www-authenticate"] !== undefined)) {
+    return "says no WWW-Authenticate, but every 401/403 carried one";
+  }
+  if (/no credential challenge was presented/i.test(reason) && withHeader.length) {
+    return `says no challenge was presented, but exchange ${withHeader[0]!.seq} carried WWW-Authenticate`;
+  }
+  if (/present but not a valid challenge/i.test(reason) && !withHeader.some((x) => !parseWwwAuthenticate(x.responseHeaders["www-authenticate"]!).ok)) {
+    return "says a challenge did not parse, but none of the headers fails to parse";
+  }
+  if (/with (?:a|an) \w+ challenge|with [\w, ]+ and \w+ challenges/i.test(reason) && !withHeader.some((x) => parseWwwAuthenticate(x.responseHeaders["www-authenticate"]!).ok)) {
+    return "cites a challenge, but no 401/403 carried a valid one";
+  }
+  if (/fell back to initialize|the one retry/i.test(reason) && sent("initialize").length === 0) return "says the probe fell back, but no initialize was sent";
+  const pages = reason.match(/(?:over|after) (\d+) pages?\b|(\d+) pages? \(/i);
+  if (pages) {
+    const n = Number(pages[1] ?? pages[2]);
+    const answered = sent("tools/list").filter((x) => x.status !== undefined && x.status >= 200 && x.status < 300).length;
+    if (answered < n) return `counts ${n} pages, but only ${answered} tools/list answers were 2xx`;
+  }
+  const retryAfter = reason.match(/Retry-After (\d+) s/);
+  if (retryAfter && !exchanges.some((x) => x.responseHeaders["retry-after"] !== undefined)) return "cites Retry-After, but no answer carried one";
+  for (const m of reason.matchAll(/(?:answered with|offered only|offered|initialize answered with) ((?:\d{4}-\d{2}-\d{2}(?:, )?)+)/g)) {
+    for (const v of m[1]!.split(", ").filter(Boolean)) {
+      if (!exchanges.some((x) => answerText(x).includes(v))) return `names ${v} as offered, but no answer holds it`;
+    }
+  }
+  const agreed = reason.match(/(\d{4}-\d{2}-\d{2}) agreed/);
+  if (agreed && !exchanges.some((x) => answerText(x).includes(agreed[1]!))) return `says ${agreed[1]} was agreed, but no answer names it`;
+  if (/the probe speaks/i.test(reason)) {
+    const offered = reason.match(/offered (\d{4}-\d{2}-\d{2})/)?.[1];
+    if (offered && reason.slice(reason.indexOf("the probe speaks")).includes(offered)) return `says the server offered ${offered} and that the probe speaks it`;
+  }
+  return null;
+}
+
+/** The first reason of a run that contradicts the exchanges, with its check, or null. */
+export function contradiction(run: ZooRun): string | null {
+  for (const r of run.results) {
+    for (const seq of r.evidence) if (!run.obs.exchanges.some((x) => x.seq === seq)) return `${r.check}: evidence ${seq} does not exist`;
+    const why = claimProblem(r.reason, run.obs.exchanges);
+    if (why) return `${r.check}: "${r.reason}" ${why}`;
+  }
   return null;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { ZOO_EXPECTATIONS } from "@/lib/demo/zoo";
-import { HOSTILE_LIMITS, expectedStatesFor, politenessProblem, reasonProblem, runZooCase, statesOf } from "./harness";
+import { HOSTILE_LIMITS, contradiction, expectedStatesFor, politenessProblem, reasonProblem, runZooCase, statesOf } from "./harness";
 
 const hostile = Object.entries(ZOO_EXPECTATIONS).filter(([, e]) => e.hostile);
 const MB = 1024 * 1024;
@@ -29,6 +29,7 @@ describe("probe against hostile zoo servers (small limits)", () => {
     for (const [check, fragment] of Object.entries(exp.reasonExcludes ?? {})) {
       expect(run.results.find((r) => r.check === check)?.reason.toLowerCase(), `${name} ${check}`).not.toContain(fragment);
     }
+    expect(contradiction(run), `${name}: a reason contradicts the recorded exchanges`).toBeNull();
     expect(exp.forbidden?.(run.server.log) ?? null, `${name} forbidden request`).toBeNull();
     expect(politenessProblem(run), name).toBeNull();
     expect(({} as Record<string, unknown>).polluted, "prototype polluted").toBeUndefined();
