@@ -272,7 +272,7 @@ export const FAQ_EN: FaqBook = {
             {
               id: "no-common",
               cells: [
-                "The handshake completed, but on a revision the probe does not speak",
+                `The handshake completed, but on a revision the probe cannot agree there: an \`InitializeResult\` naming an unknown date, or naming ${MODERN_REVISION}, which is agreed only through \`server/discover\``,
                 `${S.failed}; the reason lists what the server offered`,
                 "Offer at least one revision listed above as well; clients built on current SDKs speak those.",
               ],

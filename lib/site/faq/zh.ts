@@ -238,7 +238,7 @@ export const FAQ_ZH: FaqBook = {
           head: TABLE_HEAD,
           rows: [
             { id: "agreed", cells: [`discover 结果列出 ${MODERN_REVISION}，或 \`InitializeResult\` 给出探测器支持的某个旧修订`, `${S.verified}，原因中写明商定的修订`, "无需处理。"] },
-            { id: "no-common", cells: ["握手完成了，但落在探测器不支持的修订上", `${S.failed}，原因中列出服务端提供的修订`, "同时提供上面列出的至少一个修订；基于现行 SDK 的客户端都支持这些修订。"] },
+            { id: "no-common", cells: [`握手完成了，但给出的修订在这条路径上无法商定：\`InitializeResult\` 给出一个未知日期，或者给出 ${MODERN_REVISION}（这个修订只能经由 \`server/discover\` 商定）`, `${S.failed}，原因中列出服务端提供的修订`, "同时提供上面列出的至少一个修订；基于现行 SDK 的客户端都支持这些修订。"] },
             {
               id: "newer-only",
               cells: [
