@@ -7,6 +7,9 @@ import { formatCount, formatRelative, formatUtc } from "@/lib/site/format";
 import { serverPath } from "@/lib/site/paths";
 import { indexHref, parseIndexQuery, type SearchParams } from "@/lib/site/query";
 import { StateChip } from "./_components/StateChip";
+import { HistoryStripCompact } from "./_components/HistoryStrip";
+import { historyDays } from "@/lib/store/history";
+import { historyFromDay, stripDays } from "@/lib/site/history";
 import { siteDb } from "./_lib/db";
 
 export const dynamic = "force-dynamic";
@@ -26,6 +29,7 @@ export default async function Home({ searchParams }: { searchParams: Promise<Sea
   });
   const pages = Math.max(1, Math.ceil(list.total / list.pageSize));
   const now = new Date();
+  const history = historyDays(db, list.rows.map((r) => r.name), historyFromDay(now));
   const filtered = query.q !== "" || Object.keys(query.states).length > 0 || query.includeLeft;
 
   return (
@@ -126,6 +130,7 @@ export default async function Home({ searchParams }: { searchParams: Promise<Sea
                   </th>
                 ))}
                 <th scope="col">Last probed</th>
+                <th scope="col">Last 90 days</th>
               </tr>
             </thead>
             <tbody>
@@ -152,6 +157,9 @@ export default async function Home({ searchParams }: { searchParams: Promise<Sea
                   ))}
                   <td data-label="Last probed">
                     {row.lastProbedAt ? <time dateTime={row.lastProbedAt} title={formatUtc(row.lastProbedAt)}>{formatRelative(row.lastProbedAt, now)}</time> : "not yet"}
+                  </td>
+                  <td data-label="Last 90 days">
+                    <HistoryStripCompact days={stripDays(history.get(row.name) ?? [], now)} />
                   </td>
                 </tr>
               ))}

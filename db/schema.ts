@@ -81,6 +81,10 @@ export const runs = sqliteTable(
     /** JSON Exchange[]; null once pruned. */
     exchanges: text("exchanges"),
     keepEvidence: integer("keep_evidence", { mode: "boolean" }).notNull().default(false),
+    /** Wall time of the handshake exchanges (discover, initialize, initialized); null when none was answered. */
+    handshakeMs: integer("handshake_ms"),
+    /** Wall time of the tools/list pages; null when no page was answered. */
+    toolsListMs: integer("tools_list_ms"),
   },
   (t) => [index("runs_server_idx").on(t.serverId, t.startedAt), index("runs_started_idx").on(t.startedAt)],
 );
@@ -246,3 +250,34 @@ export const meta = sqliteTable("meta", {
   key: text("key").primaryKey(),
   value: text("value").notNull(),
 });
+
+/** One row per server and UTC day it was probed: the history strip outlives the 30-day run retention.
+ * `state` is the worst discovery state of the day's runs (failed > observed_risk > not_checked > verified). */
+export const serverDays = sqliteTable(
+  "server_days",
+  {
+    serverId: integer("server_id").notNull().references(() => servers.id),
+    day: text("day").notNull(),
+    state: text("state", { enum: CHECK_STATES }).notNull(),
+    probes: integer("probes").notNull().default(0),
+    lastRunId: integer("last_run_id").notNull(),
+    handshakeMsSum: integer("handshake_ms_sum").notNull().default(0),
+    handshakeMsCount: integer("handshake_ms_count").notNull().default(0),
+    handshakeMsMax: integer("handshake_ms_max"),
+    toolsListMsSum: integer("tools_list_ms_sum").notNull().default(0),
+    toolsListMsCount: integer("tools_list_ms_count").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.serverId, t.day] })],
+);
+
+/** Accepted "probe again now" requests; refusals are answered, not stored. A request is done once a run of
+ * its server started after `requestedAt`. */
+export const reprobeRequests = sqliteTable(
+  "reprobe_requests",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    serverId: integer("server_id").notNull().references(() => servers.id),
+    requestedAt: text("requested_at").notNull(),
+  },
+  (t) => [index("reprobe_server_idx").on(t.serverId, t.requestedAt), index("reprobe_at_idx").on(t.requestedAt)],
+);

@@ -16,6 +16,8 @@ const EnvSchema = z.object({
   PROBE_ALLOW_PRIVATE_NETWORKS: boolFlag,
   MCP_STATUS_DEMO: z.enum(["0", "1", "true", "false", ""]).optional(),
   PUBLIC_BASE_URL: z.string().url().optional(),
+  REPROBE_MIN_MINUTES: z.coerce.number().int().min(1).max(10_080).optional(),
+  REPROBE_HOURLY_CAP: z.coerce.number().int().min(0).max(100_000).optional(),
 });
 
 export const OFFICIAL_REGISTRY_URL = "https://registry.modelcontextprotocol.io";
@@ -33,6 +35,10 @@ export interface Config {
   probeConcurrency: number;
   allowPrivateNetworks: boolean;
   publicBaseUrl: string | undefined;
+  /** "Probe again now": one accepted request per server in this many minutes (REPROBE_MIN_MINUTES, default 15). */
+  reprobeMinMinutes: number;
+  /** "Probe again now": accepted requests per hour across all servers (REPROBE_HOURLY_CAP, default 60; 0 turns the form off). */
+  reprobeHourlyCap: number;
 }
 
 export function parseConfig(env: Record<string, string | undefined>): Config {
@@ -55,6 +61,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     // The demo fleet lives on loopback, so the demo needs the private-network allowance.
     allowPrivateNetworks: e.PROBE_ALLOW_PRIVATE_NETWORKS || demo,
     publicBaseUrl: e.PUBLIC_BASE_URL,
+    reprobeMinMinutes: e.REPROBE_MIN_MINUTES ?? 15,
+    reprobeHourlyCap: e.REPROBE_HOURLY_CAP ?? 60,
   };
 }
 

@@ -4,6 +4,7 @@ import type { Config } from "../config";
 import { startDemo } from "../demo/start";
 import { probeUserAgent } from "../probe";
 import { makeAllDue } from "../store/servers";
+import { startRoundAfterReprobes } from "./reprobe";
 import { startRound, type RoundDeps } from "./round";
 
 // Process-wide (globalThis, shared across Next's bundles) so instrumentation starts the scheduler once.
@@ -38,13 +39,13 @@ export async function startBackground(config: Config, log: (line: string) => voi
   const deps = () => roundDepsFromConfig(config, { trigger: "scheduler", log, registryUrl });
   let scheduler: Cron | null = null;
   if (config.probeSchedule) {
-    scheduler = new Cron(config.probeSchedule, { protect: true, catch: true, unref: true }, () => {
-      const r = startRound(deps());
+    scheduler = new Cron(config.probeSchedule, { protect: true, catch: true, unref: true }, async () => {
+      const r = await startRoundAfterReprobes(deps());
       if (!r.started) {
         log(`[scheduler] skipped: ${r.reason}`);
         return;
       }
-      return r.done.then(() => undefined);
+      await r.done;
     });
     log(`[scheduler] rounds on "${config.probeSchedule}", next at ${scheduler.nextRun()?.toISOString() ?? "never"}`);
   } else {

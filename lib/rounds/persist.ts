@@ -9,9 +9,11 @@ import { recordCoverage } from "../store/coverage";
 import { getServerRunState, STATE_FIELDS, updateServer, type ServerRunUpdate } from "../store/servers";
 import { getToolSnapshot, insertToolChanges, upsertToolSnapshot } from "../store/tools";
 import { insertRun, insertTransitions, pruneRunExchanges, upsertCheckResults, type CheckResultRow, type TransitionInsert } from "../store/runs";
+import { recordServerDay, worstDiscoveryState } from "../store/history";
 import { utcDay } from "./coverage";
 import { hostOf } from "./hosts";
 import { nameJitter, nextSchedule, type ScheduleOutcome } from "./schedule";
+import { probeTimings } from "./timings";
 import { canonicalToolList, diffToolLists, hashToolList } from "./tool-history";
 
 /** How a server's run went, as the round counts it. `partly_read`: the handshake worked but the tool list was not
@@ -101,6 +103,12 @@ function runKind(outcome: ScheduleOutcome, complete: boolean, skipped: boolean):
   }
 }
 
+/** The history strip's rollup row: kept apart from the run's other writes so batching can move it as one piece. */
+function recordDay(db: Db, serverId: number, runId: number, results: CheckResult[], timings: ReturnType<typeof probeTimings>, now: Date): void {
+  const state = worstDiscoveryState(Object.fromEntries(results.map((r) => [r.check, r.state])));
+  if (state) recordServerDay(db, { serverId, day: utcDay(now), state, runId, ...timings });
+}
+
 /** Writes one server's run in a single transaction: run + evidence, latest results, transitions, denormalised
  * states, schedule, tool snapshot and diffs, coverage. */
 export function persistRun(db: Db, input: PersistInput): PersistResult {
@@ -130,6 +138,7 @@ export function persistRun(db: Db, input: PersistInput): PersistResult {
     const read = isCompleteRead(obs);
     const requests = obs.exchanges.length;
     const requestsOk = obs.exchanges.filter((e) => isOk(e.status)).length;
+    const timings = probeTimings(obs);
     const startedMs = Date.parse(obs.startedAt);
     const finishedMs = Date.parse(obs.finishedAt);
     const runId = insertRun(db, {
@@ -146,7 +155,9 @@ export function persistRun(db: Db, input: PersistInput): PersistResult {
       read,
       exchangesJson: JSON.stringify(obs.exchanges),
       keepEvidence: transitions.length > 0,
+      ...timings,
     });
+    recordDay(db, input.serverId, runId, results, timings, now);
     if (prev.lastRunId) pruneRunExchanges(db, prev.lastRunId);
 
     const rows: CheckResultRow[] = results.map((r) => ({

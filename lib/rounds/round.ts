@@ -10,6 +10,7 @@ import type { Blocked, ProbeLimits, ProbeObservation } from "../probe/types";
 import { fetchRegistry, RegistryError, type FetchRegistryOptions } from "../registry/client";
 import { insertAlert, coverageBetween, firstCoverageDay, pruneCoverageServers } from "../store/coverage";
 import { getRobots, listOptOuts, putRobots } from "../store/optouts";
+import { serversForRound } from "../store/reprobe";
 import { summaryCounts, applyRegistrySnapshot, listDueServers, updateServer, type DueServer } from "../store/servers";
 import { acquireRoundLock, finishRound, heartbeatRound, pruneRounds, type RoundProgress } from "../store/rounds";
 import { getMeta, META_KEYS, setMeta } from "../store/meta";
@@ -47,6 +48,9 @@ export interface RoundDeps {
   heartbeatMs?: number;
   /** Probe at most this many due servers; the rest stay due for the next round. */
   maxServers?: number;
+  /** Probe exactly these servers (a "probe again now" request) instead of the due ones; no registry read,
+   * no maintenance. Servers that left the registry are left out. */
+  serverIds?: number[];
   /** Called after each server with the running totals. */
   onProgress?: (p: Required<RoundProgress>) => void;
 }
@@ -138,8 +142,8 @@ async function executeRound(deps: RoundDeps, roundId: number, holder: string): P
 
   let registry: RoundSummary["registry"];
   try {
-    registry = await refreshRegistryIfStale(deps, now, log);
-    const due = listDueServers(db, now().toISOString(), deps.maxServers);
+    registry = deps.serverIds ? undefined : await refreshRegistryIfStale(deps, now, log);
+    const due = deps.serverIds ? serversForRound(db, deps.serverIds) : listDueServers(db, now().toISOString(), deps.maxServers);
     progress.due = due.length;
     beat(true);
 
@@ -177,7 +181,7 @@ async function executeRound(deps: RoundDeps, roundId: number, holder: string): P
     const n = Math.max(1, Math.min(deps.concurrency ?? 16, due.length || 1));
     await Promise.all(Array.from({ length: n }, worker));
 
-    maintain(db, now(), log);
+    if (!deps.serverIds) maintain(db, now(), log);
     if (lostLock) throw new Error("the round lock was taken over (heartbeat went stale); stopped early");
     const durationMs = Math.round(performance.now() - t0);
     finishRound(db, roundId, holder, { now: now(), status: "done", progress });

@@ -1,6 +1,7 @@
 import { CHECK_IDS, type CheckId } from "../checks/vocabulary";
 import { type BadgeStates } from "../store/servers";
-import { badgeSpec, type BadgeSpec } from "./badge";
+import { BADGE_COLORS, badgeSpec, type BadgeSpec } from "./badge";
+import type { ResponseTimes } from "./history";
 import { overallState } from "./states";
 
 export type BadgeLookup =
@@ -19,4 +20,36 @@ export function resolveBadge(found: BadgeStates | null, checkParam: string | nul
   if (!found) return { ok: true, spec: badgeSpec({ known: false, state: null, check }), status: 404 };
   const state = check ? found.states[check] : overallState(found.states);
   return { ok: true, spec: badgeSpec({ known: true, state, check, leftRegistry: found.leftRegistryAt !== null }), status: 200 };
+}
+
+export const BADGE_METRICS = ["latency"] as const;
+
+/** Colour steps for a handshake p95, in ms: quick, fine, slow, very slow. */
+const LATENCY_STEPS: [number, string][] = [
+  [500, "#2e7d32"],
+  [1_500, "#5b8c00"],
+  [4_000, "#b26a00"],
+];
+
+/** The latency badge: handshake p95 over 24 h (30 days when the last day has no measurement). */
+export function latencyBadgeSpec(times: ResponseTimes | null): BadgeSpec {
+  const label = "MCP handshake p95";
+  if (!times) return { label, message: "unknown", color: BADGE_COLORS.unknown };
+  const day = times.last24h.handshake;
+  const [p, window] = day.p95 !== null ? [day.p95, "24 h"] : [times.last30d.handshake.p95, "30 d"];
+  if (p === null) return { label, message: "no measurement", color: BADGE_COLORS.unknown };
+  const color = LATENCY_STEPS.find(([max]) => p <= max)?.[1] ?? BADGE_COLORS.failed;
+  return { label, message: `${p.toLocaleString("en-US")} ms (${window})`, color };
+}
+
+/** A badge request: ?metric=latency, else ?check=<id> or the overall state. Lookups run only when needed. */
+export function resolveBadgeQuery(
+  query: URLSearchParams,
+  lookup: { states: () => BadgeStates | null; latency: () => ResponseTimes | null },
+): BadgeLookup {
+  const metric = query.get("metric");
+  if (metric === null || metric === "") return resolveBadge(lookup.states(), query.get("check"));
+  if (metric !== "latency") return { ok: false, error: `unknown metric "${metric}"; use one of ${BADGE_METRICS.join(", ")}` };
+  const times = lookup.latency();
+  return { ok: true, spec: latencyBadgeSpec(times), status: times ? 200 : 404 };
 }

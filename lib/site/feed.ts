@@ -1,6 +1,8 @@
 import { Feed } from "feed";
 import { type ToolChangeRow } from "../store/tools";
-import { serverPath } from "./paths";
+import type { StateChangeRow } from "../store/history";
+import { CHECK_LABELS, STATE_LABELS } from "./labels";
+import { checkAnchor, serverPath } from "./paths";
 
 function describe(c: ToolChangeRow): string {
   const where = c.path ? ` (${c.path})` : "";
@@ -9,18 +11,48 @@ function describe(c: ToolChangeRow): string {
   return `tool ${c.toolName} changed${where}`;
 }
 
+interface FeedHead {
+  origin: string;
+  selfPath: string;
+  title: string;
+  /** Newest entry's time, else now. */
+  updated: Date;
+}
+
+function newFeed(h: FeedHead): Feed {
+  return new Feed({
+    id: `${h.origin}${h.selfPath}`,
+    title: h.title,
+    link: `${h.origin}/changes`,
+    updated: h.updated,
+    generator: "mcp-status",
+    copyright: "Observations by mcp-status",
+    feedLinks: { atom: `${h.origin}${h.selfPath}` },
+  });
+}
+
+/** Atom for check state changes (transitions), first results included. */
+export function stateChangesAtom(opts: { origin: string; selfPath: string; title: string; rows: StateChangeRow[]; now: Date }): string {
+  const { origin, rows } = opts;
+  const feed = newFeed({ ...opts, updated: rows[0] ? new Date(rows[0].at) : opts.now });
+  for (const t of rows) {
+    const check = CHECK_LABELS.en[t.check];
+    const change = t.fromState ? `${STATE_LABELS.en[t.fromState]} → ${STATE_LABELS.en[t.toState]}` : `first result ${STATE_LABELS.en[t.toState]}`;
+    feed.addItem({
+      id: `${origin}/changes/states.xml#transition-${t.id}`,
+      title: `${t.serverName}: ${check} ${change}`,
+      link: `${origin}${serverPath(t.serverName)}#${checkAnchor(t.check)}`,
+      date: new Date(t.at),
+      description: `${t.reason} (suite ${t.suiteVersion})`,
+    });
+  }
+  return feed.atom1();
+}
+
 /** Atom for tool-definition changes. The feed package escapes every text field as XML. */
 export function changesAtom(opts: { origin: string; selfPath: string; title: string; rows: ToolChangeRow[]; now: Date }): string {
   const { origin, rows } = opts;
-  const feed = new Feed({
-    id: `${origin}${opts.selfPath}`,
-    title: opts.title,
-    link: `${origin}/changes`,
-    updated: rows[0] ? new Date(rows[0].at) : opts.now,
-    generator: "mcp-status",
-    copyright: "Observations by mcp-status",
-    feedLinks: { atom: `${origin}${opts.selfPath}` },
-  });
+  const feed = newFeed({ ...opts, updated: rows[0] ? new Date(rows[0].at) : opts.now });
   for (const c of rows) {
     const lines = [
       `${c.serverName}: ${describe(c)}.`,

@@ -30,3 +30,5 @@ export const shieldsEndpointPath = (name: string, check?: CheckId) =>
   `/api/badge/${encodeName(name)}${check ? `?check=${check}` : ""}`;
 export const serverFeedPath = (name: string) => `/changes/feed.xml?server=${encodeURIComponent(name)}`;
 export const faqPath = (lang: "en" | "zh", slug?: string) => `${lang === "zh" ? "/zh" : ""}/faq${slug ? `/${slug}` : ""}`;
+export const runPath = (id: number) => `/runs/${id}`;
+export const serverStatesFeedPath = (name: string) => `/changes/states.xml?server=${encodeURIComponent(name)}`;

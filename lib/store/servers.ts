@@ -141,17 +141,20 @@ export function applyRegistrySnapshot(db: Db, listed: ListedServer[], now: strin
 /** A server as a round needs it. */
 export type DueServer = Pick<ServerRow, "id" | "name" | "remoteUrl" | "transport" | "host" | "needsConfig">;
 
+/** The columns of a DueServer. */
+export const dueServerColumns = {
+  id: servers.id,
+  name: servers.name,
+  remoteUrl: servers.remoteUrl,
+  transport: servers.transport,
+  host: servers.host,
+  needsConfig: servers.needsConfig,
+};
+
 /** Servers still in the registry whose next probe is due (never probed first, then oldest due). */
 export function listDueServers(db: Db, now: string, limit?: number): DueServer[] {
   const q = db
-    .select({
-      id: servers.id,
-      name: servers.name,
-      remoteUrl: servers.remoteUrl,
-      transport: servers.transport,
-      host: servers.host,
-      needsConfig: servers.needsConfig,
-    })
+    .select(dueServerColumns)
     .from(servers)
     .where(and(isNull(servers.leftRegistryAt), or(isNull(servers.nextDueAt), lte(servers.nextDueAt, now))))
     .orderBy(sql`${servers.nextDueAt} is not null`, servers.nextDueAt, servers.id);

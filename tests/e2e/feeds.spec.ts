@@ -1,17 +1,6 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
+import { parseAtom } from "./helpers";
 import { SEED } from "./seed";
-
-async function parseAtom(page: Page, xml: string) {
-  return page.evaluate((text) => {
-    const doc = new DOMParser().parseFromString(text, "application/xml");
-    const err = doc.getElementsByTagName("parsererror")[0];
-    const entries = [...doc.getElementsByTagName("entry")].map((e) => ({
-      title: e.getElementsByTagName("title")[0]?.textContent ?? "",
-      updated: e.getElementsByTagName("updated")[0]?.textContent ?? "",
-    }));
-    return { error: err?.textContent ?? null, root: doc.documentElement.localName, ns: doc.documentElement.namespaceURI, entries };
-  }, xml);
-}
 
 test("the changes page lists tool-definition changes newest first and links its feed", async ({ page }) => {
   await page.goto("/changes");

@@ -27,3 +27,18 @@ export function collectConsoleErrors(page: Page): string[] {
   page.on("pageerror", (e) => errors.push(String(e)));
   return errors;
 }
+
+/** Parses Atom in the browser's own XML parser: the parse error (if any), the root and each entry's fields. */
+export async function parseAtom(page: Page, xml: string) {
+  return page.evaluate((text) => {
+    const doc = new DOMParser().parseFromString(text, "application/xml");
+    const err = doc.getElementsByTagName("parsererror")[0];
+    const entries = [...doc.getElementsByTagName("entry")].map((e) => ({
+      title: e.getElementsByTagName("title")[0]?.textContent ?? "",
+      updated: e.getElementsByTagName("updated")[0]?.textContent ?? "",
+      link: e.getElementsByTagName("link")[0]?.getAttribute("href") ?? "",
+      summary: (e.getElementsByTagName("summary")[0] ?? e.getElementsByTagName("content")[0])?.textContent ?? "",
+    }));
+    return { error: err?.textContent ?? null, root: doc.documentElement.localName, ns: doc.documentElement.namespaceURI, entries };
+  }, xml);
+}

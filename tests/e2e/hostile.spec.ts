@@ -4,9 +4,6 @@
 //
 // This file runs its own `next start` on its own database (the shared e2e server's seed stays as the
 // other specs expect it), in one worker, in order.
-import { spawn, type ChildProcess } from "node:child_process";
-import fs from "node:fs";
-import net from "node:net";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { closeDb, openDb, type Db } from "../../db/client";
@@ -17,6 +14,7 @@ import { persistRun } from "../../lib/rounds/persist";
 import { applyRegistrySnapshot, type ListedServer } from "../../lib/store/servers";
 import { startZooServer, ZOO_EXPECTATIONS } from "../../lib/demo/zoo";
 import { MARKUP_DESCRIPTION } from "../../lib/demo/zoo/hostile";
+import { freshDbFile, startOwnSite, type OwnSite } from "./own-site";
 
 const LIMITS: Partial<ProbeLimits> = { deadlineMs: 5_000, maxBodyBytes: 1024 * 1024 };
 const SLACK_MS = 1_500;
@@ -33,69 +31,17 @@ test.describe.configure({ mode: "default" });
 
 // --- the site under load -----------------------------------------------------------------------
 
-interface Site {
-  origin: string;
-  child: ChildProcess;
+interface Site extends OwnSite {
   db: Db;
   listed: ListedServer[];
-  output: string[];
 }
 
 let site: Site | undefined;
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
 async function startSite(): Promise<Site> {
-  fs.mkdirSync(path.dirname(DB_FILE), { recursive: true });
-  for (const suffix of ["", "-wal", "-shm"]) fs.rmSync(`${DB_FILE}${suffix}`, { force: true });
+  freshDbFile(DB_FILE);
   const db = openDb(DB_FILE);
-  const port = await freePort();
-  const child = spawn(path.resolve("node_modules/.bin/next"), ["start", "-H", "127.0.0.1", "-p", String(port)], {
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      DATABASE_PATH: DB_FILE,
-      PROBE_SCHEDULE: "",
-      REGISTRY_URL: "http://127.0.0.1:9/",
-      NEXT_TELEMETRY_DISABLED: "1",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-    detached: true,
-  });
-  const output: string[] = [];
-  child.stdout!.on("data", (b: Buffer) => output.push(b.toString()));
-  child.stderr!.on("data", (b: Buffer) => output.push(b.toString()));
-  const origin = `http://127.0.0.1:${port}`;
-  const until = Date.now() + 60_000;
-  while (Date.now() < until) {
-    if (child.exitCode !== null) throw new Error(`next start exited with ${child.exitCode}: ${output.join("").slice(-1500)}`);
-    const ok = await fetch(`${origin}/api/health`, { signal: AbortSignal.timeout(2_000) }).then(
-      (r) => r.status === 200,
-      () => false,
-    );
-    if (ok) return { origin, child, db, listed: [], output };
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  stopProcessGroup(child);
-  throw new Error(`next start did not answer /api/health within 60 s: ${output.join("").slice(-1500)}`);
-}
-
-function stopProcessGroup(child: ChildProcess): void {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  try {
-    process.kill(-child.pid!, "SIGTERM");
-  } catch {
-    child.kill("SIGTERM");
-  }
+  return { ...(await startOwnSite(DB_FILE)), db, listed: [] };
 }
 
 test.beforeAll(async () => {
@@ -107,9 +53,7 @@ test.afterAll(async () => {
   if (!site) return;
   const s = site;
   site = undefined;
-  const exited = new Promise<void>((r) => (s.child.exitCode !== null ? r() : s.child.once("exit", () => r())));
-  stopProcessGroup(s.child);
-  await Promise.race([exited, new Promise((r) => setTimeout(r, 5_000))]);
+  await s.stop();
   closeDb(s.db);
 });
 

@@ -191,7 +191,7 @@ export function seedDatabase(file: string, now = Date.now()): void {
 
       // 1. One server showing all four states.
       const u1 = "https://four.example.com/mcp";
-      addServer({
+      const four = addServer({
         name: SEED.allStates,
         title: "Four states demo",
         description: "Answers initialize with a revision we do not speak and pages its tools forever.",
@@ -325,7 +325,7 @@ export function seedDatabase(file: string, now = Date.now()): void {
 
       // 5. Down for eight days.
       const u5 = "https://down.broken.net/mcp";
-      addServer({
+      const down = addServer({
         name: SEED.down,
         title: "Always down",
         url: u5,
@@ -383,10 +383,12 @@ export function seedDatabase(file: string, now = Date.now()): void {
 
       // 9. Bulk servers for paging and filters.
       const cycle: CheckState[] = ["verified", "verified", "verified", "failed", "observed_risk", "not_checked"];
+      const bulk: { serverId: number; state: CheckState }[] = [];
       for (let i = 0; i < SEED.bulkCount; i++) {
         const hs = cycle[i % cycle.length]!;
         const modern = i % 5 === 0;
-        addServer({
+        bulk[i] = { serverId: 0, state: hs };
+        bulk[i]!.serverId = addServer({
           name: `${SEED.bulkPrefix}${String(i).padStart(3, "0")}`,
           url: `https://bulk${i}.example.com/mcp`,
           era: hs === "verified" ? (modern ? "modern" : "legacy") : "unknown",
@@ -409,8 +411,14 @@ export function seedDatabase(file: string, now = Date.now()): void {
           probedHoursAgo: (i % 12) + 1,
           successHoursAgo: hs === "verified" ? (i % 12) + 1 : 24 * ((i % 4) + 1),
           failures: hs === "verified" ? 0 : (i % 3) + 1,
-        });
+        }).serverId;
       }
+
+      // History: 90 UTC days per server, with response times on the weather server's runs of the last 30 days.
+      seedHistory(tx, now, w.serverId, (d) => (d === 2 ? "failed" : d === 17 ? "observed_risk" : d >= 60 && d % 9 === 0 ? null : "verified"), true);
+      seedHistory(tx, now, four.serverId, (d) => (d % 11 === 5 ? null : d < 40 ? "failed" : "verified"), false);
+      seedHistory(tx, now, down.serverId, (d) => (d <= 8 ? "failed" : d % 13 === 0 ? null : "verified"), false);
+      bulk.forEach((b, i) => seedHistory(tx, now, b.serverId, (d) => ((d + i) % 17 === 0 ? null : d === 0 || (d + i) % 23 !== 0 ? b.state : "failed"), false));
 
       // Coverage: 21 days with a dip over the last two, and an open alert for today.
       for (let d = 20; d >= 0; d--) {
@@ -429,6 +437,39 @@ export function seedDatabase(file: string, now = Date.now()): void {
     });
   } finally {
     closeDb(db);
+  }
+}
+
+type Tx = Parameters<Parameters<ReturnType<typeof openDb>["transaction"]>[0]>[0];
+
+/** Day rows for the last 90 UTC days (`stateOn(daysAgo)`, null = no probe); with `timed`, four runs a day
+ * for the last 30 days carrying handshake and tool-list times (a slow spell ten days ago). */
+function seedHistory(tx: Tx, now: number, serverId: number, stateOn: (daysAgo: number) => CheckState | null, timed: boolean): void {
+  for (let d = 89; d >= 0; d--) {
+    const state = stateOn(d);
+    if (!state) continue;
+    let lastRunId = 1_000_000 + serverId * 100 + d;
+    const hs: number[] = [];
+    const tl: number[] = [];
+    if (timed && d < 30) {
+      for (let k = 0; k < 4; k++) {
+        const handshakeMs = 120 + ((d * 37 + k * 53) % 90) + (d >= 9 && d <= 11 ? 600 : 0) + (k === 3 && d % 5 === 0 ? 900 : 0);
+        const toolsListMs = 60 + ((d * 29 + k * 17) % 50);
+        const at = new Date(now - d * 86_400_000 - (k * 6 + 1) * 3_600_000).toISOString();
+        const [run] = tx
+          .insert(t.runs)
+          .values({ serverId, startedAt: at, finishedAt: at, durationMs: handshakeMs + toolsListMs, suiteVersion: SUITE_VERSION, era: "modern", protocolVersion: "2026-07-28", requests: 3, requestsOk: 3, read: state === "verified", exchanges: null, keepEvidence: false, handshakeMs, toolsListMs })
+          .returning()
+          .all();
+        lastRunId = run!.id;
+        hs.push(handshakeMs);
+        tl.push(toolsListMs);
+      }
+    }
+    const probes = hs.length || 1 + ((serverId + d) % 3);
+    tx.insert(t.serverDays)
+      .values({ serverId, day: day(now, d), state, probes, lastRunId, handshakeMsSum: hs.reduce((a, b) => a + b, 0), handshakeMsCount: hs.length, handshakeMsMax: hs.length ? Math.max(...hs) : null, toolsListMsSum: tl.reduce((a, b) => a + b, 0), toolsListMsCount: tl.length })
+      .run();
   }
 }
 

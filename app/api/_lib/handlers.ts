@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { Db } from "@/db/client";
 import { CHECK_IDS, CHECK_STATES, type CheckId, type CheckState } from "@/lib/checks/vocabulary";
 import type { StartResult } from "@/lib/rounds/round";
+import { serverHistory } from "@/app/_lib/history";
 import { getServerDetail, listServers, MAX_PAGE_SIZE, summaryCounts } from "@/lib/store/servers";
 import { getRound, listRecentRounds } from "@/lib/store/rounds";
 import { getMeta, META_KEYS } from "@/lib/store/meta";
@@ -72,7 +73,9 @@ export function getServer(name: string, db: Db): Response {
     return Response.json({ error: "not_found", message: `No server named ${JSON.stringify(name)} is known.` }, { status: 404 });
   }
   // Checks keyed by id (CHECK_IDS order), like the probe CLI's --json report.
-  return Response.json({ ...detail, checks: Object.fromEntries(detail.checks.map((c) => [c.check, c])) }, { headers: noStore });
+  const checks = Object.fromEntries(detail.checks.map((c) => [c.check, c]));
+  const history = serverHistory(db, name, new Date());
+  return Response.json({ ...detail, checks, history: history?.days ?? [], responseTimes: history?.responseTimes ?? null }, { headers: noStore });
 }
 
 export function health(db: Db): Response {

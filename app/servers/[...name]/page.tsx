@@ -8,16 +8,18 @@ import type { Exchange } from "@/lib/probe/types";
 import { getRunExchanges, type CheckResultRow } from "@/lib/store/runs";
 import { getServerDetail, type ServerDetail } from "@/lib/store/servers";
 import { formatDuration, formatRelative, formatUtc } from "@/lib/site/format";
-import { badgePath, checkAnchor, nameFromSegments, serverFeedPath, serverJsonPath, shieldsEndpointPath } from "@/lib/site/paths";
+import { badgePath, checkAnchor, nameFromSegments, serverFeedPath, serverJsonPath, serverStatesFeedPath, shieldsEndpointPath } from "@/lib/site/paths";
 import { overallState } from "@/lib/site/states";
 import { CopyField } from "../../_components/CopyField";
 import { ExchangeView } from "../../_components/ExchangeView";
+import { ReprobeSection } from "../../_components/ReprobeForm";
+import { ServerHistory } from "../../_components/ServerHistory";
 import { StateChip } from "../../_components/StateChip";
 import { siteDb, siteOrigin } from "../../_lib/db";
 
 export const dynamic = "force-dynamic";
 
-type Params = { params: Promise<{ name: string[] }> };
+type Params = { params: Promise<{ name: string[] }>; searchParams?: Promise<Record<string, string | string[] | undefined>> };
 
 export async function generateMetadata({ params }: Params): Promise<Metadata> {
   const name = nameFromSegments((await params).name);
@@ -26,7 +28,14 @@ export async function generateMetadata({ params }: Params): Promise<Metadata> {
   return {
     title: name,
     description: `Observed MCP checks for ${name}, with reasons and evidence.`,
-    alternates: { types: { "application/atom+xml": serverFeedPath(name) } },
+    alternates: {
+      types: {
+        "application/atom+xml": [
+          { url: serverFeedPath(name), title: `Tool changes: ${name}` },
+          { url: serverStatesFeedPath(name), title: `State changes: ${name}` },
+        ],
+      },
+    },
   };
 }
 
@@ -131,7 +140,7 @@ function toolDescription(tool: unknown): string | null {
   return typeof d === "string" ? d : null;
 }
 
-export default async function ServerPage({ params }: Params) {
+export default async function ServerPage({ params, searchParams }: Params) {
   const name = nameFromSegments((await params).name);
   const detail = getServerDetail(siteDb(), name);
   if (!detail) notFound();
@@ -228,6 +237,9 @@ export default async function ServerPage({ params }: Params) {
           {detail.schedule.consecutiveFailures > 0 ? ` · ${detail.schedule.consecutiveFailures} failed probes in a row` : ""}
         </dd>
       </dl>
+
+      <ServerHistory name={name} now={now} />
+      <ReprobeSection name={name} leftRegistry={!!detail.leftRegistryAt} optedOut={!!detail.optOut} query={(await searchParams) ?? {}} />
 
       <section aria-labelledby="checks-h">
         <h2 id="checks-h">Checks</h2>

@@ -1,0 +1,21 @@
+import { getRound } from "../store/rounds";
+import { startRound, type RoundDeps, type StartResult } from "./round";
+
+/** The trigger of a one-server round started by "Probe again now". */
+export const REPROBE_TRIGGER = "reprobe";
+
+/** Starts one probe of one registry server as a round of its own (same probe, opt-outs, lock and writes). */
+export function startReprobeRound(deps: RoundDeps, serverId: number): StartResult {
+  return startRound({ ...deps, trigger: REPROBE_TRIGGER, serverIds: [serverId] });
+}
+
+/** Starts a round; while a one-server re-probe holds the lock (it lasts one probe), waits for it instead of
+ * skipping the scheduler's tick. Any other holder, or waiting past `maxWaitMs`, answers "not started". */
+export async function startRoundAfterReprobes(deps: RoundDeps, o: { pollMs?: number; maxWaitMs?: number } = {}): Promise<StartResult> {
+  const until = Date.now() + (o.maxWaitMs ?? 3 * 60_000);
+  for (;;) {
+    const r = startRound(deps);
+    if (r.started || getRound(deps.db, r.roundId)?.trigger !== REPROBE_TRIGGER || Date.now() >= until) return r;
+    await new Promise((resolve) => setTimeout(resolve, o.pollMs ?? 1_000));
+  }
+}

@@ -1,0 +1,20 @@
+import type { Exchange, ExchangePhase, ProbeObservation } from "../probe/types";
+
+// Response time as a client feels it: the probe sends one request at a time, so the wall time of a step
+// is the sum of its exchanges. A step with no answered exchange (timeout, refused) has no response time.
+const HANDSHAKE_PHASES: readonly ExchangePhase[] = ["discover", "initialize", "initialized"];
+
+function stepMs(exchanges: Exchange[], phases: readonly ExchangePhase[]): number | null {
+  const step = exchanges.filter((e) => phases.includes(e.phase));
+  if (!step.some((e) => e.status !== undefined)) return null;
+  return Math.round(step.reduce((n, e) => n + e.durationMs, 0));
+}
+
+export interface ProbeTimings {
+  handshakeMs: number | null;
+  toolsListMs: number | null;
+}
+
+export function probeTimings(obs: Pick<ProbeObservation, "exchanges">): ProbeTimings {
+  return { handshakeMs: stepMs(obs.exchanges, HANDSHAKE_PHASES), toolsListMs: stepMs(obs.exchanges, ["tools_list"]) };
+}
