@@ -693,7 +693,7 @@ export const FAQ_EN: FaqBook = {
       },
       { h2: "Probe again now", id: "probe-again" },
       {
-        p: `Each server page has a **Probe again now** button. It queues one probe of that registry server (never of an arbitrary URL), at most once per server every 15 minutes and within an hourly limit for the whole site (60 by default; the operator sets both with `REPROBE_MIN_MINUTES` and `REPROBE_HOURLY_CAP`). The page then says it is queued, and later when it was probed; when a limit refuses the request, it says which. The queued probe is an ordinary one: same code, same politeness, same opt-outs, written to the same history.`,
+        p: `Each server page has a **Probe again now** button. It queues one probe of that registry server (never of an arbitrary URL), at most once per server every 15 minutes and within an hourly limit for the whole site (60 by default; the operator sets both with \`REPROBE_MIN_MINUTES\` and \`REPROBE_HOURLY_CAP\`). The page then says it is queued, and later when it was probed; when a limit refuses the request, it says which. The queued probe is an ordinary one: same code, same politeness, same opt-outs, written to the same history.`,
       },
       { h2: "How rounds run", id: "rounds" },
       {
