@@ -100,7 +100,7 @@ export default async function Home({ searchParams }: { searchParams: Promise<Sea
           ))}
           <div className="field checkbox">
             <label>
-              <input type="checkbox" name="left" value="1" defaultChecked={query.includeLeft} /> Include servers that left the registry
+              <input type="checkbox" name="includeLeft" value="1" defaultChecked={query.includeLeft} /> Include servers that left the registry
             </label>
           </div>
           <button type="submit">Show servers</button>

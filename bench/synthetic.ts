@@ -193,7 +193,7 @@ export function syntheticObservation(i: number, profile: Profile, toolVersion: n
       headers: { "content-type": "text/html" },
       ms,
     });
-    toolCall = { kind: "answered", status: 500, shape: { type: "malformed", description: "an HTML page with HTTP 500" }, seq: sc };
+    toolCall = { kind: "answered", status: 500, shape: { type: "malformed", description: "an HTML page with HTTP 500", form: "html" }, seq: sc };
   } else if (modern) {
     const sc = ex.add("tools_call", "tools/call", 200, '{"jsonrpc":"2.0","id":3,"error":{"code":-32602,"message":"Tool mcp_status_probe_no_such_tool not found"}}', { modern, ms });
     toolCall = { kind: "answered", status: 200, shape: { type: "jsonrpc_error", code: -32602, message: "Tool mcp_status_probe_no_such_tool not found", transport: "json" }, seq: sc };

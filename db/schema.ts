@@ -1,5 +1,5 @@
 import { sqliteTable, text, integer, real, index, uniqueIndex, primaryKey } from "drizzle-orm/sqlite-core";
-import { CHECK_IDS, CHECK_STATES } from "../lib/checks/vocabulary";
+import { CHECK_IDS, CHECK_STATES, REFUSAL_CODES } from "../lib/checks/vocabulary";
 import { ERAS, TRANSPORTS } from "../lib/probe/protocol";
 import { OPT_OUT_SOURCES, TOOL_CHANGE_KINDS } from "../lib/store/vocabulary";
 
@@ -104,6 +104,8 @@ export const checkResults = sqliteTable(
     decidedAt: text("decided_at").notNull(),
     /** When the current state began. */
     since: text("since").notNull(),
+    /** error_taxonomy only: the refusal code the judge decided on; null for other checks and older rows. */
+    code: text("code", { enum: REFUSAL_CODES }),
   },
   (t) => [primaryKey({ columns: [t.serverId, t.check] })],
 );

@@ -1,5 +1,5 @@
 #!/bin/sh
-# npm test: lint, types, vitest, then build + Playwright; ends with one summed closing line.
+# npm test: lint, layer graph, types, vitest, then build + Playwright; ends with one summed closing line.
 set -u
 log=$(mktemp)
 status=0
@@ -11,6 +11,7 @@ step() {
   cat "$log.out" >>"$log"
 }
 step lint
+step deps
 step typecheck
 step test:unit
 step test:e2e

@@ -1,11 +1,12 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { MODERN_REVISION } from "@/lib/probe/protocol";
-import { completeReadCensus, errorTaxonomyReasons } from "@/lib/store/runs";
+import { REFUSAL_STATES } from "@/lib/checks/refusal";
+import type { CheckState } from "@/lib/checks/vocabulary";
+import { completeReadCensus, refusalCounts } from "@/lib/store/runs";
 import { revisionCensus } from "@/lib/store/servers";
 import { formatCount, formatPercent } from "@/lib/site/format";
-import { REFUSAL_KINDS, REFUSAL_LABELS, tallyRefusals } from "@/lib/site/refusals";
-import type { CheckState } from "@/lib/checks/vocabulary";
+import { REFUSAL_LABELS, tallyRefusals } from "@/lib/site/refusals";
 import { StateChip } from "../_components/StateChip";
 import { siteDb } from "../_lib/db";
 
@@ -15,11 +16,10 @@ export const metadata: Metadata = { title: "Census" };
 export default function CensusPage() {
   const db = siteDb();
   const revisions = revisionCensus(db);
-  const refusals = tallyRefusals(errorTaxonomyReasons(db));
+  const refusals = tallyRefusals(refusalCounts(db));
   const totalRev = revisions.reduce((n, r) => n + r.count, 0);
   const modern = revisions.filter((r) => r.protocolVersion === MODERN_REVISION).reduce((n, r) => n + r.count, 0);
-  const totalRef = [...refusals.values()].reduce((n, c) => n + c, 0);
-  const kinds = REFUSAL_KINDS.filter((k) => (refusals.get(k) ?? 0) > 0);
+  const totalRef = refusals.total;
   const reads = completeReadCensus(db);
   const probed = reads.reduce((n, r) => n + r.count, 0);
   const readsOf = (complete: boolean, state?: CheckState) =>
@@ -49,26 +49,7 @@ export default function CensusPage() {
         {probed === 0 ? (
           <p>No server probed yet.</p>
         ) : (
-          <table className="stack">
-            <thead>
-              <tr>
-                <th scope="col">Tool list</th>
-                <th scope="col">Recorded as</th>
-                <th scope="col" className="num">Servers</th>
-                <th scope="col" className="num">Share</th>
-              </tr>
-            </thead>
-            <tbody>
-              {readRows.map((r) => (
-                <tr key={r.label}>
-                  <td data-label="Tool list">{r.label}</td>
-                  <td data-label="Recorded as">{r.state ? <StateChip state={r.state} /> : "–"}</td>
-                  <td data-label="Servers" className="num">{formatCount(r.count)}</td>
-                  <td data-label="Share" className="num">{formatPercent(r.count, probed)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <StateShareTable what="Tool list" rows={readRows.map((r) => ({ key: r.label, ...r }))} total={probed} />
         )}
       </section>
 
@@ -123,30 +104,45 @@ export default function CensusPage() {
         {totalRef === 0 ? (
           <p>No error taxonomy result yet.</p>
         ) : (
-          <table className="stack">
-            <thead>
-              <tr>
-                <th scope="col">Shape of the answer</th>
-                <th scope="col">Recorded as</th>
-                <th scope="col" className="num">Servers</th>
-                <th scope="col" className="num">Share</th>
-              </tr>
-            </thead>
-            <tbody>
-              {kinds.map((k) => (
-                <tr key={k}>
-                  <td data-label="Shape">{REFUSAL_LABELS[k].label}</td>
-                  <td data-label="Recorded as">
-                    <StateChip state={REFUSAL_LABELS[k].state} />
-                  </td>
-                  <td data-label="Servers" className="num">{formatCount(refusals.get(k) ?? 0)}</td>
-                  <td data-label="Share" className="num">{formatPercent(refusals.get(k) ?? 0, totalRef)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <StateShareTable
+            what="Shape of the answer"
+            rows={refusals.byCode.map(([code, count]) => ({ key: code, label: REFUSAL_LABELS[code], state: REFUSAL_STATES[code], count }))}
+            total={totalRef}
+          />
+        )}
+        {refusals.uncoded > 0 && (
+          <p>
+            {formatCount(refusals.uncoded)} more results were stored before the probe recorded refusal shapes; they are counted here after
+            their server&apos;s next probe.
+          </p>
         )}
       </section>
     </>
+  );
+}
+
+/** Servers per row with their share of `total`, and the state each row is recorded as ("–" when it varies). */
+function StateShareTable({ what, rows, total }: { what: string; rows: { key: string; label: string; state: CheckState | null; count: number }[]; total: number }) {
+  return (
+    <table className="stack">
+      <thead>
+        <tr>
+          <th scope="col">{what}</th>
+          <th scope="col">Recorded as</th>
+          <th scope="col" className="num">Servers</th>
+          <th scope="col" className="num">Share</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((r) => (
+          <tr key={r.key}>
+            <td data-label={what}>{r.label}</td>
+            <td data-label="Recorded as">{r.state ? <StateChip state={r.state} /> : "–"}</td>
+            <td data-label="Servers" className="num">{formatCount(r.count)}</td>
+            <td data-label="Share" className="num">{formatPercent(r.count, total)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }

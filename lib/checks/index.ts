@@ -1,5 +1,6 @@
 import type { Exchange, ProbeObservation } from "../probe/types";
 import { judgeAuthMetadata, judgeErrorTaxonomy, judgeHandshake, judgeProtocolVersion, judgeToolsList } from "./judges";
+import { refusalCode } from "./refusal";
 import type { CheckResult } from "./types";
 import { SUITE_VERSION, type Era } from "../probe/protocol";
 import { CHECK_IDS, type CheckId, type CheckState } from "./vocabulary";
@@ -13,7 +14,7 @@ export function judge(obs: ProbeObservation): CheckResult[] {
     handshake: judgeHandshake,
     protocol_version: judgeProtocolVersion,
     tools_list: judgeToolsList,
-    error_taxonomy: judgeErrorTaxonomy,
+    error_taxonomy: (o) => ({ ...judgeErrorTaxonomy(o), code: refusalCode(o) }),
     auth_metadata: judgeAuthMetadata,
   };
   return CHECK_IDS.map((id) => byId[id](obs));

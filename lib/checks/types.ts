@@ -1,4 +1,4 @@
-import type { CheckId, CheckState } from "./vocabulary";
+import type { CheckId, CheckState, RefusalCode } from "./vocabulary";
 
 /** What one check concluded: a state, one sentence, and pointers into the observation's exchanges. */
 export interface CheckResult {
@@ -7,4 +7,6 @@ export interface CheckResult {
   reason: string;
   /** `seq` numbers of the exchanges this verdict rests on. */
   evidence: number[];
+  /** error_taxonomy only: how the server answered the reserved-tool call. */
+  code?: RefusalCode;
 }

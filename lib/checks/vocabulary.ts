@@ -14,3 +14,23 @@ export const DISCOVERY_CHECKS = ["handshake", "protocol_version", "tools_list"] 
 
 export const CHECK_STATES = ["verified", "failed", "observed_risk", "not_checked"] as const;
 export type CheckState = (typeof CHECK_STATES)[number];
+
+/** How a server answered the reserved-tool call (error_taxonomy), stored beside the reason so the census
+ * counts codes, never sentences. Which state each code gets is in lib/checks/refusal.ts. */
+export const REFUSAL_CODES = [
+  "jsonrpc_invalid_params",
+  "jsonrpc_other_code",
+  "pre_dispatch_refusal",
+  "is_error_result",
+  "malformed_html",
+  "malformed_no_jsonrpc",
+  "malformed_empty",
+  "malformed_success",
+  "malformed_other",
+  "no_answer",
+  "withheld",
+  "slow_down",
+  "deadline",
+  "not_probed",
+] as const;
+export type RefusalCode = (typeof REFUSAL_CODES)[number];

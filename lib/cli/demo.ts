@@ -2,24 +2,25 @@
 // fleet, wait for the first round and print the URL to open. Ctrl+C stops everything.
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
+import { argsOrUsage, readArgs } from "./args";
 
 const USAGE = "usage: npm run demo [-- --port <n>] [--no-build]";
-let port = Number(process.env.PORT ?? 3000);
-let build = true;
-const argv = process.argv.slice(2);
-for (let i = 0; i < argv.length; i++) {
-  const a = argv[i];
-  if (a === "--port") port = Number(argv[++i]);
-  else if (a === "--no-build") build = false;
-  else {
-    console.error(`demo: unknown argument ${a}\n${USAGE}`);
-    process.exit(2);
-  }
-}
-if (!Number.isInteger(port) || port <= 0 || port > 65535) {
-  console.error(`demo: --port needs a TCP port number\n${USAGE}`);
+function usage(message: string): never {
+  console.error(`demo: ${message}\n${USAGE}`);
   process.exit(2);
 }
+const NEEDS_PORT = "--port needs a TCP port number";
+const { values, positionals } = argsOrUsage(usage, () =>
+  readArgs(
+    process.argv.slice(2),
+    { port: { type: "string" }, "no-build": { type: "boolean" } },
+    { unknown: (a) => `unknown argument ${a}`, noValue: () => NEEDS_PORT, valueGiven: (a) => `unknown argument ${a}` },
+  ),
+);
+if (positionals.length) usage(`unknown argument ${positionals[0]}`);
+const port = Number(values.port ?? process.env.PORT ?? 3000);
+const build = values["no-build"] !== true;
+if (!Number.isInteger(port) || port <= 0 || port > 65535) usage(NEEDS_PORT);
 
 const nextBin = "node_modules/.bin/next";
 if (build || !existsSync(".next/BUILD_ID")) {

@@ -3,6 +3,7 @@ import { getDb } from "../../db/client";
 import { getConfig } from "../config";
 import { addOptOut, listOptOuts, normaliseHost, removeOptOut } from "../store/optouts";
 import { makeHostDue } from "../store/servers";
+import { argsOrUsage, readArgs } from "./args";
 
 const USAGE = `usage:
   npm run opt-out -- add <host> --reason "why"   stop probing a host (host name or host:port)
@@ -29,18 +30,10 @@ function main(argv: string[]): void {
   }
 
   if (command === "add") {
-    let hostArg: string | undefined;
-    let reason: string | undefined;
-    for (let i = 0; i < rest.length; i++) {
-      const a = rest[i]!;
-      if (a === "--reason") {
-        reason = rest[++i];
-        if (reason === undefined) usage("--reason needs a value");
-      } else if (a.startsWith("--reason=")) reason = a.slice("--reason=".length);
-      else if (a.startsWith("-")) usage(`unknown option ${a}`);
-      else if (hostArg === undefined) hostArg = a;
-      else usage(`unexpected argument ${a}`);
-    }
+    const { values, positionals } = argsOrUsage(usage, () => readArgs(rest, { reason: { type: "string" } }));
+    if (positionals.length > 1) usage(`unexpected argument ${positionals[1]}`);
+    const hostArg = positionals[0];
+    const reason = values.reason as string | undefined;
     if (!hostArg) usage("add needs a host");
     const host = normaliseHost(hostArg);
     if (!host) usage(`${JSON.stringify(hostArg)} is not a host name`);

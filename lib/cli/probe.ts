@@ -4,6 +4,7 @@ import { CHECK_IDS } from "../checks/vocabulary";
 import { CHECK_LABELS, STATE_LABELS } from "../site/labels";
 import { TRANSPORTS, type Transport } from "../probe/protocol";
 import { createAddressPolicy, probeServer } from "../probe";
+import { readArgs, UsageError } from "./args";
 
 const USAGE = `usage: npm run --silent probe -- <url> [--transport streamable-http|sse] [--json] [--opt-out <host>]...
 
@@ -27,50 +28,25 @@ export interface CliArgs {
   optOut: string[];
 }
 
-export class UsageError extends Error {}
+const OPTIONS = {
+  transport: { type: "string" },
+  json: { type: "boolean" },
+  "opt-out": { type: "string", multiple: true },
+  help: { type: "boolean", short: "h" },
+} as const;
 
 /** Parses argv (without node and script); throws UsageError with a message fit for stderr. */
 export function parseArgs(argv: readonly string[]): CliArgs | "help" {
-  let url: string | undefined;
-  let transport: Transport = "streamable-http";
-  let json = false;
-  const optOut: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const raw = argv[i]!;
-    const eq = raw.startsWith("--") ? raw.indexOf("=") : -1;
-    const flag = eq === -1 ? raw : raw.slice(0, eq);
-    const value = (): string => {
-      if (eq !== -1) return raw.slice(eq + 1);
-      const v = argv[++i];
-      if (v === undefined || v.startsWith("--")) throw new UsageError(`${flag} needs a value`);
-      return v;
-    };
-    switch (flag) {
-      case "-h":
-      case "--help":
-        return "help";
-      case "--json":
-        if (eq !== -1) throw new UsageError("--json takes no value");
-        json = true;
-        break;
-      case "--transport": {
-        const t = value();
-        if (!(TRANSPORTS as readonly string[]).includes(t)) throw new UsageError(`unknown transport "${t}" (use ${TRANSPORTS.join(" or ")})`);
-        transport = t as Transport;
-        break;
-      }
-      case "--opt-out": {
-        const host = value().trim().toLowerCase();
-        if (!host) throw new UsageError("--opt-out needs a host");
-        optOut.push(host);
-        break;
-      }
-      default:
-        if (raw.startsWith("-")) throw new UsageError(`unknown option ${flag}`);
-        if (url !== undefined) throw new UsageError(`only one URL may be given (got ${url} and ${raw})`);
-        url = raw;
-    }
-  }
+  const { values, positionals, help } = readArgs(argv, OPTIONS);
+  if (help) return "help";
+  const t = String(values.transport ?? "streamable-http");
+  if (!(TRANSPORTS as readonly string[]).includes(t)) throw new UsageError(`unknown transport "${t}" (use ${TRANSPORTS.join(" or ")})`);
+  const optOut = ((values["opt-out"] as string[] | undefined) ?? []).map((h) => h.trim().toLowerCase());
+  if (optOut.includes("")) throw new UsageError("--opt-out needs a host");
+  if (positionals.length > 1) throw new UsageError(`only one URL may be given (got ${positionals[0]} and ${positionals[1]})`);
+  const url = positionals[0];
+  const transport = t as Transport;
+  const json = values.json === true;
   if (url === undefined) throw new UsageError("missing <url>");
   let parsed: URL;
   try {

@@ -2,6 +2,7 @@
 import { getConfig } from "../config";
 import { roundDepsFromConfig } from "../rounds/background";
 import { countsLine, startRound } from "../rounds/round";
+import { argsOrUsage, readArgs } from "./args";
 
 const USAGE = "usage: npm run round [-- --max <servers>] [--lock-stale-seconds <seconds>] [--no-robots]";
 
@@ -10,23 +11,32 @@ function usage(message: string): never {
   process.exit(2);
 }
 
-function positiveInt(flag: string, v: string | undefined): number {
+function positiveInt(flag: string, v: unknown): number {
   const n = Number(v);
-  if (!v || !Number.isInteger(n) || n <= 0) usage(`${flag} needs a positive integer`);
+  if (typeof v !== "string" || !v || !Number.isInteger(n) || n <= 0) usage(`${flag} needs a positive integer`);
   return n;
 }
 
+function parse(argv: string[]): { maxServers?: number; lockStaleMs?: number; robots: boolean } {
+  const { values, positionals } = argsOrUsage(usage, () =>
+    readArgs(
+      argv,
+      { max: { type: "string" }, "lock-stale-seconds": { type: "string" }, "no-robots": { type: "boolean" } },
+      { unknown: (a) => `unknown argument ${a}`, noValue: (flag) => `${flag} needs a positive integer`, valueGiven: (a) => `unknown argument ${a}` },
+    ),
+  );
+  if (positionals.length) usage(`unknown argument ${positionals[0]}`);
+  const max = values.max;
+  const stale = values["lock-stale-seconds"];
+  return {
+    maxServers: max === undefined ? undefined : positiveInt("--max", max),
+    lockStaleMs: stale === undefined ? undefined : positiveInt("--lock-stale-seconds", stale) * 1000,
+    robots: values["no-robots"] !== true,
+  };
+}
+
 async function main(argv: string[]): Promise<number> {
-  let maxServers: number | undefined;
-  let lockStaleMs: number | undefined;
-  let robots = true;
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (a === "--max") maxServers = positiveInt(a, argv[++i]);
-    else if (a === "--lock-stale-seconds") lockStaleMs = positiveInt(a, argv[++i]) * 1000;
-    else if (a === "--no-robots") robots = false;
-    else usage(`unknown argument ${a}`);
-  }
+  const { maxServers, lockStaleMs, robots } = parse(argv);
   const config = getConfig();
   const tty = process.stderr.isTTY;
   let lastLine = 0;

@@ -6,18 +6,18 @@ import { createZooHandler, ZOO_EXPECTATIONS, ZOO_SECOND_HOST, type ZooRequestHan
 // The demo fleet is the zoo served for real: the same behaviours the probe is tested against,
 // mounted by path on loopback listeners, listed by a loopback registry.
 
-export const DEMO_NAMESPACE = "dev.mcp-status.demo";
+const DEMO_NAMESPACE = "dev.mcp-status.demo";
 /** Host whose robots.txt asks our probe to stay away. */
-export const DEMO_ROBOTS_HOST = "127.0.0.3";
+const DEMO_ROBOTS_HOST = "127.0.0.3";
 /** Host an operator opted out; a credential challenge points its metadata there. */
-export const DEMO_OPTED_OUT_METADATA_HOST = "127.0.0.2";
-export const DEMO_OPT_OUT_REASON = "the demo's metadata host asked not to be probed";
+const DEMO_OPTED_OUT_METADATA_HOST = "127.0.0.2";
+const DEMO_OPT_OUT_REASON = "the demo's metadata host asked not to be probed";
 
 // Behaviours that spend their whole deadline on purpose stay out of the demo: a newcomer should
 // see every state within a minute. The hostile suite exercises them.
 const SLOW = new Set(["hostile-huge-body", "hostile-gzip-bomb", "hostile-hang-after-headers", "hostile-slow-drip", "hostile-endless-sse", "hostile-ten-thousand-tools", "hostile-deep-json-nesting"]);
 
-export function demoBehaviours(): string[] {
+function demoBehaviours(): string[] {
   return Object.keys(ZOO_EXPECTATIONS).filter((n) => !SLOW.has(n));
 }
 

@@ -3,7 +3,7 @@ import type { ProbeContext } from "./context";
 import { JsonRpcErrorResponse, JsonRpcResultResponse } from "./jsonrpc";
 import { describeAnswer, describeBody } from "./rpc";
 import type { RpcCaller } from "./tools";
-import type { ToolCallOutcome } from "./types";
+import type { MalformedForm, ToolCallOutcome } from "./types";
 
 const NO_ANSWER = new Set(["timeout", "deadline", "network", "policy"]);
 
@@ -30,7 +30,7 @@ export async function callReservedTool(ctx: ProbeContext, rpc: RpcCaller): Promi
   if (res.success && res.data.result.isError === true) {
     return { kind: "answered", status, shape: { type: "is_error_result", ...textOf(res.data.result) }, seq: a.seq };
   }
-  return { kind: "answered", status, shape: { type: "malformed", description: malformedShape(a, res.success) }, seq: a.seq };
+  return { kind: "answered", status, shape: { type: "malformed", description: malformedShape(a, res.success), form: malformedForm(a, res.success) }, seq: a.seq };
 }
 
 function textOf(result: Record<string, unknown>): { text?: string } {
@@ -38,6 +38,17 @@ function textOf(result: Record<string, unknown>): { text?: string } {
   if (!Array.isArray(content)) return {};
   const first = content.find((c) => typeof c === "object" && c !== null && typeof (c as { text?: unknown }).text === "string");
   return first ? { text: String((first as { text: string }).text).slice(0, 200) } : {};
+}
+
+function malformedForm(a: Parameters<typeof describeBody>[0], isResult: boolean): MalformedForm {
+  if (isResult) return "success";
+  const v = a.json;
+  if (v !== undefined) return typeof v === "object" && v !== null && !Array.isArray(v) && !("jsonrpc" in v) ? "no_jsonrpc" : "other";
+  const redirect = a.status !== undefined && a.status >= 300 && a.status < 400;
+  if (redirect || a.failure || a.isSse) return "other";
+  const text = a.text.trim();
+  if (text === "") return "empty";
+  return a.contentType.includes("html") || text.startsWith("<") ? "html" : "other";
 }
 
 function malformedShape(a: Parameters<typeof describeBody>[0], isResult: boolean): string {

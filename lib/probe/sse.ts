@@ -1,6 +1,8 @@
+import { createParser, type EventSourceParser } from "eventsource-parser";
+
 /**
- * A server-sent events parser (WHATWG HTML §9.2.6) fed with decoded text in arbitrary chunks.
- * Our own so the byte and event caps sit in the loop that reads the stream.
+ * Server-sent events over eventsource-parser (what the official SDKs use), fed with decoded text in
+ * arbitrary chunks; the caller's read loop keeps the byte and event caps.
  */
 export interface SseEvent {
   /** "message" when the stream named none. */
@@ -12,14 +14,29 @@ export interface SseEvent {
 }
 
 export class SseParser {
-  private buffer = "";
+  private readonly parser: EventSourceParser;
+  private out: SseEvent[] = [];
   private sawBom = false;
   private pendingCr = false;
-  private data: string[] = [];
-  private eventType = "";
   private lastId: string | undefined;
   private retry: number | undefined;
-  private idSeen = false;
+
+  constructor() {
+    this.parser = createParser({
+      onEvent: (e) => {
+        if (e.id !== undefined) this.lastId = e.id;
+        // Priming events (an id and empty data) carry nothing to read.
+        if (e.data === "") return;
+        const ev: SseEvent = { event: e.event || "message", data: e.data };
+        if (this.lastId !== undefined) ev.id = this.lastId;
+        if (this.retry !== undefined) ev.retry = this.retry;
+        this.out.push(ev);
+      },
+      onRetry: (ms) => {
+        this.retry = ms;
+      },
+    });
+  }
 
   /** Feeds one chunk of text; returns the events completed by it. */
   feed(chunk: string): SseEvent[] {
@@ -28,84 +45,19 @@ export class SseParser {
       this.sawBom = true;
       if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
     }
-    // A CR ending the previous chunk and an LF starting this one are one line break.
+    // A CR ending a chunk ends its line now (a stream may pause there); an LF opening the next chunk
+    // belongs to that same line break.
     if (this.pendingCr && text.startsWith("\n")) text = text.slice(1);
-    this.pendingCr = false;
-    this.buffer += text;
-    const out: SseEvent[] = [];
-    let start = 0;
-    for (let i = 0; i < this.buffer.length; i++) {
-      const ch = this.buffer[i];
-      if (ch !== "\n" && ch !== "\r") continue;
-      const line = this.buffer.slice(start, i);
-      if (ch === "\r") {
-        if (i + 1 < this.buffer.length) {
-          if (this.buffer[i + 1] === "\n") i++;
-        } else {
-          this.pendingCr = true;
-        }
-      }
-      start = i + 1;
-      const ev = this.line(line);
-      if (ev) out.push(ev);
-    }
-    this.buffer = this.buffer.slice(start);
-    return out;
+    this.pendingCr = text.endsWith("\r");
+    this.parser.feed(this.pendingCr ? `${text}\n` : text);
+    const done = this.out;
+    this.out = [];
+    return done;
   }
 
   /** End of stream: an event without its closing blank line is discarded, as the spec says. */
   end(): SseEvent[] {
-    this.buffer = "";
-    this.data = [];
-    this.eventType = "";
+    this.parser.reset();
     return [];
-  }
-
-  /** Characters buffered in an unfinished line (a line with no end is a way to exhaust memory). */
-  get pendingChars(): number {
-    return this.buffer.length + this.data.reduce((n, d) => n + d.length, 0);
-  }
-
-  private line(line: string): SseEvent | null {
-    if (line === "") return this.dispatch();
-    if (line.startsWith(":")) return null;
-    const colon = line.indexOf(":");
-    const field = colon === -1 ? line : line.slice(0, colon);
-    let value = colon === -1 ? "" : line.slice(colon + 1);
-    if (value.startsWith(" ")) value = value.slice(1);
-    switch (field) {
-      case "data":
-        this.data.push(value);
-        break;
-      case "event":
-        this.eventType = value;
-        break;
-      case "id":
-        if (!value.includes("\0")) {
-          this.lastId = value;
-          this.idSeen = true;
-        }
-        break;
-      case "retry":
-        if (/^\d+$/.test(value)) this.retry = Number(value);
-        break;
-      default:
-        break;
-    }
-    return null;
-  }
-
-  private dispatch(): SseEvent | null {
-    const data = this.data.join("\n");
-    const hadData = this.data.length > 0;
-    const event = this.eventType || "message";
-    this.data = [];
-    this.eventType = "";
-    // Priming events (an id and empty data) carry nothing to read.
-    if (!hadData || data === "") return null;
-    const ev: SseEvent = { event, data };
-    if (this.idSeen) ev.id = this.lastId;
-    if (this.retry !== undefined) ev.retry = this.retry;
-    return ev;
   }
 }

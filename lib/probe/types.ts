@@ -200,6 +200,9 @@ export type WithheldCause =
   | "reserved_name"
   | "deadline";
 
+/** What a malformed refusal looks like, as a fact a count can rest on (the description stays free text). */
+export type MalformedForm = "html" | "no_jsonrpc" | "empty" | "success" | "other";
+
 export type ToolCallOutcome =
   | { kind: "withheld"; why: string; cause?: WithheldCause }
   | {
@@ -210,7 +213,7 @@ export type ToolCallOutcome =
         | { type: "jsonrpc_error"; code: number; message: string; transport: "json" | "sse" }
         | { type: "pre_dispatch_refusal" }
         | { type: "is_error_result"; text?: string }
-        | { type: "malformed"; description: string };
+        | { type: "malformed"; description: string; form: MalformedForm };
       seq: number;
     }
   | { kind: "slow_down"; slowDown: SlowDown }

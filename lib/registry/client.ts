@@ -1,6 +1,7 @@
 import { request, type Dispatcher } from "undici";
 import { z } from "zod";
 import type { Transport } from "../probe/protocol";
+import { parseRetryAfter } from "../probe";
 
 // The registry's vocabulary (server.json, _meta, cursors) stops in this module: callers get RegistryServer.
 
@@ -94,15 +95,6 @@ export interface RegistryFetchResult {
 
 const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
-/** Seconds from a Retry-After header (delta seconds or an HTTP date); undefined when absent or unreadable. */
-export function parseRetryAfter(value: string | string[] | undefined, now = Date.now()): number | undefined {
-  const v = Array.isArray(value) ? value[0] : value;
-  if (!v) return undefined;
-  if (/^\s*\d+\s*$/.test(v)) return Number(v.trim());
-  const t = Date.parse(v);
-  return Number.isNaN(t) ? undefined : Math.max(0, Math.ceil((t - now) / 1000));
-}
-
 function pageUrl(base: string, limit: number, cursor: string | undefined): string {
   const u = `${base.replace(/\/+$/, "")}/v0.1/servers?version=latest&limit=${limit}`;
   return cursor === undefined ? u : `${u}&cursor=${encodeURIComponent(cursor)}`;
@@ -192,7 +184,8 @@ async function getPage(
       if (attempt >= o.maxRetries) {
         throw new RegistryError(`registry kept answering ${res.statusCode} after ${o.maxRetries} retries (${url})`);
       }
-      const retryAfter = parseRetryAfter(res.headers["retry-after"]);
+      const header = res.headers["retry-after"];
+      const retryAfter = parseRetryAfter(Array.isArray(header) ? header[0] : header);
       const wait = Math.min(retryAfter !== undefined ? retryAfter * 1000 : 1000 * 2 ** attempt, o.maxBackoffMs);
       o.log?.(`[registry] ${res.statusCode} on ${url}; retrying in ${Math.round(wait / 1000)} s`);
       o.onRetry();

@@ -164,6 +164,7 @@ export function persistRun(db: Db, input: PersistInput): PersistResult {
       check: r.check,
       state: r.state,
       reason: r.reason,
+      code: r.code ?? null,
       evidence: r.evidence,
       suiteVersion: SUITE_VERSION,
       runId,

@@ -1,5 +1,6 @@
-import { CHECK_IDS, type CheckId, type CheckState } from "../checks/vocabulary";
-import { isCheckState } from "./states";
+import { z } from "zod";
+import { CHECK_IDS, CHECK_STATES, type CheckId, type CheckState } from "../checks/vocabulary";
+import { MAX_PAGE_SIZE, type ServerListQuery } from "../store/servers";
 
 export type SearchParams = Record<string, string | string[] | undefined>;
 
@@ -8,25 +9,49 @@ export function firstParam(sp: SearchParams, key: string): string | undefined {
   return Array.isArray(v) ? v[0] : v;
 }
 
-export interface IndexQuery {
-  q: string;
-  page: number;
-  states: Partial<Record<CheckId, CheckState>>;
-  /** Also list servers that left the registry (their pages are kept). */
-  includeLeft: boolean;
-}
+const stateParam = z.enum(CHECK_STATES).optional();
 
-/** Reads the index page's GET form: ?q=…&page=…&<check id>=<state>. Unknown values are ignored. */
-export function parseIndexQuery(sp: SearchParams): IndexQuery {
-  const q = (firstParam(sp, "q") ?? "").trim().slice(0, 200);
-  const pageRaw = Number.parseInt(firstParam(sp, "page") ?? "1", 10);
-  const page = Number.isFinite(pageRaw) && pageRaw > 0 ? Math.min(pageRaw, 100_000) : 1;
+/** The server list's query parameters, one schema for the index page and GET /api/servers:
+ * ?q=…&page=…&pageSize=…&includeLeft=1&<check id>=<state>. */
+export const ServerListParams = z.object({
+  q: z.string().max(200).optional(),
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(50),
+  /** Also list servers that left the registry (their pages are kept). */
+  includeLeft: z
+    .enum(["1", "0", "true", "false"])
+    .optional()
+    .transform((v) => v === "1" || v === "true"),
+  ...(Object.fromEntries(CHECK_IDS.map((id) => [id, stateParam])) as Record<CheckId, typeof stateParam>),
+});
+export type ServerListParams = z.output<typeof ServerListParams>;
+
+/** Parsed parameters as the store's list query. */
+export function listQueryOf(p: ServerListParams): Required<Omit<ServerListQuery, "q">> & { q: string } {
   const states: Partial<Record<CheckId, CheckState>> = {};
   for (const id of CHECK_IDS) {
-    const v = firstParam(sp, id);
-    if (isCheckState(v)) states[id] = v;
+    const s = p[id];
+    if (s) states[id] = s;
   }
-  return { q, page, states, includeLeft: firstParam(sp, "left") === "1" };
+  return { q: p.q ?? "", page: p.page, pageSize: p.pageSize, includeLeft: p.includeLeft, states };
+}
+
+export type IndexQuery = Omit<ReturnType<typeof listQueryOf>, "pageSize">;
+
+/** The index page reads the same parameters leniently: a value that does not parse is ignored (its default
+ * applies), and a long search is cut rather than refused. */
+export function parseIndexQuery(sp: SearchParams): IndexQuery {
+  const shape = ServerListParams.shape;
+  const raw: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(shape)) {
+    const value = key === "q" ? firstParam(sp, key)?.trim().slice(0, 200) : firstParam(sp, key);
+    if (field.safeParse(value).success) raw[key] = value;
+  }
+  // Links shared before the page and the API agreed on one name still say ?left=1.
+  const legacyLeft = firstParam(sp, "left");
+  if (raw.includeLeft === undefined && ServerListParams.shape.includeLeft.safeParse(legacyLeft).success) raw.includeLeft = legacyLeft;
+  const { pageSize: _pageSize, ...query } = listQueryOf(ServerListParams.parse(raw));
+  return query;
 }
 
 /** The index URL for a query, leaving out defaults so links stay short. */
@@ -37,7 +62,7 @@ export function indexHref(query: Partial<IndexQuery>): string {
     const s = query.states?.[id];
     if (s) p.set(id, s);
   }
-  if (query.includeLeft) p.set("left", "1");
+  if (query.includeLeft) p.set("includeLeft", "1");
   if (query.page && query.page > 1) p.set("page", String(query.page));
   const s = p.toString();
   return s ? `/?${s}` : "/";

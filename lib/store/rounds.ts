@@ -93,15 +93,6 @@ export function listRecentRounds(db: Db, limit = 20): RoundRow[] {
   return db.select().from(rounds).orderBy(desc(rounds.id)).limit(limit).all();
 }
 
-export function getRoundLock(db: Db): typeof roundLock.$inferSelect | null {
-  return db.select().from(roundLock).where(eq(roundLock.id, 1)).get() ?? null;
-}
-
-export function countRoundsByStatus(db: Db): Record<string, number> {
-  const rows = db.select({ status: rounds.status, n: sql<number>`count(*)` }).from(rounds).groupBy(rounds.status).all();
-  return Object.fromEntries(rows.map((r) => [r.status, r.n]));
-}
-
 /** Deletes finished rounds that started before `before`; the running one (if any) is never touched. */
 export function pruneRounds(db: Db, before: string): number {
   return db

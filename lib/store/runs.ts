@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, isNotNull, isNull, lt, notInArray, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { checkResults, runs, servers, transitions } from "../../db/schema";
-import { CHECK_IDS, type CheckState } from "../checks/vocabulary";
+import { CHECK_IDS, type CheckState, type RefusalCode } from "../checks/vocabulary";
 import type { Exchange } from "../probe/types";
 
 // Runs (one per server probe, with its exchanges), the latest result per check, and state transitions.
@@ -101,6 +101,7 @@ export function upsertCheckResults(db: Db, serverId: number, rows: CheckResultRo
         runId: excluded("run_id"),
         decidedAt: excluded("decided_at"),
         since: excluded("since"),
+        code: excluded("code"),
       },
     })
     .run();
@@ -128,20 +129,14 @@ export function latestResults(db: Db, serverId: number): CheckResultRow[] {
   return out;
 }
 
-export interface ReasonCount {
-  state: CheckState;
-  reason: string;
-  count: number;
-}
-
-/** Current error_taxonomy results grouped by state and reason; lib/site/refusals.ts sorts them into kinds. */
-export function errorTaxonomyReasons(db: Db): ReasonCount[] {
+/** Current error_taxonomy results of servers still listed, counted per refusal code (null: stored before codes were). */
+export function refusalCounts(db: Db): { code: RefusalCode | null; count: number }[] {
   return db
-    .select({ state: checkResults.state, reason: checkResults.reason, count: sql<number>`count(*)` })
+    .select({ code: checkResults.code, count: sql<number>`count(*)` })
     .from(checkResults)
     .innerJoin(servers, eq(servers.id, checkResults.serverId))
     .where(and(eq(checkResults.check, "error_taxonomy"), isNull(servers.leftRegistryAt)))
-    .groupBy(checkResults.state, checkResults.reason)
+    .groupBy(checkResults.code)
     .all();
 }
 

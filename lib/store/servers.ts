@@ -53,7 +53,7 @@ export function stateFields(states: Record<CheckId, CheckState | null>): Pick<Se
   return Object.fromEntries(CHECK_IDS.map((id) => [STATE_FIELDS[id], states[id]])) as Pick<ServerRow, StateField>;
 }
 
-export function escapeLike(s: string): string {
+function escapeLike(s: string): string {
   return s.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
@@ -365,8 +365,8 @@ export interface ServerDetail extends ServerSummary, Pick<ServerRow, "version" |
   optOut: { source: string; reason: string; since: string } | null;
 }
 
-export const DETAIL_TRANSITIONS = 50;
-export const DETAIL_TOOL_CHANGES = 100;
+const DETAIL_TRANSITIONS = 50;
+const DETAIL_TOOL_CHANGES = 100;
 
 /** Everything the server page and its JSON show; null for an unknown registry name. */
 export function getServerDetail(db: Db, name: string): ServerDetail | null {

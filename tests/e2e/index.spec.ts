@@ -82,7 +82,7 @@ test("a server that left the registry is not in the index but keeps its page", a
   await expect(page.getByRole("status")).toContainText("No server matches");
   await page.getByLabel("Include servers that left the registry").check();
   await page.getByRole("button", { name: "Show servers" }).click();
-  await expect(page).toHaveURL(/left=1/);
+  await expect(page).toHaveURL(/includeLeft=1/);
   await expect(page.locator("table.server-table tbody tr")).toHaveCount(1);
   await expect(page.locator("table.server-table")).toContainText("Left the registry");
 });

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import { eq } from "drizzle-orm";
 import { closeDb, openDb } from "../../db/client";
 import * as t from "../../db/schema";
-import { CHECK_IDS, type CheckId, type CheckState } from "../../lib/checks/vocabulary";
+import { CHECK_IDS, type CheckId, type CheckState, type RefusalCode } from "../../lib/checks/vocabulary";
 import { SUITE_VERSION } from "../../lib/probe/protocol";
 import type { Exchange } from "../../lib/probe/types";
 import { stateFields } from "../../lib/store/servers";
@@ -85,6 +85,8 @@ export function seedDatabase(file: string, now = Date.now()): void {
         revision?: string | null;
         states: States;
         reasons?: Partial<Record<CheckId, string>>;
+        /** The error_taxonomy refusal code; by default the usual one for its state. */
+        refusal?: RefusalCode;
         evidence?: Partial<Record<CheckId, number[]>>;
         exchanges?: Exchange[];
         probedHoursAgo?: number;
@@ -151,6 +153,7 @@ export function seedDatabase(file: string, now = Date.now()): void {
               check,
               state: o.states[check],
               reason: o.reasons?.[check] ?? defaultReason(check, o.states[check]),
+              code: check === "error_taxonomy" ? (o.refusal ?? DEFAULT_REFUSAL[o.states[check]]) : null,
               evidence: JSON.stringify(o.evidence?.[check] ?? []),
               suiteVersion: SUITE_VERSION,
               runId: run!.id,
@@ -315,6 +318,7 @@ export function seedDatabase(file: string, now = Date.now()): void {
           tools_list: "Read 1 tool in 1 page.",
           error_taxonomy: "The reserved-tool call got a result with isError: true: the tool-error channel instead of -32602.",
         },
+        refusal: "is_error_result",
         evidence: { handshake: [1, 2] },
         exchanges: [
           discover(1, u4, 400, `{"jsonrpc":"2.0","id":"server-error","error":{"code":-32600,"message":"Unsupported protocol version"}}`),
@@ -353,6 +357,7 @@ export function seedDatabase(file: string, now = Date.now()): void {
         revision: "2025-03-26",
         states: { handshake: "verified", protocol_version: "verified", tools_list: "verified", error_taxonomy: "observed_risk", auth_metadata: "not_checked" },
         reasons: { error_taxonomy: "The reserved-tool call got an HTML page with HTTP 500; a client cannot parse that refusal." },
+        refusal: "malformed_html",
         probedHoursAgo: 24 * 6,
         left: true,
       });
@@ -367,6 +372,7 @@ export function seedDatabase(file: string, now = Date.now()): void {
         revision: "2025-06-18",
         states: { handshake: "verified", protocol_version: "verified", tools_list: "verified", error_taxonomy: "observed_risk", auth_metadata: "not_checked" },
         reasons: { error_taxonomy: `The reserved-tool call got {"error":"<script>alert(1)</script>"} without a jsonrpc field.` },
+        refusal: "malformed_no_jsonrpc",
         tools: [{ name: "<img src=x onerror=alert(1)>", description: "</code><script>alert(2)</script>", inputSchema: { type: "object" } }],
       });
 
@@ -378,6 +384,7 @@ export function seedDatabase(file: string, now = Date.now()): void {
         era: "unknown",
         states: { handshake: "not_checked", protocol_version: "not_checked", tools_list: "not_checked", error_taxonomy: "not_checked", auth_metadata: "not_checked" },
         reasons: Object.fromEntries(CHECK_IDS.map((c) => [c, "The host mcp.private.dev asked not to be probed (robots.txt); nothing was sent."])),
+        refusal: "not_probed",
         successHoursAgo: null,
       });
 
@@ -408,6 +415,7 @@ export function seedDatabase(file: string, now = Date.now()): void {
                   ...(i % 7 === 1 ? { tools_list: 'Read 3 tools over 1 page, but 1 problem in the definitions would trip clients: duplicate name "lookup".' } : {}),
                 }
               : {},
+          refusal: hs === "verified" && i % 4 === 0 ? "malformed_empty" : undefined,
           probedHoursAgo: (i % 12) + 1,
           successHoursAgo: hs === "verified" ? (i % 12) + 1 : 24 * ((i % 4) + 1),
           failures: hs === "verified" ? 0 : (i % 3) + 1,
@@ -476,6 +484,13 @@ function seedHistory(tx: Tx, now: number, serverId: number, stateOn: (daysAgo: n
 function eqId(id: number) {
   return eq(t.servers.id, id);
 }
+
+const DEFAULT_REFUSAL: Record<CheckState, RefusalCode | null> = {
+  verified: "jsonrpc_invalid_params",
+  observed_risk: "malformed_other",
+  not_checked: "withheld",
+  failed: null,
+};
 
 function defaultReason(check: CheckId, state: CheckState): string {
   if (state === "verified") return `${check} held on the latest probe.`;

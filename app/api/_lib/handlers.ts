@@ -1,9 +1,9 @@
 import { z } from "zod";
 import type { Db } from "@/db/client";
-import { CHECK_IDS, CHECK_STATES, type CheckId, type CheckState } from "@/lib/checks/vocabulary";
 import type { StartResult } from "@/lib/rounds/round";
 import { serverHistory } from "@/app/_lib/history";
-import { getServerDetail, listServers, MAX_PAGE_SIZE, summaryCounts } from "@/lib/store/servers";
+import { listQueryOf, ServerListParams } from "@/lib/site/query";
+import { getServerDetail, listServers, summaryCounts } from "@/lib/store/servers";
 import { getRound, listRecentRounds } from "@/lib/store/rounds";
 import { getMeta, META_KEYS } from "@/lib/store/meta";
 import { authFailure, checkBearer } from "./auth";
@@ -36,21 +36,9 @@ export function getRoundStatus(request: Request, idParam: string, o: { secret: s
   return Response.json(round, { headers: noStore });
 }
 
-const stateParam = z.enum(CHECK_STATES).optional();
-const ListQuery = z.object({
-  page: z.coerce.number().int().min(1).max(100_000).default(1),
-  pageSize: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(50),
-  q: z.string().max(200).optional(),
-  includeLeft: z
-    .enum(["1", "0", "true", "false"])
-    .optional()
-    .transform((v) => v === "1" || v === "true"),
-  ...(Object.fromEntries(CHECK_IDS.map((id) => [id, stateParam])) as Record<CheckId, typeof stateParam>),
-});
-
 export function getServers(request: Request, db: Db): Response {
   const params = Object.fromEntries(new URL(request.url).searchParams);
-  const parsed = ListQuery.safeParse(params);
+  const parsed = ServerListParams.safeParse(params);
   if (!parsed.success) {
     const i = parsed.error.issues[0];
     return Response.json(
@@ -58,13 +46,7 @@ export function getServers(request: Request, db: Db): Response {
       { status: 400 },
     );
   }
-  const { page, pageSize, q, includeLeft } = parsed.data;
-  const states: Partial<Record<CheckId, CheckState>> = {};
-  for (const id of CHECK_IDS) {
-    const s = parsed.data[id];
-    if (s) states[id] = s;
-  }
-  return Response.json(listServers(db, { page, pageSize, q, includeLeft, states }), { headers: noStore });
+  return Response.json(listServers(db, listQueryOf(parsed.data)), { headers: noStore });
 }
 
 export function getServer(name: string, db: Db): Response {

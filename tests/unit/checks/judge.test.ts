@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { buildReport, judge } from "@/lib/checks";
+import { REFUSAL_STATES } from "@/lib/checks/refusal";
 import { CHECK_IDS, type CheckState } from "@/lib/checks/vocabulary";
 import { SUITE_VERSION } from "@/lib/probe/protocol";
 import type { HandshakeOutcome, ProbeObservation, SeenChallenge, SlowDown, ToolCallOutcome, ToolsListOutcome } from "@/lib/probe/types";
@@ -193,7 +194,7 @@ const cases: Case[] = [
   },
   {
     name: "a malformed refusal",
-    o: obs({ era: "modern", handshake: modern, toolsList: complete, toolCall: { kind: "answered", status: 200, shape: { type: "malformed", description: 'HTTP 200 with JSON without a jsonrpc field ({"error":"nope"})' }, seq: 6 }, authMetadata: { kind: "no_challenge" } }),
+    o: obs({ era: "modern", handshake: modern, toolsList: complete, toolCall: { kind: "answered", status: 200, shape: { type: "malformed", description: 'HTTP 200 with JSON without a jsonrpc field ({"error":"nope"})', form: "no_jsonrpc" }, seq: 6 }, authMetadata: { kind: "no_challenge" } }),
     states: [V, V, V, R, N],
     reasons: { error_taxonomy: /\{"error":"nope"\}/ },
   },
@@ -273,6 +274,8 @@ describe("judge()", () => {
     const results = judge(c.o);
     expect(results.map((r) => r.check)).toEqual([...CHECK_IDS]);
     expect(results.map((r) => r.state)).toEqual(c.states);
+    const refusal = results.find((r) => r.check === "error_taxonomy")!;
+    expect(REFUSAL_STATES[refusal.code!], "the refusal code's state is the judged one").toBe(refusal.state);
     for (const r of results) {
       expect(r.reason, r.check).toMatch(/[.]$/);
       expect(r.reason, r.check).not.toMatch(/\n/);

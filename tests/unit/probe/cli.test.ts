@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { parseArgs, UsageError } from "@/lib/cli/probe";
+import { UsageError } from "@/lib/cli/args";
+import { parseArgs } from "@/lib/cli/probe";
 import { CHECK_IDS } from "@/lib/checks/vocabulary";
 import { startLoopback, type Loopback } from "./loopback";
 

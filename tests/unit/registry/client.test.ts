@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from "vitest";
-import { fetchRegistry, parseRetryAfter, RegistryError } from "@/lib/registry/client";
+import { fetchRegistry, RegistryError } from "@/lib/registry/client";
 import { entry, startFixtureRegistry, type FixtureRegistry } from "@/lib/demo/loopback-registry";
 
 const http = (url: string) => [{ type: "streamable-http", url }];
@@ -95,13 +95,5 @@ describe("registry client", () => {
   test("an HTTP error status is an error, not an empty registry", async () => {
     reg = await startFixtureRegistry([]);
     await expect(fetchRegistry(`${reg.url}/nope`, noSleep)).rejects.toThrow(/answered HTTP 404/);
-  });
-
-  test("Retry-After as seconds or an HTTP date", () => {
-    const now = Date.parse("2026-11-29T12:00:00Z");
-    expect(parseRetryAfter("120", now)).toBe(120);
-    expect(parseRetryAfter("Sun, 29 Nov 2026 12:01:00 GMT", now)).toBe(60);
-    expect(parseRetryAfter("soon", now)).toBeUndefined();
-    expect(parseRetryAfter(undefined, now)).toBeUndefined();
   });
 });

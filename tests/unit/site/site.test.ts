@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { CHECK_IDS } from "@/lib/checks/vocabulary";
+import { CHECK_IDS, CHECK_STATES, REFUSAL_CODES } from "@/lib/checks/vocabulary";
 import { SUITE_CHANGELOG } from "@/lib/site/changelog";
 import { FAQ, FAQ_SLUGS, changesSince, type FaqSlug } from "@/lib/site/faq";
 import { ROBOTS_TOKEN, USER_AGENT_EXAMPLE } from "@/lib/site/faq/facts";
@@ -7,8 +7,9 @@ import { DEFAULT_USER_AGENT } from "@/lib/probe";
 import { ROBOTS_TOKEN as ROUNDS_ROBOTS_TOKEN } from "@/lib/rounds/robots";
 import { encodeName, nameFromSegments, serverPath } from "@/lib/site/paths";
 import { indexHref, parseIndexQuery } from "@/lib/site/query";
-import { refusalKind } from "@/lib/site/refusals";
 import { STATE_LABELS } from "@/lib/site/labels";
+import { REFUSAL_LABELS, tallyRefusals } from "@/lib/site/refusals";
+import { REFUSAL_STATES } from "@/lib/checks/refusal";
 
 describe("paths", () => {
   test("registry names with / round-trip through catch-all segments", () => {
@@ -27,27 +28,39 @@ describe("index query", () => {
   test("keeps known check states and ignores the rest", () => {
     const q = parseIndexQuery({ q: " weather ", page: "3", handshake: "failed", tools_list: "bogus", other: "x" });
     expect(q).toEqual({ q: "weather", page: 3, states: { handshake: "failed" }, includeLeft: false });
+    expect(parseIndexQuery({ includeLeft: "1" }).includeLeft).toBe(true);
+    // Old links used ?left=1 on the page; they keep working.
     expect(parseIndexQuery({ left: "1" }).includeLeft).toBe(true);
+    expect(parseIndexQuery({ left: "1", includeLeft: "0" }).includeLeft).toBe(false);
+    expect(parseIndexQuery({ q: "x".repeat(300), page: "many" })).toMatchObject({ q: "x".repeat(200), page: 1 });
     expect(parseIndexQuery({ page: "-2" }).page).toBe(1);
     expect(indexHref({ ...q, page: 4 })).toBe("/?q=weather&handshake=failed&page=4");
     expect(indexHref({})).toBe("/");
+    expect(indexHref({ includeLeft: true })).toBe("/?includeLeft=1");
   });
 });
 
-describe("refusal kinds", () => {
-  test.each([
-    ["verified", "The reserved-tool call got JSON-RPC error -32602 with HTTP 404.", "jsonrpc_invalid_params"],
-    ["verified", "The reserved-tool call got JSON-RPC error -32601 with HTTP 200.", "jsonrpc_other_code"],
-    ["verified", "The reserved-tool call got a result with isError: true: the tool-error channel instead of -32602.", "is_error_result"],
-    ["verified", "A bare 401 before dispatch: a legitimate refusal.", "pre_dispatch"],
-    ["observed_risk", "The reserved-tool call got an HTML page with HTTP 500.", "malformed_html"],
-    ["observed_risk", "The reserved-tool call got an empty body with HTTP 200.", "malformed_empty"],
-    ["observed_risk", `Got {"error":"nope"} without a jsonrpc field.`, "malformed_no_jsonrpc"],
-    ["not_checked", "The reserved-tool call was withheld because the tool list could not be read.", "withheld"],
-    ["not_checked", "Asked to slow down (HTTP 429).", "slow_down"],
-    ["failed", "Timeout after 15000 ms.", "failed"],
-  ] as const)("%s / %s → %s", (state, reason, kind) => {
-    expect(refusalKind(state, reason)).toBe(kind);
+describe("refusal tally", () => {
+  test("groups on the stored code whatever the reason says, and keeps uncoded rows apart", () => {
+    const t = tallyRefusals([
+      { code: "malformed_html", count: 2 },
+      { code: "jsonrpc_invalid_params", count: 5 },
+      { code: "malformed_html", count: 1 },
+      { code: null, count: 4 },
+    ]);
+    expect(t.byCode).toEqual([
+      ["jsonrpc_invalid_params", 5],
+      ["malformed_html", 3],
+    ]);
+    expect(t.total).toBe(8);
+    expect(t.uncoded).toBe(4);
+  });
+
+  test("every code has a label and a judged state", () => {
+    for (const code of REFUSAL_CODES) {
+      expect(REFUSAL_LABELS[code]).toBeTruthy();
+      expect(CHECK_STATES).toContain(REFUSAL_STATES[code]);
+    }
   });
 });
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { closeDb, openDb, type Db } from "@/db/client";
 import { alertState, coverageDays } from "@/lib/store/coverage";
 import { badgeStates, countServers, failingLongest, revisionCensus } from "@/lib/store/servers";
-import { completeReadCensus, errorTaxonomyReasons } from "@/lib/store/runs";
+import { completeReadCensus, refusalCounts } from "@/lib/store/runs";
 import { toolChangeList } from "@/lib/store/tools";
 import { tallyRefusals } from "@/lib/site/refusals";
 import { SEED, seedDatabase } from "../../e2e/seed";
@@ -65,11 +65,15 @@ describe("site queries over the seeded fleet", () => {
     expect(count(true) + count(false)).toBe(countServers(db).inRegistry);
   });
 
-  test("refusal shapes are tallied by kind", () => {
-    const kinds = tallyRefusals(errorTaxonomyReasons(db));
+  test("refusal shapes are tallied by their stored code, in vocabulary order", () => {
+    const tally = tallyRefusals(refusalCounts(db));
+    const kinds = new Map(tally.byCode);
     expect(kinds.get("is_error_result")).toBe(1);
     expect(kinds.get("malformed_empty")).toBe(20);
     expect(kinds.get("jsonrpc_invalid_params")).toBe(41);
+    expect(tally.byCode.map(([c]) => c).indexOf("jsonrpc_invalid_params")).toBe(0);
+    expect(tally.total).toBe(tally.byCode.reduce((n, [, c]) => n + c, 0));
+    expect(tally.uncoded).toBe(0);
   });
 
   test("tool changes come newest first, for everyone or one server", () => {

@@ -1,6 +1,7 @@
 // Runs our probe and the judges against one zoo server and collects what the assertions need.
 import { createAddressPolicy, probeServer } from "@/lib/probe";
 import { judge } from "@/lib/checks";
+import { REFUSAL_STATES } from "@/lib/checks/refusal";
 import type { CheckResult } from "@/lib/checks/types";
 import { CHECK_IDS, type CheckId, type CheckState } from "@/lib/checks/vocabulary";
 import type { Exchange, ProbeLimits, ProbeObservation } from "@/lib/probe/types";
@@ -91,6 +92,13 @@ export function politenessProblem(run: ZooRun): string | null {
   }
   if (run.server.concurrency.peak > 1) return `${run.server.concurrency.peak} requests were in flight at once`;
   return null;
+}
+
+/** The stored refusal code must say what the judge decided: the census counts codes, the pages show states. */
+export function refusalCodeProblem(run: ZooRun): string | null {
+  const r = run.results.find((x) => x.check === "error_taxonomy");
+  if (!r?.code) return "error_taxonomy carries no refusal code";
+  return REFUSAL_STATES[r.code] === r.state ? null : `refusal code ${r.code} belongs to ${REFUSAL_STATES[r.code]}, but the judge said ${r.state}`;
 }
 
 // --- reasons against evidence (issue 9 item 8) --------------------------------------------------
