@@ -1,7 +1,6 @@
 // Small helpers the benchmark scripts share: percentiles, memory sampling, child processes, tables.
 import { fork, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 
 export const MB = 1024 * 1024;
 
@@ -131,16 +130,8 @@ export async function stopChild(child: ChildProcess, graceMs = 3_000): Promise<v
   await exited;
 }
 
-export function freePort(host = "127.0.0.1"): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once("error", reject);
-    s.listen(0, host, () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
+// One loopback port finder for tests and benches.
+export { freePort } from "@/tests/fixtures/next-server";
 
 export type Verdict = "PASS" | "MISS";
 

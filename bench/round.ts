@@ -3,7 +3,8 @@
 //
 // Three child processes, so each figure is its own: the fleet (servers + registry), the round
 // (runRound → probe → judge → SQLite) and the baseline. This process only orchestrates and prints.
-// Environment knobs: BENCH_SERVERS (10000), BENCH_HOSTS (128), PROBE_CONCURRENCY (64), BENCH_KEEP_DB=1.
+// Environment knobs: BENCH_SERVERS (10000), BENCH_HOSTS (128), PROBE_CONCURRENCY (64), BENCH_KEEP_DB=1,
+// BENCH_SITE=0 (no `next start` on the round's database while it runs).
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -14,6 +15,7 @@ import { ZOO_EXPECTATIONS } from "@/lib/demo/zoo";
 import {
   fmt,
   forkTs,
+  freePort,
   nextMessage,
   percentile,
   pool,
@@ -27,6 +29,9 @@ import {
   type TargetRow,
 } from "./common";
 import { FLEET_MIX, type FleetReady, type FleetServer } from "./fleet";
+import autocannon from "autocannon";
+import { serverPath } from "@/lib/site/paths";
+import { startNext } from "@/tests/fixtures/next-server";
 
 const SELF = fileURLToPath(import.meta.url);
 const FLEET = path.join(path.dirname(SELF), "fleet.ts");
@@ -53,6 +58,8 @@ interface WorkerDone {
 }
 
 interface RoundDone extends WorkerDone {
+  /** Event-loop delay during the round (perf_hooks), in ms. */
+  loopDelay: { p50: number; p99: number; max: number };
   summary: { status: string; due: number; probed: number; read: number; failed: number; gated: number; skipped: number; error?: string };
 }
 
@@ -95,7 +102,11 @@ async function roundWorker(): Promise<void> {
   const dbPath = process.env.BENCH_DB!;
   const registryUrl = process.env.BENCH_REGISTRY!;
   const db = openDb(dbPath);
+  const { monitorEventLoopDelay } = await import("node:perf_hooks");
+  const loop = monitorEventLoopDelay({ resolution: 10 });
+  loop.enable();
   const measure = startMeasure();
+  let probing = false;
   const summary = await runRound({
     db,
     registryUrl,
@@ -105,12 +116,20 @@ async function roundWorker(): Promise<void> {
     trigger: "bench",
     lockStaleMs: 30 * 60_000,
     log: (line) => console.log(`  ${line}`),
+    onProgress: () => {
+      // The registry is ingested and servers are being written: the site has pages to serve.
+      if (!probing) process.send!({ type: "probing" });
+      probing = true;
+    },
   });
   const measured = measure.stop();
+  loop.disable();
   closeDb(db);
+  const ms = (ns: number) => Math.round(ns / 1e4) / 100;
   const done: RoundDone = {
     type: "done",
     ...measured,
+    loopDelay: { p50: ms(loop.percentile(50)), p99: ms(loop.percentile(99)), max: ms(loop.max) },
     summary: {
       status: summary.status,
       due: summary.due,
@@ -200,8 +219,14 @@ async function probeOnlyWorker(): Promise<void> {
 // ---------------------------------------------------------------------------------------------
 // Orchestrator.
 
-async function runWorker<T extends WorkerDone>(role: string, env: Record<string, string>, send?: unknown): Promise<T & { childPeak: number }> {
+async function runWorker<T extends WorkerDone>(
+  role: string,
+  env: Record<string, string>,
+  send?: unknown,
+  onMessage?: (m: { type?: string }) => void,
+): Promise<T & { childPeak: number }> {
   const child = forkTs(SELF, role, env);
+  if (onMessage) child.on("message", (m) => onMessage(m as { type?: string }));
   let childPeak = 0;
   const sampler = setInterval(() => (childPeak = Math.max(childPeak, procRss(child.pid!))), 100);
   try {
@@ -274,8 +299,32 @@ async function orchestrate(): Promise<void> {
     console.log(`[bench:round] mix: ${FLEET_MIX.map((m) => `${m.per100}% ${m.label}`).join(", ")}`);
 
     console.log(`\n[bench:round] 1/2 real round (registry → probe → judge → SQLite ${dbPath})`);
-    const round = await runWorker<RoundDone>("round", { BENCH_DB: dbPath, BENCH_REGISTRY: ready.registryUrl });
+    const site = process.env.BENCH_SITE === "0" ? undefined : await startSite(dbPath);
+    const pages = ready.servers.filter((_, i) => i % Math.max(1, Math.floor(ready.servers.length / 200)) === 0).map((s) => serverPath(s.name));
+    let during: ReturnType<typeof loadSite> | undefined;
+    let round: RoundDone & { childPeak: number };
+    let siteFigures: SiteFigures | undefined;
+    try {
+      round = await runWorker<RoundDone>("round", { BENCH_DB: dbPath, BENCH_REGISTRY: ready.registryUrl }, undefined, (m) => {
+        if (m.type === "probing" && site && !during) during = loadSite(site.origin, pages);
+      });
+      if (site && during) {
+        during.stop();
+        const busy = await during.result;
+        console.log(`[bench:round] site while the round ran: ${fmt.n(busy.requests.total)} server pages, p99 ${fmt.ms(busy.latency.p99)}; now idle for ${SITE_IDLE_S} s`);
+        const idle = await loadSite(site.origin, pages, SITE_IDLE_S).result;
+        siteFigures = { duringP99: busy.latency.p99, idleP99: idle.latency.p99, duringRequests: busy.requests.total, idleRequests: idle.requests.total, errors: busy.errors + busy.non2xx + idle.errors + idle.non2xx };
+      }
+    } finally {
+      await site?.stop();
+    }
     console.log(`[bench:round] round ${round.summary.status} in ${fmt.s(round.wallMs)}: ${JSON.stringify(round.summary)}`);
+    console.log(`[bench:round] event-loop delay during the round: p50 ${fmt.ms(round.loopDelay.p50)}, p99 ${fmt.ms(round.loopDelay.p99)}, max ${fmt.ms(round.loopDelay.max)}`);
+    if (siteFigures) {
+      console.log(
+        `site p99 during the round: ${fmt.ms(siteFigures.duringP99)} vs ${fmt.ms(siteFigures.idleP99)} idle (${(siteFigures.duringP99 / siteFigures.idleP99).toFixed(2)}x)`,
+      );
+    }
 
     console.log(`\n[bench:round] 2/2 baseline: @modelcontextprotocol/client ${clientVersion()} connect + listTools, versionNegotiation "auto"`);
     const baseline = await runWorker<BaselineDone>("baseline", {}, { type: "urls", urls: ready.servers.map((s) => s.url) });
@@ -370,7 +419,12 @@ async function orchestrate(): Promise<void> {
         "and keeps one request at a time per host; the baseline shares keep-alive connections through the global fetch.",
     );
 
+    const cpuRatio = round.cpuMs / baseline.cpuMs;
+    const siteRatio = siteFigures ? siteFigures.duringP99 / siteFigures.idleP99 : NaN;
     const rows: TargetRow[] = [
+      { figure: "round CPU per server vs SDK baseline", value: `${fmt.ms(round.cpuMs / SERVERS)} / ${fmt.ms(baseline.cpuMs / SERVERS)} = ${cpuRatio.toFixed(2)}x`, target: "<= 1.0x", verdict: cpuRatio <= 1 ? "PASS" : "MISS" },
+      { figure: "site p99 during the round vs idle", value: siteFigures ? `${fmt.ms(siteFigures.duringP99)} / ${fmt.ms(siteFigures.idleP99)} = ${siteRatio.toFixed(2)}x` : "not measured", target: "<= 2x", verdict: siteRatio <= 2 ? "PASS" : "MISS" },
+      { figure: "event-loop delay in the round, p99 / max", value: `${fmt.ms(round.loopDelay.p99)} / ${fmt.ms(round.loopDelay.max)}`, target: "(info)", verdict: "info" },
       { figure: "round wall time", value: fmt.s(round.wallMs), target: "<= 60 s", verdict: round.wallMs <= TARGET_ROUND_MS ? "PASS" : "MISS" },
       { figure: "speed vs SDK v2 baseline", value: `${ratio.toFixed(2)}x`, target: ">= 2x", verdict: ratio >= TARGET_RATIO ? "PASS" : "MISS" },
       { figure: "round peak RSS", value: fmt.mb(roundRss), target: "<= 400 MB", verdict: roundRss <= TARGET_RSS ? "PASS" : "MISS" },
@@ -380,12 +434,74 @@ async function orchestrate(): Promise<void> {
       { figure: "states as the zoo expects", value: `${matchedAll}/${SERVERS}`, target: "(info)", verdict: "info" },
     ];
     printTargets(`bench:round: ${fmt.n(SERVERS)} servers, ${HOSTS} hosts, concurrency ${CONCURRENCY}, ${os.cpus().length} cores`, rows);
+    // One line of figures for scripts.
+    console.log(
+      JSON.stringify({
+        bench: "round",
+        servers: SERVERS,
+        hosts: HOSTS,
+        concurrency: CONCURRENCY,
+        cores: os.cpus().length,
+        round: {
+          status: round.summary.status,
+          probed: round.summary.probed,
+          wallMs: Math.round(round.wallMs),
+          cpuMsPerServer: Number((round.cpuMs / SERVERS).toFixed(3)),
+          peakRssMb: Math.round(roundRss / 1024 / 1024),
+          p50Ms: percentile(roundTimes, 50),
+          p99Ms: percentile(roundTimes, 99),
+          statesAsExpected: matchedAll,
+          loopDelayMs: round.loopDelay,
+        },
+        baseline: { wallMs: Math.round(baseline.wallMs), cpuMsPerServer: Number((baseline.cpuMs / SERVERS).toFixed(3)), peakRssMb: Math.round(baseRss / 1024 / 1024), ok: baseline.ok },
+        probeOnly: probeOnly ? { wallMs: Math.round(probeOnly.wallMs), cpuMsPerServer: Number((probeOnly.cpuMs / SERVERS).toFixed(3)) } : null,
+        cpuRatioVsBaseline: Number(cpuRatio.toFixed(3)),
+        speedRatioVsBaseline: Number(ratio.toFixed(3)),
+        site: siteFigures ? { ...siteFigures, ratio: Number(siteRatio.toFixed(2)) } : null,
+        pass: rows.every((r) => r.verdict !== "MISS"),
+      }),
+    );
   } finally {
     clearInterval(fleetSampler);
     await stopChild(fleet);
     if (process.env.BENCH_KEEP_DB === "1") console.log(`[bench:round] database kept at ${dbPath}`);
     else fs.rmSync(tmp, { recursive: true, force: true });
   }
+}
+
+interface SiteFigures {
+  duringP99: number;
+  idleP99: number;
+  duringRequests: number;
+  idleRequests: number;
+  errors: number;
+}
+
+const SITE_CONNECTIONS = 8;
+const SITE_IDLE_S = 10;
+
+/** `next start` on the round's database, as production serves pages while its rounds write. */
+async function startSite(dbPath: string) {
+  const { openDb, closeDb } = await import("@/db/client");
+  closeDb(openDb(dbPath)); // migrated once here, not raced by two processes
+  const fresh = !fs.existsSync(path.join(process.cwd(), ".next", "BUILD_ID"));
+  if (fresh) throw new Error("bench:round needs a `next build` for the site measurement (or BENCH_SITE=0)");
+  const site = await startNext({ dbPath, port: await freePort() });
+  console.log(`[bench:round] site: next start on ${site.origin}, ${SITE_CONNECTIONS} connections on server pages while the round runs`);
+  return site;
+}
+
+/** Loads server pages until stopped (or for `seconds`). */
+function loadSite(origin: string, paths: string[], seconds = 3_600) {
+  let n = 0;
+  const instance = autocannon({
+    url: origin,
+    connections: SITE_CONNECTIONS,
+    duration: seconds,
+    timeout: 20,
+    requests: [{ method: "GET", setupRequest: (req) => ({ ...req, path: paths[n++ % paths.length]! }) }],
+  });
+  return { result: instance, stop: () => instance.stop() };
 }
 
 function clientVersion(): string {

@@ -22,7 +22,17 @@ function HeaderTable({ caption, headers }: { caption: string; headers: Record<st
 }
 
 /** One HTTP exchange as evidence: what was sent, what came back, and a curl command that sends it again. */
-export function ExchangeView({ exchange, anchor, open = true }: { exchange: Exchange; anchor: string; open?: boolean }) {
+export function ExchangeView({
+  exchange,
+  anchor,
+  open = true,
+  children,
+}: {
+  exchange: Exchange;
+  anchor: string;
+  open?: boolean;
+  children?: React.ReactNode;
+}) {
   const outcome =
     exchange.status !== undefined ? `HTTP ${exchange.status}` : exchange.error ? `no answer: ${exchange.error}` : "no answer";
   return (
@@ -31,6 +41,7 @@ export function ExchangeView({ exchange, anchor, open = true }: { exchange: Exch
         <summary className="exchange-summary">
           #{exchange.seq} {exchange.phase}: {exchange.method} {exchange.url} → {outcome} ({formatDuration(exchange.durationMs)})
         </summary>
+      {children}
       {exchange.error && exchange.status !== undefined ? <p>Error: {exchange.error}</p> : null}
       <HeaderTable caption="Request headers" headers={exchange.requestHeaders} />
       {exchange.requestBody !== undefined ? (

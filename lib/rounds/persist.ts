@@ -112,9 +112,14 @@ function recordDay(db: Db, serverId: number, runId: number, results: CheckResult
 /** Writes one server's run in a single transaction: run + evidence, latest results, transitions, denormalised
  * states, schedule, tool snapshot and diffs, coverage. */
 export function persistRun(db: Db, input: PersistInput): PersistResult {
+  return transaction(db, () => writeRun(db, input));
+}
+
+/** The writes of persistRun, for a caller that holds the transaction (persist-batch.ts puts several servers in one). */
+export function writeRun(db: Db, input: PersistInput): PersistResult {
   const { obs, results, now } = input;
   const nowIso = now.toISOString();
-  return transaction(db, () => {
+  {
     const prev = getServerRunState(db, input.serverId);
     if (!prev) throw new Error(`server ${input.serverId} vanished before its results were written`);
     const prevByCheck = new Map(prev.checks.map((c) => [c.check, c]));
@@ -229,5 +234,5 @@ export function persistRun(db: Db, input: PersistInput): PersistResult {
 
     const kind = runKind(outcome, read, input.skipped);
     return { runId, kind, transitions: transitions.length, toolChanges: toolChangeCount, nextDueAt: schedule.nextDueAt };
-  });
+  }
 }

@@ -11,7 +11,7 @@ import { fetchRegistry, RegistryError, type FetchRegistryOptions } from "../regi
 import { insertAlert, coverageBetween, firstCoverageDay, pruneCoverageServers } from "../store/coverage";
 import { getRobots, listOptOuts, putRobots } from "../store/optouts";
 import { serversForRound } from "../store/reprobe";
-import { summaryCounts, applyRegistrySnapshot, listDueServers, updateServer, type DueServer } from "../store/servers";
+import { summaryCounts, applyRegistrySnapshotInSteps, listDueServers, updateServer, type DueServer } from "../store/servers";
 import { acquireRoundLock, finishRound, heartbeatRound, pruneRounds, type RoundProgress } from "../store/rounds";
 import { getMeta, META_KEYS, setMeta } from "../store/meta";
 import { pruneOldRuns } from "../store/runs";
@@ -19,7 +19,8 @@ import { addDays, judgeCoverageDay, utcDay } from "./coverage";
 import { createHostGate } from "./host-gate";
 import { createHostQueue } from "./host-queue";
 import { hostOf } from "./hosts";
-import { persistRun, type RunKind } from "./persist";
+import { type PersistInput, type RunKind } from "./persist";
+import { createBatchWriter, type BatchOptions } from "./persist-batch";
 import { fetchRobots, robotsDisallows, ROBOTS_DISALLOW_REASON } from "./robots";
 import { DAY, HOUR, MINUTE } from "./schedule";
 
@@ -48,6 +49,8 @@ export interface RoundDeps {
   heartbeatMs?: number;
   /** Probe at most this many due servers; the rest stay due for the next round. */
   maxServers?: number;
+  /** How runs are grouped into transactions (persist-batch.ts). */
+  batch?: BatchOptions;
   /** Probe exactly these servers (a "probe again now" request) instead of the due ones; no registry read,
    * no maintenance. Servers that left the registry are left out. */
   serverIds?: number[];
@@ -157,29 +160,49 @@ async function executeRound(deps: RoundDeps, roundId: number, holder: string): P
     const ctx: ServerContext = { deps, policy, isOptedOut, gate, now, roundId };
 
     const queue = createHostQueue(due, (s) => hostOf(s.remoteUrl ?? "") ?? `#${s.id}`);
+    const writer = createBatchWriter(db, deps.batch);
+    const recording = new Set<Promise<void>>();
+    // Counted once its transaction committed; the worker has already moved on to the next server.
+    const record = (server: DueServer, written: Promise<RunKind>) => {
+      const p = written
+        .catch((e: unknown) => {
+          log(`[rounds] ${server.name}: not recorded: ${(e as Error).message}`);
+          // An internal error must not make the server due again at once, or every round retries it first.
+          updateServer(db, server.id, {
+            nextDueAt: new Date(now().getTime() + HOUR).toISOString(),
+            scheduleReason: "internal error while recording the probe; retried in 1 h",
+          });
+          return "failed" as const;
+        })
+        .then((kind) => {
+          progress.probed++;
+          progress[PROGRESS_FIELD[kind]]++;
+          beat();
+          if (lostLock) queue.stop();
+          deps.onProgress?.({ ...progress });
+        });
+      recording.add(p);
+      void p.finally(() => recording.delete(p));
+    };
     const worker = async () => {
       for (let taken = await queue.take(); taken; taken = await queue.take()) {
         const server = taken.item;
-        const kind = await probeAndPersist(ctx, server)
-          .catch((e: unknown) => {
-            log(`[rounds] ${server.name}: not recorded: ${(e as Error).message}`);
-            // An internal error must not make the server due again at once, or every round retries it first.
-            updateServer(db, server.id, {
-              nextDueAt: new Date(now().getTime() + HOUR).toISOString(),
-              scheduleReason: "internal error while recording the probe; retried in 1 h",
-            });
-            return "failed" as const;
-          })
-          .finally(taken.done);
-        progress.probed++;
-        progress[PROGRESS_FIELD[kind]]++;
-        beat();
-        if (lostLock) queue.stop();
-        deps.onProgress?.({ ...progress });
+        let written: Promise<RunKind>;
+        try {
+          const input = await probeForRun(ctx, server);
+          written = writer.persist(input).then((r) => r.kind);
+        } catch (e) {
+          written = Promise.reject(e);
+        } finally {
+          taken.done();
+        }
+        record(server, written);
       }
     };
     const n = Math.max(1, Math.min(deps.concurrency ?? 16, due.length || 1));
     await Promise.all(Array.from({ length: n }, worker));
+    await writer.flush();
+    await Promise.all(recording);
 
     if (!deps.serverIds) maintain(db, now(), log);
     if (lostLock) throw new Error("the round lock was taken over (heartbeat went stale); stopped early");
@@ -217,7 +240,7 @@ async function refreshRegistryIfStale(
       );
     }
     const nowIso = now().toISOString();
-    const applied = applyRegistrySnapshot(
+    const applied = await applyRegistrySnapshotInSteps(
       deps.db,
       res.servers.map((s) => ({ ...s, host: hostOf(s.url) })),
       nowIso,
@@ -258,19 +281,12 @@ function blockedObservation(server: DueServer, blocked: Blocked, at: Date): Prob
   };
 }
 
-async function probeAndPersist(ctx: ServerContext, server: DueServer) {
+/** Probes one server (or decides not to) and judges it: what persist writes for it. */
+async function probeForRun(ctx: ServerContext, server: DueServer): Promise<PersistInput> {
   const { deps, now } = ctx;
-  const skip = async (blocked: Blocked, optOutSource?: OptOutSource) => {
+  const skip = (blocked: Blocked, optOutSource?: OptOutSource): PersistInput => {
     const obs = blockedObservation(server, blocked, now());
-    return persistRun(deps.db, {
-      serverId: server.id,
-      roundId: ctx.roundId,
-      obs,
-      results: judge(obs),
-      skipped: true,
-      optOutSource,
-      now: now(),
-    }).kind;
+    return { serverId: server.id, roundId: ctx.roundId, obs, results: judge(obs), skipped: true, optOutSource, now: now() };
   };
 
   if (server.needsConfig) return skip({ kind: "needs_config", detail: server.needsConfig });
@@ -298,8 +314,7 @@ async function probeAndPersist(ctx: ServerContext, server: DueServer) {
     },
   );
   const results: CheckResult[] = judge(obs);
-  return persistRun(deps.db, { serverId: server.id, roundId: ctx.roundId, obs, results, skipped: false, now: now() })
-    .kind;
+  return { serverId: server.id, roundId: ctx.roundId, obs, results, skipped: false, now: now() };
 }
 
 /** robots.txt says our token may not fetch the server's URL; the file is read at most once a day per host. */

@@ -1,6 +1,7 @@
 import { CHECK_IDS, type CheckId } from "../checks/vocabulary";
 import { type BadgeStates } from "../store/servers";
-import { BADGE_COLORS, badgeSpec, type BadgeSpec } from "./badge";
+import type { Answer } from "./answer-cache";
+import { BADGE_CACHE_CONTROL, BADGE_COLORS, badgeSpec, badgeSvg, shieldsEndpoint, type BadgeSpec } from "./badge";
 import type { ResponseTimes } from "./history";
 import { overallState } from "./states";
 
@@ -52,4 +53,27 @@ export function resolveBadgeQuery(
   if (metric !== "latency") return { ok: false, error: `unknown metric "${metric}"; use one of ${BADGE_METRICS.join(", ")}` };
   const times = lookup.latency();
   return { ok: true, spec: latencyBadgeSpec(times), status: times ? 200 : 404 };
+}
+
+export type BadgeFormat = "svg" | "shields";
+
+/** A badge request's whole answer: an SVG, or shields.io endpoint JSON; a bad query is a 400. */
+export function badgeAnswer(result: BadgeLookup, format: BadgeFormat): Answer {
+  if (format === "svg") {
+    if (!result.ok) return { status: 400, contentType: "text/plain; charset=utf-8", body: `${result.error}\n` };
+    return { status: result.status, contentType: "image/svg+xml; charset=utf-8", body: badgeSvg(result.spec) };
+  }
+  if (!result.ok) return { status: 400, contentType: "application/json", body: JSON.stringify({ error: result.error }) };
+  return { status: result.status, contentType: "application/json", body: JSON.stringify(shieldsEndpoint(result.spec)) };
+}
+
+export function badgeResponse(answer: Answer): Response {
+  const headers: Record<string, string> = { "content-type": answer.contentType };
+  if (answer.status !== 400) headers["cache-control"] = BADGE_CACHE_CONTROL;
+  return new Response(answer.body, { status: answer.status, headers });
+}
+
+/** Cache key of a badge request: the server and the query parameters that change the answer. */
+export function badgeKey(name: string, query: URLSearchParams): string {
+  return [name, query.get("check") ?? "", query.get("metric") ?? ""].join("\n");
 }

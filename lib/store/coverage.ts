@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, gte, isNotNull, isNull, lte, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
+import { placeholders, prepared } from "./prepared";
 import { alerts, coverageDaily, coverageServers } from "../../db/schema";
 
 // Coverage per UTC day (distinct servers attempted and read, requests) and the alerts judged from it.
@@ -13,15 +14,21 @@ export function recordCoverage(
   db: Db,
   o: { day: string; serverId: number; read: boolean; requests: number; requestsOk: number },
 ): void {
-  const prev = db
-    .select({ read: coverageServers.read })
-    .from(coverageServers)
-    .where(and(eq(coverageServers.day, o.day), eq(coverageServers.serverId, o.serverId)))
-    .get();
+  const key = { day: o.day, serverId: o.serverId };
+  const prev = prepared(db, "coverageServers.get", () =>
+    db
+      .select({ read: coverageServers.read })
+      .from(coverageServers)
+      .where(and(eq(coverageServers.day, sql.placeholder("day")), eq(coverageServers.serverId, sql.placeholder("serverId"))))
+      .prepare(),
+  ).get(key);
   let attempted = 0;
   let read = 0;
   if (!prev) {
-    db.insert(coverageServers).values({ day: o.day, serverId: o.serverId, read: o.read }).run();
+    prepared(db, "coverageServers.insert", () => db.insert(coverageServers).values(placeholders(["day", "serverId", "read"] as const)).prepare()).run({
+      ...key,
+      read: o.read,
+    });
     attempted = 1;
     read = o.read ? 1 : 0;
   } else if (!prev.read && o.read) {
@@ -31,18 +38,21 @@ export function recordCoverage(
       .run();
     read = 1;
   }
-  db.insert(coverageDaily)
-    .values({ day: o.day, serversAttempted: attempted, serversRead: read, requests: o.requests, requestsOk: o.requestsOk })
-    .onConflictDoUpdate({
-      target: coverageDaily.day,
-      set: {
-        serversAttempted: sql`${coverageDaily.serversAttempted} + ${attempted}`,
-        serversRead: sql`${coverageDaily.serversRead} + ${read}`,
-        requests: sql`${coverageDaily.requests} + ${o.requests}`,
-        requestsOk: sql`${coverageDaily.requestsOk} + ${o.requestsOk}`,
-      },
-    })
-    .run();
+  prepared(db, "coverageDaily.add", () =>
+    db
+      .insert(coverageDaily)
+      .values(placeholders(["day", "serversAttempted", "serversRead", "requests", "requestsOk"] as const))
+      .onConflictDoUpdate({
+        target: coverageDaily.day,
+        set: {
+          serversAttempted: sql`${coverageDaily.serversAttempted} + excluded.servers_attempted`,
+          serversRead: sql`${coverageDaily.serversRead} + excluded.servers_read`,
+          requests: sql`${coverageDaily.requests} + excluded.requests`,
+          requestsOk: sql`${coverageDaily.requestsOk} + excluded.requests_ok`,
+        },
+      })
+      .prepare(),
+  ).run({ day: o.day, serversAttempted: attempted, serversRead: read, requests: o.requests, requestsOk: o.requestsOk });
 }
 
 /** Coverage rows between two UTC days inclusive (YYYY-MM-DD), oldest first. */

@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, isNotNull, isNull, lt, notInArray, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
+import { fieldsOf, placeholders, prefixed, prepared } from "./prepared";
 import { checkResults, runs, servers, transitions } from "../../db/schema";
 import { CHECK_IDS, type CheckState, type RefusalCode } from "../checks/vocabulary";
 import type { Exchange } from "../probe/types";
@@ -33,15 +34,21 @@ export function parseJson<T>(text: string | null | undefined, fallback: T): T {
 
 export function insertRun(db: Db, run: NewRun): number {
   const { exchangesJson, ...rest } = run;
-  return db.insert(runs).values({ ...rest, exchanges: exchangesJson }).returning({ id: runs.id }).get().id;
+  const row = { ...rest, exchanges: exchangesJson };
+  const fields = fieldsOf(row);
+  const stmt = prepared(db, `runs.insert.${fields.join(",")}`, () => db.insert(runs).values(placeholders(fields)).returning({ id: runs.id }).prepare());
+  return stmt.get(row).id;
 }
 
 /** Drops the exchanges of a superseded run unless it was kept as evidence of a transition. */
 export function pruneRunExchanges(db: Db, runId: number): void {
-  db.update(runs)
-    .set({ exchanges: null })
-    .where(and(eq(runs.id, runId), eq(runs.keepEvidence, false)))
-    .run();
+  prepared(db, "runs.pruneExchanges", () =>
+    db
+      .update(runs)
+      .set({ exchanges: null })
+      .where(and(eq(runs.id, sql.placeholder("runId")), eq(runs.keepEvidence, false)))
+      .prepare(),
+  ).run({ runId });
 }
 
 /** The run a server page shows: the server's recorded latest run, else its most recent one. */
@@ -89,31 +96,44 @@ export function upsertCheckResults(db: Db, serverId: number, rows: CheckResultRo
   if (!rows.length) return;
   // One statement for all five checks: `excluded` is the row that conflicted.
   const excluded = (col: string) => sql.raw(`excluded.${col}`);
-  db.insert(checkResults)
-    .values(rows.map((r) => ({ ...r, serverId, evidence: JSON.stringify(r.evidence) })))
-    .onConflictDoUpdate({
-      target: [checkResults.serverId, checkResults.check],
-      set: {
-        state: excluded("state"),
-        reason: excluded("reason"),
-        evidence: excluded("evidence"),
-        suiteVersion: excluded("suite_version"),
-        runId: excluded("run_id"),
-        decidedAt: excluded("decided_at"),
-        since: excluded("since"),
-        code: excluded("code"),
-      },
-    })
-    .run();
+  const values = rows.map((r) => ({ ...r, serverId, evidence: JSON.stringify(r.evidence) }));
+  // Every field any row sets; a row without it writes null (the column's "not known").
+  const fields = fieldsOf(Object.assign({}, ...values) as (typeof values)[number]);
+  const stmt = prepared(db, `checkResults.upsert.${rows.length}.${fields.join(",")}`, () =>
+    db
+      .insert(checkResults)
+      .values(rows.map((_, i) => placeholders(fields, `r${i}.`)))
+      .onConflictDoUpdate({
+        target: [checkResults.serverId, checkResults.check],
+        set: {
+          state: excluded("state"),
+          reason: excluded("reason"),
+          evidence: excluded("evidence"),
+          suiteVersion: excluded("suite_version"),
+          runId: excluded("run_id"),
+          decidedAt: excluded("decided_at"),
+          since: excluded("since"),
+          code: excluded("code"),
+        },
+      })
+      .prepare(),
+  );
+  const params: Record<string, unknown> = {};
+  values.forEach((v, i) => {
+    for (const f of fields) params[`r${i}.${f}`] = (v as Record<string, unknown>)[f] ?? null;
+  });
+  stmt.run(params);
 }
 
 /** The current state of each check of one server, as a new run is compared with it. */
 export function currentStates(db: Db, serverId: number): Pick<CheckResultSelect, "check" | "state" | "since">[] {
-  return db
-    .select({ check: checkResults.check, state: checkResults.state, since: checkResults.since })
-    .from(checkResults)
-    .where(eq(checkResults.serverId, serverId))
-    .all();
+  return prepared(db, "checkResults.current", () =>
+    db
+      .select({ check: checkResults.check, state: checkResults.state, since: checkResults.since })
+      .from(checkResults)
+      .where(eq(checkResults.serverId, sql.placeholder("serverId")))
+      .prepare(),
+  ).all({ serverId });
 }
 
 /** The latest results of one server, in CHECK_IDS order (a check never evaluated is absent). */
@@ -161,7 +181,15 @@ export function completeReadCensus(db: Db): ReadCount[] {
 }
 
 export function insertTransitions(db: Db, serverId: number, rows: TransitionInsert[]): void {
-  if (rows.length) db.insert(transitions).values(rows.map((r) => ({ ...r, serverId }))).run();
+  if (!rows.length) return;
+  const values = rows.map((r) => ({ fromState: null, ...r, serverId }));
+  const fields = fieldsOf(values[0]!);
+  prepared(db, `transitions.insert.${rows.length}.${fields.join(",")}`, () =>
+    db
+      .insert(transitions)
+      .values(rows.map((_, i) => placeholders(fields, `t${i}.`)))
+      .prepare(),
+  ).run(Object.assign({}, ...values.map((v, i) => prefixed(v, `t${i}.`))));
 }
 
 /** One server's transitions, most recent first. */

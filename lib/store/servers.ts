@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, inArray, isNotNull, isNull, lte, or, sql, type SQL } from "drizzle-orm";
 import { transaction, type Db } from "../../db/client";
+import { placeholders, prepared } from "./prepared";
 import { servers, toolSnapshots } from "../../db/schema";
 import { CHECK_IDS, CHECK_STATES, type CheckId, type CheckState } from "../checks/vocabulary";
 import type { Exchange } from "../probe/types";
@@ -76,64 +77,120 @@ export interface RegistryApplyResult {
 
 /** Replaces the registry view in one transaction: upserts every listed server, marks the unlisted ones as
  * having left (their history stays), and clears that mark for servers listed again. */
+const REGISTRY_FIELDS = [
+  "title",
+  "description",
+  "version",
+  "remoteUrl",
+  "transport",
+  "host",
+  "needsConfig",
+  "registryUpdatedAt",
+  "registryStatus",
+  "lastSeenAt",
+  "leftRegistryAt",
+] as const;
+
+function registryStatements(db: Db) {
+  return prepared(db, "servers.registry", () => {
+    const set = Object.fromEntries(REGISTRY_FIELDS.map((f) => [f, sql`${sql.placeholder(f)}`]));
+    const byId = eq(servers.id, sql.placeholder("id"));
+    return {
+      insert: db.insert(servers).values(placeholders(["name", "firstSeenAt", ...REGISTRY_FIELDS] as const)).prepare(),
+      update: db.update(servers).set(set).where(byId).prepare(),
+      // A new remote or configuration need makes the old verdicts stale: probe it in the next round.
+      updateDue: db
+        .update(servers)
+        .set({ ...set, nextDueAt: null, unchangedStreak: 0 })
+        .where(byId)
+        .prepare(),
+    };
+  });
+}
+
+interface RegistryApply {
+  existing: Map<string, { id: number; name: string; remoteUrl: string | null; transport: string | null; needsConfig: string | null; leftRegistryAt: string | null }>;
+  seen: Set<string>;
+  result: RegistryApplyResult;
+}
+
+function startRegistryApply(db: Db): RegistryApply {
+  const rows = db
+    .select({
+      id: servers.id,
+      name: servers.name,
+      remoteUrl: servers.remoteUrl,
+      transport: servers.transport,
+      needsConfig: servers.needsConfig,
+      leftRegistryAt: servers.leftRegistryAt,
+    })
+    .from(servers)
+    .all();
+  return { existing: new Map(rows.map((r) => [r.name, r])), seen: new Set(), result: { added: 0, updated: 0, left: 0, returned: 0 } };
+}
+
+function applyListed(db: Db, a: RegistryApply, listed: ListedServer[], now: string): void {
+  const st = registryStatements(db);
+  for (const s of listed) {
+    a.seen.add(s.name);
+    const prev = a.existing.get(s.name);
+    const fields = {
+      title: s.title,
+      description: s.description,
+      version: s.version,
+      remoteUrl: s.url,
+      transport: s.transport,
+      host: s.host,
+      needsConfig: s.needsConfig,
+      registryUpdatedAt: s.registryUpdatedAt,
+      registryStatus: "active",
+      lastSeenAt: now,
+      leftRegistryAt: null,
+    };
+    if (!prev) {
+      st.insert.run({ name: s.name, firstSeenAt: now, ...fields });
+      a.result.added++;
+      continue;
+    }
+    const moved = prev.remoteUrl !== s.url || prev.transport !== s.transport || prev.needsConfig !== s.needsConfig;
+    if (prev.leftRegistryAt) a.result.returned++;
+    (moved || prev.leftRegistryAt ? st.updateDue : st.update).run({ ...fields, id: prev.id });
+    a.result.updated++;
+  }
+}
+
+function markGone(db: Db, a: RegistryApply, now: string): RegistryApplyResult {
+  const gone = [...a.existing.values()].filter((r) => !a.seen.has(r.name) && !r.leftRegistryAt).map((r) => r.id);
+  for (let i = 0; i < gone.length; i += 500) {
+    db.update(servers)
+      .set({ leftRegistryAt: now, registryStatus: "left" })
+      .where(inArray(servers.id, gone.slice(i, i + 500)))
+      .run();
+  }
+  a.result.left = gone.length;
+  return a.result;
+}
+
+/** Replaces the registry view in one transaction: upserts every listed server, marks the unlisted ones as
+ * having left (their history stays), and clears that mark for servers listed again. */
 export function applyRegistrySnapshot(db: Db, listed: ListedServer[], now: string): RegistryApplyResult {
   return transaction(db, () => {
-    const existing = new Map(
-      db
-        .select({
-          id: servers.id,
-          name: servers.name,
-          remoteUrl: servers.remoteUrl,
-          transport: servers.transport,
-          needsConfig: servers.needsConfig,
-          leftRegistryAt: servers.leftRegistryAt,
-        })
-        .from(servers)
-        .all()
-        .map((r) => [r.name, r]),
-    );
-    const result: RegistryApplyResult = { added: 0, updated: 0, left: 0, returned: 0 };
-    const seen = new Set<string>();
-    for (const s of listed) {
-      seen.add(s.name);
-      const prev = existing.get(s.name);
-      const fields = {
-        title: s.title,
-        description: s.description,
-        version: s.version,
-        remoteUrl: s.url,
-        transport: s.transport,
-        host: s.host,
-        needsConfig: s.needsConfig,
-        registryUpdatedAt: s.registryUpdatedAt,
-        registryStatus: "active",
-        lastSeenAt: now,
-        leftRegistryAt: null,
-      };
-      if (!prev) {
-        db.insert(servers).values({ name: s.name, firstSeenAt: now, ...fields }).run();
-        result.added++;
-        continue;
-      }
-      // A new remote or configuration need makes the old verdicts stale: probe it in the next round.
-      const moved = prev.remoteUrl !== s.url || prev.transport !== s.transport || prev.needsConfig !== s.needsConfig;
-      if (prev.leftRegistryAt) result.returned++;
-      db.update(servers)
-        .set(moved || prev.leftRegistryAt ? { ...fields, nextDueAt: null, unchangedStreak: 0 } : fields)
-        .where(eq(servers.id, prev.id))
-        .run();
-      result.updated++;
-    }
-    const gone = [...existing.values()].filter((r) => !seen.has(r.name) && !r.leftRegistryAt).map((r) => r.id);
-    for (let i = 0; i < gone.length; i += 500) {
-      db.update(servers)
-        .set({ leftRegistryAt: now, registryStatus: "left" })
-        .where(inArray(servers.id, gone.slice(i, i + 500)))
-        .run();
-    }
-    result.left = gone.length;
-    return result;
+    const a = startRegistryApply(db);
+    applyListed(db, a, listed, now);
+    return markGone(db, a, now);
   });
+}
+
+/** The same in short transactions of `step` servers, yielding to the event loop between them, so a large
+ * registry never blocks a process that also serves pages. Upserts are idempotent: an interrupted apply is
+ * completed by the next one; servers are marked as gone only once every listed one was written. */
+export async function applyRegistrySnapshotInSteps(db: Db, listed: ListedServer[], now: string, step = 250): Promise<RegistryApplyResult> {
+  const a = startRegistryApply(db);
+  for (let i = 0; i < listed.length; i += step) {
+    transaction(db, () => applyListed(db, a, listed.slice(i, i + step), now));
+    await new Promise((r) => setImmediate(r));
+  }
+  return transaction(db, () => markGone(db, a, now));
 }
 
 // ---- What a round reads and writes ----------------------------------------------------------------
@@ -168,19 +225,21 @@ export type ServerRunState = Pick<
 > & { checks: Pick<CheckResultSelect, "check" | "state" | "since">[] };
 
 export function getServerRunState(db: Db, serverId: number): ServerRunState | null {
-  const s = db
-    .select({
-      id: servers.id,
-      name: servers.name,
-      consecutiveFailures: servers.consecutiveFailures,
-      unchangedStreak: servers.unchangedStreak,
-      currentToolHash: servers.currentToolHash,
-      lastRunId: servers.lastRunId,
-      lastSuccessAt: servers.lastSuccessAt,
-    })
-    .from(servers)
-    .where(eq(servers.id, serverId))
-    .get();
+  const s = prepared(db, "servers.runState", () =>
+    db
+      .select({
+        id: servers.id,
+        name: servers.name,
+        consecutiveFailures: servers.consecutiveFailures,
+        unchangedStreak: servers.unchangedStreak,
+        currentToolHash: servers.currentToolHash,
+        lastRunId: servers.lastRunId,
+        lastSuccessAt: servers.lastSuccessAt,
+      })
+      .from(servers)
+      .where(eq(servers.id, sql.placeholder("serverId")))
+      .prepare(),
+  ).get({ serverId });
   if (!s) return null;
   return { ...s, checks: currentStates(db, serverId) };
 }
@@ -204,7 +263,16 @@ export type ServerRunUpdate = Partial<
 >;
 
 export function updateServer(db: Db, serverId: number, set: ServerRunUpdate): void {
-  db.update(servers).set(set).where(eq(servers.id, serverId)).run();
+  // One prepared statement per set of fields written; a round uses a handful.
+  const fields = (Object.keys(set) as (keyof ServerRunUpdate)[]).filter((k) => set[k] !== undefined).sort();
+  if (!fields.length) return;
+  prepared(db, `servers.update.${fields.join(",")}`, () =>
+    db
+      .update(servers)
+      .set(Object.fromEntries(fields.map((f) => [f, sql`${sql.placeholder(f)}`])))
+      .where(eq(servers.id, sql.placeholder("serverId")))
+      .prepare(),
+  ).run({ ...set, serverId });
 }
 
 /** Makes every server on `host` (a host name, or host:port) due again, e.g. after an opt-out is removed. */

@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
+import { placeholders, prepared } from "./prepared";
 import { servers, toolChanges, toolSnapshots } from "../../db/schema";
 
 // Tool snapshots (one per distinct complete list of a server) and the field-path changes between them.
@@ -30,12 +31,15 @@ export function upsertToolSnapshot(
   db: Db,
   s: { serverId: number; hash: string; toolsJson: string; toolCount: number; at: string },
 ): number {
-  return db
-    .insert(toolSnapshots)
-    .values({ serverId: s.serverId, hash: s.hash, tools: s.toolsJson, toolCount: s.toolCount, firstSeenAt: s.at, lastSeenAt: s.at })
-    .onConflictDoUpdate({ target: [toolSnapshots.serverId, toolSnapshots.hash], set: { lastSeenAt: s.at } })
-    .returning({ id: toolSnapshots.id })
-    .get().id;
+  const at = sql.placeholder("at");
+  return prepared(db, "toolSnapshots.upsert", () =>
+    db
+      .insert(toolSnapshots)
+      .values({ ...placeholders(["serverId", "hash", "tools", "toolCount"] as const), firstSeenAt: at, lastSeenAt: at })
+      .onConflictDoUpdate({ target: [toolSnapshots.serverId, toolSnapshots.hash], set: { lastSeenAt: sql`excluded.last_seen_at` } })
+      .returning({ id: toolSnapshots.id })
+      .prepare(),
+  ).get({ serverId: s.serverId, hash: s.hash, tools: s.toolsJson, toolCount: s.toolCount, at: s.at }).id;
 }
 
 export function insertToolChanges(

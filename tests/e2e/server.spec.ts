@@ -20,10 +20,17 @@ test("a server page shows all four states, each with its reason, anchor, suite v
   await expect(hs.locator("table.stack")).toContainText("first result");
 });
 
-test("evidence lists each exchange with status, headers, body and a curl command that reproduces it", async ({ page }) => {
+test("evidence shows every exchange once, with status, headers, body and a curl command that reproduces it", async ({ page }) => {
   await page.goto(serverUrl(SEED.allStates));
-  const ex = page.locator("#check-handshake-ex-1");
+  const evidence = page.locator("section[aria-labelledby=evidence-h]");
+  // Five exchanges, each shown once, although three checks cite seven of them between them.
+  await expect(evidence.locator("article.exchange")).toHaveCount(5);
+  await expect(page.locator("article.exchange")).toHaveCount(5);
+  const ex = page.locator("#exchange-1");
   await expect(ex.locator("summary")).toContainText("POST https://four.example.com/mcp → HTTP 400");
+  // Folded at first (five exchanges; no verdict rests on this one last): the summary opens it.
+  await expect(ex.locator("details")).not.toHaveAttribute("open");
+  await ex.locator("summary").click();
   await expect(ex).toContainText("mcp-protocol-version");
   await expect(ex).toContainText(`"id":"server-error"`);
   const curl = ex.locator(".curl pre");
@@ -32,17 +39,36 @@ test("evidence lists each exchange with status, headers, body and a curl command
   await expect(curl).toContainText("-H 'mcp-method: server/discover'");
   await expect(curl).toContainText("--url https://four.example.com/mcp");
   await expect(ex.getByRole("button", { name: /Copy curl for exchange #1/ })).toBeVisible();
-  // Long evidence lists start with earlier exchanges folded; the deciding (last) one is open.
-  const tools = page.locator("#check-tools_list");
-  await expect(tools.locator("#check-tools_list-ex-3 details")).not.toHaveAttribute("open");
-  await expect(tools.locator("#check-tools_list-ex-5 details")).toHaveAttribute("open", "");
-  await tools.locator("#check-tools_list-ex-3 summary").click();
-  await expect(tools.locator("#check-tools_list-ex-3 .curl pre")).toBeVisible();
+  // Exchange 2 is cited by two checks and says so, linking back to both.
+  await expect(page.locator("#exchange-2")).toContainText("Cited by: Handshake, Protocol version");
+  // Long lists start folded except the exchange each verdict rests on last.
+  await expect(page.locator("#exchange-3 details")).not.toHaveAttribute("open");
+  await expect(page.locator("#exchange-5 details")).toHaveAttribute("open", "");
+  await page.locator("#exchange-3 summary").click();
+  await expect(page.locator("#exchange-3 .curl pre")).toBeVisible();
+});
+
+test("each check links to the exchanges it cites, and the links work without JavaScript", async ({ browser }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  try {
+    const page = await context.newPage();
+    await page.goto(serverUrl(SEED.allStates));
+    const links = page.locator("#check-tools_list .cites a");
+    await expect(links).toHaveText(["exchange #3", "exchange #4", "exchange #5"]);
+    await expect(page.locator("#check-handshake .cites a").first()).toHaveAttribute("href", /#exchange-1$/);
+    await page.locator("#check-tools_list .cites a", { hasText: "exchange #5" }).click();
+    await expect(page).toHaveURL(/#exchange-5$/);
+    await expect(page.locator("#exchange-5 summary")).toBeInViewport();
+    // A check that sent nothing says so instead of linking.
+    await expect(page.locator("#check-error_taxonomy")).toContainText("rests on no HTTP exchange");
+  } finally {
+    await context.close();
+  }
 });
 
 test("curl quotes single quotes in a request body safely", async ({ page }) => {
-  await page.goto(`${serverUrl(SEED.modern)}#check-error_taxonomy`);
-  const curl = page.locator("#check-error_taxonomy-ex-3 .curl pre");
+  await page.goto(`${serverUrl(SEED.modern)}#exchange-3`);
+  const curl = page.locator("#exchange-3 .curl pre");
   await expect(curl).toContainText(`--data-raw '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"mcp_status_probe_no_such_tool","arguments":{"it'\\''s":"quoted '\\''text'\\''"}}}'`);
 });
 

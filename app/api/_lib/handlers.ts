@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { Db } from "@/db/client";
 import type { StartResult } from "@/lib/rounds/round";
 import { serverHistory } from "@/app/_lib/history";
+import type { Answer } from "@/lib/site/answer-cache";
 import { listQueryOf, ServerListParams } from "@/lib/site/query";
 import { getServerDetail, listServers, summaryCounts } from "@/lib/store/servers";
 import { getRound, listRecentRounds } from "@/lib/store/rounds";
@@ -49,15 +50,26 @@ export function getServers(request: Request, db: Db): Response {
   return Response.json(listServers(db, listQueryOf(parsed.data)), { headers: noStore });
 }
 
-export function getServer(name: string, db: Db): Response {
+/** The JSON answer for one server, as text, so it can be cached per data version. */
+export function serverAnswer(name: string, db: Db): Answer {
   const detail = getServerDetail(db, name);
   if (!detail) {
-    return Response.json({ error: "not_found", message: `No server named ${JSON.stringify(name)} is known.` }, { status: 404 });
+    const body = JSON.stringify({ error: "not_found", message: `No server named ${JSON.stringify(name)} is known.` });
+    return { status: 404, contentType: "application/json", body };
   }
   // Checks keyed by id (CHECK_IDS order), like the probe CLI's --json report.
   const checks = Object.fromEntries(detail.checks.map((c) => [c.check, c]));
   const history = serverHistory(db, name, new Date());
-  return Response.json({ ...detail, checks, history: history?.days ?? [], responseTimes: history?.responseTimes ?? null }, { headers: noStore });
+  const body = JSON.stringify({ ...detail, checks, history: history?.days ?? [], responseTimes: history?.responseTimes ?? null });
+  return { status: 200, contentType: "application/json", body };
+}
+
+export function answerResponse(answer: Answer, headers: Record<string, string> = noStore): Response {
+  return new Response(answer.body, { status: answer.status, headers: { "content-type": answer.contentType, ...headers } });
+}
+
+export function getServer(name: string, db: Db): Response {
+  return answerResponse(serverAnswer(name, db));
 }
 
 export function health(db: Db): Response {

@@ -1,19 +1,30 @@
 import { badgeStates } from "@/lib/store/servers";
-import { BADGE_CACHE_CONTROL, shieldsEndpoint } from "@/lib/site/badge";
-import { resolveBadgeQuery } from "@/lib/site/badge-route";
+import { serverDataVersion } from "@/lib/store/versions";
+import { createAnswerCache } from "@/lib/site/answer-cache";
+import { badgeAnswer, badgeKey, badgeResponse, resolveBadgeQuery } from "@/lib/site/badge-route";
 import { serverHistory } from "@/app/_lib/history";
 import { nameFromSegments } from "@/lib/site/paths";
 import { siteDb } from "../../../_lib/db";
 
 export const dynamic = "force-dynamic";
 
+// One answer per server, query and data version (and UTC day: the latency badge reads the last 24 h).
+const cache = createAnswerCache(8 * 1024 * 1024);
+
 // GET /api/badge/<registry name>[?check=<check id> | ?metric=latency] → shields.io endpoint JSON.
 export async function GET(request: Request, { params }: { params: Promise<{ name: string[] }> }) {
   const name = nameFromSegments((await params).name);
-  const result = resolveBadgeQuery(new URL(request.url).searchParams, {
-    states: () => badgeStates(siteDb(), name),
-    latency: () => serverHistory(siteDb(), name, new Date())?.responseTimes ?? null,
-  });
-  if (!result.ok) return Response.json({ error: result.error }, { status: 400 });
-  return Response.json(shieldsEndpoint(result.spec), { status: result.status, headers: { "cache-control": BADGE_CACHE_CONTROL } });
+  const query = new URL(request.url).searchParams;
+  const db = siteDb();
+  const version = `${serverDataVersion(db, name) ?? "unknown"}|${new Date().toISOString().slice(0, 10)}`;
+  const answer = cache.get(badgeKey(name, query), version, () =>
+    badgeAnswer(
+      resolveBadgeQuery(query, {
+        states: () => badgeStates(db, name),
+        latency: () => serverHistory(db, name, new Date())?.responseTimes ?? null,
+      }),
+      "shields",
+    ),
+  );
+  return badgeResponse(answer);
 }

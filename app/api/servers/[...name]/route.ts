@@ -1,11 +1,19 @@
-import { getDb } from "@/db/client";
-import { getConfig } from "@/lib/config";
+import { createAnswerCache } from "@/lib/site/answer-cache";
 import { nameFromSegments } from "@/lib/site/paths";
-import { getServer } from "../../_lib/handlers";
+import { serverDataVersion } from "@/lib/store/versions";
+import { siteDb } from "../../../_lib/db";
+import { answerResponse, serverAnswer } from "../../_lib/handlers";
 
 export const dynamic = "force-dynamic";
 
+// One JSON text per server and data version.
+const cache = createAnswerCache(32 * 1024 * 1024);
+
 // GET /api/servers/<registry name>: names contain "/", hence the catch-all segment.
 export async function GET(_request: Request, { params }: { params: Promise<{ name: string[] }> }) {
-  return getServer(nameFromSegments((await params).name), getDb(getConfig()));
+  const name = nameFromSegments((await params).name);
+  const db = siteDb();
+  // The hour too: the answer's history and response times are counted back from now.
+  const version = `${serverDataVersion(db, name) ?? "unknown"}|${new Date().toISOString().slice(0, 13)}`;
+  return answerResponse(cache.get(name, version, () => serverAnswer(name, db)));
 }

@@ -1,0 +1,50 @@
+import type Database from "better-sqlite3";
+import type { Db } from "../../db/client";
+import { META_KEYS } from "./meta";
+
+// Cheap data versions read on every request, so a cached answer is reused exactly until a write changes
+// what it shows, whichever process wrote (the site's own rounds, `npm run round`, `npm run opt-out`).
+
+const SERVER_VERSION_SQL = `
+  select s.last_run_id as runId, s.next_due_at as nextDueAt, s.left_registry_at as leftAt, s.last_seen_at as seenAt,
+         (select o.since || o.source from opt_outs o where o.host = s.host) as optOut,
+         (select max(r.requested_at) from reprobe_requests r where r.server_id = s.id) as reprobe
+    from servers s where s.name = ?`;
+
+// Aggregate pages change once per round: the last finished round, plus registry refreshes and opt-out edits.
+const SITE_VERSION_SQL = `
+  select (select max(id) from rounds where finished_at is not null) as round,
+         (select value from meta where key = ?) as registry,
+         (select count(*) || '/' || coalesce(max(since), '') from opt_outs) as optOuts`;
+
+interface Statements {
+  server: Database.Statement<[string], Record<string, string | number | null>>;
+  site: Database.Statement<[string], Record<string, string | number | null>>;
+}
+
+// Prepared once per connection: a version read costs one indexed lookup, not a query build.
+const prepared = new WeakMap<Database.Database, Statements>();
+
+function statements(db: Db): Statements {
+  let s = prepared.get(db.$client);
+  if (!s) {
+    s = { server: db.$client.prepare(SERVER_VERSION_SQL), site: db.$client.prepare(SITE_VERSION_SQL) };
+    prepared.set(db.$client, s);
+  }
+  return s;
+}
+
+function join(row: Record<string, string | number | null> | undefined): string | null {
+  return row ? Object.values(row).map((v) => v ?? "").join("|") : null;
+}
+
+/** Changes with every committed write that alters what one server's page, badge or JSON shows; null for
+ * an unknown name. */
+export function serverDataVersion(db: Db, name: string): string | null {
+  return join(statements(db).server.get(name));
+}
+
+/** Changes once per finished round, registry refresh or opt-out edit: the version of aggregate pages. */
+export function siteDataVersion(db: Db): string {
+  return join(statements(db).site.get(META_KEYS.registryRefreshedAt)) ?? "";
+}

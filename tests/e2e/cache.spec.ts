@@ -1,0 +1,116 @@
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { expect, test } from "@playwright/test";
+import { closeDb, openDb } from "../../db/client";
+import { runRound } from "../../lib/rounds/round";
+import { hostOf } from "../../lib/rounds/hosts";
+import { makeHostDue } from "../../lib/store/servers";
+import { freePort, startNext, type RunningNext } from "../fixtures/next-server";
+import { entry, startFixtureRegistry, type FixtureRegistry } from "../../lib/demo/loopback-registry";
+import { startZooServer, type RunningZooServer } from "../../lib/demo/zoo";
+import { serverUrl } from "./helpers";
+
+// Pages, badges and JSON are rendered once per data version. This runs its own `next start` over its own
+// database, and writes to it from three places: a round in this process, a round the site runs itself
+// (POST /api/rounds), and the opt-out CLI in a third process.
+
+const A = "io.github.cache/server-a";
+const B = "io.github.cache/server-b";
+const SECRET = "cache-spec-secret";
+
+/** The state chip of the handshake check on a rendered server page. */
+const handshake = (html: string) => /id="check-handshake"[\s\S]*?class="chip chip-([a-z_]+)"/.exec(html)?.[1];
+
+interface Rendered {
+  status: number;
+  cacheControl: string | null;
+  html: string;
+  /** The process-wide render number stamped into the page when it was rendered. */
+  render: string;
+}
+
+test("a write re-renders exactly the pages it changes, whichever process wrote", async () => {
+  test.setTimeout(240_000);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cache-spec-"));
+  const dbPath = path.join(dir, "site.db");
+  let a: RunningZooServer | undefined;
+  let b: RunningZooServer | undefined;
+  let registry: FixtureRegistry | undefined;
+  let site: RunningNext | undefined;
+  const db = openDb(dbPath);
+  try {
+    a = await startZooServer("modern-healthy-paged");
+    b = await startZooServer("legacy-2025-06-18-stateless");
+    registry = await startFixtureRegistry([
+      entry(A, [{ type: "streamable-http", url: a.url }], { title: "Cache A" }),
+      entry(B, [{ type: "streamable-http", url: b.url }], { title: "Cache B" }),
+    ]);
+    const first = await runRound({ db, registryUrl: registry.url, allowPrivateNetworks: true, robots: false, trigger: "test", log: () => undefined });
+    expect(first.probed).toBe(2);
+
+    site = await startNext({ dbPath, port: await freePort(), env: { CRON_SECRET: SECRET, REGISTRY_URL: registry.url, PROBE_ALLOW_PRIVATE_NETWORKS: "1" } });
+    const origin = site.origin;
+    const load = async (p: string): Promise<Rendered> => {
+      const res = await fetch(`${origin}${p}`);
+      const html = await res.text();
+      return { status: res.status, cacheControl: res.headers.get("cache-control"), html, render: /data-render="(\d+)"/.exec(html)?.[1] ?? "none" };
+    };
+    const json = async (p: string) => (await fetch(`${origin}${p}`)).json();
+
+    const a1 = await load(serverUrl(A));
+    const b1 = await load(serverUrl(B));
+    const i1 = await load("/");
+    expect(a1.status).toBe(200);
+    // Kept by the site, not by browsers or CDNs: they revalidate every time.
+    expect(a1.cacheControl).toBe("public, max-age=0, must-revalidate");
+    expect(handshake(a1.html)).toBe("verified");
+    // Asked again, each is served from the cache: the same render.
+    expect((await load(serverUrl(A))).render).toBe(a1.render);
+    expect((await load(serverUrl(B))).render).toBe(b1.render);
+    expect((await load("/")).render).toBe(i1.render);
+    expect((await json(`/api/servers/${A}`)).checks.handshake.state).toBe("verified");
+
+    // A goes down and is due again; B is not due. The site runs the round itself, in the background.
+    await a.close();
+    makeHostDue(db, hostOf(a.url)!, "cache spec");
+    const started = await fetch(`${origin}/api/rounds`, { method: "POST", headers: { authorization: `Bearer ${SECRET}` } });
+    expect(started.status).toBe(202);
+    const { id } = (await started.json()) as { id: number };
+    const roundStatus = async () => {
+      const res = await fetch(`${origin}/api/rounds/${id}`, { headers: { authorization: `Bearer ${SECRET}` } });
+      return ((await res.json()) as { status?: string }).status;
+    };
+    await expect.poll(roundStatus, { timeout: 60_000 }).toBe("done");
+
+    const a2 = await load(serverUrl(A));
+    expect(a2.render).not.toBe(a1.render);
+    expect(handshake(a2.html)).toBe("failed");
+    expect((await json(`/api/servers/${A}`)).checks.handshake.state).toBe("failed");
+    expect(await (await fetch(`${origin}/badge/${A}?check=handshake`)).text()).toContain("failed");
+    // B was not probed: its page is not rendered again, and the index is rendered once for the round.
+    expect((await load(serverUrl(B))).render).toBe(b1.render);
+    const i2 = await load("/");
+    expect(i2.render).not.toBe(i1.render);
+    expect((await load("/")).render).toBe(i2.render);
+
+    // An opt-out written by the CLI in another process shows on B's next request; A's page is untouched.
+    const cli = spawnSync(process.execPath, ["--import", "tsx", "lib/cli/opt-out.ts", "add", hostOf(b.url)!, "--reason", "cache spec asked"], {
+      env: { ...process.env, DATABASE_PATH: dbPath },
+      encoding: "utf8",
+    });
+    expect(cli.status, cli.stderr).toBe(0);
+    const b2 = await load(serverUrl(B));
+    expect(b2.render).not.toBe(b1.render);
+    expect(b2.html).toContain("cache spec asked");
+    expect((await load(serverUrl(A))).render).toBe(a2.render);
+  } finally {
+    await site?.stop();
+    await registry?.close();
+    await a?.close().catch(() => undefined);
+    await b?.close();
+    closeDb(db);
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
