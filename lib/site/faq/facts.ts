@@ -94,6 +94,6 @@ export const INVALID_CHALLENGES = [
 ] as const;
 
 export const WEBHOOK_EXAMPLE = `{
-  "text": "mcp-status: alert rounds_stale opened: no round has finished for 120 minutes.",
-  "alert": { "kind": "rounds_stale", "state": "open", "since": "2026-11-30T10:05:00Z" }
+  "text": "mcp-status alert rounds_stale (…) opened: no round has finished for 120 minutes.",
+  "alert": { "kind": "rounds_stale", "state": "open", "since": "2026-11-30T10:05:00Z", "message": "…" }
 }`;
