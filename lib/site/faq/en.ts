@@ -851,7 +851,7 @@ export const FAQ_EN: FaqBook = {
       },
       { h2: "Alerts", id: "alerts" },
       {
-        p: `Alerts open and resolve by themselves and are evaluated at least once a minute on a clock of their own, not only when a round ends, so a stopped scheduler is noticed too. Open and past alerts are listed on [the coverage page](/coverage) and in an Atom feed beside it (`/coverage/feed.xml`).`,
+        p: `Alerts open and resolve by themselves and are evaluated at least once a minute on a clock of their own, not only when a round ends, so a stopped scheduler is noticed too. Open and past alerts are listed on [the coverage page](/coverage) and in an Atom feed beside it (\`/coverage/feed.xml\`).`,
       },
       {
         table: {
