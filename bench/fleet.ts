@@ -1,7 +1,9 @@
 // The benchmark fleet, run as a child process so the prober's memory is measured apart: many zoo
 // behaviours mounted by path prefix on one node:http listener per loopback host, plus a loopback
-// registry listing them all. Talks to its parent over IPC; exits when told to, when the parent
-// goes away, or after a hard time limit.
+// registry listing them all. Like the internet: every answer waits BENCH_FLEET_LATENCY_MS, a share of the
+// servers lives on one crowded host, and one small host asks for a Crawl-delay; each host counts the
+// requests it has in flight. Talks to its parent over IPC ("stats" answers the counts and resets them);
+// exits when told to, when the parent goes away, or after a hard time limit.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { entry, startFixtureRegistry } from "@/lib/demo/loopback-registry";
@@ -45,6 +47,25 @@ export interface FleetReady {
   servers: FleetServer[];
   hosts: number;
   startMs: number;
+  /** Host index of the crowded host (0) and how many servers it serves; 0 servers when the mix has none. */
+  crowdedServers: number;
+  serversPerHost: number[];
+  /** Host index of the Crawl-delay host, its delay (s) and servers. */
+  crawlHost: number;
+  crawlDelaySeconds: number;
+  crawlServers: number;
+}
+
+/** What the hosts saw since the last "stats" message. */
+export interface FleetStats {
+  type: "stats";
+  /** Most requests in flight at once, per host index. */
+  peaks: number[];
+  requests: number[];
+  /** Shortest time between the end of one answer and the arrival of the next request on the Crawl-delay host. */
+  crawlMinGapMs: number | null;
+  /** A few requests that arrived at a host other than the first while another one was still open there. */
+  overlaps: string[];
 }
 
 export function mixFor(i: number): MixEntry {
@@ -65,30 +86,87 @@ type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
 async function main(): Promise<void> {
   const count = Number(process.env.BENCH_FLEET_SERVERS ?? 10_000);
-  const hostCount = Number(process.env.BENCH_FLEET_HOSTS ?? 128);
   const lifetimeMs = Number(process.env.BENCH_FLEET_LIFETIME_MS ?? 15 * 60_000);
+  const latencyMs = Number(process.env.BENCH_FLEET_LATENCY_MS ?? 0);
+  const crowdedPercent = Number(process.env.BENCH_FLEET_CROWDED_PERCENT ?? 0);
+  const crawlServers = Number(process.env.BENCH_FLEET_CRAWL_SERVERS ?? 3);
+  const crawlDelaySeconds = Number(process.env.BENCH_FLEET_CRAWL_DELAY ?? 1);
   const t0 = performance.now();
+  const isCrowded = (i: number) => crowdedPercent > 0 && (i * 53) % 100 < crowdedPercent;
+  let crowdedCount = 0;
+  for (let i = 0; i < count; i++) if (isCrowded(i)) crowdedCount++;
+  // Enough hosts that the rest stay ordinary (fewer than 50 servers each, DESIGN §2.5), else they would be crowded too.
+  const hostCount = Math.max(Number(process.env.BENCH_FLEET_HOSTS ?? 128), crowdedPercent > 0 ? Math.ceil((count - crowdedCount) / 40) + 2 : 0);
 
-  // Per host: prefix → handler. Server i lives on host i % hostCount, so neighbours in the list sit on different hosts.
+  // Per host: prefix → handler. Host 0 is the crowded one when the mix has one; the last host asks for a
+  // Crawl-delay and serves only a few servers; the rest go round-robin, so neighbours sit on different hosts.
+  const crawlHost = hostCount - 1;
   const mounts: Map<string, Handler>[] = Array.from({ length: hostCount }, () => new Map());
   const plan: { i: number; host: number; prefix: string; mix: MixEntry }[] = [];
+  let spread = 0;
+  let onCrawlHost = 0;
   for (let i = 0; i < count; i++) {
-    const host = i % hostCount;
+    const crowded = isCrowded(i);
+    const firstOrdinary = crowdedPercent > 0 ? 1 : 0;
+    const host = crowded ? 0 : onCrawlHost < crawlServers ? (onCrawlHost++, crawlHost) : firstOrdinary + (spread++ % (crawlHost - firstOrdinary));
     const prefix = `/s${String(i).padStart(5, "0")}`;
     const mix = mixFor(i);
     const zoo = createZooHandler(mix.behaviour, { prefix });
-    const delay = mix.delayMs ? mix.delayMs[0] + ((i * 7919) % (mix.delayMs[1] - mix.delayMs[0] + 1)) : 0;
-    const handler: Handler = delay ? (req, res) => void setTimeout(() => void zoo(req, res), delay) : (req, res) => void zoo(req, res);
+    const delay = latencyMs + (mix.delayMs ? mix.delayMs[0] + ((i * 7919) % (mix.delayMs[1] - mix.delayMs[0] + 1)) : 0);
+    // A prober that gives up mid-request (its deadline) must not bring the fleet down.
+    const answer: Handler = (req, res) => void zoo(req, res).catch(() => res.destroy());
+    const handler: Handler = delay ? (req, res) => void setTimeout(() => answer(req, res), delay) : answer;
     mounts[host]!.set(prefix, handler);
     plan.push({ i, host, prefix, mix });
   }
+  const crawlRobots = `User-agent: *\nAllow: /\n\nUser-agent: mcp-status-probe\nCrawl-delay: ${crawlDelaySeconds}\n`;
+
+  const peaks = new Array<number>(hostCount).fill(0);
+  const requests = new Array<number>(hostCount).fill(0);
+  const inFlight = new Array<number>(hostCount).fill(0);
+  let crawlLastEnd = -Infinity;
+  let crawlMinGapMs: number | null = null;
+  const overlaps: string[] = [];
 
   const listeners: Server[] = [];
   const origins: string[] = [];
   for (let h = 0; h < hostCount; h++) {
     const table = mounts[h]!;
+    const openAnswers = new Set<string>();
     const server = createServer((req, res) => {
+      requests[h]!++;
+      const what = `${req.method} ${req.url}`;
+      if (openAnswers.size > 0 && h !== 0 && overlaps.length < 10) overlaps.push(`host ${h}: ${what} arrived while ${[...openAnswers].join(" + ")} open`);
+      openAnswers.add(what);
+      res.once("close", () => openAnswers.delete(what));
+      peaks[h] = Math.max(peaks[h]!, ++inFlight[h]!);
+      if (h === crawlHost) {
+        const gap = performance.now() - crawlLastEnd;
+        if (Number.isFinite(gap)) crawlMinGapMs = Math.min(crawlMinGapMs ?? Infinity, gap);
+      }
+      // In flight until the answer is handed over (or the connection drops): counted at end() rather than at
+      // "close", which a busy event loop can deliver after the prober's next request has arrived.
+      let open = true;
+      const finished = () => {
+        if (!open) return;
+        open = false;
+        inFlight[h]!--;
+        if (h === crawlHost) crawlLastEnd = performance.now();
+      };
+      const endAnswer = res.end.bind(res) as (...a: unknown[]) => ServerResponse;
+      res.end = ((...a: unknown[]) => {
+        finished();
+        return endAnswer(...a);
+      }) as typeof res.end;
+      res.once("close", finished);
       const path = req.url ?? "/";
+      if (path === "/robots.txt") {
+        const answer = () =>
+          h === crawlHost
+            ? res.writeHead(200, { "content-type": "text/plain" }).end(crawlRobots)
+            : res.writeHead(404, { "content-type": "text/plain" }).end("no robots.txt\n");
+        return void (latencyMs ? setTimeout(answer, latencyMs) : answer());
+      }
       const end = path.indexOf("/", 1);
       const handler = table.get(end < 0 ? path.split("?")[0]! : path.slice(0, end));
       if (handler) return handler(req, res);
@@ -123,6 +201,14 @@ async function main(): Promise<void> {
   };
   process.on("message", (m) => {
     if (m === "stop") void stop(0);
+    if (m === "stats") {
+      const stats: FleetStats = { type: "stats", peaks: [...peaks], requests: [...requests], crawlMinGapMs: crawlMinGapMs === null ? null : Math.round(crawlMinGapMs), overlaps: overlaps.splice(0) };
+      process.send?.(stats);
+      peaks.fill(0);
+      requests.fill(0);
+      crawlMinGapMs = null;
+      crawlLastEnd = -Infinity;
+    }
   });
   process.on("disconnect", () => void stop(0));
   setTimeout(() => {
@@ -132,7 +218,18 @@ async function main(): Promise<void> {
   // Keeps the process alive until stopped (the listeners do too; this is belt and braces for the limit above).
   setInterval(() => undefined, 60_000);
 
-  const ready: FleetReady = { type: "ready", registryUrl: registry.url, servers, hosts: hostCount, startMs: Math.round(performance.now() - t0) };
+  const ready: FleetReady = {
+    type: "ready",
+    registryUrl: registry.url,
+    servers,
+    hosts: hostCount,
+    startMs: Math.round(performance.now() - t0),
+    crowdedServers: crowdedCount,
+    serversPerHost: mounts.map((m) => m.size),
+    crawlHost,
+    crawlDelaySeconds,
+    crawlServers: plan.filter((p) => p.host === crawlHost).length,
+  };
   process.send?.(ready);
 }
 

@@ -3,12 +3,15 @@
 //
 // Three child processes, so each figure is its own: the fleet (servers + registry), the round
 // (runRound → probe → judge → SQLite) and the baseline. This process only orchestrates and prints.
-// Environment knobs: BENCH_SERVERS (10000), BENCH_HOSTS (128), PROBE_CONCURRENCY (64), BENCH_KEEP_DB=1,
+// Environment knobs: BENCH_SERVERS (10000), BENCH_HOSTS (128), PROBE_CONCURRENCY (64), PROBE_HOST_CONCURRENCY (4),
+// BENCH_LATENCY_MS / --latency-ms (50: every fleet answer waits this long), BENCH_CROWDED_PERCENT / --crowded-percent
+// (30: that share of the servers on one host), BENCH_PROBE_ONLY (1 without latency, else 0), BENCH_KEEP_DB=1,
 // BENCH_SITE=0 (no `next start` on the round's database while it runs).
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
 import type { ChildProcess } from "node:child_process";
 import { CHECK_IDS, type CheckId, type CheckState } from "@/lib/checks/vocabulary";
 import { ZOO_EXPECTATIONS } from "@/lib/demo/zoo";
@@ -28,7 +31,7 @@ import {
   stopChild,
   type TargetRow,
 } from "./common";
-import { FLEET_MIX, type FleetReady, type FleetServer } from "./fleet";
+import { FLEET_MIX, type FleetReady, type FleetServer, type FleetStats } from "./fleet";
 import autocannon from "autocannon";
 import { serverPath } from "@/lib/site/paths";
 import { startNext } from "@/tests/fixtures/next-server";
@@ -39,9 +42,19 @@ const FLEET = path.join(path.dirname(SELF), "fleet.ts");
 const SERVERS = Number(process.env.BENCH_SERVERS ?? 10_000);
 const HOSTS = Number(process.env.BENCH_HOSTS ?? 128);
 const CONCURRENCY = Number(process.env.PROBE_CONCURRENCY ?? 64);
+const HOST_CONCURRENCY = Number(process.env.PROBE_HOST_CONCURRENCY ?? 4);
+const FLAGS = process.env.BENCH_ROLE
+  ? { values: {} as Record<string, string | undefined> }
+  : parseArgs({ options: { "latency-ms": { type: "string" }, "crowded-percent": { type: "string" } } });
+const LATENCY_MS = Number(FLAGS.values["latency-ms"] ?? process.env.BENCH_LATENCY_MS ?? 50);
+const CROWDED_PERCENT = Number(FLAGS.values["crowded-percent"] ?? process.env.BENCH_CROWDED_PERCENT ?? 30);
+/** Like the internet (latency, a crowded host): the round's target is the one of issue 14. */
+const INTERNET_LIKE = LATENCY_MS > 0 || CROWDED_PERCENT > 0;
+const TARGET_INTERNET_ROUND_MS = 5 * 60_000;
 /** Per-server limits for both probers: a healthy fixture answers in milliseconds. */
 const DEADLINE_MS = 15_000;
-const WHOLE_RUN_LIMIT_MS = 20 * 60_000;
+/** BENCH_LIMIT_MINUTES: on a busy shared machine a 10,000-server round with latency can outlast 20 min. */
+const WHOLE_RUN_LIMIT_MS = Number(process.env.BENCH_LIMIT_MINUTES ?? 20) * 60_000;
 
 const TARGET_ROUND_MS = 60_000;
 const TARGET_RATIO = 2;
@@ -111,6 +124,7 @@ async function roundWorker(): Promise<void> {
     db,
     registryUrl,
     concurrency: CONCURRENCY,
+    hostConcurrency: HOST_CONCURRENCY,
     allowPrivateNetworks: true,
     limits: { deadlineMs: DEADLINE_MS },
     trigger: "bench",
@@ -195,7 +209,8 @@ async function probeOnlyWorker(): Promise<void> {
   const { createHostGate } = await import("@/lib/rounds/host-gate");
   const urls = await receiveUrls();
   const policy = createAddressPolicy({ allowPrivate: true });
-  const gate = createHostGate();
+  // No queue here: every host may have the crowded limit of requests in flight.
+  const gate = createHostGate({ limitOf: () => HOST_CONCURRENCY });
   const times = new Array<number>(urls.length).fill(0);
   const measure = startMeasure();
   await pool(urls, CONCURRENCY, async (url, i) => {
@@ -283,13 +298,16 @@ async function orchestrate(): Promise<void> {
   hardStop.unref();
 
   console.log(`[bench:round] ${os.cpus().length} cores, node ${process.version}`);
-  console.log(`[bench:round] fleet: ${fmt.n(SERVERS)} servers on ${HOSTS} loopback hosts; concurrency ${CONCURRENCY} (PROBE_CONCURRENCY); per-server deadline ${DEADLINE_MS} ms`);
+  console.log(`[bench:round] fleet: ${fmt.n(SERVERS)} servers on ${HOSTS}+ loopback hosts (more when the crowded mix needs them to keep the rest under 50 a host); concurrency ${CONCURRENCY} (PROBE_CONCURRENCY); per-server deadline ${DEADLINE_MS} ms`);
+  console.log(`[bench:round] every answer ${LATENCY_MS} ms late; ${CROWDED_PERCENT}% of the servers on one host (limit ${HOST_CONCURRENCY}, PROBE_HOST_CONCURRENCY)`);
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "bench-round-"));
   const dbPath = path.join(tmp, "round.db");
   const fleet = forkTs(FLEET, "fleet", {
     BENCH_FLEET_SERVERS: String(SERVERS),
     BENCH_FLEET_HOSTS: String(HOSTS),
     BENCH_FLEET_LIFETIME_MS: String(WHOLE_RUN_LIMIT_MS),
+    BENCH_FLEET_LATENCY_MS: String(LATENCY_MS),
+    BENCH_FLEET_CROWDED_PERCENT: String(CROWDED_PERCENT),
   });
   let fleetPeak = 0;
   const fleetSampler = setInterval(() => (fleetPeak = Math.max(fleetPeak, procRss(fleet.pid!))), 250);
@@ -319,6 +337,8 @@ async function orchestrate(): Promise<void> {
       await site?.stop();
     }
     console.log(`[bench:round] round ${round.summary.status} in ${fmt.s(round.wallMs)}: ${JSON.stringify(round.summary)}`);
+    const polite = await politeness(fleet, ready, round.wallMs);
+    console.log(polite.line);
     console.log(`[bench:round] event-loop delay during the round: p50 ${fmt.ms(round.loopDelay.p50)}, p99 ${fmt.ms(round.loopDelay.p99)}, max ${fmt.ms(round.loopDelay.max)}`);
     if (siteFigures) {
       console.log(
@@ -331,7 +351,7 @@ async function orchestrate(): Promise<void> {
     console.log(`[bench:round] baseline done in ${fmt.s(baseline.wallMs)}: ${baseline.ok} listed tools, errors ${JSON.stringify(baseline.errors)}`);
 
     let probeOnly: (BaselineDone & { childPeak: number }) | undefined;
-    if (process.env.BENCH_PROBE_ONLY !== "0") {
+    if ((process.env.BENCH_PROBE_ONLY ?? (INTERNET_LIKE ? "0" : "1")) !== "0") {
       console.log(`\n[bench:round] (info) probe + judge only, same host gate and concurrency, no SQLite`);
       probeOnly = await runWorker<BaselineDone>("probeonly", {}, { type: "urls", urls: ready.servers.map((s) => s.url) });
       console.log(`[bench:round] probe-only done in ${fmt.s(probeOnly.wallMs)}`);
@@ -421,25 +441,28 @@ async function orchestrate(): Promise<void> {
 
     const cpuRatio = round.cpuMs / baseline.cpuMs;
     const siteRatio = siteFigures ? siteFigures.duringP99 / siteFigures.idleP99 : NaN;
+    const roundTarget = INTERNET_LIKE ? TARGET_INTERNET_ROUND_MS : TARGET_ROUND_MS;
     const rows: TargetRow[] = [
       { figure: "round CPU per server vs SDK baseline", value: `${fmt.ms(round.cpuMs / SERVERS)} / ${fmt.ms(baseline.cpuMs / SERVERS)} = ${cpuRatio.toFixed(2)}x`, target: "<= 1.0x", verdict: cpuRatio <= 1 ? "PASS" : "MISS" },
       { figure: "site p99 during the round vs idle", value: siteFigures ? `${fmt.ms(siteFigures.duringP99)} / ${fmt.ms(siteFigures.idleP99)} = ${siteRatio.toFixed(2)}x` : "not measured", target: "<= 2x", verdict: siteRatio <= 2 ? "PASS" : "MISS" },
       { figure: "event-loop delay in the round, p99 / max", value: `${fmt.ms(round.loopDelay.p99)} / ${fmt.ms(round.loopDelay.max)}`, target: "(info)", verdict: "info" },
-      { figure: "round wall time", value: fmt.s(round.wallMs), target: "<= 60 s", verdict: round.wallMs <= TARGET_ROUND_MS ? "PASS" : "MISS" },
-      { figure: "speed vs SDK v2 baseline", value: `${ratio.toFixed(2)}x`, target: ">= 2x", verdict: ratio >= TARGET_RATIO ? "PASS" : "MISS" },
+      { figure: "round wall time", value: fmt.s(round.wallMs), target: `<= ${roundTarget / 1000} s`, verdict: round.wallMs <= roundTarget ? "PASS" : "MISS" },
+      // The baseline keeps no per-host bound, so against a crowded host the comparison is only informative.
+      { figure: "speed vs SDK v2 baseline", value: `${ratio.toFixed(2)}x`, target: INTERNET_LIKE ? "(info)" : ">= 2x", verdict: INTERNET_LIKE ? "info" : ratio >= TARGET_RATIO ? "PASS" : "MISS" },
+      ...polite.rows,
       { figure: "round peak RSS", value: fmt.mb(roundRss), target: "<= 400 MB", verdict: roundRss <= TARGET_RSS ? "PASS" : "MISS" },
       { figure: "round servers/s", value: fmt.rate(roundRate), target: "(info)", verdict: "info" },
       { figure: "round p50 / p99 per server", value: `${fmt.ms(percentile(roundTimes, 50))} / ${fmt.ms(percentile(roundTimes, 99))}`, target: "(info)", verdict: "info" },
       { figure: "round status", value: `${round.summary.status}, ${round.summary.probed}/${SERVERS} probed`, target: `done, ${SERVERS}`, verdict: round.summary.status === "done" && round.summary.probed === SERVERS ? "PASS" : "MISS" },
       { figure: "states as the zoo expects", value: `${matchedAll}/${SERVERS}`, target: "(info)", verdict: "info" },
     ];
-    printTargets(`bench:round: ${fmt.n(SERVERS)} servers, ${HOSTS} hosts, concurrency ${CONCURRENCY}, ${os.cpus().length} cores`, rows);
+    printTargets(`bench:round: ${fmt.n(SERVERS)} servers, ${ready.hosts} hosts, concurrency ${CONCURRENCY}, ${os.cpus().length} cores`, rows);
     // One line of figures for scripts.
     console.log(
       JSON.stringify({
         bench: "round",
         servers: SERVERS,
-        hosts: HOSTS,
+        hosts: ready.hosts,
         concurrency: CONCURRENCY,
         cores: os.cpus().length,
         round: {
@@ -458,6 +481,10 @@ async function orchestrate(): Promise<void> {
         cpuRatioVsBaseline: Number(cpuRatio.toFixed(3)),
         speedRatioVsBaseline: Number(ratio.toFixed(3)),
         site: siteFigures ? { ...siteFigures, ratio: Number(siteRatio.toFixed(2)) } : null,
+        latencyMs: LATENCY_MS,
+        roundS: Number((round.wallMs / 1000).toFixed(1)),
+        baselineS: Number((baseline.wallMs / 1000).toFixed(1)),
+        ...polite.json,
         pass: rows.every((r) => r.verdict !== "MISS"),
       }),
     );
@@ -467,6 +494,53 @@ async function orchestrate(): Promise<void> {
     if (process.env.BENCH_KEEP_DB === "1") console.log(`[bench:round] database kept at ${dbPath}`);
     else fs.rmSync(tmp, { recursive: true, force: true });
   }
+}
+
+/** What the fleet's hosts saw during the round: the crowded host's peak against its limit, ordinary hosts' peak,
+ * and the Crawl-delay host's shortest gap. */
+async function politeness(fleet: ChildProcess, ready: FleetReady, roundMs: number) {
+  const statsMessage = nextMessage<FleetStats>(fleet, "stats", 30_000);
+  fleet.send("stats");
+  const stats = await statsMessage;
+  for (const o of stats.overlaps) console.log(`[bench:round] overlap seen by the fleet: ${o}`);
+  // Crowded as the round sees it: 50 or more servers on the host (DESIGN §2.5); the fleet's first host when the mix has one.
+  const crowded = (h: number) => ready.serversPerHost[h]! >= 50;
+  const crowdedPeak = ready.crowdedServers > 0 ? stats.peaks[0]! : null;
+  const otherCrowdedPeak = Math.max(0, ...stats.peaks.filter((_, h) => crowded(h) && !(ready.crowdedServers > 0 && h === 0)));
+  const ordinaryPeak = Math.max(0, ...stats.peaks.filter((_, h) => !crowded(h)));
+  const ordinaryHosts = ready.serversPerHost.filter((n) => n > 0 && n < 50).length;
+  const crawlPeak = stats.peaks[ready.crawlHost]!;
+  const crawlOk = stats.crawlMinGapMs !== null && stats.crawlMinGapMs >= ready.crawlDelaySeconds * 1000 && crawlPeak <= 1;
+  const line =
+    `crowded host: ${fmt.n(ready.crowdedServers)} servers on one host of ${ready.hosts}, round ${fmt.s(roundMs)}, ` +
+    `max in flight per host ${crowdedPeak ?? "n/a"} (limit ${HOST_CONCURRENCY}), crawl-delay honoured: ${crawlOk ? "yes" : "no"}` +
+    ` [${ordinaryHosts} ordinary hosts (under 50 servers): max in flight ${ordinaryPeak} (limit 1);` +
+    `${otherCrowdedPeak > 0 ? ` other crowded hosts: max in flight ${otherCrowdedPeak};` : ""} Crawl-delay ${ready.crawlDelaySeconds} s host: ${ready.crawlServers} servers, ` +
+    `${stats.requests[ready.crawlHost]} requests, shortest gap ${stats.crawlMinGapMs ?? "n/a"} ms]`;
+  const rows: TargetRow[] = [
+    ...(crowdedPeak !== null
+      ? [{ figure: "crowded host max in flight", value: String(crowdedPeak), target: `<= ${HOST_CONCURRENCY}`, verdict: crowdedPeak <= HOST_CONCURRENCY ? "PASS" : "MISS" } as TargetRow]
+      : []),
+    { figure: "ordinary hosts max in flight", value: String(ordinaryPeak), target: "<= 1", verdict: ordinaryPeak <= 1 ? "PASS" : "MISS" },
+    ...(otherCrowdedPeak > 0
+      ? [{ figure: "other crowded hosts max in flight", value: String(otherCrowdedPeak), target: `<= ${HOST_CONCURRENCY}`, verdict: otherCrowdedPeak <= HOST_CONCURRENCY ? "PASS" : "MISS" } as TargetRow]
+      : []),
+    { figure: "crawl-delay honoured", value: `${stats.crawlMinGapMs ?? "n/a"} ms shortest gap`, target: `>= ${ready.crawlDelaySeconds * 1000} ms`, verdict: crawlOk ? "PASS" : "MISS" },
+  ];
+  const json = {
+    crowdedHost: {
+      servers: ready.crowdedServers,
+      hosts: ready.hosts,
+      roundS: Number((roundMs / 1000).toFixed(1)),
+      maxInFlight: crowdedPeak,
+      limit: HOST_CONCURRENCY,
+      ordinaryHosts,
+      ordinaryMaxInFlight: ordinaryPeak,
+      crawlDelayHonoured: crawlOk,
+      crawlMinGapMs: stats.crawlMinGapMs,
+    },
+  };
+  return { line, rows, json };
 }
 
 interface SiteFigures {

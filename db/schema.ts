@@ -176,6 +176,16 @@ export const robotsCache = sqliteTable("robots_cache", {
   body: text("body"),
   /** Whether our user agent may probe the server paths on this host, as last evaluated. */
   disallowed: integer("disallowed", { mode: "boolean" }).notNull().default(false),
+  /** Crawl-delay for our token in seconds (DESIGN §2.5): the minimum gap between requests to the host. */
+  crawlDelaySeconds: real("crawl_delay_seconds"),
+});
+
+/** A host that answered 429, or 503 with Retry-After: no new probe to it before `until`, across rounds. */
+export const hostPauses = sqliteTable("host_pauses", {
+  host: text("host").primaryKey(),
+  until: text("until").notNull(),
+  /** The answer that asked for it, e.g. "HTTP 429 with Retry-After 120". */
+  cause: text("cause").notNull(),
 });
 
 export const ROUND_STATUSES = ["running", "done", "failed", "abandoned"] as const;

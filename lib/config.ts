@@ -13,6 +13,7 @@ const EnvSchema = z.object({
   CRON_SECRET: z.string().optional(),
   PROBE_SCHEDULE: z.string().optional(),
   PROBE_CONCURRENCY: z.coerce.number().int().min(1).max(512).optional(),
+  PROBE_HOST_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),
   PROBE_ALLOW_PRIVATE_NETWORKS: boolFlag,
   MCP_STATUS_DEMO: z.enum(["0", "1", "true", "false", ""]).optional(),
   PUBLIC_BASE_URL: z.string().url().optional(),
@@ -33,6 +34,8 @@ export interface Config {
   /** Cron expression for the embedded scheduler; null turns it off. */
   probeSchedule: string | null;
   probeConcurrency: number;
+  /** Probes in flight at once to a host serving 50 or more registry servers (DESIGN §2.5). */
+  probeHostConcurrency: number;
   allowPrivateNetworks: boolean;
   publicBaseUrl: string | undefined;
   /** "Probe again now": one accepted request per server in this many minutes (REPROBE_MIN_MINUTES, default 15). */
@@ -58,6 +61,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     cronSecret: e.CRON_SECRET || undefined,
     probeSchedule: e.PROBE_SCHEDULE === undefined ? DEFAULT_SCHEDULE : e.PROBE_SCHEDULE.trim() || null,
     probeConcurrency: e.PROBE_CONCURRENCY ?? 16,
+    probeHostConcurrency: e.PROBE_HOST_CONCURRENCY ?? 4,
     // The demo fleet lives on loopback, so the demo needs the private-network allowance.
     allowPrivateNetworks: e.PROBE_ALLOW_PRIVATE_NETWORKS || demo,
     publicBaseUrl: e.PUBLIC_BASE_URL,

@@ -39,6 +39,8 @@ export function phaseWords(phase: SlowDown["phase"]): string {
       return "the SSE stream";
     case "session_end":
       return "the session DELETE";
+    case "robots":
+      return "robots.txt";
   }
 }
 

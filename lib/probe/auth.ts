@@ -17,7 +17,8 @@ export async function followAuthMetadata(
   ctx: ProbeContext,
   seen: SeenChallenge,
   serverUrl: URL,
-  isOptedOut: (host: string) => string | null,
+  /** The metadata host's opt-out (operator list or robots.txt), checked before anything is fetched there. */
+  isOptedOut: (url: URL) => Promise<string | null>,
 ): Promise<AuthMetadataOutcome> {
   const challenge = metadataChallenge(seen);
   const raw = challenge?.params["resource_metadata"];
@@ -29,7 +30,7 @@ export async function followAuthMetadata(
     return { kind: "invalid_url", url: raw, challenge: seen };
   }
   if (url.protocol !== "https:" && url.protocol !== "http:") return { kind: "invalid_url", url: raw, challenge: seen };
-  const optedOut = isOptedOut(url.hostname);
+  const optedOut = await isOptedOut(url);
   if (optedOut !== null) return { kind: "opted_out_host", url: raw, host: url.hostname, reason: optedOut, challenge: seen };
   const refused = await ctx.http.checkHost(url.hostname);
   if (refused) return { kind: "address_refused", url: raw, detail: refused, challenge: seen };

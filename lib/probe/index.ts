@@ -41,6 +41,9 @@ export interface ProbeOptions {
   addressPolicy: AddressPolicy;
   /** The reason a host asked not to be probed, or null. */
   isOptedOut?: (host: string) => string | null;
+  /** Why robots.txt forbids our user agent a URL on another host (the auth metadata's), or null; rounds pass
+   * one backed by their robots cache. Called before anything but robots.txt is fetched from that host. */
+  robotsOptOut?: (url: string) => Promise<string | null>;
   limits?: Partial<ProbeLimits>;
   userAgent?: string;
   /** Rounds pass one to keep one request at a time per host. */
@@ -186,6 +189,11 @@ function sourceChallenge(obs: ProbeObservation, ctx: ProbeContext): SeenChalleng
   return ctx.challenges[0];
 }
 
+/** A metadata host's opt-out: the operator's list first, then its robots.txt (DESIGN §2.4). */
+async function metadataOptOut(opts: ProbeOptions, url: URL): Promise<string | null> {
+  return opts.isOptedOut?.(url.hostname) ?? (await opts.robotsOptOut?.(url.toString())) ?? null;
+}
+
 function raceDeadline<T>(p: Promise<T>, signal: AbortSignal): Promise<T | "deadline"> {
   if (signal.aborted) return Promise.resolve("deadline");
   return Promise.race([p, new Promise<"deadline">((resolve) => signal.addEventListener("abort", () => resolve("deadline"), { once: true }))]);
@@ -257,7 +265,7 @@ export async function probeServer(target: ProbeTarget, opts: ProbeOptions): Prom
     } else {
       const endSession = target.transport === "sse" ? await runSse(ctx, obs, url.toString()) : await runStreamable(ctx, obs, url.toString());
       const source = sourceChallenge(obs, ctx);
-      if (source && !ctx.stopped) obs.authMetadata = await followAuthMetadata(ctx, source, url, opts.isOptedOut ?? (() => null));
+      if (source && !ctx.stopped) obs.authMetadata = await followAuthMetadata(ctx, source, url, (u) => metadataOptOut(opts, u));
       else if (!source && ctx.brokenChallenges[0]) obs.authMetadata = { kind: "unparseable_challenge", broken: ctx.brokenChallenges[0] };
       else if (!source && !ctx.slowDown) obs.authMetadata = { kind: "no_challenge" };
       await endSession();

@@ -38,7 +38,9 @@ export type ExchangePhase =
   | "tools_call"
   | "auth_metadata"
   | "sse_stream"
-  | "session_end";
+  | "session_end"
+  /** robots.txt, read by rounds through the same session code; never part of a stored observation. */
+  | "robots";
 
 /** The server asked us to slow down (429, or 503 with Retry-After). */
 export interface SlowDown {

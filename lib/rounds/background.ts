@@ -18,6 +18,7 @@ export function roundDepsFromConfig(config: Config, extra: Partial<RoundDeps> = 
     db: getDb(config),
     registryUrl: config.registryUrl,
     concurrency: config.probeConcurrency,
+    hostConcurrency: config.probeHostConcurrency,
     allowPrivateNetworks: config.allowPrivateNetworks,
     ...(config.publicBaseUrl ? { userAgent: probeUserAgent(config.publicBaseUrl) } : {}),
     ...extra,

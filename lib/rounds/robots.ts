@@ -1,16 +1,18 @@
-import dns from "node:dns";
-import type { LookupAddress } from "node:dns";
 import robotsParser from "robots-parser";
-import { Agent, request } from "undici";
+import type { Db } from "../../db/client";
 import type { AddressPolicy } from "../probe/address-policy";
-import { isIpLiteral, unbracket } from "../probe/address-policy";
-import type { HostGate } from "../probe/transport/http";
+import { DEFAULT_LIMITS } from "../probe/types";
+import { HttpSession, type DnsLookup, type HostGate } from "../probe/transport/http";
+import { robotsFetchedSince } from "../store/hosts";
+import { putRobots, type RobotsRow } from "../store/optouts";
 
 /** The user-agent token robots.txt rules name to address this probe. */
 export const ROBOTS_TOKEN = "mcp-status-probe";
 export const ROBOTS_MAX_BYTES = 64 * 1024;
 export const ROBOTS_TIMEOUT_MS = 5_000;
 export const ROBOTS_DISALLOW_REASON = "robots.txt disallows mcp-status-probe";
+/** A cached robots.txt is used for a day. */
+export const ROBOTS_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 
 export interface RobotsFetch {
   /** HTTP status, or null when no answer arrived (then `error` says why). */
@@ -19,68 +21,105 @@ export interface RobotsFetch {
   error?: string;
 }
 
-/** Fetches `origin/robots.txt` under the probe's rules: address policy on every DNS answer (pinned), no
- * redirects, a short timeout, 64 KiB cap, one request at a time per host. */
+/** Fetches `origin/robots.txt` through the probe's own HTTP session (address policy, pinned DNS, no redirects,
+ * the full User-Agent, the host gate), with a short timeout and a 64 KiB cap; a longer file is read to the cap. */
 export async function fetchRobots(
   origin: URL,
-  o: { policy: AddressPolicy; userAgent: string; hostGate?: HostGate; timeoutMs?: number },
+  o: { policy: AddressPolicy; userAgent: string; hostGate?: HostGate; timeoutMs?: number; dnsLookup?: DnsLookup },
 ): Promise<RobotsFetch> {
-  const host = unbracket(origin.hostname);
-  let addrs: LookupAddress[];
-  try {
-    addrs = isIpLiteral(host)
-      ? [{ address: host, family: host.includes(":") ? 6 : 4 }]
-      : await dns.promises.lookup(host, { all: true, verbatim: true });
-  } catch (e) {
-    return { status: null, body: null, error: `DNS lookup failed (${(e as NodeJS.ErrnoException).code ?? "error"})` };
-  }
-  for (const a of addrs) {
-    const why = o.policy.check(a.address);
-    if (why) return { status: null, body: null, error: `address refused: ${why}` };
-  }
-  const pinned = addrs[0]!;
-  const agent = new Agent({
-    connect: {
-      timeout: o.timeoutMs ?? ROBOTS_TIMEOUT_MS,
-      lookup: (_h: string, opts: { all?: boolean }, cb: (...a: unknown[]) => void) =>
-        opts.all ? cb(null, [pinned]) : cb(null, pinned.address, pinned.family),
-    } as object,
-    headersTimeout: o.timeoutMs ?? ROBOTS_TIMEOUT_MS,
-    bodyTimeout: o.timeoutMs ?? ROBOTS_TIMEOUT_MS,
+  const timeoutMs = o.timeoutMs ?? ROBOTS_TIMEOUT_MS;
+  const http = new HttpSession({
+    policy: o.policy,
+    limits: {
+      ...DEFAULT_LIMITS,
+      connectTimeoutMs: timeoutMs,
+      headersTimeoutMs: timeoutMs,
+      bodyTimeoutMs: timeoutMs,
+      deadlineMs: timeoutMs,
+      maxBodyBytes: ROBOTS_MAX_BYTES,
+    },
+    userAgent: o.userAgent,
+    ...(o.hostGate ? { hostGate: o.hostGate } : {}),
+    deadline: AbortSignal.timeout(timeoutMs),
+    exchanges: [],
+    ...(o.dnsLookup ? { dnsLookup: o.dnsLookup } : {}),
   });
-  const release = o.hostGate ? await o.hostGate.acquire(origin.host) : () => undefined;
   try {
-    const res = await request(new URL("/robots.txt", origin), {
-      method: "GET",
-      headers: { "user-agent": o.userAgent, accept: "text/plain" },
-      dispatcher: agent,
-      signal: AbortSignal.timeout(o.timeoutMs ?? ROBOTS_TIMEOUT_MS),
-    });
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of res.body) {
-      const b = chunk as Buffer;
-      chunks.push(b);
-      size += b.length;
-      if (size >= ROBOTS_MAX_BYTES) {
-        res.body.destroy();
-        break;
-      }
-    }
-    return { status: res.statusCode, body: Buffer.concat(chunks).subarray(0, ROBOTS_MAX_BYTES).toString("utf8") };
-  } catch (e) {
-    return { status: null, body: null, error: (e as Error).message };
+    const a = await http.send({ phase: "robots", method: "GET", url: new URL("/robots.txt", origin).toString(), headers: { accept: "text/plain" } });
+    if (a.status === undefined) return { status: null, body: null, error: a.error ?? "no answer" };
+    if (a.failure && a.failure !== "cap") return { status: a.status, body: null, error: a.error };
+    return { status: a.status, body: a.text };
   } finally {
-    release();
-    await agent.destroy().catch(() => undefined);
+    await http.close();
   }
 }
 
-/** Whether robots.txt (as fetched) forbids our token from the server URL. Only a 2xx body carries rules: a
- * missing file (4xx) allows everything, and an unreachable one does not hide a server that is down. */
-export function robotsDisallows(serverUrl: string, fetched: { status: number | null; body: string | null }): boolean {
-  if (fetched.status === null || fetched.status < 200 || fetched.status >= 300 || !fetched.body) return false;
-  const u = new URL(serverUrl);
-  const robots = robotsParser(new URL("/robots.txt", u).toString(), fetched.body);
-  return robots.isAllowed(u.toString(), ROBOTS_TOKEN) === false;
+function parsed(url: URL, fetched: { status: number | null; body: string | null }) {
+  if (fetched.status === null || fetched.status < 200 || fetched.status >= 300 || !fetched.body) return null;
+  return robotsParser(new URL("/robots.txt", url).toString(), fetched.body);
+}
+
+/** Whether robots.txt (as fetched) forbids our token from the URL. Only a 2xx body carries rules: a missing
+ * file (4xx) allows everything, and an unreachable one does not hide a server that is down. */
+export function robotsDisallows(url: string, fetched: { status: number | null; body: string | null }): boolean {
+  const u = new URL(url);
+  return parsed(u, fetched)?.isAllowed(u.toString(), ROBOTS_TOKEN) === false;
+}
+
+/** The Crawl-delay (seconds) robots.txt sets for our token, or null. */
+export function robotsCrawlDelay(url: string, fetched: { status: number | null; body: string | null }): number | null {
+  const delay = parsed(new URL(url), fetched)?.getCrawlDelay(ROBOTS_TOKEN);
+  return delay !== undefined && Number.isFinite(delay) && delay > 0 ? delay : null;
+}
+
+export interface RobotsBook {
+  /** robots.txt of the URL's host: from the cache when fetched within a day, else fetched once for the round. */
+  rowFor(url: URL): Promise<RobotsRow>;
+  /** Whether the host's robots.txt is known this round (then its Crawl-delay is known too). */
+  known(host: string): boolean;
+}
+
+/** The round's view of robots.txt: the day-long cache in the database, one fetch per host however many probes
+ * ask at once, and each host's Crawl-delay handed to the gate as soon as it is known. */
+export function createRobotsBook(o: {
+  db: Db;
+  now: () => Date;
+  policy: AddressPolicy;
+  userAgent: string;
+  gate: HostGate & { setCrawlDelay(host: string, seconds: number | null): void };
+}): RobotsBook {
+  const rows = new Map<string, Promise<RobotsRow>>();
+  const known = new Set<string>();
+  const learn = (row: RobotsRow): RobotsRow => {
+    // Rows cached before the column existed carry no delay yet: read it from the stored body.
+    o.gate.setCrawlDelay(row.host, row.crawlDelaySeconds ?? robotsCrawlDelay(`http://${row.host}/`, row));
+    known.add(row.host);
+    return row;
+  };
+  for (const row of robotsFetchedSince(o.db, new Date(o.now().getTime() - ROBOTS_MAX_AGE_MS).toISOString())) {
+    rows.set(row.host, Promise.resolve(learn(row)));
+  }
+  return {
+    known: (host) => known.has(host.toLowerCase()),
+    rowFor(url) {
+      const host = url.host.toLowerCase();
+      let p = rows.get(host);
+      if (!p) {
+        p = fetchRobots(new URL(url.origin), { policy: o.policy, userAgent: o.userAgent, hostGate: o.gate }).then((f) => {
+          const row: RobotsRow = {
+            host,
+            fetchedAt: o.now().toISOString(),
+            status: f.status,
+            body: f.body,
+            disallowed: robotsDisallows(url.toString(), f),
+            crawlDelaySeconds: robotsCrawlDelay(url.toString(), f),
+          };
+          putRobots(o.db, row);
+          return learn(row);
+        });
+        rows.set(host, p);
+      }
+      return p;
+    },
+  };
 }

@@ -4,24 +4,25 @@ import { randomBytes } from "node:crypto";
 import type { Db } from "../../db/client";
 import type { CheckResult } from "../checks/types";
 import { judge } from "../checks";
-import { probeServer } from "../probe";
+import { DEFAULT_USER_AGENT, probeServer } from "../probe";
 import { createAddressPolicy, type AddressPolicy } from "../probe/address-policy";
-import type { Blocked, ProbeLimits, ProbeObservation } from "../probe/types";
+import { DEFAULT_LIMITS, type Blocked, type ProbeLimits, type ProbeObservation } from "../probe/types";
 import { fetchRegistry, RegistryError, type FetchRegistryOptions } from "../registry/client";
 import { insertAlert, coverageBetween, firstCoverageDay, pruneCoverageServers } from "../store/coverage";
-import { getRobots, listOptOuts, putRobots } from "../store/optouts";
+import { activeHostPauses, crowdedHosts, putHostPause } from "../store/hosts";
+import { listOptOuts } from "../store/optouts";
 import { serversForRound } from "../store/reprobe";
 import { summaryCounts, applyRegistrySnapshotInSteps, listDueServers, updateServer, type DueServer } from "../store/servers";
 import { acquireRoundLock, finishRound, heartbeatRound, pruneRounds, type RoundProgress } from "../store/rounds";
 import { getMeta, META_KEYS, setMeta } from "../store/meta";
 import { pruneOldRuns } from "../store/runs";
 import { addDays, judgeCoverageDay, utcDay } from "./coverage";
-import { createHostGate } from "./host-gate";
+import { createHostGate, type RoundHostGate } from "./host-gate";
 import { createHostQueue } from "./host-queue";
 import { hostOf } from "./hosts";
 import { type PersistInput, type RunKind } from "./persist";
 import { createBatchWriter, type BatchOptions } from "./persist-batch";
-import { fetchRobots, robotsDisallows, ROBOTS_DISALLOW_REASON } from "./robots";
+import { createRobotsBook, robotsDisallows, ROBOTS_DISALLOW_REASON, type RobotsBook } from "./robots";
 import { DAY, HOUR, MINUTE } from "./schedule";
 
 export interface RoundDeps {
@@ -33,6 +34,10 @@ export interface RoundDeps {
   registryOptions?: FetchRegistryOptions;
   /** Servers probed at once. Default 16. */
   concurrency?: number;
+  /** Probes in flight at once to a crowded host (PROBE_HOST_CONCURRENCY). Default 4. */
+  hostConcurrency?: number;
+  /** A host pause (429 / 503 with Retry-After) longer than this leaves its servers due for the next round. Default 60 s. */
+  maxPauseWaitMs?: number;
   allowPrivateNetworks?: boolean;
   /** Overrides the policy built from allowPrivateNetworks. */
   addressPolicy?: AddressPolicy;
@@ -93,6 +98,10 @@ export function countsLine(p: Required<RoundProgress>): string {
 }
 
 const RUN_RETENTION_MS = 30 * DAY;
+/** A host serving this many registry servers is a hosting platform: it may have several probes in flight (DESIGN §2.5). */
+export const CROWDED_HOST_MIN_SERVERS = 50;
+/** Requests one probe sends, about: a Crawl-delay lengthens the probe's deadline by this many gaps. */
+const REQUESTS_PER_PROBE = 8;
 
 /** Takes the round lock synchronously and starts the round in the background; the answer says which round
  * runs, so a caller (the route) can answer at once. */
@@ -156,10 +165,32 @@ async function executeRound(deps: RoundDeps, roundId: number, holder: string): P
       const h = host.toLowerCase();
       return optOuts.get(h) ?? optOuts.get(h.replace(/:\d+$/, "")) ?? null;
     };
-    const gate = createHostGate();
-    const ctx: ServerContext = { deps, policy, isOptedOut, gate, now, roundId };
+    const n = Math.max(1, Math.min(deps.concurrency ?? 16, due.length || 1));
+    const crowded = crowdedHosts(db, CROWDED_HOST_MIN_SERVERS);
+    // At most half the workers on one host, so a crowded host never starves the rest of the round.
+    const crowdedLimit = Math.max(1, Math.min(deps.hostConcurrency ?? 4, Math.floor(n / 2)));
+    // One probe at a time until a host's robots.txt (and so its Crawl-delay) is known; one at all with a Crawl-delay.
+    const limitOf = (host: string) =>
+      crowded.has(host) && (deps.robots === false || robots.known(host)) && gate.crawlDelayMs(host) === 0 ? crowdedLimit : 1;
+    const gate = createHostGate({
+      limitOf,
+      now,
+      onPause: (host, until, cause) => {
+        queue.pause(host, until.getTime());
+        putHostPause(db, { host, until: until.toISOString(), cause }, now().toISOString());
+        log(`[rounds] ${host} answered ${cause}: no new probe to it before ${until.toISOString()}`);
+      },
+    });
+    const robots = createRobotsBook({ db, now, policy, userAgent: deps.userAgent ?? DEFAULT_USER_AGENT, gate });
+    const ctx: ServerContext = { deps, policy, isOptedOut, gate, robots, now, roundId };
 
-    const queue = createHostQueue(due, (s) => hostOf(s.remoteUrl ?? "") ?? `#${s.id}`);
+    const queue = createHostQueue(due, {
+      hostOf: (s) => hostOf(s.remoteUrl ?? "") ?? `#${s.id}`,
+      limitOf,
+      maxPauseWaitMs: deps.maxPauseWaitMs ?? MINUTE,
+      nowMs: () => now().getTime(),
+    });
+    for (const p of activeHostPauses(db, now().toISOString())) queue.pause(p.host, Date.parse(p.until));
     const writer = createBatchWriter(db, deps.batch);
     const recording = new Set<Promise<void>>();
     // Counted once its transaction committed; the worker has already moved on to the next server.
@@ -199,10 +230,10 @@ async function executeRound(deps: RoundDeps, roundId: number, holder: string): P
         record(server, written);
       }
     };
-    const n = Math.max(1, Math.min(deps.concurrency ?? 16, due.length || 1));
     await Promise.all(Array.from({ length: n }, worker));
     await writer.flush();
     await Promise.all(recording);
+    if (queue.leftDue.length > 0) log(`[rounds] ${queue.leftDue.length} servers left due: their host asked to pause beyond this round`);
 
     if (!deps.serverIds) maintain(db, now(), log);
     if (lostLock) throw new Error("the round lock was taken over (heartbeat went stale); stopped early");
@@ -263,7 +294,8 @@ interface ServerContext {
   deps: RoundDeps;
   policy: AddressPolicy;
   isOptedOut: (host: string) => string | null;
-  gate: ReturnType<typeof createHostGate>;
+  gate: RoundHostGate;
+  robots: RobotsBook;
   now: () => Date;
   roundId: number;
 }
@@ -302,13 +334,18 @@ async function probeForRun(ctx: ServerContext, server: DueServer): Promise<Persi
     return skip({ kind: "opted_out", host: url.host, reason: ROBOTS_DISALLOW_REASON }, "robots");
   }
 
+  const crawlDelayMs = ctx.gate.crawlDelayMs(url.host);
+  const deadlineMs = deps.limits?.deadlineMs ?? DEFAULT_LIMITS.deadlineMs;
   const obs = await probeServer(
     { url: url.toString(), transport: server.transport ?? "streamable-http" },
     {
       addressPolicy: ctx.policy,
       isOptedOut: ctx.isOptedOut,
+      // A metadata host's robots.txt is read (and cached) like a server host's before anything is fetched there.
+      ...(deps.robots !== false ? { robotsOptOut: (u: string) => robotsReason(ctx, new URL(u)) } : {}),
       hostGate: ctx.gate,
-      ...(deps.limits ? { limits: deps.limits } : {}),
+      // Waiting out a Crawl-delay is our pacing, not the server's slowness.
+      limits: { ...deps.limits, deadlineMs: deadlineMs + REQUESTS_PER_PROBE * crawlDelayMs },
       ...(deps.userAgent ? { userAgent: deps.userAgent } : {}),
       now: () => now(),
     },
@@ -317,31 +354,13 @@ async function probeForRun(ctx: ServerContext, server: DueServer): Promise<Persi
   return { serverId: server.id, roundId: ctx.roundId, obs, results, skipped: false, now: now() };
 }
 
-/** robots.txt says our token may not fetch the server's URL; the file is read at most once a day per host. */
+/** robots.txt says our token may not fetch the URL; the file is read at most once a day per host. */
 async function robotsForbid(ctx: ServerContext, url: URL): Promise<boolean> {
-  const { db } = ctx.deps;
-  const host = url.host.toLowerCase();
-  const cached = getRobots(db, host);
-  const fresh = cached && ctx.now().getTime() - Date.parse(cached.fetchedAt) < DAY;
-  const row = fresh
-    ? cached
-    : await (async () => {
-        const f = await fetchRobots(new URL(url.origin), {
-          policy: ctx.policy,
-          userAgent: ctx.deps.userAgent ?? "mcp-status-probe",
-          hostGate: ctx.gate,
-        });
-        const r = {
-          host,
-          fetchedAt: ctx.now().toISOString(),
-          status: f.status,
-          body: f.body,
-          disallowed: robotsDisallows(url.toString(), f),
-        };
-        putRobots(db, r);
-        return r;
-      })();
-  return robotsDisallows(url.toString(), row);
+  return robotsDisallows(url.toString(), await ctx.robots.rowFor(url));
+}
+
+async function robotsReason(ctx: ServerContext, url: URL): Promise<string | null> {
+  return (await robotsForbid(ctx, url)) ? ROBOTS_DISALLOW_REASON : null;
 }
 
 /** Bounded growth and the coverage alert, once per round. */

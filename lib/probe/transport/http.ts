@@ -8,9 +8,12 @@ import { isIpLiteral, unbracket } from "../address-policy";
 import { SseParser, type SseEvent } from "../sse";
 import type { Exchange, ExchangePhase, ProbeLimits } from "../types";
 
-/** Keeps one request at a time per host; rounds share one across probes. */
+/** Paces requests per host across the probes of a round (DESIGN §2.5); rounds share one. */
 export interface HostGate {
+  /** Waits until a request to `host` may start; the release is called once its answer was read. */
   acquire(host: string): Promise<() => void>;
+  /** Every answer's status and Retry-After, so a 429 or a 503 with Retry-After can pause the host. */
+  answered?(host: string, status: number, retryAfter: string | undefined): void;
 }
 
 /** The address policy refused a host or one of its DNS answers. */
@@ -265,6 +268,7 @@ export class HttpSession {
       });
       answer.status = res.statusCode;
       ex.status = res.statusCode;
+      this.o.hostGate?.answered?.(url.host, res.statusCode, headerValue(res.headers["retry-after"]));
       for (const [name, value] of Object.entries(res.headers)) {
         if (value === undefined) continue;
         const values = Array.isArray(value) ? value : [value];
@@ -421,6 +425,10 @@ export class HttpSession {
 }
 
 class BodyCapError extends Error {}
+
+function headerValue(v: string | string[] | undefined): string | undefined {
+  return Array.isArray(v) ? v[0] : v;
+}
 
 /** The body with its Content-Encoding undone, compressed bytes capped too (a gzip header can be endless). */
 function decoded(body: Readable, encoding: string, cap: number): AsyncIterable<unknown> {

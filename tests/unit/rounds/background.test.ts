@@ -2,7 +2,7 @@ import path from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
 import { getDb, closeDb } from "@/db/client";
 import { parseConfig } from "@/lib/config";
-import { startBackground } from "@/lib/rounds/background";
+import { roundDepsFromConfig, startBackground } from "@/lib/rounds/background";
 import { listRecentRounds } from "@/lib/store/rounds";
 import { tempDb } from "../store/helpers";
 
@@ -31,5 +31,16 @@ describe("embedded scheduler", () => {
       bg.stop();
       closeDb(getDb(config));
     }
+  });
+});
+
+describe("configuration", () => {
+  test("PROBE_HOST_CONCURRENCY defaults to 4, reaches the round, and refuses nonsense", () => {
+    const base = { DATABASE_PATH: path.join(t.dir, "cfg.db"), REGISTRY_URL: "http://127.0.0.1:9" };
+    expect(parseConfig(base).probeHostConcurrency).toBe(4);
+    const config = parseConfig({ ...base, PROBE_HOST_CONCURRENCY: "8" });
+    expect(roundDepsFromConfig(config).hostConcurrency).toBe(8);
+    closeDb(getDb(config));
+    expect(() => parseConfig({ ...base, PROBE_HOST_CONCURRENCY: "0" })).toThrow(/PROBE_HOST_CONCURRENCY/);
   });
 });

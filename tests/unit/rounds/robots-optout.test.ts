@@ -4,12 +4,13 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { Db } from "@/db/client";
 import { servers } from "@/db/schema";
-import { createAddressPolicy } from "@/lib/probe";
-import { robotsDisallows } from "@/lib/rounds/robots";
+import { createAddressPolicy, DEFAULT_USER_AGENT } from "@/lib/probe";
+import { fetchRobots, robotsCrawlDelay, robotsDisallows } from "@/lib/rounds/robots";
 import { runRound, type RoundDeps } from "@/lib/rounds/round";
 import { listOptOuts } from "@/lib/store/optouts";
 import { getServerDetail, applyRegistrySnapshot } from "@/lib/store/servers";
 import { createZooHandler, type LoggedRequest } from "@/lib/demo/zoo";
+import { registryRows } from "../../fixtures/loopback-hosts";
 import { tempDb } from "../store/helpers";
 
 // robots.txt rules for the probe's token, and the operator's opt-out command.
@@ -61,17 +62,7 @@ beforeAll(async () => {
   sites.none = await site(null);
   applyRegistrySnapshot(
     db,
-    Object.entries(sites).map(([k, s]) => ({
-      name: `r/${k}`,
-      title: null,
-      description: null,
-      version: "1",
-      url: s.url,
-      transport: "streamable-http" as const,
-      host: new URL(s.url).host,
-      needsConfig: null,
-      registryUpdatedAt: null,
-    })),
+    registryRows(Object.entries(sites).map(([k, s]) => ({ name: `r/${k}`, url: s.url }))),
     new Date(clock).toISOString(),
   );
 });
@@ -105,12 +96,39 @@ describe("robots.txt", () => {
     expect(Object.values(sites).map((s) => s.robotsHits)).toEqual([2, 2, 2, 2]);
   });
 
+  test("robots.txt is read through the probe's HTTP session: full User-Agent, no redirects, the address policy", async () => {
+    const seen: { path: string; ua: string }[] = [];
+    const server = createServer((req, res) => {
+      seen.push({ path: req.url ?? "", ua: req.headers["user-agent"] ?? "" });
+      if (req.url === "/robots.txt") res.writeHead(301, { location: "/elsewhere.txt" }).end();
+      else res.writeHead(200, { "content-type": "text/plain" }).end("User-agent: *\nDisallow: /\n");
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    try {
+      const origin = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+      const moved = await fetchRobots(origin, { policy: createAddressPolicy({ allowPrivate: true }), userAgent: DEFAULT_USER_AGENT });
+      expect(moved).toMatchObject({ status: 301 });
+      expect(seen).toEqual([{ path: "/robots.txt", ua: DEFAULT_USER_AGENT }]);
+      const refused = await fetchRobots(origin, { policy: createAddressPolicy({ allowPrivate: false }), userAgent: DEFAULT_USER_AGENT });
+      expect(refused.status).toBeNull();
+      expect(refused.error).toMatch(/address refused/);
+      expect(seen).toHaveLength(1);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
+  });
+
   test("only a 2xx robots.txt carries rules", () => {
     const rules = "User-agent: mcp-status-probe\nDisallow: /\n";
     expect(robotsDisallows("https://a.example/mcp", { status: 200, body: rules })).toBe(true);
     expect(robotsDisallows("https://a.example/mcp", { status: 404, body: rules })).toBe(false);
     expect(robotsDisallows("https://a.example/mcp", { status: null, body: null })).toBe(false);
     expect(robotsDisallows("https://a.example/mcp", { status: 200, body: "User-agent: *\nDisallow: /mcp\n" })).toBe(true);
+    expect(robotsCrawlDelay("https://a.example/mcp", { status: 200, body: "User-agent: mcp-status-probe\nCrawl-delay: 2.5\n" })).toBe(2.5);
+    expect(robotsCrawlDelay("https://a.example/mcp", { status: 200, body: "User-agent: *\nCrawl-delay: 3\n" })).toBe(3);
+    expect(robotsCrawlDelay("https://a.example/mcp", { status: 200, body: "User-agent: somebot\nCrawl-delay: 9\n" })).toBeNull();
+    expect(robotsCrawlDelay("https://a.example/mcp", { status: 404, body: "User-agent: *\nCrawl-delay: 3\n" })).toBeNull();
   });
 });
 
