@@ -786,7 +786,7 @@ export const FAQ_EN: FaqBook = {
               id: "crawl-delay",
               cells: [
                 `\`Crawl-delay\` for \`${ROBOTS_TOKEN}\` in \`robots.txt\``,
-                "Taken as the shortest gap, in seconds, between any two requests to that host, across all its servers.",
+                "Taken as the shortest gap, in seconds, between any two requests to that host, across all its servers: requests then go one at a time, each starting that long after the previous one ended.",
               ],
             },
             {

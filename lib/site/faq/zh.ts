@@ -648,7 +648,7 @@ export const FAQ_ZH: FaqBook = {
                 "同一主机上的两个服务端依次探测。托管了 50 个及以上注册表服务端的主机（托管平台）可以同时进行最多 `PROBE_HOST_CONCURRENCY` 个探测，默认 4 个，这样平台上的所有租户每一轮都能探测到。",
               ],
             },
-            { id: "crawl-delay", cells: [`\`robots.txt\` 中针对 \`${ROBOTS_TOKEN}\` 的 \`Crawl-delay\``, "作为发往该主机的任意两个请求之间的最小间隔（秒），对该主机上所有服务端一并生效。"] },
+            { id: "crawl-delay", cells: [`\`robots.txt\` 中针对 \`${ROBOTS_TOKEN}\` 的 \`Crawl-delay\``, "作为发往该主机的任意两个请求之间的最小间隔（秒），对该主机上所有服务端一并生效：请求逐个发送，上一个结束后至少隔这么久才发下一个。"] },
             { id: "host-pause", cells: ["该主机上任一服务端返回 429，或带 `Retry-After` 的 503", "在 `Retry-After` 到期之前，不再向这台主机发起新的探测；发出该响应的服务端本轮不再收到任何请求。"] },
             { id: "metadata-hosts", cells: ["元数据在另一台主机上", "同样遵守退出规则：在名单上或禁止了该标识的主机，不会向它抓取（套件 0.11.0）。"] },
           ],
