@@ -164,7 +164,7 @@ export function syntheticObservation(i: number, profile: Profile, toolVersion: n
     );
     handshake = { kind: "modern", protocolVersion: "2026-07-28", supportedVersions: ["2026-07-28"], serverInfo: { name: `server-${i}`, version: "1.4.2" }, seq: s, seqs: [s] };
   } else {
-    const s1 = ex.add("discover", "server/discover", 400, '{"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"Bad Request: Unsupported protocol version: 2026-07-28"}}', { modern: true, ms });
+    const s1 = ex.add("discover", "server/discover", 400, /* wire */ '{"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"Bad Request: Unsupported protocol version: 2026-07-28"}}', { modern: true, ms });
     const s2 = ex.add(
       "initialize",
       "initialize",

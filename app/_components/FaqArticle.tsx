@@ -2,7 +2,7 @@ import Link from "next/link";
 import { SUITE_CHANGELOG } from "@/lib/site/changelog";
 import { SUITE_VERSION } from "@/lib/probe/protocol";
 import { type Lang } from "@/lib/site/labels";
-import { FAQ, FAQ_CHROME, FAQ_SLUGS, changesSince, type Block, type FaqSlug } from "@/lib/site/faq";
+import { FAQ, FAQ_CHROME, FAQ_SLUGS, RULE_INDEX, changesSince, ruleHref, rowCells, rowId, type Block, type FaqSlug } from "@/lib/site/faq";
 import { faqPath } from "@/lib/site/paths";
 import { CopyField } from "./CopyField";
 import { Inline } from "./Inline";
@@ -40,6 +40,12 @@ function BlockView({ block, lang }: { block: Block; lang: Lang }) {
         <Inline text={block.h2} />
       </h2>
     );
+  if ("h3" in block)
+    return (
+      <h3 id={block.id}>
+        <Inline text={block.h3} />
+      </h3>
+    );
   if ("p" in block)
     return (
       <p>
@@ -69,6 +75,9 @@ function BlockView({ block, lang }: { block: Block; lang: Lang }) {
   if ("table" in block)
     return (
       <table className="stack">
+        <caption>
+          <Inline text={block.table.caption} />
+        </caption>
         <thead>
           <tr>
             {block.table.head.map((h, i) => (
@@ -80,8 +89,8 @@ function BlockView({ block, lang }: { block: Block; lang: Lang }) {
         </thead>
         <tbody>
           {block.table.rows.map((row, r) => (
-            <tr key={r}>
-              {row.map((cell, c) => (
+            <tr key={r} id={rowId(row)}>
+              {rowCells(row).map((cell, c) => (
                 <td key={c} data-label={block.table.head[c]}>
                   <Inline text={cell} />
                 </td>
@@ -92,6 +101,15 @@ function BlockView({ block, lang }: { block: Block; lang: Lang }) {
       </table>
     );
   if ("code" in block) return <CopyField label={block.label} text={block.code} />;
+  if ("wire" in block)
+    return (
+      <figure className="wire">
+        <figcaption>{block.label}</figcaption>
+        <pre tabIndex={0}>
+          <code>{block.wire}</code>
+        </pre>
+      </figure>
+    );
   return (
     <>
       <p>{FAQ_CHROME[lang].currentSuite(SUITE_VERSION)}</p>
@@ -138,6 +156,7 @@ export function FaqIndex({ lang }: { lang: Lang }) {
       </p>
       <h1>{chrome.indexTitle}</h1>
       <p className="lede">{chrome.indexLede}</p>
+      <h2 id="pages">{chrome.pagesHeading}</h2>
       <ul className="faq-list">
         {FAQ_SLUGS.map((slug) => (
           <li key={slug}>
@@ -146,6 +165,22 @@ export function FaqIndex({ lang }: { lang: Lang }) {
           </li>
         ))}
       </ul>
+      <section aria-labelledby="rules" className="rule-index">
+        <h2 id="rules">{chrome.rulesHeading}</h2>
+        <p className="sub">{chrome.rulesLede}</p>
+        {RULE_INDEX.map((group) => (
+          <section key={group.id} aria-labelledby={`rules-${group.id}`}>
+            <h3 id={`rules-${group.id}`}>{group.title[lang]}</h3>
+            <ul>
+              {group.rules.map((rule) => (
+                <li key={rule.id} data-rule={rule.id}>
+                  <Link href={ruleHref(lang, rule)}>{rule.text[lang]}</Link>
+                </li>
+              ))}
+            </ul>
+          </section>
+        ))}
+      </section>
     </div>
   );
 }

@@ -99,7 +99,7 @@ export default function CensusPage() {
         <h2 id="ref-h">Refusal shapes</h2>
         <p>
           The <Link href="/faq/withheld-call">reserved-tool call</Link> asks each server for a tool that cannot exist. How it says no decides the
-          error taxonomy check; <Link href="/faq/refusals">the four kinds of refusal</Link> explains each outcome.
+          error taxonomy check; <Link href="/faq/refusals">how refusals are recorded</Link> explains each outcome.
         </p>
         {totalRef === 0 ? (
           <p>No error taxonomy result yet.</p>

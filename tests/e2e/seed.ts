@@ -212,7 +212,7 @@ export function seedDatabase(file: string, now = Date.now()): void {
         },
         evidence: { handshake: [1, 2], protocol_version: [2], tools_list: [3, 4, 5] },
         exchanges: [
-          discover(1, u1, 400, `{"jsonrpc":"2.0","id":"server-error","error":{"code":-32600,"message":"Bad Request: Unsupported protocol version: 2026-07-28. Supported versions: 2024-01-01"}}`),
+          discover(1, u1, 400, /* wire */ `{"jsonrpc":"2.0","id":"server-error","error":{"code":-32600,"message":"Bad Request: Unsupported protocol version: 2026-07-28. Supported versions: 2024-01-01"}}`),
           rpc(2, "initialize", u1, "initialize", 200, `{"jsonrpc":"2.0","id":2,"result":{"protocolVersion":"2024-01-01","capabilities":{"tools":{}},"serverInfo":{"name":"four","version":"0.1"}}}`, {
             responseHeaders: { "content-type": "application/json", "mcp-session-id": "sess-1" },
           }),

@@ -1,22 +1,38 @@
 import { CHECK_LABELS, STATE_LABELS } from "../labels";
 import { LEGACY_REVISIONS, MODERN_REVISION, RESERVED_TOOL_NAME } from "../../probe/protocol";
+import { faqPath } from "../paths";
 import {
-  OPT_OUT_COMMAND,
-  PROBE_COMMAND,
+  FRESH_CLONE,
+  GOOD_REFUSAL,
+  INVALID_CHALLENGES,
+  LEGACY_DECLINE_BODY,
+  LIMITS,
+  METADATA_EXAMPLE,
+  OPT_OUT_COMMANDS,
+  RESERVED_CALL,
   ROBOTS_EXAMPLE,
+  ROBOTS_PATH_EXAMPLE,
   ROBOTS_TOKEN,
   SELF_TEST_CLI,
   SELF_TEST_CURL,
   USER_AGENT_EXAMPLE,
+  VALID_CHALLENGES,
+  WEBHOOK_EXAMPLE,
 } from "./facts";
-import type { FaqBook, FaqChrome } from "./types";
+import type { FaqBook, FaqChrome, FaqSlug } from "./types";
 
 const S = STATE_LABELS.en;
 const C = CHECK_LABELS.en;
+const at = (slug: FaqSlug, anchor?: string) => `${faqPath("en", slug)}${anchor ? `#${anchor}` : ""}`;
+const TABLE_HEAD = ["What the probe sees", "State", "What to do"];
 
 export const FAQ_CHROME_EN: FaqChrome = {
   indexTitle: "Questions and answers",
-  indexLede: "How the probe decides each state, what it will and will not do, and how to keep it away from your host.",
+  indexLede:
+    "How each state is decided, what the probe sends and never sends, when a fix shows, and how to keep the probe away from your host.",
+  pagesHeading: "Pages",
+  rulesHeading: "Every rule, and where it is explained",
+  rulesLede: "Each line is one rule the probe and the site follow; the link opens the paragraph or table row that explains it.",
   otherLanguage: "中文",
   otherLanguageLabel: "Read this page in Chinese",
   changesSince: (d) => `Rule changes since this page first appeared (${d})`,
@@ -28,237 +44,886 @@ export const FAQ_CHROME_EN: FaqChrome = {
 };
 
 export const FAQ_EN: FaqBook = {
-  refusals: {
-    title: "Four ways a server says no, and which ones count against it",
-    summary: "How the error taxonomy and auth metadata checks tell a good refusal from a broken one.",
+  "observed-unsigned": {
+    title: "What a state on this site means, and what to do about it",
+    summary: "Start here from a badge: the four states, what each asks of a server operator, and what a verdict is not.",
     firstPublished: "2026-09-14",
     body: [
       {
-        p: `When everything goes well, a server answers with its protocol revision and its tools, and there is little to say. The refusals are where clients get hurt: a server that declines in a shape clients understand is doing its job, while one that declines in a shape nobody can parse will eventually crash an agent in the middle of the night. The \`error_taxonomy\` and \`auth_metadata\` checks exist to tell those cases apart.`,
+        p: `Every check on a server page carries one of four states, a single sentence saying why, the suite version that judged it, and the HTTP exchanges behind it. A state records what one anonymous probe observed from outside at a stated time. It is evidence, not a signature.`,
       },
-      { h2: "1. A well-formed JSON-RPC error", id: "jsonrpc-error" },
-      {
-        p: `The probe calls a tool that cannot exist (see [the withheld call](/faq/withheld-call)). The right answer is a JSON-RPC error object: \`jsonrpc\`, the request \`id\`, and an \`error\` carrying an integer \`code\` and a string \`message\`, whether it arrives as plain JSON or inside an SSE stream, and whatever the HTTP status. ${C.error_taxonomy} records it as **${S.verified}**, and the reason names the code. \`-32602\` is the code the specification prescribes for an unknown tool; other codes still count as a proper refusal.`,
-      },
-      {
-        p: `A result with \`isError: true\` is also **${S.verified}**: many SDKs report an unknown tool through the tool-error channel instead of \`-32602\`, and clients cope with that. The reason says which channel was used.`,
-      },
-      { h2: "2. A bare 401 or 403 before the protocol starts", id: "pre-dispatch" },
-      {
-        p: `Many endpoints sit behind an authentication layer. A request without credentials is stopped there, and the JSON-RPC handler never sees it, so the body is often not JSON-RPC at all. That is fine: the refusal happened before dispatch and tells us nothing about how the server shapes its errors. ${C.error_taxonomy} treats a bare 401 or 403 as a legitimate refusal and records **${S.verified}**.`,
-      },
-      {
-        p: `During the handshake a 401 matters more, and the probe looks at it carefully. A 401 to the first \`server/discover\` request decides nothing by itself: like any 4xx without one of the modern rejection codes, it sends the probe to the legacy \`initialize\` handshake. What counts is the answer that ends the handshake:`,
-      },
-      {
-        ul: [
-          `A 401 with a structurally valid \`WWW-Authenticate\` challenge means "credentials required". We never send credentials, so ${C.handshake}, ${C.protocol_version} and ${C.tools_list} are **${S.not_checked}** with the reason "credential required". That is not a failure: we could not look past your gate, which says nothing about the gate being broken. If discovery is behind authentication on purpose, this is the expected result and nothing needs fixing.`,
-          `A 401 without a valid challenge is not a credential gate, only a refusal with no instructions. The discovery checks are **${S.failed}**.`,
-        ],
-      },
-      { h2: "3. A modern rejection of the handshake", id: "modern-rejection" },
-      {
-        p: `Revision ${MODERN_REVISION} defines three JSON-RPC codes for turning a handshake down on purpose: \`-32020\`, \`-32021\` and \`-32022\`. When \`server/discover\` gets one of them (any HTTP status, JSON or SSE body), the modern handshake reached the server and was declined. That is a real mismatch between client and server, not a hint that the server is a legacy one, so the probe does **not** fall back. The discovery checks are **${S.failed}**, with the code and message in the reason.`,
-      },
-      {
-        p: `Every other 4xx to \`server/discover\` whose body is not one of those three codes is the legacy signal, and the probe retries with \`initialize\`, whatever the status, code or id in the body. Since suite 0.10.0 the same goes for a 2xx that is neither a discover result nor one of the three codes. A 429, or a 503 with \`Retry-After\`, is not a fallback signal: it means "slow down", and the probe sends nothing more to that server in that round. An earlier rule that only accepted an exact 400 once marked a fully compliant legacy server as failing three checks; [observed, unsigned](/faq/observed-unsigned) explains the fix and how to test your own server.`,
-      },
-      { h2: "4. The malformed no", id: "malformed" },
-      {
-        p: `Anything that is neither a well-formed JSON-RPC error nor a pre-dispatch 401 or 403: an HTML error page, a 500 with a stack trace, a 200 carrying \`{"error":"nope"}\` with no \`jsonrpc\` field, an empty body, or a success result for a tool that does not exist. The server did refuse, but a client cannot tell why or what to do next. ${C.error_taxonomy} records **${S.observed_risk}**: not ${S.failed}, because refusing is correct behaviour, but flagged, because that shape will cost some client an unhandled exception.`,
-      },
-      {
-        p: `The one exception is "slow down" (429, or 503 with \`Retry-After\`): the probe stops for the round and ${C.error_taxonomy} is **${S.not_checked}** with that reason.`,
-      },
-      { h2: "What auth metadata records", id: "auth-metadata" },
-      {
-        p: `When a server presents a proper challenge, ${C.auth_metadata} follows it one step further, as a client would: the challenge should point at protected-resource metadata that a client can fetch. The challenge used is the credential gate's, or else the first 401 or 403 with a valid challenge seen during the probe.`,
-      },
+      { h2: "The four states", id: "states" },
       {
         table: {
-          head: ["What the probe sees", "Recorded as"],
+          caption: "States and what they ask of you",
+          head: ["State", "What it means", "What to do if it is your server"],
           rows: [
-            ["No challenge was presented at all", S.not_checked],
-            ["A challenge without a `resource_metadata` URL", `${S.not_checked}, with the reason`],
-            ["A metadata URL on another host that asked not to be probed (nothing is fetched; suite 0.11.0)", `${S.not_checked}, with the reason`],
-            ["A metadata URL the address policy refuses (a private range)", `${S.not_checked}, with the reason`],
-            ["The metadata URL answers an HTTP error or a redirect", S.observed_risk],
-            ["The body is not valid JSON", S.observed_risk],
-            ["Valid JSON, but a bare string, number, boolean, null or an array", S.observed_risk],
-            ["The challenge's `scope` names a scope the metadata does not list", S.observed_risk],
-            ["429, or 503 with `Retry-After`", `${S.not_checked} (slow down)`],
-            ["A JSON object with consistent scopes", `${S.verified}; the reason names the resource and authorization servers`],
+            [`**${S.verified}**`, "The probe saw the rule satisfied on its latest visit.", "Nothing."],
+            [
+              `**${S.failed}**`,
+              "The probe saw behaviour a careful client cannot work with: no handshake, no shared protocol revision, a tool list that cannot be read.",
+              `Read the reason and open the evidence; repeat the request with the curl line shown beside it or with [the self-test](${at("self-test")}); fix; then see [when a fix shows](${at("schedule", "when-fix-shows")}).`,
+            ],
+            [
+              `**${S.observed_risk}**`,
+              "It works, but in a shape some clients will trip over: a malformed refusal, tool definitions with problems, metadata a client cannot use.",
+              "Fix it when you can; the reason names the exact shape.",
+            ],
+            [
+              `**${S.not_checked}**`,
+              "The probe did not look, or was not allowed to: a credential gate, an opt-out, a server that needs configuration, a request to slow down, a call it withheld on purpose, its own time budget.",
+              "Usually nothing. The reason says which case applies; none of them is a fault by itself.",
+            ],
+          ],
+        },
+      },
+      { h2: "The five checks", id: "checks" },
+      {
+        table: {
+          caption: "The checks, in display order",
+          head: ["Check", "The question it answers", "Explained on"],
+          rows: [
+            [`${C.handshake} (\`handshake\`)`, "Could a client open a session at all?", `[${C.handshake}](${at("handshake")})`],
+            [`${C.protocol_version} (\`protocol_version\`)`, "Did both sides agree on a revision?", `[${C.protocol_version}](${at("protocol-version")})`],
+            [`${C.tools_list} (\`tools_list\`)`, "Could the whole tool list be read?", `[${C.tools_list}](${at("tools-list")})`],
+            [`${C.error_taxonomy} (\`error_taxonomy\`)`, "When asked for a tool that does not exist, does the server refuse in a shape a client can handle?", `[${C.error_taxonomy}](${at("refusals")})`],
+            [`${C.auth_metadata} (\`auth_metadata\`)`, "Can a client learn how to authenticate from what the server told it?", `[${C.auth_metadata}](${at("auth-metadata")})`],
           ],
         },
       },
       {
-        p: `None of these is a verdict on whether your authentication is sound. They say whether a client that follows the specification can find out how to authenticate, which is the only part of authentication visible from outside, and the only part we claim to see.`,
+        p: `The first three are the discovery checks: if a session cannot be opened, the other two have nothing to stand on.`,
       },
-      { h2: "Why four outcomes and not one", id: "why" },
+      { h2: "What a state is not", id: "is-not" },
       {
-        p: `Rendering every refusal as ${S.failed} would be simpler and wrong both ways: it would punish servers that put discovery behind a gate on purpose, and it would hide a malformed refusal behind the same red mark as an honest 401. Four kinds of no get four different records, each with its reason and evidence, and readers decide which ones matter for the agent they are about to connect.`,
+        ul: [
+          "A certification or an endorsement. Nobody vouches for a server here, the site included.",
+          "A security review. Whatever sits behind authentication is out of sight, and the authentication check only asks whether a client can find out how to log in.",
+          "An uptime figure. One visit every 30 minutes to 24 hours sees a moment, not a service level.",
+          "A review of the tools. The probe reads their definitions and never runs one.",
+        ],
+      },
+      { h2: "If a state looks wrong", id: "evidence" },
+      {
+        p: `Open the check's evidence on the server page: every exchange shows the method, status, headers that mattered, a body excerpt and a copyable curl command. Run [the self-test](${at("self-test")}) from your own machine to see the same verdicts. If the site decided against a rule, the [changelog](${at("changelog")}) lists every dated correction.`,
       },
     ],
   },
 
-  "observed-unsigned": {
-    title: "Observed, unsigned: what a verdict here is and is not",
-    summary: "What a state on this site means, how the legacy fallback is decided, and how to test your server yourself.",
-    firstPublished: "2026-09-14",
+  handshake: {
+    title: "The handshake check: modern first, one step back to initialize",
+    summary: "What server/discover answers lead to, when the probe falls back to initialize, the late fallback, and a bug of ours that is fixed.",
+    firstPublished: "2026-11-30",
     body: [
-      { h2: "What a verdict is", id: "is" },
       {
-        p: `Each state on this site is a record of what one anonymous probe saw, from outside, at a stated time, with the suite version that judged it, a one-sentence reason and the HTTP exchanges it rests on. The probe behaves like a careful client: it sends no credentials and no \`Origin\`, follows no redirects, calls no real tool, and talks to a host one request at a time.`,
+        p: `Revision ${MODERN_REVISION} opens a session with \`server/discover\`; the older revisions (${LEGACY_REVISIONS.join(", ")}) with \`initialize\`. A client that wants to reach both kinds has to try one and read the answer. ${C.handshake} is ${S.verified} when one of the two handshakes completed, and the reason says which.`,
       },
-      { h2: "What a verdict is not", id: "is-not" },
+      { h2: "What the probe sends first", id: "modern-first" },
+      {
+        p: `A POST of \`server/discover\` in the ${MODERN_REVISION} shape: the full \`_meta\` block (protocol version, client info, capabilities) and the headers \`MCP-Protocol-Version: ${MODERN_REVISION}\`, \`Mcp-Method: server/discover\` and \`Accept: application/json, text/event-stream\`. It sends no credentials, no \`Origin\`, and does not follow redirects.`,
+      },
+      { h2: "How the answer to server/discover is read", id: "answers" },
+      {
+        table: {
+          caption: "The first answer, and what follows from it",
+          head: TABLE_HEAD,
+          rows: [
+            {
+              id: "discover-result",
+              cells: [
+                `A discover result whose \`supportedVersions\` includes ${MODERN_REVISION}`,
+                `${S.verified}, modern session`,
+                "Nothing.",
+              ],
+            },
+            {
+              id: "declined",
+              cells: [
+                "A JSON-RPC error `-32020`, `-32021` or `-32022`, under any HTTP status, as JSON or inside an SSE stream",
+                `${S.failed} for the three discovery checks, with the code and message; no fallback`,
+                "Your server understood the modern handshake and turned it down on purpose. If it should accept this client, fix the reason named in the message.",
+              ],
+            },
+            {
+              id: "slow-down",
+              cells: [
+                "429, or 503 with `Retry-After`",
+                `${S.not_checked} for everything not yet decided ("asked to slow down")`,
+                `Nothing. No further request goes to that server this round, and the probe [waits at least as long as asked](${at("schedule", "table")}).`,
+              ],
+            },
+            {
+              id: "fallback-4xx",
+              cells: [
+                "Any other 4xx (400, 401, 403, 404, 405, 406, 415, 422, …) whose body is not one of those three codes: a JSON-RPC error under another id such as `\"server-error\"` or `null`, an HTML page, no body",
+                "Falls back to `initialize`; the answer that ends the handshake decides",
+                "Nothing; this is how most legacy servers answer an unknown method.",
+              ],
+            },
+            {
+              id: "unreadable-4xx",
+              cells: [
+                "A 4xx whose body cannot be read or decoded: cut short, a broken `Content-Encoding`, the connection reset halfway",
+                "Still a 4xx without those three codes: falls back to `initialize`",
+                "Nothing for the handshake; a body that breaks off is worth fixing anyway.",
+              ],
+            },
+            {
+              id: "fallback-2xx",
+              cells: [
+                "A 2xx that is neither a discover result nor one of the three codes: `{\"result\":{}}`, a `-32601` error, an HTML page, a result without `supportedVersions` or listing only older revisions",
+                "Falls back to `initialize` (suite 0.10.0)",
+                "Nothing.",
+              ],
+            },
+            {
+              id: "transfer-failures",
+              cells: [
+                "A redirect (never followed), any other 5xx, a timeout, a refused or reset connection, or a 2xx/3xx/5xx whose body cannot be read",
+                `${S.failed} for the three discovery checks, with the cause`,
+                "Serve the endpoint at the URL listed in the registry, without a redirect, and answer within the time limits.",
+              ],
+            },
+          ],
+        },
+      },
+      {
+        p: `A discover result that lists only revisions newer than ${MODERN_REVISION} is a discover result, not a legacy signal; [the protocol version page](${at("protocol-version", "newer-only")}) explains that case.`,
+      },
+      { h2: "After the fallback: the answer that ends the handshake decides", id: "deciding-answer" },
+      {
+        p: `The first 401 or 404 is only a signpost. What \`initialize\` gets back settles the three discovery checks:`,
+      },
+      {
+        table: {
+          caption: "The answer to initialize",
+          head: TABLE_HEAD,
+          rows: [
+            [
+              "A valid `InitializeResult`",
+              `${S.verified}, legacy session; the probe then sends \`notifications/initialized\`, repeats any \`Mcp-Session-Id\`, and sends \`MCP-Protocol-Version\` on later requests`,
+              "Nothing.",
+            ],
+            [
+              `401 with a [structurally valid](${at("credential-gate", "valid")}) \`WWW-Authenticate\` challenge`,
+              `${S.not_checked}, "credential required": the [credential gate](${at("credential-gate")})`,
+              "Nothing, if discovery is meant to need a login.",
+            ],
+            [
+              "401 with no challenge, or one that does not parse",
+              `${S.failed}: refused with no instructions`,
+              `Send a challenge a client can parse, or let anonymous clients discover the server.`,
+            ],
+            ["Anything else: another status, a malformed result, a timeout", `${S.failed}, with the cause`, "Read the evidence; the reason names what arrived."],
+          ],
+        },
+      },
+      { h2: "The late fallback", id: "late-fallback" },
+      {
+        p: `One server in the wild answered \`server/discover\` with a proper ${MODERN_REVISION} result and then rejected the first \`tools/list\` page the way a legacy server rejects an unknown method. For that shape the probe may fall back to \`initialize\` once more, provided no tool has been read yet. Fallback still happens at most once per probe.`,
+      },
       {
         ul: [
-          "Not a certification, endorsement or signature: nobody vouches for a server here, us included.",
-          "Not a security audit: whatever sits behind authentication is out of our sight, and the auth checks only ask whether a client can discover how to authenticate.",
-          "Not an uptime figure: one probe every 30 minutes to 24 hours sees a moment, not a service level.",
-          "Not a review of the tools: we read their definitions and never run them.",
+          `If \`initialize\` then completes, the session is legacy and the checks are judged as for any legacy server.`,
+          `If it does not, nothing already seen is thrown away: ${C.handshake} and ${C.protocol_version} stay ${S.verified} with ${MODERN_REVISION}, the era stays modern, and ${C.tools_list} is ${S.failed} with the \`tools/list\` answer as its cause; the reason also says the retry with \`initialize\` failed.`,
         ],
       },
+      { h2: "Servers on the HTTP+SSE transport", id: "sse" },
       {
-        p: `If a state looks wrong, open the check's evidence on the server page, copy the curl command beside each exchange and send the same request yourself.`,
+        p: `A registry remote of type \`sse\` speaks the 2024-11-05 HTTP+SSE transport. The probe opens it the way that transport expects: a GET, then the \`endpoint\` event that names where to POST, then the answers read from the stream. The same checks and states apply.`,
       },
-      { h2: "How the legacy fallback decides", id: "fallback" },
+      { h2: "A bug of ours, since fixed: the exact-400 fallback", id: "our-bug" },
       {
-        p: `Servers speak either revision ${MODERN_REVISION} (handshake \`server/discover\`) or an older one (${LEGACY_REVISIONS.join(", ")}; handshake \`initialize\`). The probe tries the modern handshake first and falls back at most once:`,
+        p: `An early version of this probe treated only an exact HTTP 400 as the sign of a legacy server. A legacy server that followed the specification but answered \`server/discover\` with another 4xx was therefore marked ${S.failed} on all three discovery checks. That was our mistake, and it was fixed before the first of these pages was published on 2026-09-14: since then every 4xx without one of the three modern codes leads to \`initialize\`, and no particular status, error code or id is required. Later widenings are dated in the [changelog](${at("changelog")}).`,
+      },
+      { h2: "Why the rule is this broad", id: "why-broad" },
+      {
+        p: `Legacy servers answer an unknown method in whatever shape their framework picks. The official Python SDK of the 1.x line, for instance, uses the id \`"server-error"\` when it fails before reading the request's id, and lists the revisions it does support in the message. This is a real answer to \`server/discover\`, quoted as it came over the wire:`,
+      },
+      { wire: LEGACY_DECLINE_BODY, label: "A legacy server declining server/discover (HTTP 400)" },
+      {
+        p: `Other servers let anonymous \`initialize\` and \`tools/list\` through and ask for a token on every other method, so an unfamiliar \`server/discover\` gets a 401. Requiring one status, one code and a matching id would shut all of these out. Another team learned this at scale; [the coverage page](${at("coverage", "lesson")}) tells what it cost them and what we measure because of it.`,
+      },
+    ],
+  },
+
+  "protocol-version": {
+    title: "The protocol version check: a revision both sides speak",
+    summary: "When a revision counts as agreed, what happens when there is none, and discover results that list only newer revisions.",
+    firstPublished: "2026-11-30",
+    body: [
+      {
+        p: `The probe speaks ${MODERN_REVISION} and the legacy revisions ${LEGACY_REVISIONS.join(", ")}. ${C.protocol_version} asks whether the handshake ended on one of them.`,
+      },
+      { h2: "Outcomes", id: "outcomes" },
+      {
+        table: {
+          caption: "Protocol version outcomes",
+          head: TABLE_HEAD,
+          rows: [
+            {
+              id: "agreed",
+              cells: [
+                `A discover result listing ${MODERN_REVISION}, or an \`InitializeResult\` naming a legacy revision the probe speaks`,
+                `${S.verified}, with the agreed revision in the reason`,
+                "Nothing.",
+              ],
+            },
+            {
+              id: "no-common",
+              cells: [
+                `The handshake completed, but on a revision the probe cannot agree there: an \`InitializeResult\` naming an unknown date, or naming ${MODERN_REVISION}, which is agreed only through \`server/discover\``,
+                `${S.failed}; the reason lists what the server offered`,
+                "Offer at least one revision listed above as well; clients built on current SDKs speak those.",
+              ],
+            },
+            {
+              id: "newer-only",
+              cells: [
+                `A discover result whose \`supportedVersions\` lists only revisions newer than ${MODERN_REVISION}, for example \`["2027-01-15"]\``,
+                `${C.handshake} ${S.verified}, ${C.protocol_version} ${S.failed} naming what was offered; no \`initialize\` is sent`,
+                `Keep ${MODERN_REVISION} in the list while clients still speak it.`,
+              ],
+            },
+            {
+              id: "not-discover",
+              cells: [
+                "A result without `supportedVersions`, or listing only older revisions",
+                `Not a discover result: the probe [falls back](${at("handshake", "fallback-2xx")}) to \`initialize\``,
+                "Nothing.",
+              ],
+            },
+            [`The discovery checks were stopped earlier (a failed handshake, a credential gate, an opt-out)`, `Same state as ${C.handshake}`, `See [the handshake page](${at("handshake")}).`],
+          ],
+        },
       },
       {
-        ol: [
-          `A discover result listing ${MODERN_REVISION} in \`supportedVersions\`: modern. A result without \`supportedVersions\`, or listing only older revisions, does not count as a discover result.`,
-          "`-32020`, `-32021` or `-32022`, with any HTTP status, as JSON or SSE: the server declined on purpose. No fallback; the discovery checks fail with the code and message.",
-          "429, or 503 with `Retry-After`: slow down. Nothing more is sent this round, undecided checks are Not checked, and the next probe waits at least as long as asked.",
-          "Any other 4xx (400, 401, 403, 404, 405, 406, 415, 422 and so on): fall back to `initialize`. The body may be anything: an error under a different id such as `\"server-error\"` or `null`, an HTML page, nothing at all. No specific status, code or id is ever required.",
-          "A 2xx that is neither a discover result nor one of the three codes (an empty result, a `-32601` error, HTML): fall back too (suite 0.10.0).",
-          "A redirect (never followed), any other 5xx, a timeout or a network error: the discovery checks fail with the cause.",
-          "After a fallback, the answer that ends the handshake decides: a valid initialize result means legacy; a 401 with a valid challenge is the credential gate (Not checked); a 401 without one, or anything else, fails with the cause.",
-        ],
+        p: `A server that lists only newer revisions answered in the modern shape, so it is no legacy server, and sending \`initialize\` to it would only add a request that cannot help. The handshake reached it; the two sides simply have no revision in common.`,
       },
+    ],
+  },
+
+  "tools-list": {
+    title: "The tool list check: reading the whole list",
+    summary: "Pagination, the page cap and cursor loops, malformed definitions, what a complete read is, and the probe's own deadline.",
+    firstPublished: "2026-11-30",
+    body: [
+      { h2: "How the list is read", id: "pagination" },
       {
-        p: `One more case came from the wild: a server that advertised ${MODERN_REVISION} and then refused it on the first \`tools/list\` page, before any tool was read. That legacy-style rejection may also trigger the single fallback.`,
+        p: `The probe sends \`tools/list\` and follows \`nextCursor\` until a page comes without one. In ${MODERN_REVISION} an empty string is a cursor like any other and is followed; in the legacy revisions it ends the list. The probe stops after ${LIMITS.pageCap} pages, and it stops when a cursor comes back that it has already sent.`,
       },
-      { h2: "The too-narrow fallback we avoid", id: "too-narrow" },
+      { h2: "Outcomes", id: "outcomes" },
       {
-        p: `Another team's crawler, which records MCP tool definitions, once accepted the legacy signal only when the status was 400, 404 or 405, the JSON-RPC code was \`-32600\`, \`-32601\` or \`-32602\`, and the error's id matched the request. Real servers are messier. One answered \`-32600\` under the id \`"server-error"\` (the value an official SDK uses when it fails before reading the request id) while listing the older revisions it did support; others let anonymous \`initialize\` and \`tools/list\` through but answered 401 to an unfamiliar \`server/discover\`.`,
+        table: {
+          caption: "Tool list outcomes",
+          head: TABLE_HEAD,
+          rows: [
+            { id: "verified", cells: ["Every page read, every definition well formed", `${S.verified}, with the number of tools and pages`, "Nothing."] },
+            {
+              id: "endless",
+              cells: [
+                `Pages that never end: ${LIMITS.pageCap} pages read and still a \`nextCursor\`, or a cursor seen before`,
+                `${S.observed_risk}; the reserved-tool call is [withheld](${at("withheld-call", "withheld")})`,
+                "Return no `nextCursor` on the last page, and never hand out the same cursor twice in one listing.",
+              ],
+            },
+            {
+              id: "malformed",
+              cells: [
+                "Definitions with problems: a tool without a `name`, an `inputSchema` that is not an object, two tools with the same name",
+                `${S.observed_risk}; the reason names the tools. The read still counts as complete`,
+                "Fix the definitions; clients may drop such tools or refuse the whole list.",
+              ],
+            },
+            {
+              id: "gate",
+              cells: [
+                `A 401 with a [valid challenge](${at("credential-gate", "valid")}) on \`tools/list\``,
+                `${S.not_checked}, "credential required": [the gate on the tool list](${at("credential-gate", "tool-list-gate")})`,
+                "Nothing, if tools are meant to need a login.",
+              ],
+            },
+            {
+              id: "deadline",
+              cells: [
+                `Pages still arriving, each in time, when the probe's own ${LIMITS.deadlineSeconds}-second budget for the server runs out`,
+                `${S.not_checked}, with the number of pages read so far`,
+                "Nothing is wrong with the server; fewer, larger pages would let the list finish.",
+              ],
+            },
+            {
+              id: "request-timeout",
+              cells: [
+                "A single `tools/list` request that gets no answer in time",
+                `${S.failed}, with the timeout`,
+                "Answer each page promptly.",
+              ],
+            },
+            {
+              id: "error",
+              cells: [
+                "An HTTP error, a JSON-RPC error, a body that is not a page of tools, a `nextCursor` that is not a string",
+                `${S.failed}, with the cause (a modern session may first try the [late fallback](${at("handshake", "late-fallback")}))`,
+                "Read the evidence; the reason names the page and what it held.",
+              ],
+            },
+            ["429, or 503 with `Retry-After`", `${S.not_checked}, asked to slow down`, "Nothing."],
+          ],
+        },
       },
+      { h2: "The probe's deadline is not a request timeout", id: "time-limits" },
       {
-        p: `For three days about 2,195 servers went unread, while the dashboard showed a 98.8% request success rate, because failing servers were retried less and less often. Daily coverage fell from about 28,200 to about 23,000 servers with no alert attached. Their fix widened the fallback to other ids, to 401 and 403, to bodies that are not JSON-RPC and to version lists older than ${MODERN_REVISION}, and kept one fallback per probe. Our rule is broader still and was written that way from the start: any 4xx without a modern rejection code falls back, and we watch [coverage](/faq/coverage), not success rate.`,
+        p: `Two limits apply, and they mean different things. Each request must start answering within ${LIMITS.requestSeconds} seconds; a request that does not is the server's answer, and it is ${S.failed}. The whole visit to one server must fit in ${LIMITS.deadlineSeconds} seconds; that budget is ours, chosen so one server cannot hold up a round. When it runs out while the server keeps delivering pages in time, the list is not finished and nothing went wrong on the server's side, so the state is ${S.not_checked}.`,
       },
-      { h2: "Test your own server", id: "self-test" },
+      { h2: "What a complete read is", id: "complete-read" },
       {
-        p: `The command-line probe runs exactly the code behind this site. It exits 0 whenever the probe ran, whatever the verdicts, and 2 on bad usage. Private and loopback addresses are refused unless \`PROBE_ALLOW_PRIVATE_NETWORKS=1\` is set. Usage: \`${PROBE_COMMAND}\`.`,
+        p: `A complete read is a tool list read to its last page: ${S.verified}, or ${S.observed_risk} because of malformed definitions. It is the one meaning of "read successfully" on this site. The last successful read on a server page, the daily coverage figure, the stored tool snapshots and the tool history all count complete reads and nothing else. A list whose pages never end, or that the deadline cut short, is not complete.`,
       },
-      { code: SELF_TEST_CLI, label: "Self-test with the CLI" },
+      { h2: "Tool history", id: "history" },
       {
-        p: `Or by hand with curl. Every exchange on a server page also has its own copyable curl command.`,
+        p: `Each complete list is hashed. When the hash changes, the difference is stored: tools added and removed, and for a changed tool each field path that changed, such as \`inputSchema.properties.limit\`, and shown on the server page and on the [changes page](/changes).`,
       },
-      { code: SELF_TEST_CURL, label: "Self-test with curl" },
+    ],
+  },
+
+  refusals: {
+    title: "The error taxonomy check: how a server says no",
+    summary: "What the answer to a call for a tool that does not exist can look like, and which shapes a client can handle.",
+    firstPublished: "2026-09-14",
+    body: [
+      {
+        p: `Clients break on refusals more often than on answers. To see how a server refuses, the probe asks it to run a tool that cannot exist (see [the reserved call](${at("withheld-call")})) and sorts the answer into a state. The HTTP status is never the point; the shape of the body is.`,
+      },
+      { wire: RESERVED_CALL, label: "The call the probe sends" },
+      { h2: "Answers and states", id: "answers" },
+      {
+        table: {
+          caption: "Answers to the reserved call",
+          head: ["What comes back", "State", "What to do"],
+          rows: [
+            {
+              id: "jsonrpc-error",
+              cells: [
+                "A well-formed JSON-RPC error: `jsonrpc`, the request's `id`, and `error` with an integer `code` and a string `message`; as JSON or in an SSE stream; any HTTP status",
+                `${S.verified}; the reason names the code`,
+                "Nothing. `-32602` is the code the specification gives for an unknown tool; any other code is still a proper refusal.",
+              ],
+            },
+            {
+              id: "pre-dispatch",
+              cells: [
+                "A bare 401 or 403, whatever the body",
+                `${S.verified}`,
+                "Nothing. An authentication layer stopped the request before the MCP handler saw it, which says nothing about how the handler shapes errors.",
+              ],
+            },
+            {
+              id: "is-error",
+              cells: [
+                "A JSON-RPC result with `isError: true`",
+                `${S.verified}; the reason says the tool-error channel was used instead of \`-32602\``,
+                "Nothing required. Many SDKs answer this way and clients handle it.",
+              ],
+            },
+            {
+              id: "slow-down",
+              cells: ["429, or 503 with `Retry-After`", `${S.not_checked}, asked to slow down`, "Nothing; the probe stops sending to this server for the round."],
+            },
+            {
+              id: "malformed",
+              cells: [
+                "Any other refusal: a 500 carrying a stack trace, an HTML page, `{\"error\":\"nope\"}` without `jsonrpc`, an empty body",
+                `${S.observed_risk}; the reason describes the shape`,
+                "Answer with a JSON-RPC error object. A client cannot tell what went wrong from these shapes and may throw.",
+              ],
+            },
+            {
+              id: "success",
+              cells: [
+                "A success result, as if the tool existed",
+                `${S.observed_risk}`,
+                "This is not a refusal at all: the server claims to have run a tool it does not list. Reject unknown tool names.",
+              ],
+            },
+          ],
+        },
+      },
+      { wire: GOOD_REFUSAL, label: "A well-formed refusal" },
+      { h2: "Why not simply pass or fail", id: "why" },
+      {
+        p: `A server that refuses correctly is doing its job, so a refusal is never ${S.failed} by itself. Lumping the shapes together would either punish servers whose authentication layer answers first, or hide a stack trace behind the same mark as a clean \`-32602\`. Separate states let a reader judge what matters for the client they are about to connect.`,
+      },
     ],
   },
 
   "withheld-call": {
-    title: "The call the probe sometimes withholds",
-    summary: "The reserved tool name, why the probe calls it, and every condition under which it does not.",
+    title: "The reserved-tool call, and when the probe withholds it",
+    summary: "The one tool name the probe ever calls, and every condition under which it does not call it.",
     firstPublished: "2026-09-23",
     body: [
+      { h2: "The reserved call", id: "reserved-call" },
       {
-        p: `To see how a server refuses, the probe sends one \`tools/call\` for a tool that cannot exist: \`${RESERVED_TOOL_NAME}\`, with \`arguments: {}\`. It never calls any other tool, so nothing on your server runs on our behalf. The answer decides ${C.error_taxonomy}; [the four kinds of refusal](/faq/refusals) lists the outcomes.`,
+        p: `The probe sends exactly one \`tools/call\`, for \`${RESERVED_TOOL_NAME}\` with \`arguments: {}\`. It never calls any other tool, so nothing on your server runs on the probe's behalf. The answer decides ${C.error_taxonomy} ([outcomes](${at("refusals", "answers")})).`,
       },
-      { h2: "When the call is withheld", id: "conditions" },
+      { h2: "When it is withheld", id: "withheld" },
       {
-        p: `The call is only made when it is safe and meaningful. Otherwise it is withheld, ${C.error_taxonomy} is **${S.not_checked}**, and the reason says which condition applied:`,
-      },
-      {
-        ul: [
-          "the tool list could not be read;",
-          "pages of the tool list remain unread (pagination was cut short or never ended);",
-          `the list contains a tool actually named \`${RESERVED_TOOL_NAME}\`, so the call would not be a call to a missing tool;`,
-          `the handshake or the tool list was stopped by a credential gate; ${C.auth_metadata} then reads the gate's own challenge instead;`,
-          "the server asked the probe to slow down (429, or 503 with `Retry-After`);",
-          "the handshake failed.",
-        ],
+        p: `The call is made only when it is safe and means something. Otherwise ${C.error_taxonomy} is ${S.not_checked} and the reason names the condition:`,
       },
       {
-        p: `A common case: the whole endpoint sits behind authentication. The discovery checks are then Not checked with "credential required", the call is withheld, and ${C.auth_metadata} follows the challenge the gate presented.`,
+        table: {
+          caption: "Conditions that withhold the call",
+          head: ["Condition", "Why the call is not made"],
+          rows: [
+            ["The tool list could not be read", "There is no list to check the name against."],
+            ["Pages of the list remain unread (cut short, endless, or out of time)", "The reserved name might be on a page the probe did not see."],
+            [`The list contains a tool named \`${RESERVED_TOOL_NAME}\``, "The call would run a real tool."],
+            [
+              `The handshake or the tool list was stopped by a [credential gate](${at("credential-gate")})`,
+              `The call cannot get past the gate; ${C.auth_metadata} reads the gate's own challenge instead.`,
+            ],
+            ["The server asked to slow down", "Nothing more is sent to it this round."],
+            ["The handshake failed", "There is no session to call in."],
+          ],
+        },
       },
       { h2: "If your server really has that tool", id: "collision" },
       {
-        p: `Nothing breaks: the probe sees the name in your list and does not call it. ${C.error_taxonomy} stays Not checked for your server, and the reason says why.`,
+        p: `Nothing breaks: the probe sees the name in the list and leaves it alone. ${C.error_taxonomy} stays ${S.not_checked} for your server, with that reason.`,
       },
     ],
   },
 
-  "opting-out": {
-    title: "Opting out of probing",
-    summary: "How to ask us not to probe your host, with robots.txt or by asking the operator, and how the probe identifies itself.",
-    firstPublished: "2026-09-14",
+  "credential-gate": {
+    title: "Servers behind a login: the credential gate",
+    summary: "A 401 with a valid challenge on the handshake or on the tool list, what a structurally valid challenge is, and examples of headers that are not.",
+    firstPublished: "2026-11-30",
     body: [
       {
-        p: `A host that asked not to be probed gets no request at all from us: no handshake, no tool list, no metadata fetch. Its servers keep their page, with every check ${S.not_checked} and the opt-out as the reason.`,
+        p: `The probe never sends credentials. When a server answers the step that matters with 401 and a \`WWW-Authenticate\` challenge a client can parse, the probe has met a credential gate: the server is telling clients how to log in, and the probe stops there. The checks it could not reach are ${S.not_checked} with the reason "credential required". That is the expected result for a server that keeps discovery behind a login, and nothing to fix.`,
+      },
+      { h2: "A gate on the handshake", id: "handshake-gate" },
+      {
+        p: `When the answer that [ends the handshake](${at("handshake", "deciding-answer")}) is such a 401, ${C.handshake}, ${C.protocol_version} and ${C.tools_list} are ${S.not_checked}, the reserved call is withheld, and ${C.auth_metadata} follows the gate's challenge. A 401 to \`server/discover\` alone does not make a gate; it only sends the probe to \`initialize\`.`,
+      },
+      { h2: "A gate on the tool list", id: "tool-list-gate" },
+      {
+        p: `Some servers let anyone complete the handshake and ask for a token from \`tools/list\` on. Then ${C.handshake} and ${C.protocol_version} are ${S.verified} with the agreed revision, ${C.tools_list} is ${S.not_checked} (credential required), the reserved call is withheld, and ${C.auth_metadata} reads the challenge that came with the tool list.`,
+      },
+      {
+        p: `In both cases the server is visited again [after at least 24 hours](${at("schedule", "table")}).`,
+      },
+      { h2: "A 401 without a usable challenge", id: "no-challenge" },
+      {
+        p: `A 401 with no \`WWW-Authenticate\`, or with one that does not parse, tells a client neither that a login would help nor how to get one. On the handshake that is ${S.failed} ("refused with no instructions"). If the header is there but broken, ${C.auth_metadata} is ${S.observed_risk} (suite 0.12.0) and the reason names the parse problem; the reason never claims that no challenge was sent.`,
+      },
+      { h2: "What a structurally valid challenge is", id: "valid" },
+      {
+        p: `The probe parses \`WWW-Authenticate\` with the grammar of RFC 9110 (section 11.6.1), as a careful client would:`,
+      },
+      {
+        ul: [
+          "A challenge is an auth scheme (a token such as `Bearer`, compared without regard to case), optionally followed by one space and either a token68 or a comma-separated list of `name=value` parameters.",
+          "A value is a token or a quoted string. A quoted string may hold commas, spaces and backslash escapes such as `\\\"`.",
+          "One header may carry several challenges separated by commas, and the header may be repeated; empty list elements are ignored.",
+          "A parameter name may not repeat within one challenge.",
+        ],
+      },
+      { wire: VALID_CHALLENGES.join("\n"), label: "Headers that parse" },
+      {
+        table: {
+          caption: "Headers that do not parse",
+          head: ["Header as sent", "What is wrong"],
+          rows: INVALID_CHALLENGES.map(([h, why]) => [`\`${h}\``, why]),
+        },
+      },
+      {
+        p: `For MCP, the useful parameter is \`resource_metadata\`: the URL of the protected-resource metadata that [${C.auth_metadata}](${at("auth-metadata")}) fetches next.`,
+      },
+    ],
+  },
+
+  "auth-metadata": {
+    title: "The auth metadata check: can a client find out how to log in?",
+    summary: "Which challenge is followed, every outcome of fetching the metadata, and the 0.12.0 rows for usable protected-resource metadata.",
+    firstPublished: "2026-09-14",
+    body: [
+      { h2: "Which challenge is followed", id: "source" },
+      {
+        p: `The challenge of the [credential gate](${at("credential-gate")}) if there was one, otherwise the first 401 or 403 with a valid challenge seen during the probe. If no challenge was seen at all, ${C.auth_metadata} is ${S.not_checked} ("no credential challenge was presented"). The probe then fetches the \`resource_metadata\` URL once, with the same politeness as every other request.`,
+      },
+      { h2: "Outcomes", id: "outcomes" },
+      {
+        table: {
+          caption: "Auth metadata outcomes",
+          head: TABLE_HEAD,
+          rows: [
+            { id: "no-metadata-url", cells: ["A challenge without a `resource_metadata` URL", `${S.not_checked}, with the reason`, "Add `resource_metadata` so clients can discover the authorization server."] },
+            {
+              id: "opted-out-host",
+              cells: [
+                `The metadata URL is on a host that asked not to be probed, by the operator list or by \`robots.txt\` (suite 0.11.0)`,
+                `${S.not_checked}; nothing is fetched there`,
+                "Nothing.",
+              ],
+            },
+            { id: "private-address", cells: ["The metadata URL resolves to a private or loopback address", `${S.not_checked}, with the reason`, "Publish the metadata at a public address."] },
+            { id: "http-error", cells: ["An HTTP error status, or a redirect", S.observed_risk, "Serve the document with 200 at the URL you name."] },
+            { id: "not-json", cells: ["A body that is not valid JSON", S.observed_risk, "Serve JSON."] },
+            { id: "not-object", cells: ["JSON, but a string, number, boolean, null or an array", S.observed_risk, "Serve a JSON object."] },
+            {
+              id: "scope-mismatch",
+              cells: [
+                "The challenge's `scope` names a scope that `scopes_supported` does not list (no `scopes_supported`: nothing to compare)",
+                S.observed_risk,
+                "Make the two lists agree.",
+              ],
+            },
+            {
+              id: "no-resource",
+              cells: ["(0.12.0) An object without a string `resource`, such as `{\"detail\":\"Not Found\"}`", S.observed_risk, "This is not protected-resource metadata; serve the real document."],
+            },
+            {
+              id: "resource-mismatch",
+              cells: [
+                `(0.12.0) A \`resource\` that does not [cover the server's URL](${at("auth-metadata", "covers")})`,
+                S.observed_risk,
+                "Set `resource` to the server's URL or to a prefix of it on the same origin.",
+              ],
+            },
+            {
+              id: "no-authorization-servers",
+              cells: ["(0.12.0) No `authorization_servers`, or an empty array", S.observed_risk, "List at least one authorization server; the MCP authorization specification requires one."],
+            },
+            {
+              id: "unparseable-challenge",
+              cells: [
+                `(0.12.0) A 401 or 403 whose \`WWW-Authenticate\` is present but [does not parse](${at("credential-gate", "valid")}), and no valid challenge anywhere in the probe`,
+                `${S.observed_risk}; the reason names the parse problem`,
+                "Fix the header; a client cannot act on what it cannot parse.",
+              ],
+            },
+            { id: "slow-down", cells: ["429, or 503 with `Retry-After`, from the metadata host", `${S.not_checked}, asked to slow down`, "Nothing; the MCP server's own schedule is not changed by it."] },
+            {
+              id: "verified",
+              cells: [
+                "A JSON object whose `resource` covers the server, with `authorization_servers` and consistent scopes",
+                `${S.verified}; the reason names the resource and the authorization servers`,
+                "Nothing.",
+              ],
+            },
+          ],
+        },
+      },
+      { wire: METADATA_EXAMPLE, label: "Metadata a client can use" },
+      { h2: "When a resource covers the server", id: "covers" },
+      {
+        p: `This is the test the official MCP SDK client makes before it will authenticate: same origin (scheme, host and port), and the server's path begins with the resource's path. For a server at \`https://mcp.example.com/mcp\`:`,
+      },
+      {
+        table: {
+          caption: "Resource values for a server at https://mcp.example.com/mcp",
+          head: ["`resource`", "Covers the server?"],
+          rows: [
+            ["`https://mcp.example.com/`", "Yes: the origin"],
+            ["`https://mcp.example.com/mcp`", "Yes: the same URL"],
+            ["`https://mcp.example.com/other`", "No: another path"],
+            ["`https://mcp.example.com/mcp/v2`", "No: longer than the server's path"],
+            ["`https://api.example.com/mcp`", "No: another host"],
+            ["`http://mcp.example.com/mcp`", "No: another scheme, so another origin"],
+          ],
+        },
+      },
+      { h2: "Metadata hosts that opted out", id: "opted-out-hosts" },
+      {
+        p: `A metadata URL often points at a different host from the server. That host's wishes count too: if it is on the operator list, or its \`robots.txt\` disallows \`${ROBOTS_TOKEN}\`, the probe fetches nothing there (it may read \`robots.txt\` itself) and the state is ${S.not_checked}.`,
+      },
+      { h2: "What this check does not judge", id: "not-a-verdict" },
+      {
+        p: `Whether your authentication is secure is not visible from outside and is not judged here. The check only follows what a client following the specification would follow, and records whether that path leads somewhere usable.`,
+      },
+    ],
+  },
+
+  "which-servers": {
+    title: "Which servers are probed, and servers that need configuration",
+    summary: "How the registry is read, remotes that need a value from the user, and servers that leave the registry.",
+    firstPublished: "2026-11-30",
+    body: [
+      { h2: "From the registry", id: "registry" },
+      {
+        p: `The site reads the official MCP registry page by page (\`/v0.1/servers?version=latest&limit=100\`, cursor to the end), keeps only entries whose status is \`active\`, and stores one row per server name. Every remote of a server is probed with its own transport: \`streamable-http\`, or \`sse\` for the [older HTTP+SSE transport](${at("handshake", "sse")}).`,
+      },
+      { h2: "Servers that need configuration", id: "needs-configuration" },
+      {
+        p: `Some remotes cannot be reached as listed: the URL is a template with a value for the user to fill in (such as \`https://{tenant}.example.com/mcp\`), or the remote requires a secret header the user must supply. The probe has no such values and never makes them up. Every check is ${S.not_checked}, the reason names the missing value, and the server is not counted as down. It is looked at again once a day, in case the registry entry changes.`,
+      },
+      {
+        p: `If anonymous discovery is what you want, publish a remote whose URL works as is; otherwise nothing needs doing.`,
+      },
+      { h2: "Servers that leave the registry", id: "left" },
+      {
+        p: `A server that disappears from the registry is no longer probed, but its page, its results and its tool history stay, marked as no longer listed.`,
+      },
+    ],
+  },
+
+  schedule: {
+    title: "When the probe comes back, and when a fix shows",
+    summary: "The schedule after each outcome, the next due time, the Probe again now button, and how rounds run.",
+    firstPublished: "2026-11-30",
+    body: [
+      { h2: "The schedule", id: "table" },
+      {
+        table: {
+          caption: "Next probe after each outcome",
+          head: ["Latest outcome", "Next probe"],
+          rows: [
+            { id: "healthy", cells: ["Healthy", "After 30 minutes; the gap doubles while nothing changes, up to 6 hours and never later"] },
+            { id: "backoff", cells: ["The handshake or the tool list failed", "After 6 hours, then 12, then 24 for as long as it keeps failing"] },
+            { id: "credential", cells: ["A credential gate, on the handshake or on the tool list", "After at least 24 hours"] },
+            { id: "slow-down", cells: ["Asked to slow down (429, or 503 with `Retry-After`)", "After at least the `Retry-After` the server gave"] },
+            ["A slow-down from the metadata host only", "The MCP server's own schedule is unchanged"],
+            [`Needs configuration, or opted out by \`robots.txt\``, "Looked at again once a day"],
+          ],
+        },
+      },
+      { h2: "When a fix shows", id: "when-fix-shows" },
+      {
+        p: `Results are not reset when you fix something: the page changes at the server's next probe. The server page shows the next due time, the time of the last probe and of the last complete read; the JSON at \`/api/servers/<name>\` carries the same as \`nextDueAt\`, \`lastProbedAt\` and \`lastSuccessAt\`. After a run of failures the next probe can be up to 24 hours away, which is why there is a button.`,
+      },
+      { h2: "Probe again now", id: "probe-again" },
+      {
+        p: `Each server page has a **Probe again now** button. It queues one probe of that registry server (never of an arbitrary URL), at most once per server every 15 minutes and within an hourly limit for the whole site (60 by default; the operator sets both with \`REPROBE_MIN_MINUTES\` and \`REPROBE_HOURLY_CAP\`). The page then says it is queued, and later when it was probed; when a limit refuses the request, it says which. The queued probe is an ordinary one: same code, same politeness, same opt-outs, written to the same history.`,
+      },
+      { h2: "How rounds run", id: "rounds" },
+      {
+        ul: [
+          "A round probes the servers that are due, with a bounded number in flight overall and [per host](" + at("opting-out", "per-host") + ").",
+          "Rounds start from the built-in scheduler (`PROBE_SCHEDULE`) or from an outside cron calling `POST /api/rounds` with the secret; two rounds never run at once.",
+          "Each server's results are written in one transaction (a transaction may hold a batch of servers). A crash loses at most the batch not yet written, and those servers stay due for the next round.",
+        ],
+      },
+    ],
+  },
+
+  "self-test": {
+    title: "Testing your own server with the command-line probe",
+    summary: "From a fresh clone: the same code the site runs, against your URL, as text or JSON.",
+    firstPublished: "2026-11-30",
+    body: [
+      { h2: "From a fresh clone", id: "clone" },
+      { p: `You need Node.js 20.18.1 or newer. Nothing is stored and no database is needed.` },
+      { code: FRESH_CLONE, label: "Fresh clone" },
+      { h2: "Options", id: "options" },
+      { code: SELF_TEST_CLI, label: "Self-test commands" },
+      {
+        ul: [
+          "`--transport sse` probes an endpoint of the 2024-11-05 HTTP+SSE transport; the default is `streamable-http`.",
+          "`--json` prints `{url, suite, era, protocolVersion, checks: {<id>: {state, reason}}, exchanges: […]}`.",
+          "`--opt-out <host>` (repeatable) treats a host as opted out, to see what the site would show for it.",
+          "The exit code is 0 whenever the probe ran, whatever the verdicts, and 2 with a message on bad usage.",
+        ],
+      },
+      { h2: "Servers on your own machine", id: "local" },
+      {
+        p: `Private and loopback addresses are refused, as on the site. Set \`PROBE_ALLOW_PRIVATE_NETWORKS=1\` for a local test; the name is loud on purpose, and the site never sets it.`,
+      },
+      { h2: "By hand, with curl", id: "curl" },
+      { p: `The first two requests of a probe, to compare with what your server logs. Every exchange on a server page also has its own curl line.` },
+      { code: SELF_TEST_CURL, label: "Self-test with curl" },
+    ],
+  },
+
+  "opting-out": {
+    title: "Opting out, undoing it, and how the probe paces its requests",
+    summary: "robots.txt and the operator list, how to come back, the user agent, and the per-host limits the probe keeps.",
+    firstPublished: "2026-09-14",
+    body: [
+      { h2: "What an opt-out does", id: "no-request" },
+      {
+        p: `A host that asked not to be probed gets no request at all: no handshake, no tool list, no metadata fetch. Its servers keep their pages, with every check ${S.not_checked} and the opt-out as the reason.`,
       },
       { h2: "With robots.txt", id: "robots" },
       {
-        p: `Address the user-agent token \`${ROBOTS_TOKEN}\` in \`/robots.txt\` on the host that serves your MCP endpoint. We read it at most once a day per host and respect a rule that disallows the endpoint's path.`,
+        p: `Name the user-agent token \`${ROBOTS_TOKEN}\` in \`/robots.txt\` on the host that serves the endpoint. A rule that disallows the endpoint's path is an opt-out for the servers under that path. The file is read at most once a day per host.`,
       },
-      { code: ROBOTS_EXAMPLE, label: "robots.txt" },
-      { h2: "By asking the operator", id: "ask" },
+      { code: ROBOTS_EXAMPLE, label: "robots.txt: the whole host" },
+      { code: ROBOTS_PATH_EXAMPLE, label: "robots.txt: one path, and a gap between requests" },
+      { h2: "Through the operator list", id: "operator" },
       {
-        p: `Write to the people who run this site and name the host. They record it with the operator command below; the opt-out is stored in the database and holds from the next round on.`,
+        p: `Write to the people who run this site and name the host. They record it in the site's database with the \`opt-out\` command, which can also list and remove entries; it holds from the next round.`,
       },
-      { code: OPT_OUT_COMMAND, label: "Operator command" },
-      { h2: "How the probe identifies itself", id: "user-agent" },
-      {
-        p: `Every request carries a \`User-Agent\` that names the probe and links this page, for example \`${USER_AGENT_EXAMPLE}\`. Its token is \`${ROBOTS_TOKEN}\`.`,
-      },
-      { h2: "What the probe does anyway, to be polite", id: "politeness" },
+      { code: OPT_OUT_COMMANDS, label: "Operator commands" },
+      { h2: "Undoing an opt-out", id: "undo" },
       {
         ul: [
-          "It sends no credentials and no `Origin` header, and never follows redirects.",
-          "It keeps one request at a time per host.",
-          "It backs off: healthy servers every 30 minutes to 6 hours, after failures 6, 12, then 24 hours, after a credential gate at least 24 hours, after \"slow down\" at least the `Retry-After` you asked for.",
-          "It never fetches an authorization metadata URL on another host that has opted out (suite 0.11.0).",
+          "robots.txt: remove or narrow the rule. The probe sees the change at its next daily read of the file, and the servers are probed from then on.",
+          "Operator list: ask for the host to be removed. `npm run opt-out -- remove <host>` makes its servers due at once, so the next round probes them.",
         ],
+      },
+      { h2: "How the probe identifies itself", id: "identity" },
+      {
+        p: `Every request carries the \`User-Agent\` \`${USER_AGENT_EXAMPLE}\`, which names the site and links this page. The probe sends no credentials, no cookies and no \`Origin\`, and never follows a redirect.`,
+      },
+      { h2: "How requests are paced", id: "pacing" },
+      {
+        p: `The probe keeps these limits on every host, whether or not it opted out of anything:`,
+      },
+      {
+        table: {
+          caption: "Per-host limits",
+          head: ["Limit", "What it means in practice"],
+          rows: [
+            { id: "one-request", cells: ["Within one server's probe, one request at a time", "The next request leaves only after the previous answer is in."] },
+            {
+              id: "per-host",
+              cells: [
+                "One probe at a time per host",
+                "Two servers on the same host are probed one after the other. A host that serves 50 or more registry servers (a hosting platform) may have up to `PROBE_HOST_CONCURRENCY` probes in flight, 4 by default, so that all its tenants are still covered every round.",
+              ],
+            },
+            {
+              id: "crawl-delay",
+              cells: [
+                `\`Crawl-delay\` for \`${ROBOTS_TOKEN}\` in \`robots.txt\``,
+                "Taken as the shortest gap, in seconds, between any two requests to that host, across all its servers: requests then go one at a time, each starting that long after the previous one ended.",
+              ],
+            },
+            {
+              id: "host-pause",
+              cells: [
+                "429, or 503 with `Retry-After`, from any server on the host",
+                "No new probe starts on that host until the `Retry-After` has passed; the server that answered so gets nothing more this round.",
+              ],
+            },
+            {
+              id: "metadata-hosts",
+              cells: ["Metadata on another host", "The same opt-outs apply there: a host on the list, or disallowing the token, is not fetched from (suite 0.11.0)."],
+            },
+          ],
+        },
+      },
+      {
+        p: `Beyond these, the [schedule](${at("schedule", "table")}) keeps visits rare: at most every 30 minutes for a healthy server, and far less often after failures.`,
       },
     ],
   },
 
   coverage: {
-    title: "Why we watch coverage and not success rate",
-    summary: "Retry backoff makes request success rate look better exactly when servers go unread.",
+    title: "Coverage, not success rate",
+    summary: "Why the headline figure is how many servers were read, and how a success rate can look fine while servers go unread.",
     firstPublished: "2026-11-05",
     body: [
+      { h2: "Coverage is the headline", id: "coverage" },
       {
-        p: `A probe that backs off from failing servers changes its own sample. Servers that fail are retried after 6, 12, then 24 hours, and credential-gated ones after a day at least, so the requests actually made lean more and more towards servers that work. The request success rate then climbs exactly while servers drop out of sight.`,
+        p: `Coverage is the number of distinct servers with a [complete read](${at("tools-list", "complete-read")}) in a UTC day. It is the figure the [coverage page](/coverage) leads with and the one the alert watches.`,
+      },
+      { h2: "Success rate sits beside it", id: "success-rate" },
+      {
+        p: `The share of requests that succeeded is shown too, labelled as what it is. It flatters a prober that backs off: a failing server is asked every 6 to 24 hours instead of every 30 minutes, so as servers fail, they make fewer requests, and the rate rises while fewer servers are read.`,
+      },
+      { h2: "Failing servers stay visible", id: "failing" },
+      {
+        p: `Every server shows the time since its last complete read, and the coverage page lists the servers that have gone longest without one. A server that fails for a week keeps its page and stays on that list; it does not fade out of the numbers.`,
+      },
+      { h2: "The alert", id: "alert" },
+      {
+        p: `When a complete day's coverage falls clearly below its recent level, a \`coverage_drop\` alert opens and reaches a person; it resolves when a later day is back. [Operating the site](${at("operating", "alerts")}) describes all alerts.`,
+      },
+      { h2: "Where this comes from", id: "lesson" },
+      {
+        p: `Another team that records MCP tool definitions moved its reader to ${MODERN_REVISION} in late October 2026 and made its fallback strict: it asked for particular statuses, particular error codes and a matching id. In the hour before their fix, 9,400 of 9,514 requests succeeded (98.8%), yet a set of 2,195 servers that had been read on 28 October had not been read once since the 30th.`,
       },
       {
-        p: `This is not theoretical. Another team's MCP crawler showed 98.8% of 9,514 requests succeeding in the hour before a fix, while about 2,195 servers had gone unread for days. The number of different servers read per day had fallen from about 28,200 to about 23,000, and nothing alerted on it. See [observed, unsigned](/faq/observed-unsigned#too-narrow) for the fallback bug behind it.`,
+        p: `Over the same days their count of distinct servers read per day went from about 28,200 (29 October) to about 23,000 (31 October), and no alert was attached to it. The 2,195 are only the servers their write-up traced to the strict fallback; it does not claim the whole drop came from it. An independent reader run by another team, comparing tool lists field by field, is what exposed the gap. The lesson we take is about measurement: watch how many servers were read, alert on it, and keep [a second reader](${at("operating", "cross-reader")}) that does not share the main reader's assumptions.`,
       },
-      { h2: "What we measure instead", id: "measure" },
+    ],
+  },
+
+  operating: {
+    title: "Operating the site: alerts, the status endpoint and the cross-reader",
+    summary: "The three alert kinds, /api/status for monitors, the webhook, and the second reader that looks for the probe's blind spots.",
+    firstPublished: "2026-11-30",
+    body: [
+      { h2: "Liveness", id: "health" },
       {
-        ul: [
-          "Coverage: distinct servers read successfully per UTC day, as the headline number.",
-          "Request success rate beside it, labelled plainly as not coverage.",
-          "Time since the last successful read, for every server, on its page and in the [failing-longest list](/coverage#failing-h).",
-          "An alert when coverage falls clearly below its recent level.",
-        ],
+        p: `\`GET /api/health\` answers 200 while the process serves. It says nothing about data, so a process manager never restarts the site because rounds are late.`,
+      },
+      { h2: "Alerts", id: "alerts" },
+      {
+        p: `Alerts open and resolve by themselves and are evaluated at least once a minute on a clock of their own, not only when a round ends, so a stopped scheduler is noticed too. Open and past alerts are listed on [the coverage page](/coverage) and in an Atom feed beside it (\`/coverage/feed.xml\`).`,
       },
       {
-        p: `A server that fails for a week stays visible: it keeps its page, it heads the failing-longest list, and the days it goes unread show in the coverage chart. See the [coverage page](/coverage).`,
+        table: {
+          caption: "Alert kinds",
+          head: ["Kind", "Opens when", "Resolves when", "What to do"],
+          rows: [
+            {
+              id: "coverage-drop",
+              cells: ["`coverage_drop`", "A complete UTC day's coverage is clearly below its recent level", "A later complete day is back", "Look at the servers that went unread: a shared cause (a host, an error shape) usually shows."],
+            },
+            {
+              id: "rounds-stale",
+              cells: ["`rounds_stale`", "No round has finished for `ALERT_STALE_MINUTES` (120 by default), whoever was meant to start them", "A round finishes", "Check the scheduler or the outside cron, and the logs of the last round."],
+            },
+            {
+              id: "cross-read-alert",
+              cells: ["`cross_read`", "The day's cross-read disagreement rate is above its threshold", "A later day is below it", "Read the day's `only_cross_reader` and `disagreed` servers first."],
+            },
+          ],
+        },
+      },
+      { h2: "/api/status for an outside monitor", id: "status" },
+      {
+        p: `\`GET /api/status\` returns JSON with \`lastRoundFinishedAt\`, \`coverage\` (today and the 7-day median), \`crossRead\` (the latest day's counts) and \`alerts\` (the open ones, each with its kind and since when). The status is 503 while any alert is open and 200 otherwise, so any uptime monitor that checks for a 200 works unchanged. It needs no secret and holds nothing private.`,
+      },
+      { h2: "The webhook", id: "webhook" },
+      {
+        p: `With \`ALERT_WEBHOOK_URL\` set, every opening and every resolution is POSTed there as JSON: \`text\` is one sentence naming the kind and whether it opened or resolved (what chat webhooks display), \`alert\` carries the details. Failed deliveries are retried a few times with back-off and then logged; they never hold up a round.`,
+      },
+      { wire: WEBHOOK_EXAMPLE, label: "Webhook body (shape)" },
+      { h2: "The cross-reader", id: "cross-reader" },
+      {
+        p: `Once per UTC day, after the first round that finishes that day, a second reader reads a fixed random sample of registry servers with a usable remote (\`CROSS_READ_SAMPLE\`, 200 by default). The sample is drawn from all of them, including servers the probe could not read. The second reader is built on the official MCP SDK client, not on the probe's code, and always starts with \`initialize\`, so it does not share the probe's assumptions about the handshake. Its tool list is compared with the probe's latest complete read, path by path.`,
+      },
+      { h2: "Outcomes", id: "outcomes" },
+      {
+        table: {
+          caption: "Cross-read outcomes",
+          head: ["Outcome", "Meaning"],
+          rows: [
+            ["`agreed`", "Both read the list, and it is the same."],
+            ["`disagreed`", "Both read it, and it differs; the differing field paths are stored."],
+            ["`only_probe`", "Only the probe has a complete read."],
+            { id: "only-cross-reader", cells: ["`only_cross_reader`", "The second reader read a list the probe could not. This is the figure to watch: a possible blind spot of the probe."] },
+            ["`neither`", "Neither could read it."],
+          ],
+        },
+      },
+      {
+        p: `\`only_cross_reader\` leads because it is the failure that hides best. A server the probe cannot read looks, on the probe's own figures, like a server that is down; only a reader that does not share the probe's code can tell the two apart. The day's outcomes are on [the coverage page](/coverage) and at \`GET /api/cross-reads\` as \`{day, servers: [{name, outcome, paths}]}\`.`,
+      },
+      { h2: "The cross-reader's manners", id: "cross-reader-politeness" },
+      {
+        p: `It keeps the probe's rules: the same opt-outs, address policy, user agent and deadline, one request at a time per host, and it never calls a tool.`,
       },
     ],
   },
 
   changelog: {
     title: "Changelog of the check suite",
-    summary: "Every rule change, dated, with the suite version that carries it.",
+    summary: "Every rule change and correction, dated, with the suite version that carries it.",
     firstPublished: "2026-09-14",
     body: [
+      { h2: "Versions", id: "versions" },
       {
-        p: `Every stored result carries the version of the suite that produced it, so a result decided under older rules can be told apart. Newest first:`,
+        p: `Every stored result carries the version of the suite that produced it, so a result judged under older rules can be told apart; the server page says when a result predates the current suite.`,
       },
+      { h2: "Corrections", id: "corrections" },
+      {
+        p: `A correction makes the code do what a rule already said. It ships without a new version, and it is listed here with its date all the same.`,
+      },
+      { h2: "All changes, newest first", id: "entries" },
       { changelog: true },
     ],
   },

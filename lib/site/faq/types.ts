@@ -1,18 +1,42 @@
 import type { Lang } from "../labels";
 
-export const FAQ_SLUGS = ["refusals", "observed-unsigned", "withheld-call", "opting-out", "coverage", "changelog"] as const;
+/** Page order on the index: first what a reader from a badge needs, then one page per check, then operations. */
+export const FAQ_SLUGS = [
+  "observed-unsigned",
+  "handshake",
+  "protocol-version",
+  "tools-list",
+  "refusals",
+  "withheld-call",
+  "credential-gate",
+  "auth-metadata",
+  "which-servers",
+  "schedule",
+  "self-test",
+  "opting-out",
+  "coverage",
+  "operating",
+  "changelog",
+] as const;
 export type FaqSlug = (typeof FAQ_SLUGS)[number];
 
-/** Inline text may hold `code` spans and [links](/path); nothing else is interpreted. */
+/** Inline text may hold `code` spans, **strong** and [links](/path); nothing else is interpreted. */
 export type Inline = string;
 
+/** A table row; one with an id is a link target of its own (a rule the index points at). */
+export type Row = Inline[] | { id: string; cells: Inline[] };
+
 export type Block =
-  | { h2: Inline; id?: string }
+  | { h2: Inline; id: string }
+  | { h3: Inline; id: string }
   | { p: Inline }
   | { ul: Inline[] }
   | { ol: Inline[] }
-  | { table: { head: Inline[]; rows: Inline[][] } }
+  | { table: { caption: Inline; head: Inline[]; rows: Row[] } }
+  /** A command or file to copy. */
   | { code: string; label: string }
+  /** A verbatim quotation of wire traffic (a header, a body). The seed-overlap test leaves exactly these out. */
+  | { wire: string; label: string }
   /** The suite changelog, rendered from SUITE_CHANGELOG. */
   | { changelog: true };
 
@@ -30,6 +54,9 @@ export type FaqBook = Record<FaqSlug, FaqPage>;
 export interface FaqChrome {
   indexTitle: string;
   indexLede: string;
+  pagesHeading: string;
+  rulesHeading: string;
+  rulesLede: string;
   otherLanguage: string;
   otherLanguageLabel: string;
   changesSince: (date: string) => string;
@@ -44,4 +71,23 @@ export type FaqChromeBook = Record<Lang, FaqChrome>;
 
 export function isFaqSlug(s: string): s is FaqSlug {
   return (FAQ_SLUGS as readonly string[]).includes(s);
+}
+
+export function rowId(row: Row): string | undefined {
+  return Array.isArray(row) ? undefined : row.id;
+}
+
+export function rowCells(row: Row): Inline[] {
+  return Array.isArray(row) ? row : row.cells;
+}
+
+/** Every link target on a page: section headings and table rows with an id. */
+export function anchorsOf(page: FaqPage): string[] {
+  const out: string[] = [];
+  for (const b of page.body) {
+    if ("h2" in b) out.push(b.id);
+    else if ("h3" in b) out.push(b.id);
+    else if ("table" in b) for (const r of b.table.rows) if (rowId(r)) out.push(rowId(r)!);
+  }
+  return out;
 }

@@ -1,264 +1,757 @@
 import { CHECK_LABELS, STATE_LABELS } from "../labels";
 import { LEGACY_REVISIONS, MODERN_REVISION, RESERVED_TOOL_NAME } from "../../probe/protocol";
+import { faqPath } from "../paths";
 import {
-  OPT_OUT_COMMAND,
-  PROBE_COMMAND,
+  FRESH_CLONE,
+  GOOD_REFUSAL,
+  INVALID_CHALLENGES,
+  LEGACY_DECLINE_BODY,
+  LIMITS,
+  METADATA_EXAMPLE,
+  OPT_OUT_COMMANDS,
+  RESERVED_CALL,
   ROBOTS_EXAMPLE,
+  ROBOTS_PATH_EXAMPLE,
   ROBOTS_TOKEN,
   SELF_TEST_CLI,
   SELF_TEST_CURL,
   USER_AGENT_EXAMPLE,
+  VALID_CHALLENGES,
+  WEBHOOK_EXAMPLE,
 } from "./facts";
-import type { FaqBook, FaqChrome } from "./types";
+import type { FaqBook, FaqChrome, FaqSlug } from "./types";
 
 const S = STATE_LABELS.zh;
-const C = CHECK_LABELS.zh;
+/** Check names are used as names: 「握手」检查. */
+const C = Object.fromEntries(Object.entries(CHECK_LABELS.zh).map(([k, v]) => [k, `「${v}」`])) as typeof CHECK_LABELS.zh;
+const at = (slug: FaqSlug, anchor?: string) => `${faqPath("zh", slug)}${anchor ? `#${anchor}` : ""}`;
+const TABLE_HEAD = ["探测器看到的情况", "状态", "服务端该怎么做"];
+
+/** Reasons for the invalid header examples, in Chinese; same order as INVALID_CHALLENGES. */
+const INVALID_WHY = ["引号字符串没有结束", "含空格的值必须加引号", "JSON 不是认证方案名", "同一质询里参数重复", "参数缺少名称", "方案名必须是不带引号的 token"];
 
 export const FAQ_CHROME_ZH: FaqChrome = {
   indexTitle: "常见问题",
-  indexLede: "探测器怎样判定每种状态，它会做什么、不会做什么，以及怎样让它不再访问你的主机。",
+  indexLede: "每种状态如何判定、探测器会发什么不会发什么、修复后多久能在页面上看到，以及如何让探测器不再访问你的主机。",
+  pagesHeading: "页面",
+  rulesHeading: "全部规则及其说明位置",
+  rulesLede: "每一行是探测器和本站遵循的一条规则，链接直达解释它的段落或表格行。",
   otherLanguage: "English",
   otherLanguageLabel: "阅读本页英文版",
   changesSince: (d) => `本页首次发布（${d}）以来的规则变化`,
-  noChangesSince: (d) => `本页首次发布（${d}）以来，规则没有变化。`,
-  unversioned: "未单独升版本",
+  noChangesSince: (d) => `本页首次发布（${d}）以来规则没有变化。`,
+  unversioned: "未升版本号",
   suite: (v) => `套件 ${v}`,
   currentSuite: (v) => `当前检查套件版本为 ${v}。`,
   backToIndex: "全部问题",
 };
 
 export const FAQ_ZH: FaqBook = {
-  refusals: {
-    title: "server 拒绝请求的四种方式，以及哪些会记在它名下",
-    summary: "错误分类和鉴权元数据两项检查，怎样区分得体的拒绝和有问题的拒绝。",
+  "observed-unsigned": {
+    title: "状态代表什么，看到之后该做什么",
+    summary: "从徽章点进来的读者先看这里：四种状态的含义、对服务端维护者的要求，以及状态不代表什么。",
     firstPublished: "2026-09-14",
     body: [
       {
-        p: `一切顺利时，server 报出协议版本和工具列表，没什么可说的。真正会伤到客户端的是拒绝：用客户端看得懂的形式拒绝，是尽职；用谁都解析不了的形式拒绝，迟早会让某个 agent 在半夜崩溃。\`error_taxonomy\`（${C.error_taxonomy}）和 \`auth_metadata\`（${C.auth_metadata}）两项检查，就是为了把这两类情况分开。`,
+        p: `服务端页面上的每项检查都有一个状态、一句原因、判定时使用的套件版本，以及据以判定的 HTTP 往来记录。状态只说明：某个时刻，一个不带身份的探测器从外部看到了什么。它是观测记录，不是背书。`,
       },
-      { h2: "一、格式规范的 JSON-RPC 错误", id: "jsonrpc-error" },
+      { h2: "四种状态", id: "states" },
       {
-        p: `探测器会调用一个不可能存在的工具（见[被扣下的那次调用](/zh/faq/withheld-call)）。正确的答复是一个 JSON-RPC 错误对象：\`jsonrpc\`、请求的 \`id\`，以及带整数 \`code\` 和字符串 \`message\` 的 \`error\`；不论以普通 JSON 还是 SSE 流返回，也不论 HTTP 状态码是多少。${C.error_taxonomy}记为**${S.verified}**，原因里写明错误码。规范为未知工具规定的是 \`-32602\`，其他错误码同样算作规范的拒绝。`,
+        table: {
+          caption: "各状态的含义与处理方式",
+          head: ["状态", "含义", "如果是你的服务端"],
+          rows: [
+            [`**${S.verified}**`, "最近一次探测时，规则得到满足。", "无需处理。"],
+            [
+              `**${S.failed}**`,
+              "探测器遇到了客户端无法应对的行为：握手没有完成、双方没有共同的协议修订、工具列表读不出来。",
+              `先读原因，再打开证据；用旁边的 curl 命令或[自测工具](${at("self-test")})复现；修好之后，看[修复何时显示](${at("schedule", "when-fix-shows")})。`,
+            ],
+            [
+              `**${S.observed_risk}**`,
+              "能用，但形式会让部分客户端出错：拒绝的格式不规范、工具定义有缺陷、元数据客户端用不了。",
+              "有空时修复；原因里写明了具体形式。",
+            ],
+            [
+              `**${S.not_checked}**`,
+              "探测器没有看，或不被允许看：凭据拦截、主机已退出探测、服务端需要用户配置、被要求放慢、有意不发的调用、探测器自己的时间预算用完。",
+              "一般无需处理。原因会说明属于哪种情况，这些情况本身都不算故障。",
+            ],
+          ],
+        },
       },
+      { h2: "五项检查", id: "checks" },
       {
-        p: `带 \`isError: true\` 的结果也记为**${S.verified}**：不少 SDK 通过工具错误通道而不是 \`-32602\` 报告未知工具，客户端能够处理。原因里会说明用的是哪条通道。`,
+        table: {
+          caption: "检查项（按页面显示顺序）",
+          head: ["检查", "回答的问题", "说明页"],
+          rows: [
+            [`${C.handshake}（\`handshake\`）`, "客户端能否建立会话？", `[${C.handshake}](${at("handshake")})`],
+            [`${C.protocol_version}（\`protocol_version\`）`, "双方是否商定了同一个协议修订？", `[${C.protocol_version}](${at("protocol-version")})`],
+            [`${C.tools_list}（\`tools_list\`）`, "能否把工具列表完整读完？", `[${C.tools_list}](${at("tools-list")})`],
+            [`${C.error_taxonomy}（\`error_taxonomy\`）`, "调用一个不存在的工具时，服务端的拒绝方式客户端能否处理？", `[${C.error_taxonomy}](${at("refusals")})`],
+            [`${C.auth_metadata}（\`auth_metadata\`）`, "客户端能否从服务端给出的信息里找到登录方式？", `[${C.auth_metadata}](${at("auth-metadata")})`],
+          ],
+        },
       },
-      { h2: "二、协议开始之前就回一个光秃秃的 401 或 403", id: "pre-dispatch" },
+      { p: `前三项合称发现类检查。会话建立不起来，后两项也就无从谈起。` },
+      { h2: "状态不代表什么", id: "is-not" },
       {
-        p: `很多 endpoint 前面有一层鉴权。没有凭据的请求在这一层就被挡下，JSON-RPC 处理程序根本看不到它，所以响应体往往不是 JSON-RPC。这没有问题：拒绝发生在分派之前，说明不了 server 的错误格式是否规范。${C.error_taxonomy}把光秃秃的 401 或 403 当作正当的拒绝，记为**${S.verified}**。`,
+        ul: [
+          "不是认证，也不是推荐。本站不为任何服务端担保，包括我们自己。",
+          "不是安全审计。鉴权之后的内容探测器看不到；鉴权相关的检查只关心客户端能否得知如何登录。",
+          "不是可用率。每 30 分钟到 24 小时探测一次，只能看到某个时间点，反映不了服务水平。",
+          "不是工具评测。探测器只读取工具定义，从不执行任何工具。",
+        ],
       },
+      { h2: "觉得判定有误时", id: "evidence" },
       {
-        p: `握手阶段的 401 影响更大，探测器会仔细判断。对第一个 \`server/discover\` 请求回 401，本身不决定任何事：和其他不带新版拒绝码的 4xx 一样，它让探测器改走旧版 \`initialize\` 握手。算数的是结束握手的那个答复：`,
+        p: `在服务端页面打开该检查的证据：每一次请求和响应都列出方法、状态码、相关头部、响应体摘录，以及可以直接复制的 curl 命令。也可以在自己的机器上运行[自测工具](${at("self-test")})，结果与本站一致。如果是本站判错了，[更新记录](${at("changelog")})里有每一次带日期的更正。`,
+      },
+    ],
+  },
+
+  handshake: {
+    title: "「握手」检查：先试新版，必要时退回 initialize 一次",
+    summary: "server/discover 的各种响应分别导致什么、何时回退到 initialize、延后回退，以及我们自己已修复的一个缺陷。",
+    firstPublished: "2026-11-30",
+    body: [
+      {
+        p: `${MODERN_REVISION} 修订用 \`server/discover\` 建立会话，更早的修订（${LEGACY_REVISIONS.join("、")}）用 \`initialize\`。客户端想同时兼容两类服务端，只能先试一种，再根据响应判断。两种握手中任一种完成，${C.handshake}检查即为${S.verified}，原因里注明是哪一种。`,
+      },
+      { h2: "探测器先发什么", id: "modern-first" },
+      {
+        p: `按 ${MODERN_REVISION} 的格式 POST 一个 \`server/discover\`：\`_meta\` 中带齐协议版本、客户端信息和能力声明，请求头包括 \`MCP-Protocol-Version: ${MODERN_REVISION}\`、\`Mcp-Method: server/discover\` 和 \`Accept: application/json, text/event-stream\`。不带凭据，不带 \`Origin\`，也不跟随重定向。`,
+      },
+      { h2: "server/discover 的响应如何判读", id: "answers" },
+      {
+        table: {
+          caption: "第一个响应及后续处理",
+          head: TABLE_HEAD,
+          rows: [
+            { id: "discover-result", cells: [`discover 结果，且 \`supportedVersions\` 包含 ${MODERN_REVISION}`, `${S.verified}，新版会话`, "无需处理。"] },
+            {
+              id: "declined",
+              cells: [
+                "JSON-RPC 错误码 `-32020`、`-32021` 或 `-32022`，HTTP 状态码不限，JSON 或 SSE 均可",
+                `三项发现类检查${S.failed}，原因中给出错误码和消息；不回退`,
+                "服务端认出了新版握手，并明确拒绝。如果本应接受这类客户端，请按消息里的原因修正。",
+              ],
+            },
+            {
+              id: "slow-down",
+              cells: ["429，或带 `Retry-After` 的 503", `尚未判定的检查一律${S.not_checked}（被要求放慢）`, `无需处理。本轮不再向该服务端发请求，下次探测[至少等到对方要求的时间](${at("schedule", "table")})。`],
+            },
+            {
+              id: "fallback-4xx",
+              cells: [
+                "其他任何 4xx（400、401、403、404、405、406、415、422 等），响应体不是上述三个错误码：可能是 id 为 `\"server-error\"` 或 `null` 的 JSON-RPC 错误、一段 HTML，或者干脆为空",
+                "回退到 `initialize`，由结束握手的响应定论",
+                "无需处理。多数旧版服务端遇到不认识的方法就是这样响应的。",
+              ],
+            },
+            {
+              id: "unreadable-4xx",
+              cells: [
+                "响应体读不出来或解不开的 4xx：被截断、`Content-Encoding` 损坏、读到一半连接被重置",
+                "仍然属于「不带那三个错误码的 4xx」，回退到 `initialize`",
+                "对握手没有影响；不过响应体中途断掉本身也值得修。",
+              ],
+            },
+            {
+              id: "fallback-2xx",
+              cells: [
+                "2xx，但内容不是 discover 结果，也不带那三个错误码：`{\"result\":{}}`、`-32601` 错误、HTML 页面、缺少 `supportedVersions` 或只列出旧修订的结果",
+                "回退到 `initialize`（套件 0.10.0）",
+                "无需处理。",
+              ],
+            },
+            {
+              id: "transfer-failures",
+              cells: [
+                "重定向（不会跟随）、其他 5xx、超时、连接被拒或被重置，以及响应体读不出来的 2xx/3xx/5xx",
+                `三项发现类检查${S.failed}，原因中写明缘由`,
+                "在注册表登记的 URL 上直接提供服务，不要重定向，并在时限内响应。",
+              ],
+            },
+          ],
+        },
+      },
+      { p: `如果 discover 结果只列出比 ${MODERN_REVISION} 更新的修订，它仍是 discover 结果，不算旧版信号，详见[「协议版本」页](${at("protocol-version", "newer-only")})。` },
+      { h2: "回退之后：以握手最后收到的响应为准", id: "deciding-answer" },
+      { p: `对 \`server/discover\` 的 401 或 404 只起指路作用，真正决定三项发现类检查的是 \`initialize\` 的响应：` },
+      {
+        table: {
+          caption: "initialize 的响应",
+          head: TABLE_HEAD,
+          rows: [
+            [
+              "合法的 `InitializeResult`",
+              `${S.verified}，旧版会话；随后探测器发送 \`notifications/initialized\`，带回服务端给的 \`Mcp-Session-Id\`，并在后续请求中附上 \`MCP-Protocol-Version\``,
+              "无需处理。",
+            ],
+            [`401，且带有[结构合法](${at("credential-gate", "valid")})的 \`WWW-Authenticate\` 质询`, `${S.not_checked}，原因为「需要凭据」，即[凭据拦截](${at("credential-gate")})`, "如果本来就要求登录后才能发现工具，无需处理。"],
+            ["401，但没有质询，或质询无法解析", `${S.failed}：拒绝了却没给任何指引`, "返回客户端能解析的质询，或者允许匿名客户端完成发现。"],
+            ["其他情况：别的状态码、格式不对的结果、超时", `${S.failed}，原因中写明缘由`, "查看证据，原因里写明了收到的内容。"],
+          ],
+        },
+      },
+      { h2: "延后回退", id: "late-fallback" },
+      {
+        p: `实际中遇到过这样的服务端：\`server/discover\` 返回了规范的 ${MODERN_REVISION} 结果，但第一页 \`tools/list\` 却像旧版服务端拒绝陌生方法那样被拒。对这种情况，只要还没读到任何工具，探测器可以再回退到 \`initialize\` 一次。每次探测最多回退一次，这一点不变。`,
       },
       {
         ul: [
-          `带结构合法的 \`WWW-Authenticate\` 质询的 401，意思是「需要凭据」。我们从不发送凭据，所以${C.handshake}、${C.protocol_version}、${C.tools_list}记为**${S.not_checked}**，原因是需要凭据。这不是失败：我们看不到门后面，不代表门坏了。如果你有意把发现放在鉴权后面，这就是预期结果，无需修改。`,
-          `不带合法质询的 401 不是凭据门控，只是一个没有任何说明的拒绝。发现类检查记为**${S.failed}**。`,
+          `\`initialize\` 完成：按旧版会话继续，各项检查照常判定。`,
+          `\`initialize\` 没有完成：已经观测到的结果不作废。${C.handshake}和${C.protocol_version}保持${S.verified}（${MODERN_REVISION}），会话仍记为新版；${C.tools_list}记为${S.failed}，以 \`tools/list\` 的响应为原因，并注明用 \`initialize\` 重试也失败了。`,
         ],
       },
-      { h2: "三、新版协议对握手的拒绝", id: "modern-rejection" },
+      { h2: "HTTP+SSE 传输的服务端", id: "sse" },
       {
-        p: `${MODERN_REVISION} 修订定义了三个用于有意拒绝握手的 JSON-RPC 错误码：\`-32020\`、\`-32021\`、\`-32022\`。\`server/discover\` 收到其中之一（任何 HTTP 状态码，JSON 或 SSE 均可）时，说明新版握手到达了 server 并被拒绝。这是客户端与 server 的真实不匹配，而不是「我是旧版 server」的信号，所以探测器**不会**回退。发现类检查记为**${S.failed}**，原因里写明错误码和消息。`,
+        p: `注册表中类型为 \`sse\` 的远程端点使用 2024-11-05 的 HTTP+SSE 传输。探测器按该传输的方式访问：先 GET，读取 \`endpoint\` 事件得到 POST 地址，再从事件流里读响应。检查项和状态与其他服务端相同。`,
       },
+      { h2: "我们自己的缺陷（已修复）：只认 400 的回退", id: "our-bug" },
       {
-        p: `除此之外，\`server/discover\` 收到的任何 4xx，只要响应体不是这三个错误码之一，就是旧版信号，探测器改用 \`initialize\` 重试，不管响应体里的状态码、错误码或 id 是什么。自套件 0.10.0 起，既不是发现结果、也不是这三个错误码的 2xx 答复同样回退。429，或带 \`Retry-After\` 的 503，不是回退信号，而是「慢一点」：这一轮里探测器不再向该 server 发送任何请求。早先一条只认精确 400 的规则，曾把一台完全合规的旧版 server 标成三项检查未通过；修复方法和自测步骤见[已观测，未签名](/zh/faq/observed-unsigned)。`,
+        p: `探测器早期的一个版本只把 HTTP 400 当作旧版服务端的信号。于是，遵守规范、但对 \`server/discover\` 返回其他 4xx 的旧版服务端，三项发现类检查都被判为${S.failed}。这是我们的错，在这些页面 2026-09-14 首次发布之前就已修复：此后凡是不带那三个新版错误码的 4xx 都会转去 \`initialize\`，对状态码、错误码和 id 都没有特定要求。之后的放宽见[更新记录](${at("changelog")})，均有日期。`,
       },
-      { h2: "四、格式不规范的拒绝", id: "malformed" },
+      { h2: "规则为什么这么宽", id: "why-broad" },
       {
-        p: `既不是规范的 JSON-RPC 错误、也不是分派前 401 或 403 的一切答复：HTML 错误页、带堆栈跟踪的 500、内容为 \`{"error":"nope"}\` 却没有 \`jsonrpc\` 字段的 200、空响应体，或者对不存在的工具返回成功结果。server 确实拒绝了，但客户端无从得知原因，也不知道下一步怎么办。${C.error_taxonomy}记为**${S.observed_risk}**：不记为${S.failed}，因为拒绝本身是正确的行为；但要标出来，因为这种形式迟早会让某个客户端抛出没人处理的异常。`,
+        p: `旧版服务端遇到不认识的方法时，响应长什么样取决于所用的框架。例如官方 Python SDK 1.x，在读到请求 id 之前就出错时，会把 id 填成 \`"server-error"\`，并在消息里列出自己支持的修订。下面是一个真实服务端对 \`server/discover\` 的原始响应：`,
       },
+      { wire: LEGACY_DECLINE_BODY, label: "旧版服务端拒绝 server/discover（HTTP 400）" },
       {
-        p: `唯一的例外是「慢一点」（429，或带 \`Retry-After\` 的 503）：探测器这一轮停下，${C.error_taxonomy}记为**${S.not_checked}**并写明原因。`,
+        p: `还有一些服务端允许匿名调用 \`initialize\` 和 \`tools/list\`，其他方法一律要求令牌，于是陌生的 \`server/discover\` 得到 401。如果要求特定状态码、特定错误码、id 还必须对得上，这些服务端就全被挡在外面。另一个团队在大规模场景下吃过这个亏，[「覆盖数」页](${at("coverage", "lesson")})记录了他们付出的代价，以及我们因此改看什么指标。`,
       },
-      { h2: "鉴权元数据记录什么", id: "auth-metadata" },
-      {
-        p: `server 给出规范的质询时，${C.auth_metadata}会像客户端一样再往前走一步：质询应当指向一份客户端可以获取的受保护资源元数据。所用的质询优先取凭据门控给出的那个，否则取探测过程中第一个带合法质询的 401 或 403。`,
-      },
+    ],
+  },
+
+  "protocol-version": {
+    title: "「协议版本」检查：双方都会说的修订",
+    summary: "什么算商定了修订、没有共同修订时怎么记，以及只列出更新修订的 discover 结果。",
+    firstPublished: "2026-11-30",
+    body: [
+      { p: `探测器支持 ${MODERN_REVISION} 以及旧修订 ${LEGACY_REVISIONS.join("、")}。${C.protocol_version}检查看的是：握手最终是否落在其中某一个修订上。` },
+      { h2: "判定结果", id: "outcomes" },
       {
         table: {
-          head: ["探测器看到的情况", "记为"],
+          caption: "「协议版本」检查的结果",
+          head: TABLE_HEAD,
           rows: [
-            ["根本没有收到质询", S.not_checked],
-            ["质询里没有 `resource_metadata` URL", `${S.not_checked}，附原因`],
-            ["元数据 URL 位于另一台已要求停止探测的主机上（不会去取；套件 0.11.0）", `${S.not_checked}，附原因`],
-            ["元数据 URL 被地址策略拒绝（私有网段）", `${S.not_checked}，附原因`],
-            ["元数据 URL 返回 HTTP 错误或重定向", S.observed_risk],
-            ["响应体不是合法的 JSON", S.observed_risk],
-            ["是合法 JSON，但只是裸的字符串、数字、布尔值、null 或数组", S.observed_risk],
-            ["质询的 `scope` 里有元数据没有列出的范围", S.observed_risk],
-            ["429，或带 `Retry-After` 的 503", `${S.not_checked}（慢一点）`],
-            ["JSON 对象，且 scope 一致", `${S.verified}；原因里写明资源和授权服务器`],
+            { id: "agreed", cells: [`discover 结果列出 ${MODERN_REVISION}，或 \`InitializeResult\` 给出探测器支持的某个旧修订`, `${S.verified}，原因中写明商定的修订`, "无需处理。"] },
+            { id: "no-common", cells: [`握手完成了，但给出的修订在这条路径上无法商定：\`InitializeResult\` 给出一个未知日期，或者给出 ${MODERN_REVISION}（这个修订只能经由 \`server/discover\` 商定）`, `${S.failed}，原因中列出服务端提供的修订`, "同时提供上面列出的至少一个修订；基于现行 SDK 的客户端都支持这些修订。"] },
+            {
+              id: "newer-only",
+              cells: [
+                `discover 结果的 \`supportedVersions\` 只有比 ${MODERN_REVISION} 更新的修订，例如 \`["2027-01-15"]\``,
+                `${C.handshake}${S.verified}，${C.protocol_version}${S.failed}并列出对方提供的修订；不发送 \`initialize\``,
+                `在仍有客户端使用 ${MODERN_REVISION} 的这段时间里，把它保留在列表中。`,
+              ],
+            },
+            { id: "not-discover", cells: ["结果里没有 `supportedVersions`，或只列出旧修订", `不算 discover 结果，探测器[回退](${at("handshake", "fallback-2xx")})到 \`initialize\``, "无需处理。"] },
+            ["发现类检查更早就已停止（握手失败、凭据拦截、退出探测）", `与${C.handshake}状态相同`, `见[「握手」页](${at("handshake")})。`],
           ],
         },
       },
       {
-        p: `这些都不是对你的鉴权是否可靠的判决。它们回答的是：遵循规范的客户端，能否发现该怎样鉴权。这是鉴权中唯一能从外部看到的部分，也是我们声称能看到的唯一部分。`,
-      },
-      { h2: "为什么要分成四种结果", id: "why" },
-      {
-        p: `把所有拒绝都显示成${S.failed}更省事，却会在两个方向上说错：一边惩罚有意把发现放在门后的 server，一边把格式不规范的拒绝和诚实的 401 藏在同一个红色标记后面。四种拒绝，四种记录，各有原因和证据；哪些对你要连接的 agent 重要，由读者自己判断。`,
+        p: `只列出更新修订的服务端是用新版格式响应的，显然不是旧版服务端；再发 \`initialize\` 只是多一次无用的请求。握手已经到达对方，只是两边找不到共同的修订。`,
       },
     ],
   },
 
-  "observed-unsigned": {
-    title: "已观测，未签名：这里的判定是什么、不是什么",
-    summary: "本站的状态意味着什么，旧版回退怎样判定，以及怎样自己测试你的 server。",
+  "tools-list": {
+    title: "「工具列表」检查：把列表读完",
+    summary: "分页、页数上限与游标循环、有缺陷的工具定义、什么是完整读取，以及探测器自身的时限。",
+    firstPublished: "2026-11-30",
+    body: [
+      { h2: "列表怎么读", id: "pagination" },
+      {
+        p: `探测器发送 \`tools/list\`，只要响应里有 \`nextCursor\` 就继续请求下一页。在 ${MODERN_REVISION} 中，空字符串也是有效游标，会照常跟进；在旧修订中，空字符串表示列表结束。读满 ${LIMITS.pageCap} 页就停；收到一个已经发过的游标也停。`,
+      },
+      { h2: "判定结果", id: "outcomes" },
+      {
+        table: {
+          caption: "「工具列表」检查的结果",
+          head: TABLE_HEAD,
+          rows: [
+            { id: "verified", cells: ["所有页都读完，每个工具定义都合规", `${S.verified}，原因中给出工具数和页数`, "无需处理。"] },
+            {
+              id: "endless",
+              cells: [
+                `分页没有尽头：读了 ${LIMITS.pageCap} 页仍有 \`nextCursor\`，或游标重复出现`,
+                `${S.observed_risk}；保留工具调用[不发](${at("withheld-call", "withheld")})`,
+                "最后一页不要再返回 `nextCursor`；同一次列举中不要重复发出同一个游标。",
+              ],
+            },
+            {
+              id: "malformed",
+              cells: [
+                "工具定义有缺陷：缺少 `name`、`inputSchema` 不是对象、两个工具同名",
+                `${S.observed_risk}，原因中点名有问题的工具；这次读取仍算完整读取`,
+                "修正定义。客户端可能丢弃这些工具，甚至拒收整个列表。",
+              ],
+            },
+            {
+              id: "gate",
+              cells: [
+                `\`tools/list\` 返回 401，且带[合法质询](${at("credential-gate", "valid")})`,
+                `${S.not_checked}，原因为「需要凭据」，见[工具列表上的凭据拦截](${at("credential-gate", "tool-list-gate")})`,
+                "如果工具本来就要求登录后才能查看，无需处理。",
+              ],
+            },
+            {
+              id: "deadline",
+              cells: [
+                `每页都按时返回，但页数太多，探测器给每个服务端的 ${LIMITS.deadlineSeconds} 秒预算先用完了`,
+                `${S.not_checked}，原因中给出已读页数`,
+                "服务端没有问题；每页多放些工具、减少页数，列表就能读完。",
+              ],
+            },
+            { id: "request-timeout", cells: ["某一个 `tools/list` 请求在时限内没有响应", `${S.failed}，原因中写明超时`, "每一页都要及时响应。"] },
+            {
+              id: "error",
+              cells: [
+                "HTTP 错误、JSON-RPC 错误、响应体不是一页工具、`nextCursor` 不是字符串",
+                `${S.failed}，原因中写明缘由（新版会话可能先尝试[延后回退](${at("handshake", "late-fallback")})）`,
+                "查看证据，原因里写明了是哪一页、收到了什么。",
+              ],
+            },
+            ["429，或带 `Retry-After` 的 503", `${S.not_checked}，被要求放慢`, "无需处理。"],
+          ],
+        },
+      },
+      { h2: "探测器的时限不等于请求超时", id: "time-limits" },
+      {
+        p: `这里有两种时限，含义不同。单个请求必须在 ${LIMITS.requestSeconds} 秒内开始响应，做不到就是服务端的问题，记为${S.failed}。对一个服务端的整次探测必须在 ${LIMITS.deadlineSeconds} 秒内结束，这是我们为自己定的预算，防止单个服务端拖住整轮。预算用完时如果服务端仍在按时一页页返回，列表只是没读完，错不在服务端，所以记为${S.not_checked}。`,
+      },
+      { h2: "什么是完整读取", id: "complete-read" },
+      {
+        p: `完整读取指工具列表一直读到最后一页，结果为${S.verified}，或因工具定义有缺陷而为${S.observed_risk}。本站所说的「读取成功」只有这一个含义：服务端页面上的「上次成功读取」、每日覆盖数、保存的工具快照和工具变更历史，统计的都是完整读取。分页没有尽头的列表、被时限截断的列表，都不算完整读取。`,
+      },
+      { h2: "工具变更历史", id: "history" },
+      {
+        p: `每次完整读取得到的列表都会计算哈希。哈希一变，就记录差异：新增和删除了哪些工具，以及有变化的工具里哪些字段路径变了（例如 \`inputSchema.properties.limit\`），并显示在服务端页面和[变更页](/changes)上。`,
+      },
+    ],
+  },
+
+  refusals: {
+    title: "「错误分类」检查：服务端怎样拒绝",
+    summary: "调用一个不存在的工具时，响应可能是什么样子，哪些形式客户端能够处理。",
     firstPublished: "2026-09-14",
     body: [
-      { h2: "判定是什么", id: "is" },
       {
-        p: `本站的每个状态，都是一次匿名探测在某个时间点从外部看到的情况，附带做出判定的套件版本、一句原因，以及它所依据的 HTTP 往来记录。探测器的行为像一个谨慎的客户端：不发送凭据，不带 \`Origin\`，不跟随重定向，不调用任何真实工具，对同一主机一次只发一个请求。`,
+        p: `客户端出问题，往往出在拒绝上，而不是正常响应上。为了看服务端怎样拒绝，探测器请它执行一个不可能存在的工具（见[保留工具调用](${at("withheld-call")})），再把响应归入某个状态。HTTP 状态码无关紧要，关键是响应体的形式。`,
       },
-      { h2: "判定不是什么", id: "is-not" },
+      { wire: RESERVED_CALL, label: "探测器发出的调用" },
+      { h2: "响应与状态", id: "answers" },
       {
-        ul: [
-          "不是认证、背书或签名：这里没有人为任何 server 担保，我们自己也不。",
-          "不是安全审计：鉴权后面的东西我们看不到，鉴权相关的检查只问客户端能否发现如何鉴权。",
-          "不是可用率数字：每 30 分钟到 24 小时探测一次，看到的是一个瞬间，而不是服务水平。",
-          "不是对工具的评价：我们只读工具定义，从不运行它们。",
-        ],
+        table: {
+          caption: "保留工具调用的响应",
+          head: ["收到的响应", "状态", "服务端该怎么做"],
+          rows: [
+            {
+              id: "jsonrpc-error",
+              cells: [
+                "格式正确的 JSON-RPC 错误：有 `jsonrpc`、请求的 `id`，`error` 中有整数 `code` 和字符串 `message`；JSON 或 SSE 均可；HTTP 状态码不限",
+                `${S.verified}，原因中给出错误码`,
+                "无需处理。规范为未知工具指定的错误码是 `-32602`，用别的错误码也算规范的拒绝。",
+              ],
+            },
+            {
+              id: "pre-dispatch",
+              cells: ["单纯的 401 或 403，响应体不论", S.verified, "无需处理。请求在到达 MCP 处理程序之前就被鉴权层拦下，这说明不了处理程序的错误格式好坏。"],
+            },
+            { id: "is-error", cells: ["带 `isError: true` 的 JSON-RPC 结果", `${S.verified}，原因中注明用的是工具错误通道而不是 \`-32602\``, "不强制修改。很多 SDK 都这样响应，客户端也能处理。"] },
+            { id: "slow-down", cells: ["429，或带 `Retry-After` 的 503", `${S.not_checked}，被要求放慢`, "无需处理；本轮探测器不再向该服务端发请求。"] },
+            {
+              id: "malformed",
+              cells: [
+                "其他任何拒绝：HTML 错误页、带堆栈信息的 500、没有 `jsonrpc` 字段的 `{\"error\":\"nope\"}`、空响应体",
+                `${S.observed_risk}，原因中描述具体形式`,
+                "改用 JSON-RPC 错误对象。客户端从这些形式里看不出出了什么错，可能直接抛异常。",
+              ],
+            },
+            { id: "success", cells: ["成功结果，就像这个工具真的存在", S.observed_risk, "这根本不是拒绝：服务端声称执行了一个列表里没有的工具。应当拒绝未知的工具名。"] },
+          ],
+        },
       },
+      { wire: GOOD_REFUSAL, label: "规范的拒绝" },
+      { h2: "为什么不只分通过和不通过", id: "why" },
       {
-        p: `如果某个状态看起来不对，请在 server 页面打开该检查的证据，复制每条往来记录旁边的 curl 命令，自己发送同样的请求。`,
+        p: `正确地拒绝是服务端的本分，所以拒绝本身从不记为${S.failed}。如果把各种形式混为一谈，要么冤枉了鉴权层先响应的服务端，要么让堆栈信息和干净的 \`-32602\` 得到同样的标记。分开记录，读者才能判断哪些情况会影响自己要接入的客户端。`,
       },
-      { h2: "旧版回退怎样判定", id: "fallback" },
-      {
-        p: `server 使用 ${MODERN_REVISION} 修订（握手为 \`server/discover\`），或者更早的修订（${LEGACY_REVISIONS.join("、")}；握手为 \`initialize\`）。探测器先试新版握手，最多回退一次：`,
-      },
-      {
-        ol: [
-          `发现结果的 \`supportedVersions\` 包含 ${MODERN_REVISION}：新版。没有 \`supportedVersions\`、或只列出旧修订的结果，不算发现结果。`,
-          "`-32020`、`-32021` 或 `-32022`，任何 HTTP 状态码，JSON 或 SSE：server 有意拒绝。不回退；发现类检查未通过，原因里写明错误码和消息。",
-          "429，或带 `Retry-After` 的 503：慢一点。本轮不再发送任何请求，尚未判定的检查记为未检查，下次探测至少等待对方要求的时间。",
-          "其他任何 4xx（400、401、403、404、405、406、415、422 等）：回退到 `initialize`。响应体可以是任何内容：另一个 id（如 `\"server-error\"` 或 `null`）下的错误、HTML 页面、什么都没有。从不要求特定的状态码、错误码或 id。",
-          "既不是发现结果、也不是这三个错误码的 2xx（空结果、`-32601` 错误、HTML）：同样回退（套件 0.10.0）。",
-          "重定向（从不跟随）、其他 5xx、超时或网络错误：发现类检查未通过，并写明原因。",
-          "回退之后，由结束握手的答复决定：合法的 initialize 结果是旧版；带合法质询的 401 是凭据门控（未检查）；不带质询的 401 或其他任何情况，未通过并写明原因。",
-        ],
-      },
-      {
-        p: `还有一种情况来自真实环境：某台 server 宣称支持 ${MODERN_REVISION}，却在第一页 \`tools/list\`、尚未读到任何工具时以旧式方式拒绝。这种拒绝也可以触发那唯一一次回退。`,
-      },
-      { h2: "我们避开的过窄回退", id: "too-narrow" },
-      {
-        p: `另一支记录 MCP 工具定义的团队，其采集器曾经只在以下条件同时满足时才认旧版信号：状态码为 400、404 或 405，JSON-RPC 错误码为 \`-32600\`、\`-32601\` 或 \`-32602\`，并且错误的 id 与请求一致。真实的 server 没这么整齐。有一台在 id \`"server-error"\` 下回 \`-32600\`（某个官方 SDK 在读到请求 id 之前出错时就用这个值），同时列出了它支持的旧修订；另一些允许匿名的 \`initialize\` 和 \`tools/list\`，却对陌生的 \`server/discover\` 回 401。`,
-      },
-      {
-        p: `结果约 2,195 个 server 连续三天没被读到，而看板上的请求成功率是 98.8%，因为失败的 server 重试得越来越少。每天读到的不同 server 数从约 28,200 跌到约 23,000，却没有任何告警。他们的修复把回退放宽到其他 id、401 和 403、非 JSON-RPC 响应体，以及早于 ${MODERN_REVISION} 的版本列表，并保持每次探测只回退一次。我们的规则从一开始就更宽：任何不带新版拒绝码的 4xx 都回退；我们盯的是[覆盖数](/zh/faq/coverage)，而不是成功率。`,
-      },
-      { h2: "自己测试你的 server", id: "self-test" },
-      {
-        p: `命令行探测器运行的正是本站背后的同一份代码。只要探测执行了，不论结果如何都以 0 退出；用法错误时以 2 退出。私有地址和回环地址会被拒绝，除非设置 \`PROBE_ALLOW_PRIVATE_NETWORKS=1\`。用法：\`${PROBE_COMMAND}\`。`,
-      },
-      { code: SELF_TEST_CLI, label: "用命令行自测" },
-      {
-        p: `也可以用 curl 手动测试。server 页面上的每条往来记录也都附有可复制的 curl 命令。`,
-      },
-      { code: SELF_TEST_CURL, label: "用 curl 自测" },
     ],
   },
 
   "withheld-call": {
-    title: "探测器有时会扣下的那一次调用",
-    summary: "保留的工具名、探测器为什么调用它，以及所有不调用它的情形。",
+    title: "保留工具调用，以及何时不发",
+    summary: "探测器唯一会调用的工具名，以及不发这次调用的全部条件。",
     firstPublished: "2026-09-23",
     body: [
+      { h2: "保留工具调用", id: "reserved-call" },
       {
-        p: `为了观察 server 怎样拒绝，探测器会发送一次 \`tools/call\`，调用一个不可能存在的工具：\`${RESERVED_TOOL_NAME}\`，参数为 \`arguments: {}\`。它从不调用任何别的工具，所以你的 server 上不会有任何东西替我们运行。答复决定${C.error_taxonomy}的结果，各种结果见[四种拒绝方式](/zh/faq/refusals)。`,
+        p: `探测器只发一次 \`tools/call\`，工具名为 \`${RESERVED_TOOL_NAME}\`，参数为 \`arguments: {}\`。它从不调用其他任何工具，因此你的服务端上不会有任何工具因探测而执行。这次调用的响应决定${C.error_taxonomy}检查的结果（见[判定表](${at("refusals", "answers")})）。`,
       },
-      { h2: "什么时候扣下这次调用", id: "conditions" },
+      { h2: "什么情况下不发", id: "withheld" },
+      { p: `只有在安全且有意义时才发这次调用；否则${C.error_taxonomy}记为${S.not_checked}，原因中写明是哪一条：` },
       {
-        p: `只有在安全且有意义时才会发出这次调用。否则就扣下，${C.error_taxonomy}记为**${S.not_checked}**，原因里写明是哪一种情形：`,
+        table: {
+          caption: "不发调用的条件",
+          head: ["条件", "为什么不发"],
+          rows: [
+            ["工具列表没有读出来", "没有列表，无法确认这个名字不存在。"],
+            ["列表还有页没读（被截断、没有尽头或时间用完）", "保留名可能就在没读到的那一页上。"],
+            [`列表里确实有名为 \`${RESERVED_TOOL_NAME}\` 的工具`, "调用它会执行一个真实的工具。"],
+            [`握手或工具列表遇到了[凭据拦截](${at("credential-gate")})`, `调用过不了鉴权；${C.auth_metadata}检查改为读取拦截时给出的质询。`],
+            ["服务端要求放慢", "本轮不再向它发任何请求。"],
+            ["握手失败", "没有会话，无从调用。"],
+          ],
+        },
       },
+      { h2: "如果你的服务端真有这个工具", id: "collision" },
+      { p: `不会出问题：探测器在列表里看到这个名字，就不会去调用。你的服务端的${C.error_taxonomy}会一直是${S.not_checked}，原因中说明这一点。` },
+    ],
+  },
+
+  "credential-gate": {
+    title: "需要登录的服务端：凭据拦截",
+    summary: "握手或工具列表返回带合法质询的 401 时如何记录、什么是结构合法的质询，以及不合法的头部示例。",
+    firstPublished: "2026-11-30",
+    body: [
+      {
+        p: `探测器从不发送凭据。如果服务端在关键一步返回 401，并附上客户端能解析的 \`WWW-Authenticate\` 质询，本站称之为凭据拦截：服务端在告诉客户端如何登录，探测器到此为止。够不着的检查记为${S.not_checked}，原因为「需要凭据」。把发现放在登录之后的服务端就应该得到这个结果，不需要修。`,
+      },
+      { h2: "握手被拦截", id: "handshake-gate" },
+      {
+        p: `如果[结束握手的响应](${at("handshake", "deciding-answer")})就是这样的 401，那么${C.handshake}、${C.protocol_version}、${C.tools_list}都记为${S.not_checked}，保留工具调用不发，${C.auth_metadata}检查沿着这次拦截给出的质询继续。注意，仅仅是 \`server/discover\` 收到 401 并不构成拦截，它只会让探测器转去 \`initialize\`。`,
+      },
+      { h2: "工具列表被拦截", id: "tool-list-gate" },
+      {
+        p: `有些服务端允许任何人完成握手，从 \`tools/list\` 起才要求令牌。这时${C.handshake}和${C.protocol_version}为${S.verified}（附商定的修订），${C.tools_list}为${S.not_checked}（需要凭据），保留工具调用不发，${C.auth_metadata}检查读取工具列表响应里的质询。`,
+      },
+      { p: `两种情况下，下次探测都[至少在 24 小时之后](${at("schedule", "table")})。` },
+      { h2: "401 却没有可用的质询", id: "no-challenge" },
+      {
+        p: `401 不带 \`WWW-Authenticate\`，或者带了却解析不了，客户端既不知道登录有没有用，也不知道去哪里登录。发生在握手上，记为${S.failed}（拒绝了却没给任何指引）。如果头部存在但格式有误，${C.auth_metadata}记为${S.observed_risk}（套件 0.12.0），原因中写明解析出错的地方，而不会说成「没有质询」。`,
+      },
+      { h2: "什么是结构合法的质询", id: "valid" },
+      { p: `探测器按 RFC 9110 第 11.6.1 节的语法解析 \`WWW-Authenticate\`，与严谨的客户端做法一致：` },
       {
         ul: [
-          "读不到工具列表；",
-          "工具列表还有未读的页（分页被截断或永不结束）；",
-          `列表里恰好有一个名为 \`${RESERVED_TOOL_NAME}\` 的工具，这次调用就不再是对不存在工具的调用；`,
-          `握手或工具列表被凭据门控挡住；此时${C.auth_metadata}改读门控本身给出的质询；`,
-          "server 要求探测器慢一点（429，或带 `Retry-After` 的 503）；",
-          "握手失败。",
+          "一个质询以认证方案开头（如 `Bearer`，不区分大小写），后面可以跟一个空格，再跟一个 token68，或者用逗号分隔的若干 `name=value` 参数。",
+          "参数值可以是 token，也可以是引号字符串；引号字符串里可以有逗号、空格和 `\\\"` 这样的反斜杠转义。",
+          "一个头部可以用逗号隔开多个质询，头部本身也可以出现多次；空的列表项忽略不计。",
+          "同一个质询里，参数名不能重复。",
         ],
       },
+      { wire: VALID_CHALLENGES.join("\n"), label: "可以解析的头部" },
       {
-        p: `常见的情况是整个 endpoint 都在鉴权后面：发现类检查记为未检查，原因是需要凭据；这次调用被扣下；${C.auth_metadata}顺着门控给出的质询继续检查。`,
+        table: {
+          caption: "无法解析的头部",
+          head: ["实际发送的头部", "问题所在"],
+          rows: INVALID_CHALLENGES.map(([h], i) => [`\`${h}\``, INVALID_WHY[i]!]),
+        },
       },
-      { h2: "如果你的 server 真有这个工具", id: "collision" },
+      { p: `对 MCP 来说，有用的参数是 \`resource_metadata\`：它给出受保护资源元数据的 URL，${C.auth_metadata}检查接下来会去[抓取](${at("auth-metadata")})。` },
+    ],
+  },
+
+  "auth-metadata": {
+    title: "「鉴权元数据」检查：客户端能否找到登录方式",
+    summary: "跟随哪个质询、抓取元数据的各种结果，以及 0.12.0 新增的「元数据可用」判定。",
+    firstPublished: "2026-09-14",
+    body: [
+      { h2: "跟随哪个质询", id: "source" },
       {
-        p: `不会出问题：探测器在列表里看到这个名字，就不会调用它。你的 server 的${C.error_taxonomy}保持未检查，并在原因里说明。`,
+        p: `有凭据拦截时，用[拦截](${at("credential-gate")})给出的质询；否则用探测过程中第一个带合法质询的 401 或 403。一个质询都没见到，${C.auth_metadata}记为${S.not_checked}（服务端没有给出凭据质询）。找到质询后，探测器抓取一次其中的 \`resource_metadata\` URL，请求上的各项节制与其他请求相同。`,
       },
+      { h2: "判定结果", id: "outcomes" },
+      {
+        table: {
+          caption: "「鉴权元数据」检查的结果",
+          head: TABLE_HEAD,
+          rows: [
+            { id: "no-metadata-url", cells: ["质询中没有 `resource_metadata` URL", `${S.not_checked}，附原因`, "加上 `resource_metadata`，客户端才能找到授权服务器。"] },
+            { id: "opted-out-host", cells: ["元数据 URL 所在主机已退出探测（运维名单或 `robots.txt`，套件 0.11.0）", `${S.not_checked}；不向该主机抓取任何内容`, "无需处理。"] },
+            { id: "private-address", cells: ["元数据 URL 解析到私有地址或回环地址", `${S.not_checked}，附原因`, "把元数据放到公网地址上。"] },
+            { id: "http-error", cells: ["返回 HTTP 错误状态码，或者重定向", S.observed_risk, "在你给出的 URL 上直接以 200 返回文档。"] },
+            { id: "not-json", cells: ["响应体不是合法 JSON", S.observed_risk, "返回 JSON。"] },
+            { id: "not-object", cells: ["是 JSON，但只是字符串、数字、布尔值、null 或数组", S.observed_risk, "返回 JSON 对象。"] },
+            { id: "scope-mismatch", cells: ["质询的 `scope` 里有 `scopes_supported` 没列出的权限范围（没有 `scopes_supported` 时不比较）", S.observed_risk, "让两边的列表一致。"] },
+            { id: "no-resource", cells: ["（0.12.0）对象里没有字符串类型的 `resource`，例如 `{\"detail\":\"Not Found\"}`", S.observed_risk, "这不是受保护资源元数据，请返回真正的文档。"] },
+            { id: "resource-mismatch", cells: [`（0.12.0）\`resource\` [不覆盖服务端 URL](${at("auth-metadata", "covers")})`, S.observed_risk, "把 `resource` 设为服务端 URL，或同源下它的某个路径前缀。"] },
+            { id: "no-authorization-servers", cells: ["（0.12.0）没有 `authorization_servers`，或为空数组", S.observed_risk, "至少列出一个授权服务器，MCP 鉴权规范要求如此。"] },
+            {
+              id: "unparseable-challenge",
+              cells: [`（0.12.0）401 或 403 带有 \`WWW-Authenticate\`，但[无法解析](${at("credential-gate", "valid")})，整次探测中也没有别的合法质询`, `${S.observed_risk}，原因中写明解析问题`, "修正头部；客户端无法按解析不了的内容行事。"],
+            },
+            { id: "slow-down", cells: ["元数据主机返回 429，或带 `Retry-After` 的 503", `${S.not_checked}，被要求放慢`, "无需处理；这不会改变 MCP 服务端自己的探测计划。"] },
+            { id: "verified", cells: ["JSON 对象，`resource` 覆盖服务端，有 `authorization_servers`，权限范围一致", `${S.verified}，原因中给出 resource 和授权服务器`, "无需处理。"] },
+          ],
+        },
+      },
+      { wire: METADATA_EXAMPLE, label: "客户端可用的元数据" },
+      { h2: "resource 何时覆盖服务端", id: "covers" },
+      { p: `这与官方 MCP SDK 客户端在发起鉴权前做的判断相同：同源（协议、主机、端口都一致），并且服务端的路径以 resource 的路径开头。以 \`https://mcp.example.com/mcp\` 上的服务端为例：` },
+      {
+        table: {
+          caption: "服务端位于 https://mcp.example.com/mcp 时的 resource 取值",
+          head: ["`resource`", "是否覆盖"],
+          rows: [
+            ["`https://mcp.example.com/`", "覆盖：同一个源"],
+            ["`https://mcp.example.com/mcp`", "覆盖：URL 相同"],
+            ["`https://mcp.example.com/other`", "不覆盖：路径不同"],
+            ["`https://mcp.example.com/mcp/v2`", "不覆盖：比服务端路径更长"],
+            ["`https://api.example.com/mcp`", "不覆盖：主机不同"],
+            ["`http://mcp.example.com/mcp`", "不覆盖：协议不同，因而不同源"],
+          ],
+        },
+      },
+      { h2: "已退出探测的元数据主机", id: "opted-out-hosts" },
+      {
+        p: `元数据 URL 经常指向另一台主机，那台主机的意愿同样算数：它在运维名单上，或者它的 \`robots.txt\` 禁止 \`${ROBOTS_TOKEN}\`，探测器就不会向它抓取元数据（可能会读取它的 \`robots.txt\`），状态为${S.not_checked}。`,
+      },
+      { h2: "这项检查不评判什么", id: "not-a-verdict" },
+      { p: `鉴权是否安全，从外部看不出来，本站也不做评判。这项检查只沿着遵循规范的客户端会走的路径走一遍，记录这条路能不能走通。` },
+    ],
+  },
+
+  "which-servers": {
+    title: "探测哪些服务端，以及需要配置的服务端",
+    summary: "怎样读取注册表、需要用户填值的远程端点，以及离开注册表的服务端。",
+    firstPublished: "2026-11-30",
+    body: [
+      { h2: "来自注册表", id: "registry" },
+      {
+        p: `本站分页读取官方 MCP 注册表（\`/v0.1/servers?version=latest&limit=100\`，沿游标读到最后），只保留状态为 \`active\` 的条目，每个服务端名称一行。服务端的每个远程端点按各自的传输方式探测：\`streamable-http\`，或者旧的 [HTTP+SSE 传输](${at("handshake", "sse")})对应的 \`sse\`。`,
+      },
+      { h2: "需要配置的服务端", id: "needs-configuration" },
+      {
+        p: `有些远程端点照原样是连不上的：URL 是一个模板，要用户填入某个值（如 \`https://{tenant}.example.com/mcp\`），或者要求用户提供某个保密的请求头。探测器没有这些值，也不会去编造。这类服务端所有检查记为${S.not_checked}，原因中写明缺少什么，不算宕机。每天会重新看一次，以防注册表条目有变化。`,
+      },
+      { p: `如果你希望匿名客户端也能完成发现，请登记一个无需填值就能访问的远程端点；否则无需处理。` },
+      { h2: "离开注册表的服务端", id: "left" },
+      { p: `服务端从注册表中消失后不再探测，但页面、历史结果和工具变更历史都保留，并标明已不在注册表中。` },
+    ],
+  },
+
+  schedule: {
+    title: "探测器何时再来，修复何时显示",
+    summary: "各种结果之后的探测间隔、下次到期时间、「立即重新探测」按钮，以及轮次如何运行。",
+    firstPublished: "2026-11-30",
+    body: [
+      { h2: "探测间隔", id: "table" },
+      {
+        table: {
+          caption: "各种结果之后的下次探测时间",
+          head: ["最近一次结果", "下次探测"],
+          rows: [
+            { id: "healthy", cells: ["健康", "30 分钟后；结果一直不变时间隔逐次翻倍，最长 6 小时，不会更久"] },
+            { id: "backoff", cells: ["握手或工具列表失败", "6 小时后，再失败则 12 小时，之后一直是 24 小时"] },
+            { id: "credential", cells: ["凭据拦截（无论在握手还是工具列表上）", "至少 24 小时后"] },
+            { id: "slow-down", cells: ["被要求放慢（429，或带 `Retry-After` 的 503）", "至少等到服务端给出的 `Retry-After`"] },
+            ["只有元数据主机要求放慢", "MCP 服务端自己的探测计划不变"],
+            [`需要配置，或通过 \`robots.txt\` 退出探测`, "每天重新看一次"],
+          ],
+        },
+      },
+      { h2: "修复何时显示", id: "when-fix-shows" },
+      {
+        p: `修好之后，历史结果不会被清空，页面要等到该服务端下一次探测时才更新。服务端页面显示下次到期时间、上次探测时间和上次完整读取时间；\`/api/servers/<name>\` 的 JSON 中对应 \`nextDueAt\`、\`lastProbedAt\` 和 \`lastSuccessAt\`。连续失败之后，下一次探测可能在 24 小时之后，所以页面上提供了一个按钮。`,
+      },
+      { h2: "立即重新探测", id: "probe-again" },
+      {
+        p: `每个服务端页面都有「立即重新探测」按钮（英文界面为 **Probe again now**）。按下后会把这个注册表服务端排进队列探测一次（只针对注册表中的服务端，不接受任意 URL）；同一服务端每 15 分钟最多一次，全站每小时另有总量上限（默认 60 次；两项都由运维者通过 \`REPROBE_MIN_MINUTES\` 和 \`REPROBE_HOURLY_CAP\` 设置）。页面随后显示「已排队」，探测完成后显示探测时间；如果被限制拒绝，会说明是哪条限制。排队的探测与平常的探测完全相同：同一套代码、同样的请求节制和退出规则，写入同一份历史。`,
+      },
+      { h2: "轮次如何运行", id: "rounds" },
+      {
+        ul: [
+          `每一轮探测所有到期的服务端，全局并发有上限，[每台主机](${at("opting-out", "per-host")})也有上限。`,
+          "轮次由内置调度器（`PROBE_SCHEDULE`）启动，或由外部 cron 带着密钥调用 `POST /api/rounds` 启动；两轮不会同时进行。",
+          "每个服务端的结果在一个事务中写入（一个事务可以包含一批服务端）。进程崩溃最多丢掉尚未写入的那一批，这些服务端在下一轮仍然到期。",
+        ],
+      },
+    ],
+  },
+
+  "self-test": {
+    title: "用命令行探测器测试自己的服务端",
+    summary: "从全新克隆开始：用本站同一套代码探测你的 URL，输出文本或 JSON。",
+    firstPublished: "2026-11-30",
+    body: [
+      { h2: "从全新克隆开始", id: "clone" },
+      { p: `需要 Node.js 20.18.1 或更新版本。不需要数据库，也不会保存任何内容。` },
+      { code: FRESH_CLONE, label: "全新克隆" },
+      { h2: "选项", id: "options" },
+      { code: SELF_TEST_CLI, label: "自测命令" },
+      {
+        ul: [
+          "`--transport sse`：探测 2024-11-05 HTTP+SSE 传输的端点；默认为 `streamable-http`。",
+          "`--json`：输出 `{url, suite, era, protocolVersion, checks: {<id>: {state, reason}}, exchanges: […]}`。",
+          "`--opt-out <host>`（可重复）：把某台主机当作已退出探测，看看本站会怎样显示它。",
+          "只要探测跑完，不论结果如何，退出码都是 0；用法错误时退出码为 2，并给出提示。",
+        ],
+      },
+      { h2: "本机上的服务端", id: "local" },
+      {
+        p: `和本站一样，默认拒绝私有地址和回环地址。本地测试时设置 \`PROBE_ALLOW_PRIVATE_NETWORKS=1\`；这个变量名故意起得很醒目，本站自己从不设置它。`,
+      },
+      { h2: "用 curl 手动测试", id: "curl" },
+      { p: `下面是一次探测的前两个请求，可以和服务端日志对照。服务端页面上的每一次请求也都附有对应的 curl 命令。` },
+      { code: SELF_TEST_CURL, label: "用 curl 自测" },
     ],
   },
 
   "opting-out": {
-    title: "停止探测",
-    summary: "怎样用 robots.txt 或联系运营者，要求我们不再探测你的主机，以及探测器怎样表明身份。",
+    title: "退出探测、撤销退出，以及探测器的请求节奏",
+    summary: "robots.txt 和运维名单、如何恢复探测、User-Agent，以及探测器对每台主机遵守的限制。",
     firstPublished: "2026-09-14",
     body: [
+      { h2: "退出探测意味着什么", id: "no-request" },
       {
-        p: `要求停止探测的主机不会再收到我们的任何请求：没有握手，没有工具列表，也不抓取元数据。它上面的 server 保留页面，所有检查记为${S.not_checked}，原因就是停止探测。`,
+        p: `要求不被探测的主机，不会再收到任何请求：没有握手，没有工具列表，也不抓取元数据。它上面的服务端页面仍然保留，所有检查记为${S.not_checked}，原因为已退出探测。`,
       },
-      { h2: "使用 robots.txt", id: "robots" },
+      { h2: "通过 robots.txt", id: "robots" },
       {
-        p: `在提供 MCP endpoint 的主机的 \`/robots.txt\` 里，针对 user-agent 标记 \`${ROBOTS_TOKEN}\` 写规则。我们每台主机每天最多读取一次，并遵守禁止访问 endpoint 路径的规则。`,
+        p: `在提供该端点的主机的 \`/robots.txt\` 里针对 user-agent 标识 \`${ROBOTS_TOKEN}\` 写规则。禁止访问端点路径的规则，对该路径下的服务端生效。探测器每台主机每天最多读取一次这个文件。`,
       },
-      { code: ROBOTS_EXAMPLE, label: "robots.txt" },
-      { h2: "联系运营者", id: "ask" },
+      { code: ROBOTS_EXAMPLE, label: "robots.txt：整台主机" },
+      { code: ROBOTS_PATH_EXAMPLE, label: "robots.txt：单个路径，外加请求间隔" },
+      { h2: "通过运维名单", id: "operator" },
       {
-        p: `写信给运营本站的人，注明主机名。他们会用下面的运营命令记录下来；停止探测的设置保存在数据库里，从下一轮起生效。`,
+        p: `写信给本站的运维者，说明主机名即可。他们用 \`opt-out\` 命令把主机记入站点数据库，这个命令也能列出和删除条目；从下一轮起生效。`,
       },
-      { code: OPT_OUT_COMMAND, label: "运营命令" },
-      { h2: "探测器怎样表明身份", id: "user-agent" },
-      {
-        p: `每个请求都带有一个 \`User-Agent\`，写明探测器的名字并链接到本页，例如 \`${USER_AGENT_EXAMPLE}\`。其中的标记是 \`${ROBOTS_TOKEN}\`。`,
-      },
-      { h2: "即使没有要求，探测器也会做到的礼貌", id: "politeness" },
+      { code: OPT_OUT_COMMANDS, label: "运维命令" },
+      { h2: "撤销退出", id: "undo" },
       {
         ul: [
-          "不发送凭据，不带 `Origin` 头，从不跟随重定向。",
-          "对同一主机一次只发一个请求。",
-          "主动退避：健康的 server 每 30 分钟到 6 小时一次；失败后依次间隔 6、12、24 小时；遇到凭据门控后至少 24 小时；被要求「慢一点」后至少等待你在 `Retry-After` 里要求的时间。",
-          "如果授权元数据 URL 位于另一台已要求停止探测的主机上，从不去取（套件 0.11.0）。",
+          "robots.txt：删掉或收窄那条规则。探测器下一次（每天一次）读取该文件时就会发现，此后恢复探测。",
+          "运维名单：请运维者删除该主机。`npm run opt-out -- remove <host>` 会让它的服务端立即到期，下一轮就会探测。",
         ],
       },
+      { h2: "探测器如何表明身份", id: "identity" },
+      {
+        p: `每个请求都带 \`User-Agent\`：\`${USER_AGENT_EXAMPLE}\`，其中写明了本站并链接到本页。探测器不发送凭据、Cookie 或 \`Origin\`，也从不跟随重定向。`,
+      },
+      { h2: "请求节奏", id: "pacing" },
+      { p: `无论主机是否退出了什么，探测器对每台主机都遵守下面的限制：` },
+      {
+        table: {
+          caption: "每台主机的限制",
+          head: ["限制", "实际效果"],
+          rows: [
+            { id: "one-request", cells: ["同一个服务端的探测内，一次只发一个请求", "上一个响应收完，才发下一个请求。"] },
+            {
+              id: "per-host",
+              cells: [
+                "每台主机同时只进行一个探测",
+                "同一主机上的两个服务端依次探测。托管了 50 个及以上注册表服务端的主机（托管平台）可以同时进行最多 `PROBE_HOST_CONCURRENCY` 个探测，默认 4 个，这样平台上的所有租户每一轮都能探测到。",
+              ],
+            },
+            { id: "crawl-delay", cells: [`\`robots.txt\` 中针对 \`${ROBOTS_TOKEN}\` 的 \`Crawl-delay\``, "作为发往该主机的任意两个请求之间的最小间隔（秒），对该主机上所有服务端一并生效：请求逐个发送，上一个结束后至少隔这么久才发下一个。"] },
+            { id: "host-pause", cells: ["该主机上任一服务端返回 429，或带 `Retry-After` 的 503", "在 `Retry-After` 到期之前，不再向这台主机发起新的探测；发出该响应的服务端本轮不再收到任何请求。"] },
+            { id: "metadata-hosts", cells: ["元数据在另一台主机上", "同样遵守退出规则：在名单上或禁止了该标识的主机，不会向它抓取（套件 0.11.0）。"] },
+          ],
+        },
+      },
+      { p: `除此之外，[探测间隔](${at("schedule", "table")})本身就不频繁：健康的服务端最多每 30 分钟一次，失败之后间隔更长。` },
     ],
   },
 
   coverage: {
-    title: "为什么看覆盖数，而不是成功率",
-    summary: "重试退避会让请求成功率恰好在 server 失联时变得更好看。",
+    title: "看覆盖数，而不是成功率",
+    summary: "为什么首要指标是读到了多少个服务端，以及成功率为何会在大量服务端读不到时依然好看。",
     firstPublished: "2026-11-05",
     body: [
+      { h2: "覆盖数是首要指标", id: "coverage" },
+      { p: `覆盖数指一个 UTC 日内有[完整读取](${at("tools-list", "complete-read")})的不同服务端个数。[覆盖页](/coverage)首先展示的就是它，告警盯的也是它。` },
+      { h2: "成功率只作参考", id: "success-rate" },
       {
-        p: `对失败的 server 退避重试的探测器，会改变自己的样本。失败的 server 依次在 6、12、24 小时后才重试，遇到凭据门控的至少隔一天，于是实际发出的请求越来越集中在正常的 server 上。请求成功率就在 server 从视野里消失的同时往上走。`,
+        p: `请求成功率也会显示，并注明它是什么。对于会退避的探测器，这个比例天然偏高：失败的服务端从每 30 分钟一次变成每 6 到 24 小时一次，失败得越多，发出的请求越少，于是读到的服务端变少了，成功率反而上升。`,
+      },
+      { h2: "长期失败的服务端不会消失", id: "failing" },
+      {
+        p: `每个服务端都显示距上次完整读取过了多久，覆盖页还列出最久没有读成功的服务端。失败了一周的服务端依然有自己的页面，也依然在这份名单上，不会从统计里悄悄淡出。`,
+      },
+      { h2: "告警", id: "alert" },
+      { p: `某个完整 UTC 日的覆盖数明显低于近期水平时，会开启 \`coverage_drop\` 告警并通知到人；之后某个完整日恢复时自动解除。全部告警见[站点运维](${at("operating", "alerts")})。` },
+      { h2: "这条原则从哪里来", id: "lesson" },
+      {
+        p: `另一个记录 MCP 工具定义的团队，在 2026 年 10 月下旬把读取器切换到 ${MODERN_REVISION}，同时把回退条件定得很严：要求特定状态码、特定错误码，id 还必须和请求一致。到他们修复前的一小时里，9,514 个请求成功了 9,400 个（98.8%）；可是有 2,195 个服务端，10 月 28 日还能读到，从 30 日起一次也没读成功过。`,
       },
       {
-        p: `这不是纸上谈兵。另一支团队的 MCP 采集器在修复前一小时，9,514 次请求的成功率是 98.8%，而约 2,195 个 server 已经好几天没被读到。每天读到的不同 server 数从约 28,200 跌到约 23,000，却没有任何告警。背后的回退缺陷见[已观测，未签名](/zh/faq/observed-unsigned#too-narrow)。`,
-      },
-      { h2: "我们改为衡量什么", id: "measure" },
-      {
-        ul: [
-          "覆盖数：每个 UTC 日成功读取的不同 server 数，作为首要指标。",
-          "请求成功率放在旁边，并明确标注它不是覆盖数。",
-          "每个 server 距上次成功读取的时间，显示在它的页面和[失败最久列表](/coverage#failing-h)里。",
-          "覆盖数明显低于近期水平时发出告警。",
-        ],
-      },
-      {
-        p: `失败一周的 server 依然可见：它保留页面，排在失败最久列表的前面，没读到的那些天也会体现在覆盖图里。见[覆盖页面](/coverage)。`,
+        p: `同期，他们每天读到的不同服务端数从约 28,200 个（10 月 29 日）降到约 23,000 个（10 月 31 日），这个数字没有配告警。2,195 只是他们的复盘能追溯到严格回退上的那部分服务端，复盘并没有说整个降幅都由它造成。最终发现问题的，是另一个团队独立维护、逐字段对比工具列表的读取记录。我们从中得到的是关于度量的教训：看读到了多少个服务端，对它设告警，并保留一个[与主读取器不共用假设的第二读取器](${at("operating", "cross-reader")})。`,
       },
     ],
   },
 
+  operating: {
+    title: "站点运维：告警、状态接口与交叉读取器",
+    summary: "三种告警、供监控使用的 /api/status、webhook，以及专门寻找探测器盲区的第二读取器。",
+    firstPublished: "2026-11-30",
+    body: [
+      { h2: "存活检查", id: "health" },
+      { p: `只要进程在提供服务，\`GET /api/health\` 就返回 200。它不反映数据是否新鲜，因此进程管理器不会因为轮次延误而重启站点。` },
+      { h2: "告警", id: "alerts" },
+      {
+        p: `告警会自动开启和解除，并按独立的时钟至少每分钟评估一次，而不是只在一轮结束时评估，所以调度器停了也能被发现。当前和过往的告警列在[覆盖页](/coverage)上，也可以通过 Atom 订阅（\`/coverage/feed.xml\`）。`,
+      },
+      {
+        table: {
+          caption: "告警类型",
+          head: ["类型", "何时开启", "何时解除", "该怎么做"],
+          rows: [
+            { id: "coverage-drop", cells: ["`coverage_drop`", "某个完整 UTC 日的覆盖数明显低于近期水平", "之后某个完整日恢复", "查看没读到的服务端，通常能找到共同原因（同一台主机、同一种错误形式）。"] },
+            { id: "rounds-stale", cells: ["`rounds_stale`", "`ALERT_STALE_MINUTES`（默认 120）分钟内没有任何一轮结束，不论轮次由谁启动", "有一轮结束", "检查内置调度器或外部 cron，以及最近一轮的日志。"] },
+            { id: "cross-read-alert", cells: ["`cross_read`", "当天交叉读取的不一致比例超过阈值", "之后某天回落到阈值以下", "先看当天的 `only_cross_reader` 和 `disagreed` 服务端。"] },
+          ],
+        },
+      },
+      { h2: "供外部监控使用的 /api/status", id: "status" },
+      {
+        p: `\`GET /api/status\` 返回 JSON，包含 \`lastRoundFinishedAt\`、\`coverage\`（当天值和 7 日中位数）、\`crossRead\`（最近一天的各类计数）和 \`alerts\`（当前开启的告警及各自的类型和开始时间）。只要有告警开启就返回 503，否则返回 200，所以任何检查 200 的可用性监控都能直接使用。不需要密钥，也不包含私密信息。`,
+      },
+      { h2: "Webhook", id: "webhook" },
+      {
+        p: `设置了 \`ALERT_WEBHOOK_URL\` 时，每次告警开启和解除都会以 JSON POST 到该地址：\`text\` 是一句话，说明告警类型以及是开启还是解除（聊天工具的 webhook 会直接显示它），\`alert\` 里是详细信息。投递失败会退避重试几次，然后写入日志，不会拖住任何一轮。`,
+      },
+      { wire: WEBHOOK_EXAMPLE, label: "Webhook 请求体（结构示意）" },
+      { h2: "交叉读取器", id: "cross-reader" },
+      {
+        p: `每个 UTC 日当天第一轮结束后，第二个读取器会读取一个固定的随机样本：从注册表中所有带可用远程端点的服务端里抽取（\`CROSS_READ_SAMPLE\`，默认 200 个），探测器读不到的服务端也在抽样范围内。第二读取器基于官方 MCP SDK 客户端实现，不用探测器的代码，并且总是从 \`initialize\` 开始，因此在握手上不与探测器共用任何假设。它读到的工具列表会与探测器最近一次完整读取的结果逐个字段路径比较。`,
+      },
+      { h2: "比较结果", id: "outcomes" },
+      {
+        table: {
+          caption: "交叉读取的结果类别",
+          head: ["结果", "含义"],
+          rows: [
+            ["`agreed`", "两边都读到了，内容一致。"],
+            ["`disagreed`", "两边都读到了，内容不同；记录有差异的字段路径。"],
+            ["`only_probe`", "只有探测器有完整读取。"],
+            { id: "only-cross-reader", cells: ["`only_cross_reader`", "第二读取器读到了探测器读不到的列表。这是最该关注的数字：探测器可能存在盲区。"] },
+            ["`neither`", "两边都没读到。"],
+          ],
+        },
+      },
+      {
+        p: `把 \`only_cross_reader\` 放在首位，是因为这类问题最不容易被发现。探测器读不到的服务端，在探测器自己的统计里和宕机的服务端没有区别；只有不共用探测器代码的读取器才能把两者分开。当天的结果显示在[覆盖页](/coverage)上，也可以通过 \`GET /api/cross-reads\` 获取，格式为 \`{day, servers: [{name, outcome, paths}]}\`。`,
+      },
+      { h2: "交叉读取器的规矩", id: "cross-reader-politeness" },
+      { p: `它遵守与探测器相同的规则：同样的退出规则、地址策略、User-Agent 和时限，每台主机一次一个请求，并且从不调用任何工具。` },
+    ],
+  },
+
   changelog: {
-    title: "检查套件的更新记录",
-    summary: "每一次规则变化，附日期和对应的套件版本。",
+    title: "检查套件更新记录",
+    summary: "每一次规则变化和更正，附日期和对应的套件版本。",
     firstPublished: "2026-09-14",
     body: [
-      {
-        p: `每条保存的结果都带有产生它的套件版本，因此可以分辨哪些结果是按旧规则判定的。按时间倒序：`,
-      },
+      { h2: "版本", id: "versions" },
+      { p: `每条保存的结果都记录了产生它的套件版本，所以按旧规则判定的结果可以区分出来；如果某条结果早于当前套件，服务端页面会注明。` },
+      { h2: "更正", id: "corrections" },
+      { p: `更正是让代码做到规则本来就要求的事，不升版本号，但同样带日期列在这里。` },
+      { h2: "全部变化（新的在前）", id: "entries" },
       { changelog: true },
     ],
   },

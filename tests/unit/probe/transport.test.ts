@@ -24,7 +24,7 @@ const json = (res: import("node:http").ServerResponse, status: number, body: unk
 /** A legacy server that mints a session and insists on it, answering the reserved call with -32602. */
 function legacyServer(res: import("node:http").ServerResponse, body: string, headers: import("node:http").IncomingHttpHeaders): void {
   const m = JSON.parse(body || "{}") as { id?: number; method?: string };
-  if (m.method === "server/discover") return json(res, 400, { jsonrpc: "2.0", id: "server-error", error: { code: -32600, message: "Bad Request" } });
+  if (m.method === "server/discover") return json(res, 400, /* wire */ { jsonrpc: "2.0", id: "server-error", error: { code: -32600, message: "Bad Request" } });
   if (m.method === "initialize") return json(res, 200, { jsonrpc: "2.0", id: m.id, result: { protocolVersion: "2025-06-18", capabilities: {} } }, { "MCP-Session-ID": "s-42" });
   if (headers["mcp-session-id"] !== "s-42") return json(res, 400, { jsonrpc: "2.0", id: null, error: { code: -32000, message: "no session" } });
   if (m.method === "notifications/initialized") return void res.writeHead(202).end();

@@ -1,12 +1,13 @@
 import { describe, expect, test } from "vitest";
 import { CHECK_IDS, CHECK_STATES, REFUSAL_CODES } from "@/lib/checks/vocabulary";
 import { SUITE_CHANGELOG } from "@/lib/site/changelog";
-import { FAQ, FAQ_SLUGS, changesSince } from "@/lib/site/faq";
+import { FAQ, FAQ_SLUGS, changesSince, type FaqSlug } from "@/lib/site/faq";
 import { ROBOTS_TOKEN, USER_AGENT_EXAMPLE } from "@/lib/site/faq/facts";
 import { DEFAULT_USER_AGENT } from "@/lib/probe";
 import { ROBOTS_TOKEN as ROUNDS_ROBOTS_TOKEN } from "@/lib/rounds/robots";
 import { encodeName, nameFromSegments, serverPath } from "@/lib/site/paths";
 import { indexHref, parseIndexQuery } from "@/lib/site/query";
+import { STATE_LABELS } from "@/lib/site/labels";
 import { REFUSAL_LABELS, tallyRefusals } from "@/lib/site/refusals";
 import { REFUSAL_STATES } from "@/lib/checks/refusal";
 
@@ -88,11 +89,27 @@ describe("FAQ", () => {
     expect(changesSince("2026-11-30")).toHaveLength(0);
   });
 
-  test("the refusals page names every check it explains in both languages", () => {
-    for (const lang of ["en", "zh"] as const) {
-      const text = JSON.stringify(FAQ[lang].refusals.body);
-      for (const code of ["-32020", "-32021", "-32022", "-32602", "WWW-Authenticate", "resource_metadata"]) expect(text).toContain(code);
-      expect(CHECK_IDS.length).toBe(5);
-    }
+  test("each page names the wire facts it explains, in both languages", () => {
+    const facts: [FaqSlug, string[]][] = [
+      ["handshake", ["-32020", "-32021", "-32022", "server/discover", "initialize", "Retry-After"]],
+      ["refusals", ["-32602", "isError", "jsonrpc"]],
+      ["credential-gate", ["WWW-Authenticate", "resource_metadata"]],
+      ["auth-metadata", ["resource_metadata", "authorization_servers", "scopes_supported", "resource"]],
+      ["opting-out", ["PROBE_HOST_CONCURRENCY", "Crawl-delay", "Retry-After", ROBOTS_TOKEN]],
+      ["operating", ["coverage_drop", "rounds_stale", "cross_read", "only_cross_reader", "/api/status", "ALERT_WEBHOOK_URL"]],
+      ["self-test", ["npm ci", "--transport sse", "--json", "PROBE_ALLOW_PRIVATE_NETWORKS"]],
+    ];
+    for (const lang of ["en", "zh"] as const)
+      for (const [slug, words] of facts) {
+        const text = JSON.stringify(FAQ[lang][slug].body);
+        for (const w of words) expect(text, `${lang} ${slug} names ${w}`).toContain(w);
+      }
+    expect(CHECK_IDS.length).toBe(5);
+  });
+
+  test("the Chinese pages use the four state labels exactly and no English state label", () => {
+    const text = JSON.stringify(FAQ.zh);
+    for (const label of Object.values(STATE_LABELS.zh)) expect(text).toContain(label);
+    for (const label of Object.values(STATE_LABELS.en)) expect(text).not.toContain(label);
   });
 });

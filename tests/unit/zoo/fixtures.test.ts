@@ -39,7 +39,7 @@ describe("zoo fixtures", () => {
       const res = await postDiscover(server.url);
       expect(res.status).toBe(400);
       expect(await res.text()).toBe(
-        '{"jsonrpc":"2.0","id":"server-error","error":{"code":-32600,"message":"Bad Request: Unsupported protocol version: 2026-07-28. Supported versions: 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25"}}',
+        /* wire */ '{"jsonrpc":"2.0","id":"server-error","error":{"code":-32600,"message":"Bad Request: Unsupported protocol version: 2026-07-28. Supported versions: 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25"}}',
       );
       expect(server.log.map((r) => r.jsonrpcMethod)).toEqual(["server/discover"]);
     } finally {
