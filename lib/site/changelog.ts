@@ -18,7 +18,7 @@ export const SUITE_CHANGELOG: readonly { version: string | null; date: string; e
     version: null,
     date: "2026-11-30",
     en: "A tool list read to its end counts as a complete read even when its definitions are malformed (Observed risk): it sets the last successful read and counts toward coverage, tool snapshots and tool history.",
-    zh: "读到末尾的工具列表，哪怕其中的定义有问题（观察到风险），也算一次完整读取：会更新“最近一次成功读取”，并计入覆盖率、工具快照和工具历史。",
+    zh: "读到末尾的工具列表，哪怕其中的定义有问题（观察到风险），也算一次完整读取：会更新“最近一次完整读取”，并计入覆盖数、工具快照和工具历史。",
   },
   {
     version: null,
@@ -36,13 +36,13 @@ export const SUITE_CHANGELOG: readonly { version: string | null; date: string; e
     version: null,
     date: "2026-11-30",
     en: "A metadata host whose robots.txt disallows our user agent gets no request beyond that robots.txt; auth_metadata is Not checked with that reason.",
-    zh: "元数据所在主机的 robots.txt 禁止本站探测程序时，除 robots.txt 本身外不再从该主机抓取任何内容；「鉴权元数据」检查记为未检查并写明原因。",
+    zh: "元数据所在主机的 robots.txt 禁止本站探测器时，除 robots.txt 本身外不再向该主机请求任何内容；「鉴权元数据」检查记为未检查并写明原因。",
   },
   {
     version: null,
     date: "2026-11-30",
     en: "Schedules follow the verdict: a credential gate on the tool list waits at least 24 h, tool-list failures after a good handshake back off 6, 12 and 24 h, healthy servers are probed at least every 6 h, and a slow-down from a metadata host no longer delays the MCP server itself.",
-    zh: "探测间隔跟着结论走：工具列表被凭据门控挡住时至少隔 24 小时；握手成功而工具列表失败时按 6、12、24 小时退避；健康的服务端最长 6 小时探测一次；元数据主机要求放慢时，不再推迟 MCP 服务端本身的探测。",
+    zh: "探测间隔跟着结论走：工具列表被凭据拦截时至少隔 24 小时；握手成功而工具列表失败时按 6、12、24 小时退避；健康的服务端最长 6 小时探测一次；元数据主机要求放慢时，不再推迟 MCP 服务端本身的探测。",
   },
   {
     version: null,
@@ -54,13 +54,13 @@ export const SUITE_CHANGELOG: readonly { version: string | null; date: string; e
     version: null,
     date: "2026-11-30",
     en: "Reasons no longer contradict the recorded exchanges: a 401 whose WWW-Authenticate cannot be parsed is described as such rather than as carrying no challenge, and when initialize answers with 2026-07-28 the reason says that revision is agreed through server/discover instead of claiming the probe speaks it.",
-    zh: "原因说明不再和记录下来的交互相矛盾：WWW-Authenticate 无法解析的 401 会照实描述，不再说成没有质询；initialize 响应里写着 2026-07-28 时，原因会说明该版本要经由 server/discover 商定，不再自相矛盾地说探测程序支持它。",
+    zh: "原因说明不再和记录下来的交互相矛盾：WWW-Authenticate 无法解析的 401 会照实描述，不再说成没有质询；initialize 响应里写着 2026-07-28 时，原因会说明该版本要经由 server/discover 商定，不再自相矛盾地说探测器支持它。",
   },
   {
     version: "0.11.0",
     date: "2026-10-06",
     en: "A metadata URL on another host that asked not to be probed is not fetched; auth_metadata is Not checked with that reason.",
-    zh: "质询指向的元数据 URL 若位于已要求停止探测的其他主机上，不再抓取；auth_metadata 记为未检查并写明原因。",
+    zh: "质询指向的元数据 URL 若位于已要求停止探测的其他主机上，不再抓取；「鉴权元数据」检查记为未检查并写明原因。",
   },
   {
     version: "0.10.0",
@@ -72,12 +72,12 @@ export const SUITE_CHANGELOG: readonly { version: string | null; date: string; e
     version: null,
     date: "2026-09-26",
     en: "The reserved-tool call is also withheld when the handshake or tool list is stopped by a credential gate; auth_metadata then reads the gate's own challenge.",
-    zh: "握手或工具列表被凭据门控挡住时，同样扣下保留工具调用；auth_metadata 改读门控本身的质询。",
+    zh: "握手或工具列表被凭据拦截时，同样不发保留工具调用；「鉴权元数据」检查改读拦截响应自带的质询。",
   },
   {
     version: null,
     date: "2026-09-23",
     en: "The reserved-tool call is withheld when the tool list could not be read, pages remain unread, or the list contains the reserved name.",
-    zh: "读不到工具列表、列表还有未读页，或列表含保留名时，扣下保留工具调用。",
+    zh: "读不到工具列表、列表还有未读页，或列表含保留名时，不发保留工具调用。",
   },
 ];
