@@ -81,17 +81,23 @@ export async function startDemoFleet(): Promise<RunningFleet> {
       target.set(name, createZooHandler(name, { prefix: `/${name}`, otherOrigin: ZOO_SECOND_HOST[name] ? otherOrigin : undefined }));
       if (ZOO_SECOND_HOST[name]) otherHandlers.set(name, createZooHandler(name, { prefix: `/${name}` }));
     }
-    const main = mountAll(mainHandlers);
-    servers.push(main);
-    const mainOrigin = await listen(main, "127.0.0.1");
     const robots = mountAll(robotsHandlers, "User-agent: mcp-status-probe\nDisallow: /\n");
     servers.push(robots);
     const robotsOrigin = await listen(robots, DEMO_ROBOTS_HOST);
+    // One listener per behaviour: each is a host of its own, as on the internet, so one server's 429 pauses
+    // only its own host (DESIGN §2.5) and the demo's round is not one host's queue.
+    const origins = new Map<string, string>();
+    for (const [name, handler] of mainHandlers) {
+      const one = mountAll(new Map([[name, handler]]));
+      servers.push(one);
+      origins.set(name, await listen(one, "127.0.0.1"));
+    }
+    const originOf = (name: string) => origins.get(name) ?? robotsOrigin;
 
     const entries = names.map((name) => {
       const exp = ZOO_EXPECTATIONS[name]!;
       const sse = exp.transport === "sse";
-      const origin = exp.optOut === "server" ? robotsOrigin : mainOrigin;
+      const origin = exp.optOut === "server" ? robotsOrigin : originOf(name);
       const remote = { type: sse ? "sse" : "streamable-http", url: `${origin}/${name}${sse ? "/sse" : "/mcp"}` };
       return entry(`${DEMO_NAMESPACE}/${name}`, [remote], { title: name.replace(/-/g, " "), description: exp.about });
     });
@@ -104,13 +110,13 @@ export async function startDemoFleet(): Promise<RunningFleet> {
         [
           {
             type: "streamable-http",
-            url: `${mainOrigin}/credential-gate-valid-prm/mcp`,
+            url: `${originOf("credential-gate-valid-prm")}/credential-gate-valid-prm/mcp`,
             headers: [{ name: "Authorization", isRequired: true, isSecret: true, description: "Bearer token" }],
           },
         ],
         { description: "Listed with a required secret Authorization header, so anonymous probing is not meaningful." },
       ),
-      entry(`${DEMO_NAMESPACE}/deleted-entry`, [{ type: "streamable-http", url: `${mainOrigin}/modern-healthy-paged/mcp` }], {
+      entry(`${DEMO_NAMESPACE}/deleted-entry`, [{ type: "streamable-http", url: `${originOf("modern-healthy-paged")}/modern-healthy-paged/mcp` }], {
         description: "Deleted from the registry; ingestion skips entries that are not active.",
         status: "deleted",
       }),

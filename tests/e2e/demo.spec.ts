@@ -48,6 +48,11 @@ test.afterAll(async () => {
 test("the demo prints the URL and its first round probed the whole fleet", () => {
   expect(output).toMatch(/\[demo\] built-in registry at http:\/\/127\.0\.0\.1:\d+ lists \d+ fixture servers/);
   expect(output).toMatch(/\[rounds\] \d+ due, \d+ read/);
+  // Each fixture server is a host of its own: one server's 429 must not leave the rest of the fleet unprobed.
+  expect(output).not.toMatch(/servers left due/);
+  const due = Number(/\[rounds\] (\d+) due/.exec(output)?.[1]);
+  const probed = Number(/\[demo\] first round done: (\d+) servers probed/.exec(output)?.[1]);
+  expect(probed).toBe(due);
   expect(output).toContain(`[demo] open ${base}`);
 });
 
