@@ -264,7 +264,7 @@ export class HttpSession {
     try {
       // Literal addresses never reach the lookup hook, so they are checked here.
       await this.resolve(url.hostname);
-      if (this.o.hostGate) release = await this.acquireGate(url.host);
+      if (this.o.hostGate) release = await acquireBefore(this.o.hostGate, url.host, this.o.deadline);
       const res = await request(url, {
         method: spec.method,
         headers,
@@ -296,27 +296,7 @@ export class HttpSession {
     }
   }
 
-  private async acquireGate(host: string): Promise<() => void> {
-    const gate = this.o.hostGate!;
-    const signal = this.o.deadline;
-    const acquired = gate.acquire(host);
-    // If the deadline passes while we queue, give the slot back as soon as we get it.
-    let onAbort: (() => void) | undefined;
-    const aborted = new Promise<never>((_, reject) => {
-      if (signal.aborted) reject(signal.reason);
-      onAbort = () => reject(signal.reason);
-      signal.addEventListener("abort", onAbort, { once: true });
-    });
-    try {
-      return await Promise.race([acquired, aborted]);
-    } catch (e) {
-      void acquired.then((r) => r(), () => undefined);
-      throw e;
-    } finally {
-      // One listener per request would pile up on the probe's shared deadline signal.
-      if (onAbort) signal.removeEventListener("abort", onAbort);
-    }
-  }
+
 
   /** Reads a body, decoding and capping it; fills the answer and the exchange. */
   private async readBody(
@@ -472,4 +452,25 @@ export function parseRetryAfter(value: string | undefined, now: Date = new Date(
 /** 429, or 503 with Retry-After (DESIGN §2.1.4): the server asked us to stop for this round. */
 export function isSlowDown(a: Pick<HttpAnswer, "status" | "headers">): boolean {
   return a.status === 429 || (a.status === 503 && a.headers["retry-after"] !== undefined);
+}
+
+/** A host-gate slot, or the deadline's reason if the deadline passes while queued (the slot, when it comes
+ * later, is handed straight back). Shared by the probe and the cross-reader. */
+export async function acquireBefore(gate: HostGate, host: string, signal: AbortSignal): Promise<() => void> {
+  const acquired = gate.acquire(host);
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<never>((_, reject) => {
+    if (signal.aborted) reject(signal.reason);
+    onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([acquired, aborted]);
+  } catch (e) {
+    void acquired.then((r) => r(), () => undefined);
+    throw e;
+  } finally {
+    // One listener per request would pile up on a shared deadline signal.
+    if (onAbort) signal.removeEventListener("abort", onAbort);
+  }
 }

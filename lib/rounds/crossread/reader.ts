@@ -6,7 +6,7 @@ import { ReadableStream } from "node:stream/web";
 import { fetch as undiciFetch, Response as UndiciResponse } from "undici";
 import type { AddressPolicy } from "../../probe/address-policy";
 import { SUITE_VERSION, type Transport } from "../../probe/protocol";
-import { AddressRefusedError, HttpSession, type DnsLookup, type HostGate } from "../../probe/transport/http";
+import { acquireBefore, AddressRefusedError, HttpSession, type DnsLookup, type HostGate } from "../../probe/transport/http";
 import { DEFAULT_LIMITS, type ProbeLimits } from "../../probe/types";
 
 export interface CrossReaderOptions {
@@ -38,7 +38,7 @@ export function guardedFetch(
     if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error(`refused to fetch ${url.protocol} URLs`);
     if (url.username || url.password) throw new Error("refused to send credentials in a URL");
     await session.resolve(url.hostname);
-    const release = o.hostGate ? await acquire(o.hostGate, url.host, o.deadline) : () => undefined;
+    const release = o.hostGate ? await acquireBefore(o.hostGate, url.host, o.deadline) : () => undefined;
     o.onRequest?.();
     const headers = new Headers(init.headers);
     for (const h of ["authorization", "cookie", "origin"]) headers.delete(h);
@@ -105,25 +105,6 @@ function cappedBody(source: ReadableStream<Uint8Array>, max: number, done: () =>
       return reader.cancel(reason);
     },
   });
-}
-
-async function acquire(gate: HostGate, host: string, deadline: AbortSignal): Promise<() => void> {
-  const acquired = gate.acquire(host);
-  let onAbort: (() => void) | undefined;
-  const aborted = new Promise<never>((_, reject) => {
-    if (deadline.aborted) reject(deadline.reason);
-    onAbort = () => reject(deadline.reason);
-    deadline.addEventListener("abort", onAbort, { once: true });
-  });
-  try {
-    return await Promise.race([acquired, aborted]);
-  } catch (e) {
-    // Queued past the deadline: hand the slot back as soon as it comes.
-    void acquired.then((r) => r(), () => undefined);
-    throw e;
-  } finally {
-    if (onAbort) deadline.removeEventListener("abort", onAbort);
-  }
 }
 
 /** Reads one server's tool list (all pages) with the official client in legacy mode; never calls a tool and never

@@ -1,0 +1,29 @@
+import { createAnswerCache } from "@/lib/site/answer-cache";
+import { badgeAnswer, badgeKey, badgeResponse, resolveBadgeQuery } from "@/lib/site/badge-route";
+import { nameFromSegments } from "@/lib/site/paths";
+import { badgeStates } from "@/lib/store/servers";
+import { serverDataVersion } from "@/lib/store/versions";
+import { serverHistory } from "./history";
+import { siteDb } from "./db";
+
+/** GET for a badge route, SVG or shields JSON: one answer per server, query and data version (and UTC day:
+ * the latency badge reads the last 24 h). */
+export function badgeHandler(format: "svg" | "shields", cacheBytes: number) {
+  const cache = createAnswerCache(cacheBytes);
+  return async function GET(request: Request, { params }: { params: Promise<{ name: string[] }> }): Promise<Response> {
+    const name = nameFromSegments((await params).name);
+    const query = new URL(request.url).searchParams;
+    const db = siteDb();
+    const version = `${serverDataVersion(db, name) ?? "unknown"}|${new Date().toISOString().slice(0, 10)}`;
+    const answer = cache.get(badgeKey(name, query), version, () =>
+      badgeAnswer(
+        resolveBadgeQuery(query, {
+          states: () => badgeStates(db, name),
+          latency: () => serverHistory(db, name, new Date())?.responseTimes ?? null,
+        }),
+        format,
+      ),
+    );
+    return badgeResponse(answer);
+  };
+}
