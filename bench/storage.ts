@@ -10,7 +10,7 @@ import path from "node:path";
 import { closeDb, openDb, type Db } from "@/db/client";
 import { judge } from "@/lib/checks";
 import { persistRun } from "@/lib/rounds/persist";
-import { evaluateCoverage } from "@/lib/rounds/round";
+import { evaluateCoverage } from "@/lib/rounds/alerts/evaluate";
 import { acquireRoundLock, finishRound } from "@/lib/store/rounds";
 import { applyRegistrySnapshot, type ListedServer } from "@/lib/store/servers";
 import { pruneOldRuns } from "@/lib/store/runs";

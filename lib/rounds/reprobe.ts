@@ -1,12 +1,10 @@
 import { getRound } from "../store/rounds";
-import { REPROBE_ROUND_TRIGGER as REPROBE_TRIGGER } from "../store/vocabulary";
+import { REPROBE_ROUND_TRIGGER } from "../store/vocabulary";
 import { startRound, type RoundDeps, type StartResult } from "./round";
-
-export { REPROBE_ROUND_TRIGGER as REPROBE_TRIGGER } from "../store/vocabulary";
 
 /** Starts one probe of one registry server as a round of its own (same probe, opt-outs, lock and writes). */
 export function startReprobeRound(deps: RoundDeps, serverId: number): StartResult {
-  return startRound({ ...deps, trigger: REPROBE_TRIGGER, serverIds: [serverId] });
+  return startRound({ ...deps, trigger: REPROBE_ROUND_TRIGGER, serverIds: [serverId] });
 }
 
 /** Starts a round; while a one-server re-probe holds the lock (it lasts one probe), waits for it instead of
@@ -15,7 +13,7 @@ export async function startRoundAfterReprobes(deps: RoundDeps, o: { pollMs?: num
   const until = Date.now() + (o.maxWaitMs ?? 3 * 60_000);
   for (;;) {
     const r = startRound(deps);
-    if (r.started || getRound(deps.db, r.roundId)?.trigger !== REPROBE_TRIGGER || Date.now() >= until) return r;
+    if (r.started || getRound(deps.db, r.roundId)?.trigger !== REPROBE_ROUND_TRIGGER || Date.now() >= until) return r;
     await new Promise((resolve) => setTimeout(resolve, o.pollMs ?? 1_000));
   }
 }

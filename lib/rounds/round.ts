@@ -388,4 +388,3 @@ function maintain(db: Db, now: Date, log: (line: string) => void): void {
   evaluateCoverage(db, now, log);
 }
 
-export { evaluateCoverage };

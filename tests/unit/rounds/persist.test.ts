@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from "vitest";
 import { judge } from "@/lib/checks";
 import type { Exchange, ProbeObservation, ToolDefinition } from "@/lib/probe/types";
-import { evaluateCoverage } from "@/lib/rounds/round";
+import { evaluateCoverage } from "@/lib/rounds/alerts/evaluate";
 import { persistRun } from "@/lib/rounds/persist";
 import { coverageBetween, listAlerts } from "@/lib/store/coverage";
 import { getRunExchanges, pruneOldRuns } from "@/lib/store/runs";
