@@ -1,6 +1,6 @@
 import tseslint from "typescript-eslint";
 
-// Layer boundaries from STYLE.md, top to bottom: app → lib/cli → lib/rounds → lib/demo → lib/site →
+// Layer boundaries from STYLE.md, top to bottom: server.ts (npm start) → app → lib/cli → lib/rounds → lib/demo → lib/site →
 // lib/store → db → lib/registry, lib/checks → lib/probe; `npm run deps` prints the graph they allow.
 // Patterns are regular expressions over the import string (relative or "@/…").
 const dirs = (...names) => `(^|/)(${names.join("|")})(/|$)`;
@@ -40,7 +40,7 @@ export default tseslint.config(
   // lib/probe takes nothing from the rest of lib/ (relative imports inside it name none of these folders).
   layer(["lib/probe/**"], [dirs("cli", "rounds", "demo", "site", "store", "db", "registry", "checks", "config")], "lib/probe knows HTTP and MCP only: from outside itself it takes protocol facts (lib/probe/protocol) alone."),
   {
-    files: ["lib/config.ts", "instrumentation.ts", "tests/**", "bench/**", "lib/cli/**", "playwright.config.ts", "scripts/**", "lib/demo/**"],
+    files: ["lib/config.ts", "instrumentation.ts", "server.ts", "tests/**", "bench/**", "lib/cli/**", "playwright.config.ts", "scripts/**", "lib/demo/**"],
     rules: { "no-restricted-syntax": "off" },
   },
 );

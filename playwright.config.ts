@@ -34,7 +34,7 @@ export default defineConfig({
   },
   webServer: {
     // Seed first: the server opens the database as it starts.
-    command: `npx tsx tests/e2e/seed-cli.ts ${JSON.stringify(E2E_DB)} && npx next start -H 127.0.0.1 -p ${E2E_PORT}`,
+    command: `npx tsx tests/e2e/seed-cli.ts ${JSON.stringify(E2E_DB)} && npx tsx server.ts -H 127.0.0.1 -p ${E2E_PORT}`,
     url: `${baseURL}/api/health`,
     reuseExistingServer: false,
     timeout: 90_000,

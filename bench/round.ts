@@ -6,7 +6,7 @@
 // Environment knobs: BENCH_SERVERS (10000), BENCH_HOSTS (128), PROBE_CONCURRENCY (64), PROBE_HOST_CONCURRENCY (4),
 // BENCH_LATENCY_MS / --latency-ms (50: every fleet answer waits this long), BENCH_CROWDED_PERCENT / --crowded-percent
 // (30: that share of the servers on one host), BENCH_PROBE_ONLY (1 without latency, else 0), BENCH_KEEP_DB=1,
-// BENCH_SITE=0 (no `next start` on the round's database while it runs).
+// BENCH_SITE=0 (no `npm start` on the round's database while it runs).
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -554,14 +554,14 @@ interface SiteFigures {
 const SITE_CONNECTIONS = 8;
 const SITE_IDLE_S = 10;
 
-/** `next start` on the round's database, as production serves pages while its rounds write. */
+/** `npm start` on the round's database, as production serves pages while its rounds write. */
 async function startSite(dbPath: string) {
   const { openDb, closeDb } = await import("@/db/client");
   closeDb(openDb(dbPath)); // migrated once here, not raced by two processes
   const fresh = !fs.existsSync(path.join(process.cwd(), ".next", "BUILD_ID"));
   if (fresh) throw new Error("bench:round needs a `next build` for the site measurement (or BENCH_SITE=0)");
   const site = await startNext({ dbPath, port: await freePort() });
-  console.log(`[bench:round] site: next start on ${site.origin}, ${SITE_CONNECTIONS} connections on server pages while the round runs`);
+  console.log(`[bench:round] site: npm start on ${site.origin}, ${SITE_CONNECTIONS} connections on server pages while the round runs`);
   return site;
 }
 

@@ -1,5 +1,5 @@
 // npm run bench:site: seeds a database with 30,000 servers and 30 days of history, serves it with
-// `next start`, and loads `/`, a server page, a badge, `/api/servers/<name>` and a static file (the
+// `npm start`, and loads `/`, a server page, a badge, `/api/servers/<name>` and a static file (the
 // reference) with autocannon at 50 connections.
 //
 // Knobs: BENCH_SITE_SERVERS (30000), BENCH_SITE_DAYS (30), BENCH_SITE_DURATION (10 s per target),
@@ -26,7 +26,7 @@ const TARGET_PAGE_P99_MS = 100;
 const TARGET_SHARE: Record<string, number> = { "/ (index)": 0.25, "server page": 0.25, badge: 0.5, "/api/servers/<name>": 0.5 };
 
 // ---------------------------------------------------------------------------------------------
-// next build / next start
+// next build / npm start
 
 function ensureBuild(): void {
   if (fs.existsSync(path.join(process.cwd(), ".next", "BUILD_ID"))) {
@@ -147,7 +147,7 @@ async function main(): Promise<void> {
     // BENCH_NEXT_PROF=<dir> runs next under `node --cpu-prof` (profiles land there when it stops).
     const prof = process.env.BENCH_NEXT_PROF;
     server = await startNext({ dbPath, port, nodeArgs: prof ? ["--cpu-prof", `--cpu-prof-dir=${prof}`] : [] });
-    console.log(`[bench:site] next start on ${server.origin} (pid ${server.pid})`);
+    console.log(`[bench:site] npm start on ${server.origin} (pid ${server.pid})`);
 
     // Rotate over many servers so the figures are not one cached row; each list is a realistic spread of profiles.
     const sample = Array.from({ length: 500 }, (_, k) => benchServerName((k * 7919) % SERVERS));
@@ -191,7 +191,7 @@ async function main(): Promise<void> {
         `${fmt.ms(m.firstRenderMs)} per path`,
       ]),
     );
-    console.log(`next start peak RSS (with children): ${fmt.mb(nextPeak)}; database ${fmt.mb(size)}`);
+    console.log(`npm start peak RSS (with children): ${fmt.mb(nextPeak)}; database ${fmt.mb(size)}`);
     console.log(`example server: ${encodeName(sample[0]!)}`);
 
     const page = measured.find((m) => m.label === "server page")!;

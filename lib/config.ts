@@ -22,6 +22,7 @@ const EnvSchema = z.object({
   CROSS_READ_SAMPLE: z.coerce.number().int().min(0).max(100_000).optional(),
   REPROBE_MIN_MINUTES: z.coerce.number().int().min(1).max(10_080).optional(),
   REPROBE_HOURLY_CAP: z.coerce.number().int().min(0).max(100_000).optional(),
+  PAGE_CACHE_MB: z.coerce.number().int().min(0).max(16_384).optional(),
 });
 
 export const OFFICIAL_REGISTRY_URL = "https://registry.modelcontextprotocol.io";
@@ -51,6 +52,8 @@ export interface Config {
   reprobeMinMinutes: number;
   /** "Probe again now": accepted requests per hour across all servers (REPROBE_HOURLY_CAP, default 60; 0 turns the form off). */
   reprobeHourlyCap: number;
+  /** Bytes of finished answers `npm start` keeps in front of Next.js (PAGE_CACHE_MB, default 256; 0 turns it off). */
+  pageCacheBytes: number;
 }
 
 export function parseConfig(env: Record<string, string | undefined>): Config {
@@ -79,6 +82,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     crossReadSample: e.CROSS_READ_SAMPLE ?? 200,
     reprobeMinMinutes: e.REPROBE_MIN_MINUTES ?? 15,
     reprobeHourlyCap: e.REPROBE_HOURLY_CAP ?? 60,
+    pageCacheBytes: (e.PAGE_CACHE_MB ?? 256) * 1024 * 1024,
   };
 }
 

@@ -7,6 +7,7 @@ const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..")
 
 // Top to bottom (STYLE.md). Vocabulary files are leaves every layer may read, db/schema included.
 const LAYERS: [name: string, match: (file: string) => boolean][] = [
+  ["server.ts", (f) => f === "server.ts"],
   ["app", (f) => f.startsWith("app/") || f === "instrumentation.ts"],
   ["lib/cli", (f) => f.startsWith("lib/cli/")],
   ["lib/rounds", (f) => f.startsWith("lib/rounds/")],
@@ -54,7 +55,7 @@ const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^;]*?\sfrom\s+["']([^"']+)["']|\b
 
 const edges = new Map<string, number>();
 const upward: string[] = [];
-for (const file of ["app", "lib", "db", "instrumentation.ts"].flatMap(sources)) {
+for (const file of ["server.ts", "app", "lib", "db", "instrumentation.ts"].flatMap(sources)) {
   const from = layerOf(file);
   if (!from) continue;
   const text = fs.readFileSync(path.join(ROOT, file), "utf8");

@@ -1,8 +1,8 @@
 import { createAnswerCache } from "@/lib/site/answer-cache";
 import { badgeAnswer, badgeKey, badgeResponse, resolveBadgeQuery } from "@/lib/site/badge-route";
+import { badgeVersion } from "@/lib/store/versions";
 import { nameFromSegments } from "@/lib/site/paths";
 import { badgeStates } from "@/lib/store/servers";
-import { serverDataVersion } from "@/lib/store/versions";
 import { serverHistory } from "./history";
 import { siteDb } from "./db";
 
@@ -14,7 +14,7 @@ export function badgeHandler(format: "svg" | "shields", cacheBytes: number) {
     const name = nameFromSegments((await params).name);
     const query = new URL(request.url).searchParams;
     const db = siteDb();
-    const version = `${serverDataVersion(db, name) ?? "unknown"}|${new Date().toISOString().slice(0, 10)}`;
+    const version = badgeVersion(db, name, new Date());
     const answer = cache.get(badgeKey(name, query), version, () =>
       badgeAnswer(
         resolveBadgeQuery(query, {

@@ -66,7 +66,7 @@ export interface Background {
   stop(): void;
 }
 
-/** Starts what runs inside `next start` besides requests: the embedded round scheduler (PROBE_SCHEDULE; empty
+/** Starts what runs inside the site process (`npm start`) besides requests: the embedded round scheduler (PROBE_SCHEDULE; empty
  * disables it) and the alert clock (always). Idempotent per process. The demo's built-in registry and fleet hook in here too. */
 export async function startBackground(config: Config, log: (line: string) => void = console.log): Promise<Background> {
   const existing = g[BACKGROUND_KEY] as Background | undefined;

@@ -1,6 +1,7 @@
 import { CHECK_IDS, type CheckId } from "../checks/vocabulary";
 import { type BadgeStates } from "../store/servers";
 import type { Answer } from "./answer-cache";
+import { badgeQueryKey } from "./cached-routes";
 import { BADGE_CACHE_CONTROL, BADGE_COLORS, badgeSpec, badgeSvg, shieldsEndpoint, type BadgeSpec } from "./badge";
 import type { ResponseTimes } from "./history";
 import { overallState } from "./states";
@@ -75,5 +76,5 @@ export function badgeResponse(answer: Answer): Response {
 
 /** Cache key of a badge request: the server and the query parameters that change the answer. */
 export function badgeKey(name: string, query: URLSearchParams): string {
-  return [name, query.get("check") ?? "", query.get("metric") ?? ""].join("\n");
+  return [name, badgeQueryKey(query)].join("\n");
 }

@@ -48,3 +48,16 @@ export function serverDataVersion(db: Db, name: string): string | null {
 export function siteDataVersion(db: Db): string {
   return join(statements(db).site.get(META_KEYS.registryRefreshedAt)) ?? "";
 }
+
+const utcHour = (now: Date) => now.toISOString().slice(0, 13);
+const utcDay = (now: Date) => now.toISOString().slice(0, 10);
+
+/** `/`: changes once per finished round, registry refresh or opt-out edit, and at UTC midnight (the 90-day strips move). */
+export const indexVersion = (db: Db, now: Date) => `${siteDataVersion(db)}|${utcDay(now)}`;
+
+/** A server page and `/api/servers/<name>`: every write about the server, and the hour (the page's "probe
+ * again" token lives two hours; history and response times count back from now). */
+export const serverPageVersion = (db: Db, name: string, now: Date) => `${serverDataVersion(db, name) ?? "unknown"}|${utcHour(now)}`;
+
+/** Badges: every write about the server, and the UTC day (the latency badge reads the last 24 h). */
+export const badgeVersion = (db: Db, name: string, now: Date) => `${serverDataVersion(db, name) ?? "unknown"}|${utcDay(now)}`;

@@ -12,7 +12,7 @@ import { entry, startFixtureRegistry, type FixtureRegistry } from "../../lib/dem
 import { startZooServer, type RunningZooServer } from "../../lib/demo/zoo";
 import { serverUrl } from "./helpers";
 
-// Pages, badges and JSON are rendered once per data version. This runs its own `next start` over its own
+// Pages, badges and JSON are rendered once per data version. This runs its own `npm start` over its own
 // database, and writes to it from three places: a round in this process, a round the site runs itself
 // (POST /api/rounds), and the opt-out CLI in a third process.
 
@@ -29,6 +29,8 @@ interface Rendered {
   html: string;
   /** The process-wide render number stamped into the page when it was rendered. */
   render: string;
+  /** How the front cache of `npm start` answered: hit, stale, fill or pass. */
+  how: string | null;
 }
 
 test("a write re-renders exactly the pages it changes, whichever process wrote", async () => {
@@ -55,7 +57,13 @@ test("a write re-renders exactly the pages it changes, whichever process wrote",
     const load = async (p: string): Promise<Rendered> => {
       const res = await fetch(`${origin}${p}`);
       const html = await res.text();
-      return { status: res.status, cacheControl: res.headers.get("cache-control"), html, render: /data-render="(\d+)"/.exec(html)?.[1] ?? "none" };
+      return {
+        status: res.status,
+        cacheControl: res.headers.get("cache-control"),
+        html,
+        render: /data-render="(\d+)"/.exec(html)?.[1] ?? "none",
+        how: res.headers.get("x-page-cache"),
+      };
     };
     const json = async (p: string) => (await fetch(`${origin}${p}`)).json();
 
@@ -66,8 +74,12 @@ test("a write re-renders exactly the pages it changes, whichever process wrote",
     // Kept by the site, not by browsers or CDNs: they revalidate every time.
     expect(a1.cacheControl).toBe("public, max-age=0, must-revalidate");
     expect(handshake(a1.html)).toBe("verified");
-    // Asked again, each is served from the cache: the same render.
-    expect((await load(serverUrl(A))).render).toBe(a1.render);
+    // Asked again, each is served from the cache: the same render, from the front cache's memory.
+    expect(a1.how).toBe("fill");
+    const a1again = await load(serverUrl(A));
+    expect(a1again.render).toBe(a1.render);
+    expect(a1again.how).toBe("hit");
+    expect(a1again.html).toBe(a1.html);
     expect((await load(serverUrl(B))).render).toBe(b1.render);
     expect((await load("/")).render).toBe(i1.render);
     expect((await json(`/api/servers/${A}`)).checks.handshake.state).toBe("verified");
@@ -85,12 +97,15 @@ test("a write re-renders exactly the pages it changes, whichever process wrote",
     await expect.poll(roundStatus, { timeout: 60_000 }).toBe("done");
 
     const a2 = await load(serverUrl(A));
+    expect(a2.how).toBe("fill");
     expect(a2.render).not.toBe(a1.render);
     expect(handshake(a2.html)).toBe("failed");
     expect((await json(`/api/servers/${A}`)).checks.handshake.state).toBe("failed");
     expect(await (await fetch(`${origin}/badge/${A}?check=handshake`)).text()).toContain("failed");
     // B was not probed: its page is not rendered again, and the index is rendered once for the round.
-    expect((await load(serverUrl(B))).render).toBe(b1.render);
+    const b1again = await load(serverUrl(B));
+    expect(b1again.render).toBe(b1.render);
+    expect(b1again.how).toBe("hit");
     const i2 = await load("/");
     expect(i2.render).not.toBe(i1.render);
     expect((await load("/")).render).toBe(i2.render);

@@ -3,7 +3,7 @@ import Database from "better-sqlite3";
 import { E2E_DB, SCREENSHOT_DIR } from "./env";
 import { SEED } from "./seed";
 
-// The webServer command seeds the database before `next start` (Playwright starts web servers before
+// The webServer command seeds the database before `npm start` (Playwright starts web servers before
 // global setup). Here we only check that the seed is what the specs expect, so a failure reads clearly.
 export default function globalSetup(): void {
   fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });

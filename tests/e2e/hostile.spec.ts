@@ -1,8 +1,8 @@
 // Hostile input, end to end: each hostile zoo server is probed by the real probe (small limits) while a
-// real `next start` keeps answering `/` and `/api/health`; the results go into that site's database
+// real `npm start` keeps answering `/` and `/api/health`; the results go into that site's database
 // through the rounds' write path, and the server page must show every hostile string as text.
 //
-// This file runs its own `next start` on its own database (the shared e2e server's seed stays as the
+// This file runs its own `npm start` on its own database (the shared e2e server's seed stays as the
 // other specs expect it), in one worker, in order.
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";

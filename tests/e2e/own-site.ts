@@ -3,7 +3,7 @@ import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 
-// A `next start` of a spec's own, on its own database file and port, for specs that must change the data
+// The production server (`npm start`) of a spec's own, on its own database file and port, for specs that must change the data
 // or the configuration under a running site (the shared e2e server's seed stays as the other specs expect).
 
 export interface OwnSite {
@@ -40,10 +40,10 @@ function stopProcessGroup(child: ChildProcess): void {
   }
 }
 
-/** Starts `next start` with the scheduler off and a non-demo registry, plus `env`; resolves once /api/health answers. */
+/** Starts the production server (`npm start`) with the scheduler off and a non-demo registry, plus `env`; resolves once /api/health answers. */
 export async function startOwnSite(dbFile: string, env: Record<string, string> = {}): Promise<OwnSite> {
   const port = await freePort();
-  const child = spawn(path.resolve("node_modules/.bin/next"), ["start", "-H", "127.0.0.1", "-p", String(port)], {
+  const child = spawn(process.execPath, ["--import", "tsx", path.resolve("server.ts"), "-H", "127.0.0.1", "-p", String(port)], {
     env: {
       ...process.env,
       NODE_ENV: "production",
@@ -67,7 +67,7 @@ export async function startOwnSite(dbFile: string, env: Record<string, string> =
   };
   const until = Date.now() + 60_000;
   while (Date.now() < until) {
-    if (child.exitCode !== null) throw new Error(`next start exited with ${child.exitCode}: ${output.join("").slice(-1500)}`);
+    if (child.exitCode !== null) throw new Error(`npm start exited with ${child.exitCode}: ${output.join("").slice(-1500)}`);
     const ok = await fetch(`${origin}/api/health`, { signal: AbortSignal.timeout(2_000) }).then(
       (r) => r.status === 200,
       () => false,
@@ -76,5 +76,5 @@ export async function startOwnSite(dbFile: string, env: Record<string, string> =
     await new Promise((r) => setTimeout(r, 200));
   }
   stopProcessGroup(child);
-  throw new Error(`next start did not answer /api/health within 60 s: ${output.join("").slice(-1500)}`);
+  throw new Error(`npm start did not answer /api/health within 60 s: ${output.join("").slice(-1500)}`);
 }

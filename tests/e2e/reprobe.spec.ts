@@ -1,4 +1,4 @@
-// "Probe again now", end to end: a real `next start` of its own (loopback probing allowed, a small hourly
+// "Probe again now", end to end: a real `npm start` of its own (loopback probing allowed, a small hourly
 // cap), real loopback MCP servers, Chromium posting the plain form with JavaScript off. The shared e2e
 // server's seed stays as the other specs expect it.
 import http from "node:http";

@@ -1,6 +1,6 @@
 import { seedDatabase } from "./seed";
 
-// Runs before `next start` (webServer command): the server opens the database at startup, so the
+// Runs before `npm start` (webServer command): the server opens the database at startup, so the
 // file must be complete before it exists for the server.
 const file = process.argv[2];
 if (!file) {

@@ -1,6 +1,6 @@
 import { createAnswerCache } from "@/lib/site/answer-cache";
 import { nameFromSegments } from "@/lib/site/paths";
-import { serverDataVersion } from "@/lib/store/versions";
+import { serverPageVersion } from "@/lib/store/versions";
 import { siteDb } from "../../../_lib/db";
 import { answerResponse, serverAnswer } from "../../_lib/handlers";
 
@@ -13,7 +13,6 @@ const cache = createAnswerCache(32 * 1024 * 1024);
 export async function GET(_request: Request, { params }: { params: Promise<{ name: string[] }> }) {
   const name = nameFromSegments((await params).name);
   const db = siteDb();
-  // The hour too: the answer's history and response times are counted back from now.
-  const version = `${serverDataVersion(db, name) ?? "unknown"}|${new Date().toISOString().slice(0, 13)}`;
+  const version = serverPageVersion(db, name, new Date());
   return answerResponse(cache.get(name, version, () => serverAnswer(name, db)));
 }

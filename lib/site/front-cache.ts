@@ -1,0 +1,287 @@
+import { createHash, randomBytes } from "node:crypto";
+import http, { type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from "node:http";
+import { gzip } from "node:zlib";
+import type { CachedRoute } from "./cached-routes";
+
+// Finished answers kept in front of Next.js: a request whose data version has not changed is answered from
+// memory, before Next's router, proxy and renderer run. An answer is captured from the first response Next
+// sends for its version. When a write changes the version of an answer that is being read, the new one is
+// rendered once (by a request the cache sends to its own server, or else by the first reader) while readers
+// get the previous one, but only within `staleMs` of the last moment it was confirmed current, so no
+// answer trails a committed write by more than that.
+
+type Pass = (req: IncomingMessage, res: ServerResponse) => Promise<void> | void;
+
+interface Entry {
+  version: string;
+  status: number;
+  headers: [string, string][];
+  body: Buffer;
+  etag: string;
+  gzipped?: Buffer;
+  gzipping?: boolean;
+  bytes: number;
+  /** The last time a request read the data version and found it equal to this entry's. */
+  confirmedAt: number;
+}
+
+export type FrontOutcome = "hit" | "stale" | "fill" | "pass";
+
+export interface FrontCacheOptions {
+  maxBytes: number;
+  /** How long after its last confirmation a previous answer may still be served while the new one renders. */
+  staleMs: number;
+  route: (req: IncomingMessage) => CachedRoute | null;
+  /** Where the server this cache fronts listens, once it does: renders of new versions are then requested
+   * from it in the background. Without it, the first reader of a new version waits for its render. */
+  self?: () => { host: string; port: number } | null;
+  now?: () => number;
+}
+
+export interface FrontCache {
+  handle(req: IncomingMessage, res: ServerResponse, pass: Pass): Promise<FrontOutcome>;
+  readonly size: number;
+  readonly bytes: number;
+}
+
+/** The header naming how the front cache answered: hit, stale (previous version while the new renders),
+ * fill (rendered by Next and kept) or pass (not cacheable). */
+export const FRONT_CACHE_HEADER = "x-page-cache";
+
+// Per-response or per-connection headers: never replayed from a stored answer.
+const DROPPED = new Set([
+  "connection",
+  "keep-alive",
+  "transfer-encoding",
+  "content-length",
+  "date",
+  "etag",
+  "x-nextjs-cache",
+  "x-nextjs-prerender",
+  "x-nextjs-stale-time",
+  "x-powered-by",
+  "x-middleware-rewrite",
+  FRONT_CACHE_HEADER,
+]);
+// Headers that make the request conditional or compressed; the captured render must be a whole plain body.
+const CAPTURE_STRIPPED = ["accept-encoding", "if-none-match", "if-modified-since"];
+/** Marks the cache's own background render requests; its value is a secret of the process. */
+const FILL_HEADER = "x-front-fill";
+const GZIP_MIN_BYTES = 1024;
+
+function storedHeaders(res: ServerResponse): [string, string][] | null {
+  const out: [string, string][] = [];
+  let vary = "";
+  for (const [k, v] of Object.entries(res.getHeaders() as OutgoingHttpHeaders)) {
+    if (v === undefined) continue;
+    const name = k.toLowerCase();
+    if (name === "set-cookie" || name === "content-encoding") return null;
+    if (DROPPED.has(name)) continue;
+    const value = Array.isArray(v) ? v.join(", ") : String(v);
+    if (name === "vary") vary = value;
+    else out.push([name, value]);
+  }
+  out.push(["vary", /accept-encoding/i.test(vary) ? vary : [vary, "Accept-Encoding"].filter(Boolean).join(", ")]);
+  return out;
+}
+
+function toBuffer(chunk: unknown, encoding?: unknown): Buffer | null {
+  if (chunk === undefined || chunk === null || typeof chunk === "function") return null;
+  if (Buffer.isBuffer(chunk)) return chunk;
+  if (typeof chunk === "string") return Buffer.from(chunk, typeof encoding === "string" ? (encoding as BufferEncoding) : "utf8");
+  if (chunk instanceof Uint8Array) return Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+  return null;
+}
+
+function etagOf(version: string, body: Buffer): string {
+  return `"${createHash("sha1").update(version).update("\n").update(body).digest("base64url").slice(0, 27)}"`;
+}
+
+function acceptsGzip(req: IncomingMessage): boolean {
+  const ae = req.headers["accept-encoding"];
+  return typeof ae === "string" && /\bgzip\b(?!\s*;\s*q=0(\.0+)?\b)/i.test(ae);
+}
+
+export function createFrontCache(o: FrontCacheOptions): FrontCache {
+  const now = o.now ?? Date.now;
+  const entries = new Map<string, Entry>();
+  const fills = new Map<string, Promise<void>>();
+  const fillToken = randomBytes(18).toString("base64url");
+  const fillAgent = new http.Agent({ keepAlive: true, maxSockets: 4 });
+  let bytes = 0;
+
+  const drop = (key: string) => {
+    const e = entries.get(key);
+    if (!e) return;
+    bytes -= e.bytes;
+    entries.delete(key);
+  };
+  const store = (key: string, e: Entry) => {
+    drop(key);
+    if (e.bytes > o.maxBytes / 4) return;
+    entries.set(key, e);
+    bytes += e.bytes;
+    for (const k of entries.keys()) {
+      if (bytes <= o.maxBytes) break;
+      drop(k);
+    }
+  };
+
+  function compressLater(key: string, e: Entry) {
+    if (e.gzipping || e.body.length < GZIP_MIN_BYTES) return;
+    e.gzipping = true;
+    gzip(e.body, (err, out) => {
+      if (err || entries.get(key) !== e) return;
+      e.gzipped = out;
+      e.bytes += out.length;
+      bytes += out.length;
+    });
+  }
+
+  function send(key: string, e: Entry, req: IncomingMessage, res: ServerResponse, outcome: "hit" | "stale") {
+    // Map order is the LRU order.
+    entries.delete(key);
+    entries.set(key, e);
+    const inm = req.headers["if-none-match"];
+    if (typeof inm === "string" && inm.split(",").some((t) => t.trim().replace(/^W\//, "") === e.etag)) {
+      const keep = e.headers.filter(([k]) => k === "cache-control" || k === "vary" || k === "content-security-policy");
+      res.writeHead(304, [...keep, ["etag", e.etag], [FRONT_CACHE_HEADER, outcome]].flat());
+      res.end();
+      return;
+    }
+    let body = e.body;
+    const headers: string[] = e.headers.flat();
+    if (acceptsGzip(req)) {
+      if (e.gzipped) {
+        body = e.gzipped;
+        headers.push("content-encoding", "gzip");
+      } else compressLater(key, e);
+    }
+    headers.push("content-length", String(body.length), "etag", e.etag, FRONT_CACHE_HEADER, outcome);
+    res.writeHead(e.status, headers);
+    res.end(req.method === "HEAD" ? undefined : body);
+  }
+
+  /** Hands the request to Next with a plain, unconditional body and keeps a 200 answer for `version`.
+   * `ended` settles once the answer is stored (or the response ended or closed without one). */
+  function capture(key: string, version: string, req: IncomingMessage, res: ServerResponse, pass: Pass): { ended: Promise<void>; passed: Promise<void> } {
+    for (const h of CAPTURE_STRIPPED) delete req.headers[h];
+    let ended!: () => void;
+    const endedPromise = new Promise<void>((resolve) => (ended = resolve));
+    res.once("close", ended);
+    res.setHeader(FRONT_CACHE_HEADER, "fill");
+    const chunks: Buffer[] = [];
+    const write = res.write.bind(res) as (...a: unknown[]) => boolean;
+    const end = res.end.bind(res) as (...a: unknown[]) => ServerResponse;
+    res.write = ((chunk: unknown, ...rest: unknown[]) => {
+      const b = toBuffer(chunk, rest[0]);
+      if (b) chunks.push(Buffer.from(b));
+      return write(chunk, ...rest);
+    }) as ServerResponse["write"];
+    res.end = ((chunk?: unknown, ...rest: unknown[]) => {
+      const b = toBuffer(chunk, rest[0]);
+      if (b) chunks.push(Buffer.from(b));
+      // Kept as the body is handed over, not when a slow client has read it.
+      if (res.statusCode === 200) {
+        const headers = storedHeaders(res);
+        if (headers) {
+          const body = Buffer.concat(chunks);
+          const size = body.length + key.length + version.length + headers.reduce((n, [k, v]) => n + k.length + v.length, 0) + 128;
+          store(key, { version, status: 200, headers, body, etag: etagOf(version, body), bytes: size, confirmedAt: now() });
+        }
+      }
+      ended();
+      return end(chunk, ...rest);
+    }) as ServerResponse["end"];
+    const passed = Promise.resolve().then(() => pass(req, res));
+    passed.catch(() => ended());
+    return { ended: endedPromise, passed };
+  }
+
+  /** Asks this process's own server for `req`'s answer, marked so that it is rendered and kept. */
+  function refill(key: string, req: IncomingMessage, at: { host: string; port: number }) {
+    const headers: OutgoingHttpHeaders = { ...req.headers, [FILL_HEADER]: fillToken };
+    for (const h of [...CAPTURE_STRIPPED, "connection", "keep-alive"]) delete headers[h];
+    const done = new Promise<void>((resolve) => {
+      const r = http.request({ host: at.host, port: at.port, method: "GET", path: req.url, headers, agent: fillAgent }, (answer) => {
+        answer.resume();
+        answer.once("end", resolve);
+        answer.once("error", resolve);
+        answer.once("close", resolve);
+      });
+      r.once("error", () => resolve());
+      r.setTimeout(60_000, () => r.destroy());
+      r.end();
+    });
+    fills.set(key, done);
+    void done.then(() => fills.get(key) === done && fills.delete(key));
+  }
+
+  return {
+    async handle(req, res, pass) {
+      let route: CachedRoute | null = null;
+      if (o.maxBytes > 0) {
+        try {
+          route = o.route(req);
+        } catch {
+          route = null; // a failed version read leaves the answer to Next, which reports the error itself
+        }
+      }
+      if (!route) {
+        await pass(req, res);
+        return "pass";
+      }
+      const { key, version } = route;
+      if (req.headers[FILL_HEADER] !== undefined) {
+        const ours = req.headers[FILL_HEADER] === fillToken;
+        delete req.headers[FILL_HEADER];
+        if (ours) {
+          await capture(key, version, req, res, pass).passed;
+          return "fill";
+        }
+      }
+      const entry = entries.get(key);
+      if (entry && entry.version === version) {
+        entry.confirmedAt = now();
+        send(key, entry, req, res, "hit");
+        return "hit";
+      }
+      const fill = fills.get(key);
+      if (fill) {
+        if (entry && now() - entry.confirmedAt <= o.staleMs) {
+          send(key, entry, req, res, "stale");
+          return "stale";
+        }
+        await fill;
+        const filled = entries.get(key);
+        if (filled && filled.version === version) {
+          send(key, filled, req, res, "hit");
+          return "hit";
+        }
+        await pass(req, res);
+        return "pass";
+      }
+      const at = o.self?.();
+      if (entry && at && now() - entry.confirmedAt <= o.staleMs) {
+        refill(key, req, at);
+        send(key, entry, req, res, "stale");
+        return "stale";
+      }
+      if (req.method === "HEAD") {
+        await pass(req, res);
+        return "pass";
+      }
+      const { ended, passed } = capture(key, version, req, res, pass);
+      fills.set(key, ended);
+      void ended.then(() => fills.get(key) === ended && fills.delete(key));
+      await passed;
+      return "fill";
+    },
+    get size() {
+      return entries.size;
+    },
+    get bytes() {
+      return bytes;
+    },
+  };
+}
