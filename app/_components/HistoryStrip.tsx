@@ -107,22 +107,24 @@ export function HistoryStrip({ days }: { days: StripDay[] }) {
   );
 }
 
-/** The index's compact strip: one path per state (a few hundred bytes a row), the sentence as tooltip and for
- * screen readers. Not a link: the row's name already leads to the page, and 50 more tab stops would not help. */
+/** The index's compact strip: one path per state, each run of days in that state one dashed stroke (2 px
+ * bar, 1 px gap), so a steady server costs a few bytes a row; the sentence as tooltip and for screen
+ * readers. Not a link: the row's name already leads to the page, and 50 more tab stops would not help. */
 export function HistoryStripCompact({ days }: { days: StripDay[] }) {
   const paths = new Map<Cell, string>();
-  days.forEach((d, i) => {
-    const x = i * 3;
-    const cell: Cell = d.state ?? "none";
-    const seg = d.state ? `M${x} 0h2v16h-2z` : `M${x} 6h2v4h-2z`;
-    paths.set(cell, (paths.get(cell) ?? "") + seg);
-  });
+  for (let i = 0; i < days.length; ) {
+    const cell: Cell = days[i]!.state ?? "none";
+    let n = 1;
+    while (i + n < days.length && (days[i + n]!.state ?? "none") === cell) n++;
+    paths.set(cell, `${paths.get(cell) ?? ""}M${i * 3} 8h${n * 3 - 1}`);
+    i += n;
+  }
   const summary = historySummary(days);
   return (
     <span className="strip-cell" title={summary}>
       <svg className="strip-compact" viewBox={`0 0 ${days.length * 3 - 1} 16`} aria-hidden="true" focusable="false">
         {[...paths].map(([cell, d]) => (
-          <path key={cell} className={`day-${cell}`} d={d} />
+          <path key={cell} className={`day-${cell}`} d={d} strokeDasharray="2 1" strokeWidth={cell === "none" ? 4 : 16} />
         ))}
       </svg>
       <span className="visually-hidden">{summary}</span>

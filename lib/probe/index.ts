@@ -8,7 +8,7 @@ import { ProbeContext } from "./context";
 import { discover, legacyInitialize, sseInitialize, sseOpenFailed } from "./handshake";
 import { StreamableChannel } from "./rpc";
 import { listsReservedName, readTools, type ReadToolsOptions, type RpcCaller } from "./tools";
-import { HttpSession, type DnsLookup, type HostGate } from "./transport/http";
+import { HttpSession, type SharedConnections, type DnsLookup, type HostGate } from "./transport/http";
 import { LegacySseChannel } from "./transport/legacy-sse";
 import {
   DEFAULT_LIMITS,
@@ -27,7 +27,7 @@ type Withheld = Extract<ToolCallOutcome, { kind: "withheld" }>;
 
 export { createAddressPolicy, type AddressPolicy, type AddressPolicyOptions } from "./address-policy";
 export { parseWwwAuthenticate } from "./www-authenticate";
-export { parseRetryAfter, type DnsLookup, type HostGate } from "./transport/http";
+export { parseRetryAfter, SharedConnections, type DnsLookup, type HostGate } from "./transport/http";
 export * from "./types";
 
 /** The probe's User-Agent: names the site and links the page on how to opt out. */
@@ -51,6 +51,8 @@ export interface ProbeOptions {
   now?: () => Date;
   /** DNS resolution (every address of a name); the system resolver by default. */
   dnsLookup?: DnsLookup;
+  /** Rounds pass their kept-open connections, so probes of servers on one host reuse them. */
+  connections?: SharedConnections;
 }
 
 /** A handshake after which tools/list may be sent. */
@@ -252,6 +254,7 @@ export async function probeServer(target: ProbeTarget, opts: ProbeOptions): Prom
     deadline: controller.signal,
     exchanges,
     ...(opts.dnsLookup ? { dnsLookup: opts.dnsLookup } : {}),
+    ...(opts.connections ? { shared: opts.connections } : {}),
   });
   const ctx = new ProbeContext(http, limits, now, controller.signal);
   try {

@@ -4,7 +4,7 @@ import { randomBytes } from "node:crypto";
 import type { Db } from "../../db/client";
 import type { CheckResult } from "../checks/types";
 import { judge } from "../checks";
-import { DEFAULT_USER_AGENT, probeServer } from "../probe";
+import { DEFAULT_USER_AGENT, probeServer, SharedConnections } from "../probe";
 import { createAddressPolicy, type AddressPolicy } from "../probe/address-policy";
 import { DEFAULT_LIMITS, type Blocked, type ProbeLimits, type ProbeObservation } from "../probe/types";
 import { fetchRegistry, RegistryError, type FetchRegistryOptions } from "../registry/client";
@@ -138,6 +138,7 @@ async function executeRound(deps: RoundDeps, roundId: number, holder: string): P
   const t0 = performance.now();
   const progress: Required<RoundProgress> = { due: 0, probed: 0, read: 0, partlyRead: 0, failed: 0, gated: 0, slowedDown: 0, skipped: 0 };
   let lostLock = false;
+  let connections: SharedConnections | undefined;
   let lastBeat = 0;
   // Each beat is a commit; after every server would double the round's writes, so at most one a second.
   const beat = (force = false) => {
@@ -181,7 +182,8 @@ async function executeRound(deps: RoundDeps, roundId: number, holder: string): P
       },
     });
     const robots = createRobotsBook({ db, now, policy, userAgent: deps.userAgent ?? DEFAULT_USER_AGENT, gate });
-    const ctx: ServerContext = { deps, policy, isOptedOut, gate, robots, now, roundId };
+    connections = new SharedConnections({ policy, limits: { ...DEFAULT_LIMITS, ...deps.limits } });
+    const ctx: ServerContext = { deps, policy, isOptedOut, gate, robots, now, roundId, connections };
 
     const queue = createHostQueue(due, {
       hostOf: (s) => hostOf(s.remoteUrl ?? "") ?? `#${s.id}`,
@@ -248,6 +250,7 @@ async function executeRound(deps: RoundDeps, roundId: number, holder: string): P
     return finished(deps, log, { roundId, status: "failed", durationMs, error, registry, ...progress });
   } finally {
     clearInterval(timer);
+    await connections?.close();
   }
 }
 
@@ -306,6 +309,8 @@ interface ServerContext {
   robots: RobotsBook;
   now: () => Date;
   roundId: number;
+  /** Kept open between the round's probes, so servers on one host share warm connections. */
+  connections: SharedConnections;
 }
 
 function blockedObservation(server: DueServer, blocked: Blocked, at: Date): ProbeObservation {
@@ -352,6 +357,7 @@ async function probeForRun(ctx: ServerContext, server: DueServer): Promise<Persi
       // A metadata host's robots.txt is read (and cached) like a server host's before anything is fetched there.
       ...(deps.robots !== false ? { robotsOptOut: (u: string) => robotsReason(ctx, new URL(u)) } : {}),
       hostGate: ctx.gate,
+      connections: ctx.connections,
       // Waiting out a Crawl-delay is our pacing, not the server's slowness.
       limits: { ...deps.limits, deadlineMs: deadlineMs + REQUESTS_PER_PROBE * crawlDelayMs },
       ...(deps.userAgent ? { userAgent: deps.userAgent } : {}),

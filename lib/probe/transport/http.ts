@@ -86,45 +86,104 @@ export interface HttpSessionOptions {
   exchanges: Exchange[];
   /** DNS resolution; defaults to the system resolver (dns.lookup, every address). Tests inject names. */
   dnsLookup?: DnsLookup;
+  /** A round's kept-open connections; without it the probe opens its own and closes them at its end. */
+  shared?: SharedConnections;
 }
 
 export type DnsLookup = (hostname: string) => Promise<LookupAddress[]>;
 
 const systemLookup: DnsLookup = (hostname) => dns.promises.lookup(hostname, { all: true, verbatim: true });
 
+/** Resolves a host and checks every answer against the policy (literal addresses are checked as they are). */
+async function resolveChecked(hostname: string, policy: AddressPolicy, dnsLookup: DnsLookup = systemLookup): Promise<LookupAddress[]> {
+  const host = unbracket(hostname);
+  if (isIpLiteral(host)) {
+    const why = policy.check(host);
+    if (why) throw new AddressRefusedError(why);
+    return [{ address: host, family: host.includes(":") ? 6 : 4 }];
+  }
+  const addrs = await dnsLookup(host);
+  if (addrs.length === 0) throw Object.assign(new Error(`no address for ${host}`), { code: "ENOTFOUND" });
+  for (const a of addrs) {
+    const why = policy.check(a.address);
+    if (why) throw new AddressRefusedError(`${host} resolves to ${why.replace(/^\S+ is /, `${a.address}, `)}`);
+  }
+  return addrs;
+}
+
+/** An undici Agent whose connections only reach addresses `resolve` checked (and pinned). */
+function guardedAgent(limits: ProbeLimits, resolve: (hostname: string) => Promise<LookupAddress[]>, keepAliveMs: number): Agent {
+  const lookup = (
+    hostname: string,
+    options: { family?: number | string; all?: boolean },
+    cb: (err: Error | null, address?: string | LookupAddress[], family?: number) => void,
+  ): void => {
+    resolve(hostname).then(
+      (addrs) => {
+        const fam = options.family === "IPv4" ? 4 : options.family === "IPv6" ? 6 : Number(options.family ?? 0);
+        const usable = fam === 4 || fam === 6 ? addrs.filter((a) => a.family === fam) : addrs;
+        const first = usable[0];
+        if (!first) return cb(Object.assign(new Error(`no IPv${fam} address for ${hostname}`), { code: "ENOTFOUND" }));
+        if (options.all) cb(null, usable);
+        else cb(null, first.address, first.family);
+      },
+      (err: Error) => cb(err),
+    );
+  };
+  return new Agent({
+    connect: { timeout: limits.connectTimeoutMs, lookup } as object,
+    headersTimeout: limits.headersTimeoutMs,
+    bodyTimeout: limits.bodyTimeoutMs,
+    keepAliveTimeout: keepAliveMs,
+    keepAliveMaxTimeout: keepAliveMs,
+  });
+}
+
 /**
- * All HTTP of one probe: one undici Agent whose DNS answers are checked and pinned, no redirects, caps
- * on time and decompressed bytes, and an Exchange recorded for every request.
+ * Connections a round keeps open between its probes: one Agent, so consecutive probes of servers on one
+ * host reuse a warm connection (no new TCP and TLS handshake each time). Successful DNS answers are checked
+ * and pinned for the round; a failed lookup is not kept here (each probe keeps its own). An idle connection
+ * is closed after 1 s, before the shortest common server idle timeouts (gunicorn's 2 s, Node's 5 s), so a
+ * reused one is not closed under us.
+ */
+export class SharedConnections {
+  readonly agent: Agent;
+  private readonly pinned = new Map<string, Promise<LookupAddress[]>>();
+
+  constructor(private readonly o: { policy: AddressPolicy; limits: ProbeLimits; dnsLookup?: DnsLookup }) {
+    this.agent = guardedAgent(o.limits, (h) => this.resolve(h), 1_000);
+  }
+
+  resolve(hostname: string): Promise<LookupAddress[]> {
+    const host = unbracket(hostname);
+    let p = this.pinned.get(host);
+    if (!p) {
+      p = resolveChecked(host, this.o.policy, this.o.dnsLookup);
+      this.pinned.set(host, p);
+      p.catch(() => this.pinned.get(host) === p && this.pinned.delete(host));
+    }
+    return p;
+  }
+
+  async close(): Promise<void> {
+    await this.agent.destroy().catch(() => undefined);
+  }
+}
+
+/**
+ * All HTTP of one probe: an undici Agent whose DNS answers are checked and pinned (the round's shared one,
+ * or one of its own), no redirects, caps on time and decompressed bytes, and an Exchange recorded for
+ * every request.
  */
 export class HttpSession {
   private readonly agent: Agent;
+  private readonly ownsAgent: boolean;
   private readonly pinned = new Map<string, Promise<LookupAddress[]>>();
   private seq = 0;
 
   constructor(private readonly o: HttpSessionOptions) {
-    const lookup = (
-      hostname: string,
-      options: { family?: number | string; all?: boolean },
-      cb: (err: Error | null, address?: string | LookupAddress[], family?: number) => void,
-    ): void => {
-      this.resolve(hostname).then(
-        (addrs) => {
-          const fam = options.family === "IPv4" ? 4 : options.family === "IPv6" ? 6 : Number(options.family ?? 0);
-          const usable = fam === 4 || fam === 6 ? addrs.filter((a) => a.family === fam) : addrs;
-          const first = usable[0];
-          if (!first) return cb(Object.assign(new Error(`no IPv${fam} address for ${hostname}`), { code: "ENOTFOUND" }));
-          if (options.all) cb(null, usable);
-          else cb(null, first.address, first.family);
-        },
-        (err: Error) => cb(err),
-      );
-    };
-    this.agent = new Agent({
-      connect: { timeout: o.limits.connectTimeoutMs, lookup } as object,
-      headersTimeout: o.limits.headersTimeoutMs,
-      bodyTimeout: o.limits.bodyTimeoutMs,
-      keepAliveTimeout: 5_000,
-    });
+    this.ownsAgent = !o.shared;
+    this.agent = o.shared ? o.shared.agent : guardedAgent(o.limits, (h) => this.resolve(h), 5_000);
   }
 
   get exchanges(): Exchange[] {
@@ -145,20 +204,7 @@ export class HttpSession {
     const host = unbracket(hostname);
     let p = this.pinned.get(host);
     if (!p) {
-      p = (async () => {
-        if (isIpLiteral(host)) {
-          const why = this.o.policy.check(host);
-          if (why) throw new AddressRefusedError(why);
-          return [{ address: host, family: host.includes(":") ? 6 : 4 }];
-        }
-        const addrs = await (this.o.dnsLookup ?? systemLookup)(host);
-        if (addrs.length === 0) throw Object.assign(new Error(`no address for ${host}`), { code: "ENOTFOUND" });
-        for (const a of addrs) {
-          const why = this.o.policy.check(a.address);
-          if (why) throw new AddressRefusedError(`${host} resolves to ${why.replace(/^\S+ is /, `${a.address}, `)}`);
-        }
-        return addrs;
-      })();
+      p = this.o.shared ? this.o.shared.resolve(host) : resolveChecked(host, this.o.policy, this.o.dnsLookup);
       // A failed lookup is kept too: one answer per probe, and no retry storm.
       this.pinned.set(host, p);
     }
@@ -177,7 +223,7 @@ export class HttpSession {
   }
 
   async close(): Promise<void> {
-    await this.agent.destroy().catch(() => undefined);
+    if (this.ownsAgent) await this.agent.destroy().catch(() => undefined);
   }
 
   /** One request, its answer read to the end (or to the wanted SSE event, or a cap). */

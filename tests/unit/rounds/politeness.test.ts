@@ -69,6 +69,13 @@ describe("crowded and ordinary hosts in one round", () => {
     expect(new Set(mcpRequests(crowded).map((r) => r.prefix)).size).toBe(60);
   });
 
+  test("probes of servers on one host reuse the round's warm connections instead of opening one each", () => {
+    const requests = mcpRequests(crowded).length;
+    // 60 servers, several requests each: without reuse every probe opens at least one connection.
+    expect(requests).toBeGreaterThan(3 * 60);
+    expect(crowded.connections, `${crowded.connections} connections for ${requests} requests`).toBeLessThanOrEqual(2 * LIMIT + 2);
+  });
+
   test("the crowded host's first probe starts in the first batch, although its servers are listed last", () => {
     const firstByServer = new Map<string, number>();
     for (const h of [crowded, ...ordinary]) {
