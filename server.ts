@@ -34,12 +34,10 @@ async function main(): Promise<void> {
   const handle = app.getRequestHandler();
   const config = getConfig();
   const db = getDb(config);
-  let listening: { host: string; port: number } | null = null;
   const front = createFrontCache({
     maxBytes: config.pageCacheBytes,
     staleMs: 3_000,
     route: (req) => cachedRoute(req, { db, publicBaseUrl: config.publicBaseUrl, isBot }),
-    self: () => listening,
   });
   const server = http.createServer((req, res) => {
     front.handle(req, res, handle).catch((e: unknown) => {
@@ -54,7 +52,6 @@ async function main(): Promise<void> {
     server.listen(port, hostname, resolve);
   });
   const bound = (server.address() as { port: number }).port;
-  listening = { host: hostname === "0.0.0.0" ? "127.0.0.1" : hostname === "::" ? "::1" : hostname, port: bound };
   const shown = hostname === "0.0.0.0" || hostname === "::" ? "localhost" : hostname;
   const cache = config.pageCacheBytes > 0 ? `front cache ${Math.round(config.pageCacheBytes / 1024 / 1024)} MB` : "front cache off";
   console.log(`[site] ready on http://${shown}:${bound} (${cache})`);

@@ -1,14 +1,14 @@
-import { createHash, randomBytes } from "node:crypto";
-import http, { type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from "node:http";
+import { createHash } from "node:crypto";
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
 import { gzip } from "node:zlib";
 import type { CachedRoute } from "./cached-routes";
 
 // Finished answers kept in front of Next.js: a request whose data version has not changed is answered from
 // memory, before Next's router, proxy and renderer run. An answer is captured from the first response Next
-// sends for its version. When a write changes the version of an answer that is being read, the new one is
-// rendered once (by a request the cache sends to its own server, or else by the first reader) while readers
-// get the previous one, but only within `staleMs` of the last moment it was confirmed current, so no
-// answer trails a committed write by more than that.
+// sends for its version. The first request after a write waits for the new answer, so a reader who
+// reloads after a round sees its verdict. Requests that arrive while that render runs get the previous
+// answer, but only within `staleMs` of the last moment it was confirmed current, so no answer trails a
+// committed write by more than that.
 
 type Pass = (req: IncomingMessage, res: ServerResponse) => Promise<void> | void;
 
@@ -32,9 +32,6 @@ export interface FrontCacheOptions {
   /** How long after its last confirmation a previous answer may still be served while the new one renders. */
   staleMs: number;
   route: (req: IncomingMessage) => CachedRoute | null;
-  /** Where the server this cache fronts listens, once it does: renders of new versions are then requested
-   * from it in the background. Without it, the first reader of a new version waits for its render. */
-  self?: () => { host: string; port: number } | null;
   now?: () => number;
 }
 
@@ -65,8 +62,6 @@ const DROPPED = new Set([
 ]);
 // Headers that make the request conditional or compressed; the captured render must be a whole plain body.
 const CAPTURE_STRIPPED = ["accept-encoding", "if-none-match", "if-modified-since"];
-/** Marks the cache's own background render requests; its value is a secret of the process. */
-const FILL_HEADER = "x-front-fill";
 const GZIP_MIN_BYTES = 1024;
 
 function storedHeaders(res: ServerResponse): [string, string][] | null {
@@ -106,8 +101,6 @@ export function createFrontCache(o: FrontCacheOptions): FrontCache {
   const now = o.now ?? Date.now;
   const entries = new Map<string, Entry>();
   const fills = new Map<string, Promise<void>>();
-  const fillToken = randomBytes(18).toString("base64url");
-  const fillAgent = new http.Agent({ keepAlive: true, maxSockets: 4 });
   let bytes = 0;
 
   const drop = (key: string) => {
@@ -198,25 +191,6 @@ export function createFrontCache(o: FrontCacheOptions): FrontCache {
     return { ended: endedPromise, passed };
   }
 
-  /** Asks this process's own server for `req`'s answer, marked so that it is rendered and kept. */
-  function refill(key: string, req: IncomingMessage, at: { host: string; port: number }) {
-    const headers: OutgoingHttpHeaders = { ...req.headers, [FILL_HEADER]: fillToken };
-    for (const h of [...CAPTURE_STRIPPED, "connection", "keep-alive"]) delete headers[h];
-    const done = new Promise<void>((resolve) => {
-      const r = http.request({ host: at.host, port: at.port, method: "GET", path: req.url, headers, agent: fillAgent }, (answer) => {
-        answer.resume();
-        answer.once("end", resolve);
-        answer.once("error", resolve);
-        answer.once("close", resolve);
-      });
-      r.once("error", () => resolve());
-      r.setTimeout(60_000, () => r.destroy());
-      r.end();
-    });
-    fills.set(key, done);
-    void done.then(() => fills.get(key) === done && fills.delete(key));
-  }
-
   return {
     async handle(req, res, pass) {
       let route: CachedRoute | null = null;
@@ -232,14 +206,6 @@ export function createFrontCache(o: FrontCacheOptions): FrontCache {
         return "pass";
       }
       const { key, version } = route;
-      if (req.headers[FILL_HEADER] !== undefined) {
-        const ours = req.headers[FILL_HEADER] === fillToken;
-        delete req.headers[FILL_HEADER];
-        if (ours) {
-          await capture(key, version, req, res, pass).passed;
-          return "fill";
-        }
-      }
       const entry = entries.get(key);
       if (entry && entry.version === version) {
         entry.confirmedAt = now();
@@ -260,12 +226,6 @@ export function createFrontCache(o: FrontCacheOptions): FrontCache {
         }
         await pass(req, res);
         return "pass";
-      }
-      const at = o.self?.();
-      if (entry && at && now() - entry.confirmedAt <= o.staleMs) {
-        refill(key, req, at);
-        send(key, entry, req, res, "stale");
-        return "stale";
       }
       if (req.method === "HEAD") {
         await pass(req, res);

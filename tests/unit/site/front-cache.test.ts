@@ -31,12 +31,10 @@ afterEach(async () => {
   await Promise.all(running.splice(0).map((r) => r.close()));
 });
 
-async function start(o: { maxBytes?: number; staleMs?: number; bodyBytes?: number; refill?: boolean } = {}): Promise<Running> {
+async function start(o: { maxBytes?: number; staleMs?: number; bodyBytes?: number } = {}): Promise<Running> {
   const backend: Backend = { version: "v1", versions: {}, renders: 0, delayMs: 0, status: 200, setCookie: false, seen: [] };
   const clock = { now: 1_000_000 };
-  let self: { host: string; port: number } | null = null;
   const front = createFrontCache({
-    self: () => self,
     maxBytes: o.maxBytes ?? 1024 * 1024,
     staleMs: o.staleMs ?? 3_000,
     now: () => clock.now,
@@ -58,7 +56,6 @@ async function start(o: { maxBytes?: number; staleMs?: number; bodyBytes?: numbe
   };
   const server = http.createServer((req, res) => void front.handle(req, res, pass));
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  if (o.refill) self = { host: "127.0.0.1", port: (server.address() as AddressInfo).port };
   const r: Running = {
     origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     backend,
@@ -163,29 +160,6 @@ describe("front cache", () => {
     expect(waiter.how).toBe("hit");
     expect(waiter.text).toBe(leader3.text);
     expect(r.backend.renders).toBe(3);
-  });
-
-  test("with its own server's address, it renders a new version in the background and no reader waits", async () => {
-    const r = await start({ refill: true });
-    const v1 = await get(r, "/cached/bg", { "user-agent": "reader/1", "x-forwarded-host": "status.test" });
-    r.backend.version = "v2";
-    r.backend.delayMs = 300;
-    const t0 = performance.now();
-    const first = await get(r, "/cached/bg", { "user-agent": "reader/2" });
-    expect(first.how).toBe("stale");
-    expect(first.text).toBe(v1.text);
-    expect(performance.now() - t0).toBeLessThan(250);
-    await expect.poll(async () => (await get(r, "/cached/bg")).text, { timeout: 3_000, interval: 50 }).toContain("at v2");
-    expect(r.backend.renders).toBe(2);
-    // The background request carried the reader's headers (the origin and the kind of client are part of
-    // the answer), but not the cache's own mark.
-    const background = r.backend.seen[1]!;
-    expect(background["user-agent"]).toBe("reader/2");
-    expect(background["x-front-fill"]).toBeUndefined();
-    // Nobody outside can ask for a render with a mark of their own.
-    const forged = await get(r, "/cached/bg", { "x-front-fill": "guess" });
-    expect(forged.how).toBe("hit");
-    expect(r.backend.renders).toBe(2);
   });
 
   test("keeps only whole 200 answers without cookies; everything else goes to the backend each time", async () => {
