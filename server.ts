@@ -1,8 +1,12 @@
-// npm start [-- -H <host>] [-p <port>]: the production site. Next.js (the built .next, its proxy and the
-// embedded scheduler from instrumentation.ts) behind a front cache that answers pages, badges and server
-// JSON from memory while their data version is unchanged (lib/site/front-cache.ts). PAGE_CACHE_MB=0 turns
-// the front cache off; every request then goes to Next as under `next start`.
+// npm start [-- -H <host>] [-p <port>]: the production site. A front process (this one) answers pages,
+// badges and server JSON from memory while their data version is unchanged (lib/site/front-cache.ts) and
+// hands everything else to the renderer, `next start` (the built .next, proxy.ts and the embedded scheduler
+// from instrumentation.ts) in a child process on loopback. PAGE_CACHE_MB=0 turns the memory off; every
+// request then goes to the renderer.
+import { spawn, type ChildProcess } from "node:child_process";
 import http from "node:http";
+import net from "node:net";
+import path from "node:path";
 import { argsOrUsage, readArgs } from "./lib/cli/args";
 
 const USAGE = "usage: npm start [-- -H <host>] [-p <port>]";
@@ -19,49 +23,97 @@ const port = Number(values.port ?? process.env.PORT ?? 3000);
 if (!Number.isInteger(port) || port < 0 || port > 65535) usage("-p needs a TCP port number");
 const hostname = typeof values.hostname === "string" ? values.hostname : "0.0.0.0";
 
+/** A free loopback port for the renderer (the kernel picks it; nothing else binds it in between in practice). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port: p } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(p));
+    });
+  });
+}
+
+/** Resolves once something accepts connections on the port; rejects if the renderer exits first. */
+async function accepting(port: number, child: ChildProcess): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`next start exited (${child.exitCode ?? child.signalCode}) before it listened`);
+    const ok = await new Promise<boolean>((resolve) => {
+      const socket = net.connect(port, "127.0.0.1");
+      socket.once("connect", () => (socket.destroy(), resolve(true)));
+      socket.once("error", () => resolve(false));
+    });
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error("next start did not listen within 120 s");
+}
+
 async function main(): Promise<void> {
-  // Next reads NODE_ENV as it loads, hence the dynamic imports below.
-  (process.env as Record<string, string>).NODE_ENV = "production";
-  const { default: next } = await import("next");
   const { isBot } = await import("next/dist/shared/lib/router/utils/is-bot.js");
   const { getConfig } = await import("./lib/config");
   const { getDb } = await import("./db/client");
   const { cachedRoute } = await import("./lib/site/cached-routes");
   const { createFrontCache } = await import("./lib/site/front-cache");
-
-  const app = next({ dev: false, dir: process.cwd(), hostname, port });
-  await app.prepare();
-  const handle = app.getRequestHandler();
+  const { createUpstream } = await import("./lib/site/upstream");
   const config = getConfig();
+  // Opened (and migrated) before the renderer starts, so two processes never migrate one file at once.
   const db = getDb(config);
+
+  // The renderer: `next start` (pages, routes, proxy.ts, and the embedded scheduler from instrumentation.ts)
+  // in a process of its own on loopback. Renders and rounds run there, so they never hold up this process,
+  // which answers what has not changed.
+  const renderPort = await freePort();
+  const nextBin = path.join(process.cwd(), "node_modules", "next", "dist", "bin", "next");
+  const renderer = spawn(process.execPath, [nextBin, "start", "-H", "127.0.0.1", "-p", String(renderPort)], {
+    env: { ...process.env, NODE_ENV: "production" },
+    stdio: "inherit",
+  });
+  // However this process ends, the renderer ends with it.
+  process.once("exit", () => renderer.kill("SIGTERM"));
+  let stopping = false;
+  renderer.once("exit", (code, signal) => {
+    if (stopping) return;
+    console.error(`[site] the renderer (next start) exited (${code ?? signal}); stopping`);
+    process.exit(code || 1);
+  });
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    renderer.kill("SIGTERM");
+    const forced = setTimeout(() => renderer.kill("SIGKILL"), 5_000);
+    renderer.once("exit", () => {
+      clearTimeout(forced);
+      process.exit(0);
+    });
+    if (renderer.exitCode !== null || renderer.signalCode !== null) process.exit(0);
+  };
+  for (const sig of ["SIGINT", "SIGTERM"] as const) process.once(sig, stop);
+  await accepting(renderPort, renderer);
+
+  const upstream = createUpstream({ host: "127.0.0.1", port: renderPort });
   const front = createFrontCache({
     maxBytes: config.pageCacheBytes,
     staleMs: 3_000,
     route: (req) => cachedRoute(req, { db, publicBaseUrl: config.publicBaseUrl, isBot }),
   });
   const server = http.createServer((req, res) => {
-    front.handle(req, res, handle).catch((e: unknown) => {
+    front.handle(req, res, upstream.pass).catch((e: unknown) => {
       console.error(`[site] ${req.method} ${req.url}: ${(e as Error).stack ?? String(e)}`);
       if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain; charset=utf-8" });
       res.end("Internal error\n");
     });
   });
-  server.on("upgrade", app.getUpgradeHandler());
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, hostname, resolve);
   });
-  const bound = (server.address() as { port: number }).port;
+  const bound = (server.address() as net.AddressInfo).port;
   const shown = hostname === "0.0.0.0" || hostname === "::" ? "localhost" : hostname;
   const cache = config.pageCacheBytes > 0 ? `front cache ${Math.round(config.pageCacheBytes / 1024 / 1024)} MB` : "front cache off";
-  console.log(`[site] ready on http://${shown}:${bound} (${cache})`);
-  for (const sig of ["SIGINT", "SIGTERM"] as const) {
-    process.once(sig, () => {
-      server.close();
-      void app.close().finally(() => process.exit(0));
-      setTimeout(() => process.exit(0), 3_000).unref();
-    });
-  }
+  console.log(`[site] ready on http://${shown}:${bound} (${cache}; renderer next start on 127.0.0.1:${renderPort}, pid ${renderer.pid})`);
 }
 
 main().catch((e: unknown) => {
