@@ -6,6 +6,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import http from "node:http";
 import net from "node:net";
+import fs from "node:fs";
 import path from "node:path";
 import { argsOrUsage, readArgs } from "./lib/cli/args";
 
@@ -22,6 +23,8 @@ if (positionals.length) usage(`unknown argument ${positionals[0]}`);
 const port = Number(values.port ?? process.env.PORT ?? 3000);
 if (!Number.isInteger(port) || port < 0 || port > 65535) usage("-p needs a TCP port number");
 const hostname = typeof values.hostname === "string" ? values.hostname : "0.0.0.0";
+
+const NICE = "/usr/bin/nice";
 
 /** A free loopback port for the renderer (the kernel picks it; nothing else binds it in between in practice). */
 function freePort(): Promise<number> {
@@ -57,7 +60,7 @@ async function main(): Promise<void> {
   const { getDb } = await import("./db/client");
   const { cachedRoute } = await import("./lib/site/cached-routes");
   const { createFrontCache } = await import("./lib/site/front-cache");
-  const { createUpstream } = await import("./lib/site/upstream");
+  const { createUpstream, RENDERER_NICENESS } = await import("./lib/site/upstream");
   const config = getConfig();
   // Opened (and migrated) before the renderer starts, so two processes never migrate one file at once.
   const db = getDb(config);
@@ -67,10 +70,14 @@ async function main(): Promise<void> {
   // which answers what has not changed.
   const renderPort = await freePort();
   const nextBin = path.join(process.cwd(), "node_modules", "next", "dist", "bin", "next");
-  const renderer = spawn(process.execPath, [nextBin, "start", "-H", "127.0.0.1", "-p", String(renderPort)], {
+  const args = [nextBin, "start", "-H", "127.0.0.1", "-p", String(renderPort)];
+  // Under nice(1), so every thread of the renderer (GC, the thread pool) runs at the lower priority.
+  const niced = fs.existsSync(NICE);
+  const renderer = spawn(niced ? NICE : process.execPath, niced ? ["-n", String(RENDERER_NICENESS), process.execPath, ...args] : args, {
     env: { ...process.env, NODE_ENV: "production" },
     stdio: "inherit",
   });
+  if (!niced) console.error(`[site] ${NICE} not found: the renderer runs at the front's priority`);
   // However this process ends, the renderer ends with it.
   process.once("exit", () => renderer.kill("SIGTERM"));
   let stopping = false;

@@ -83,11 +83,17 @@ export function startRssSampler(everyMs = 100, includeChildren = false) {
 }
 
 /** Forks a TypeScript module (through tsx) with a role in its environment; IPC stays open. */
-export function forkTs(file: string, role: string, env: Record<string, string> = {}): ChildProcess {
+const NICE = "/usr/bin/nice";
+
+/** Runs `file` with tsx in a child with IPC, under BENCH_ROLE=`role`, at `niceness` when above 0. */
+export function forkTs(file: string, role: string, env: Record<string, string> = {}, niceness = 0): ChildProcess {
   // BENCH_CPU_PROF=<dir> writes a V8 CPU profile of each child there (for finding where the time goes).
   const prof = process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  // Started under nice(1), so every thread of the child (GC, the thread pool) runs at that priority.
+  const niced = niceness > 0 && fs.existsSync(NICE);
   return fork(file, [], {
-    execArgv: ["--import", "tsx", ...prof],
+    ...(niced ? { execPath: NICE } : {}),
+    execArgv: [...(niced ? ["-n", String(niceness), process.execPath] : []), "--import", "tsx", ...prof],
     env: { ...process.env, ...env, BENCH_ROLE: role },
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });

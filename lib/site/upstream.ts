@@ -4,6 +4,10 @@ import http, { type IncomingMessage, type ServerResponse } from "node:http";
 // through the response's own write/end (so the front cache can keep what passes). Connections to it are
 // kept open.
 
+/** The renderer's (and so the embedded scheduler's rounds') CPU priority (nice): below the front's, so a
+ * burst of renders or a round's probing never delays answers the front already holds. */
+export const RENDERER_NICENESS = 10;
+
 // Hop-by-hop fields (RFC 9110 §7.6.1) belong to one connection, never forwarded.
 const HOP_BY_HOP = new Set(["connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade", "te", "trailer"]);
 
