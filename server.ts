@@ -75,7 +75,15 @@ async function main(): Promise<void> {
   const niced = fs.existsSync(NICE);
   const renderer = spawn(niced ? NICE : process.execPath, niced ? ["-n", String(RENDERER_NICENESS), process.execPath, ...args] : args, {
     env: { ...process.env, NODE_ENV: "production" },
-    stdio: "inherit",
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  // The renderer's own banner names its loopback port, which is not the site's address: left out.
+  let pending = "";
+  renderer.stdout!.setEncoding("utf8");
+  renderer.stdout!.on("data", (chunk: string) => {
+    const lines = (pending + chunk).split("\n");
+    pending = lines.pop()!;
+    for (const line of lines) if (!/^\s*- (Local|Network):/.test(line)) process.stdout.write(`${line}\n`);
   });
   if (!niced) console.error(`[site] ${NICE} not found: the renderer runs at the front's priority`);
   // However this process ends, the renderer ends with it.
