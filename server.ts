@@ -9,6 +9,7 @@ import net from "node:net";
 import fs from "node:fs";
 import path from "node:path";
 import { argsOrUsage, readArgs } from "./lib/cli/args";
+import { freePort } from "./lib/cli/ports";
 
 const USAGE = "usage: npm start [-- -H <host>] [-p <port>]";
 function usage(message: string): never {
@@ -25,18 +26,6 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) usage("-p needs a TCP p
 const hostname = typeof values.hostname === "string" ? values.hostname : "0.0.0.0";
 
 const NICE = "/usr/bin/nice";
-
-/** A free loopback port for the renderer (the kernel picks it; nothing else binds it in between in practice). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port: p } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(p));
-    });
-  });
-}
 
 /** Resolves once something accepts connections on the port; rejects if the renderer exits first. */
 async function accepting(port: number, child: ChildProcess): Promise<void> {

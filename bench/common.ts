@@ -137,7 +137,7 @@ export async function stopChild(child: ChildProcess, graceMs = 3_000): Promise<v
 }
 
 // One loopback port finder for tests and benches.
-export { freePort } from "@/tests/fixtures/next-server";
+export { freePort } from "@/lib/cli/ports";
 
 export type Verdict = "PASS" | "MISS";
 

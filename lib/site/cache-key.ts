@@ -29,7 +29,7 @@ export function parseVersionSegment(segment: string): { origin: string; extra: s
 }
 
 /** Absolute origin for copyable links: the configured public URL, else the request's own host. */
-export function originFrom(headers: Headers, publicBaseUrl: string | undefined): string {
+export function originFrom(headers: Pick<Headers, "get">, publicBaseUrl: string | undefined): string {
   if (publicBaseUrl) return publicBaseUrl.replace(/\/$/, "");
   const host = headers.get("x-forwarded-host") ?? headers.get("host") ?? "localhost";
   const proto = headers.get("x-forwarded-proto") ?? (host.startsWith("127.0.0.1") || host.startsWith("localhost") ? "http" : "https");

@@ -43,11 +43,8 @@ export interface CachedRouteContext {
 // actions, previews, ranges. They always go to Next.
 const BYPASS_HEADERS = ["rsc", "next-router-state-tree", "next-router-prefetch", "next-router-segment-prefetch", "next-action", "next-url", "range", "authorization"];
 
-function toHeaders(h: IncomingHttpHeaders): Headers {
-  const out = new Headers();
-  for (const [k, v] of Object.entries(h)) if (typeof v === "string") out.set(k, v);
-  return out;
-}
+/** Node's request headers read the way `originFrom` reads a fetch Headers object. */
+const headerReader = (h: IncomingHttpHeaders) => ({ get: (name: string) => (typeof h[name] === "string" ? (h[name] as string) : null) });
 
 /** The cache entry a plain GET or HEAD of a page, badge or server JSON answer maps to; null for anything
  * else, which is served by Next.js as it comes. Only canonical paths match: `/servers/a%2Fb` goes to Next. */
@@ -74,14 +71,15 @@ export function cachedRoute(
     const name = nameFromSegments(pathname.slice(prefix.length).split("/"));
     return canonical(name) === pathname ? name : null;
   };
-  const origin = () => originFrom(toHeaders(req.headers), ctx.publicBaseUrl);
-  const bot = ctx.isBot(req.headers["user-agent"] ?? "") ? "bot" : "browser";
+  // Pages only: badges and JSON carry no links and no metadata.
+  const origin = () => originFrom(headerReader(req.headers), ctx.publicBaseUrl);
+  const bot = () => (ctx.isBot(req.headers["user-agent"] ?? "") ? "bot" : "browser");
   if (pathname === "/") {
-    return { key: ["index", origin(), canonicalIndexQuery(searchParams), bot].join("\n"), version: indexVersion(ctx.db, now) };
+    return { key: ["index", origin(), canonicalIndexQuery(searchParams), bot()].join("\n"), version: indexVersion(ctx.db, now) };
   }
   let name = named("/servers/", serverPath);
   if (name !== null) {
-    return { key: ["page", origin(), name, reprobeFeedback(searchParams), bot].join("\n"), version: serverPageVersion(ctx.db, name, now) };
+    return { key: ["page", origin(), name, reprobeFeedback(searchParams), bot()].join("\n"), version: serverPageVersion(ctx.db, name, now) };
   }
   name = named("/api/servers/", serverJsonPath);
   if (name !== null) return { key: ["json", name].join("\n"), version: serverPageVersion(ctx.db, name, now) };

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
 import { gzip } from "node:zlib";
+import { createByteLru } from "./byte-lru";
 import type { CachedRoute } from "./cached-routes";
 
 // Finished answers kept in front of Next.js: a request whose data version has not changed is answered from
@@ -20,7 +21,6 @@ interface Entry {
   etag: string;
   gzipped?: Buffer;
   gzipping?: boolean;
-  bytes: number;
   /** The last time a request read the data version and found it equal to this entry's. */
   confirmedAt: number;
 }
@@ -99,26 +99,8 @@ function acceptsGzip(req: IncomingMessage): boolean {
 
 export function createFrontCache(o: FrontCacheOptions): FrontCache {
   const now = o.now ?? Date.now;
-  const entries = new Map<string, Entry>();
+  const entries = createByteLru<Entry>(o.maxBytes);
   const fills = new Map<string, Promise<void>>();
-  let bytes = 0;
-
-  const drop = (key: string) => {
-    const e = entries.get(key);
-    if (!e) return;
-    bytes -= e.bytes;
-    entries.delete(key);
-  };
-  const store = (key: string, e: Entry) => {
-    drop(key);
-    if (e.bytes > o.maxBytes / 4) return;
-    entries.set(key, e);
-    bytes += e.bytes;
-    for (const k of entries.keys()) {
-      if (bytes <= o.maxBytes) break;
-      drop(k);
-    }
-  };
 
   function compressLater(key: string, e: Entry) {
     if (e.gzipping || e.body.length < GZIP_MIN_BYTES) return;
@@ -126,15 +108,11 @@ export function createFrontCache(o: FrontCacheOptions): FrontCache {
     gzip(e.body, (err, out) => {
       if (err || entries.get(key) !== e) return;
       e.gzipped = out;
-      e.bytes += out.length;
-      bytes += out.length;
+      entries.grow(key, out.length);
     });
   }
 
   function send(key: string, e: Entry, req: IncomingMessage, res: ServerResponse, outcome: "hit" | "stale") {
-    // Map order is the LRU order.
-    entries.delete(key);
-    entries.set(key, e);
     const inm = req.headers["if-none-match"];
     if (typeof inm === "string" && inm.split(",").some((t) => t.trim().replace(/^W\//, "") === e.etag)) {
       const keep = e.headers.filter(([k]) => k === "cache-control" || k === "vary" || k === "content-security-policy");
@@ -180,7 +158,7 @@ export function createFrontCache(o: FrontCacheOptions): FrontCache {
         if (headers) {
           const body = Buffer.concat(chunks);
           const size = body.length + key.length + version.length + headers.reduce((n, [k, v]) => n + k.length + v.length, 0) + 128;
-          store(key, { version, status: 200, headers, body, etag: etagOf(version, body), bytes: size, confirmedAt: now() });
+          entries.set(key, { version, status: 200, headers, body, etag: etagOf(version, body), confirmedAt: now() }, size);
         }
       }
       ended();
@@ -241,7 +219,7 @@ export function createFrontCache(o: FrontCacheOptions): FrontCache {
       return entries.size;
     },
     get bytes() {
-      return bytes;
+      return entries.bytes;
     },
   };
 }
