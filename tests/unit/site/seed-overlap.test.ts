@@ -5,8 +5,23 @@ import { describe, expect, test } from "vitest";
 import { CJK_RUN, EN_RUN, type Shingles, sharedRuns, shingles, withoutWireQuotes } from "./overlap";
 
 const repoRoot = path.resolve(__dirname, "../../..");
-// CI lays shared/ beside the clone; SEEDS_DIR points elsewhere when it is not.
-const seedsDir = process.env.SEEDS_DIR ?? path.resolve(repoRoot, "../shared/seeds");
+/** The clone a local clone was made from (its origin remote, when that is a path on this machine). */
+function originCheckout(): string | null {
+  try {
+    const url = execFileSync("git", ["config", "--get", "remote.origin.url"], { cwd: repoRoot, encoding: "utf8" }).trim();
+    return url && path.isAbsolute(url) && existsSync(url) ? url : null;
+  } catch {
+    return null;
+  }
+}
+
+// CI lays shared/ beside the clone; a clone of a local checkout finds it beside that checkout; SEEDS_DIR
+// points elsewhere when neither holds.
+const origin = originCheckout();
+const seedsDir =
+  process.env.SEEDS_DIR ??
+  [path.resolve(repoRoot, "../shared/seeds"), ...(origin ? [path.resolve(origin, "../shared/seeds")] : [])].find((d) => existsSync(d)) ??
+  path.resolve(repoRoot, "../shared/seeds");
 
 const SKIP = [/(^|\/)package-lock\.json$/, /^db\/migrations\/meta\//, /\.(png|jpe?g|gif|ico|webp|woff2?|sqlite|db)$/i];
 
