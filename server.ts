@@ -49,7 +49,7 @@ async function main(): Promise<void> {
   const { getDb } = await import("./db/client");
   const { cachedRoute } = await import("./lib/site/cached-routes");
   const { createFrontCache } = await import("./lib/site/front-cache");
-  const { createUpstream, RENDERER_NICENESS } = await import("./lib/site/upstream");
+  const { createUpstream, RENDERER_KEEP_ALIVE_MS, RENDERER_NICENESS } = await import("./lib/site/upstream");
   const config = getConfig();
   // Opened (and migrated) before the renderer starts, so two processes never migrate one file at once.
   const db = getDb(config);
@@ -59,7 +59,7 @@ async function main(): Promise<void> {
   // which answers what has not changed.
   const renderPort = await freePort();
   const nextBin = path.join(process.cwd(), "node_modules", "next", "dist", "bin", "next");
-  const args = [nextBin, "start", "-H", "127.0.0.1", "-p", String(renderPort)];
+  const args = [nextBin, "start", "-H", "127.0.0.1", "-p", String(renderPort), "--keepAliveTimeout", String(RENDERER_KEEP_ALIVE_MS)];
   // Under nice(1), so every thread of the renderer (GC, the thread pool) runs at the lower priority.
   const niced = fs.existsSync(NICE);
   const renderer = spawn(niced ? NICE : process.execPath, niced ? ["-n", String(RENDERER_NICENESS), process.execPath, ...args] : args, {

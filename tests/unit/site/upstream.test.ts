@@ -1,5 +1,5 @@
 import http from "node:http";
-import type { AddressInfo } from "node:net";
+import net, { type AddressInfo } from "node:net";
 import { afterEach, describe, expect, test } from "vitest";
 import { createFrontCache } from "@/lib/site/front-cache";
 import { createUpstream, type Upstream } from "@/lib/site/upstream";
@@ -19,8 +19,8 @@ async function listen(handler: http.RequestListener): Promise<number> {
   return (server.address() as AddressInfo).port;
 }
 
-async function front(rendererPort: number, cached = false): Promise<{ origin: string; upstream: Upstream }> {
-  const upstream = createUpstream({ host: "127.0.0.1", port: rendererPort });
+async function front(rendererPort: number, cached = false, idleMs?: number): Promise<{ origin: string; upstream: Upstream }> {
+  const upstream = createUpstream({ host: "127.0.0.1", port: rendererPort, idleMs });
   closers.push(() => upstream.close());
   const cache = createFrontCache({ maxBytes: 1 << 20, staleMs: 3_000, route: (req) => (cached && req.url === "/page" ? { key: "page", version: "1" } : null) });
   const port = await listen((req, res) => void cache.handle(req, res, upstream.pass));
@@ -75,5 +75,57 @@ describe("upstream (front → renderer)", () => {
     expect(res.status).toBe(502);
     expect(await res.text()).toMatch(/renderer did not answer \(ECONNREFUSED\)/);
     expect((await fetch(`${origin}/again`)).status).toBe(502);
+  });
+
+  // A raw renderer: answers the first request on each connection with keep-alive, then resets the
+  // connection when a second request arrives on it, as a peer closing an idle socket does.
+  async function resettingRenderer(): Promise<{ port: number; connections: () => number }> {
+    let connections = 0;
+    const server = net.createServer((socket) => {
+      connections++;
+      let answered = false;
+      socket.on("data", () => {
+        if (answered) return void socket.resetAndDestroy();
+        answered = true;
+        socket.write("HTTP/1.1 200 OK\r\ncontent-type: text/plain\r\ncontent-length: 3\r\nconnection: keep-alive\r\n\r\nok\n");
+      });
+      socket.on("error", () => undefined);
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    closers.push(() => new Promise<void>((r) => server.close(() => r())));
+    return { port: (server.address() as AddressInfo).port, connections: () => connections };
+  }
+
+  test("a GET that meets a reset on a reused connection is sent once more on a new one", async () => {
+    const renderer = await resettingRenderer();
+    const { origin } = await front(renderer.port);
+    for (let i = 0; i < 3; i++) {
+      const res = await fetch(`${origin}/page-${i}`);
+      expect(res.status).toBe(200);
+      expect(await res.text()).toBe("ok\n");
+    }
+    expect(renderer.connections()).toBe(3);
+  });
+
+  test("a POST that meets a reset is not sent twice: the visitor gets the 502", async () => {
+    const renderer = await resettingRenderer();
+    const { origin } = await front(renderer.port);
+    expect((await fetch(`${origin}/first`)).status).toBe(200);
+    const res = await fetch(`${origin}/api/reprobe`, { method: "POST", body: "server=x" });
+    expect(res.status).toBe(502);
+    expect(await res.text()).toMatch(/ECONNRESET/);
+  });
+
+  test("idle connections to the renderer are closed by the front before the renderer's keep-alive ends", async () => {
+    let closedByPeer = 0;
+    const server = http.createServer((_req, res) => res.end("ok"));
+    server.keepAliveTimeout = 5_000;
+    server.on("connection", (socket) => socket.on("end", () => closedByPeer++));
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    closers.push(() => new Promise<void>((r) => (server.closeAllConnections(), server.close(() => r()))));
+    const { origin } = await front((server.address() as AddressInfo).port, false, 200);
+    expect((await fetch(`${origin}/a`)).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 700));
+    expect(closedByPeer).toBe(1);
   });
 });
