@@ -19,3 +19,11 @@ export type Era = (typeof ERAS)[number];
 
 export const TRANSPORTS = ["streamable-http", "sse"] as const;
 export type Transport = (typeof TRANSPORTS)[number];
+
+/**
+ * Why a request got no HTTP answer at all, when the cause lies in the network between the probe and the
+ * server (DESIGN §2.7): such a failure may be the probe's own. `nxdomain` (the name does not exist) and
+ * `dns_unavailable` (the resolver did not answer) are told apart because only the second can be ours.
+ */
+export const NETWORK_ERROR_KINDS = ["dns_unavailable", "nxdomain", "refused", "connect_timeout", "tls", "reset"] as const;
+export type NetworkErrorKind = (typeof NETWORK_ERROR_KINDS)[number];

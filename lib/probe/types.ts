@@ -1,4 +1,4 @@
-import type { Era, Transport } from "./protocol";
+import type { Era, NetworkErrorKind, Transport } from "./protocol";
 
 /** One HTTP exchange as kept for evidence: enough to reproduce it with curl and to explain a verdict. */
 export interface Exchange {
@@ -23,6 +23,10 @@ export interface Exchange {
   durationMs: number;
   /** Why no usable response arrived: "timeout after 10000 ms (headers)", "ECONNREFUSED", "body exceeded 2097152 bytes", … */
   error?: string;
+  /** Set when no HTTP answer arrived because of the network (DESIGN §2.7), never for a server's answer. */
+  network?: NetworkErrorKind;
+  /** The raw error code behind `error` when the request got no answer (ECONNREFUSED, CERT_HAS_EXPIRED, …). */
+  errorCode?: string;
   /**
    * For answers framed as SSE (and POSTs of the 2024-11-05 transport, whose answer arrives on the GET
    * stream): the data of the event that carried the JSON-RPC answer, truncated to the excerpt cap.

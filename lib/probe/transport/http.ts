@@ -7,6 +7,7 @@ import type { AddressPolicy } from "../address-policy";
 import { isIpLiteral, unbracket } from "../address-policy";
 import { SseParser, type SseEvent } from "../sse";
 import type { Exchange, ExchangePhase, ProbeLimits } from "../types";
+import type { NetworkErrorKind } from "../protocol";
 
 /** Paces requests per host across the probes of a round (DESIGN §2.5); rounds share one. */
 export interface HostGate {
@@ -291,10 +292,13 @@ export class HttpSession {
     };
     const t0 = performance.now();
     const fail = (err: unknown): { answer: HttpAnswer; release: () => void; t0: number } => {
-      const { message, kind } = this.describe(err);
+      const { message, kind, network, code } = this.describe(err);
       answer.error = message;
       answer.failure = kind;
       ex.error = message;
+      // No status arrived: a network-level cause is recorded as such (a reset mid-body is not one).
+      if (network) ex.network = network;
+      if (code) ex.errorCode = code;
       ex.durationMs = Math.round(performance.now() - t0);
       return { answer, release: () => undefined, t0 };
     };
@@ -417,7 +421,7 @@ export class HttpSession {
     ex.durationMs = Math.round(performance.now() - t0);
   }
 
-  private describe(err: unknown): { message: string; kind: FailureKind } {
+  private describe(err: unknown): { message: string; kind: FailureKind; network?: NetworkErrorKind; code?: string } {
     const l = this.o.limits;
     if (this.o.deadline.aborted) return { message: `the probe's ${l.deadlineMs} ms deadline ran out`, kind: "deadline" };
     const chain: unknown[] = [];
@@ -430,29 +434,38 @@ export class HttpSession {
     const code = chain.map((e) => (e as { code?: string }).code).find((c) => c && c !== "UND_ERR_SOCKET") ?? first?.code;
     switch (code) {
       case "UND_ERR_CONNECT_TIMEOUT":
-        return { message: `no connection within ${l.connectTimeoutMs} ms`, kind: "timeout" };
+        return { message: `no connection within ${l.connectTimeoutMs} ms`, kind: "timeout", network: "connect_timeout", code };
       case "UND_ERR_HEADERS_TIMEOUT":
-        return { message: `no response headers within ${l.headersTimeoutMs} ms`, kind: "timeout" };
+        return { message: `no response headers within ${l.headersTimeoutMs} ms`, kind: "timeout", code };
       case "UND_ERR_BODY_TIMEOUT":
-        return { message: `the body stalled for ${l.bodyTimeoutMs} ms`, kind: "timeout" };
+        return { message: `the body stalled for ${l.bodyTimeoutMs} ms`, kind: "timeout", code };
       case "ENOTFOUND":
+        return { message: `DNS lookup failed (${code})`, kind: "network", network: "nxdomain", code };
       case "EAI_AGAIN":
-        return { message: `DNS lookup failed (${code})`, kind: "network" };
+      case "EAI_FAIL":
+      case "ESERVFAIL":
+      case "ETIMEOUT":
+      case "ECONNREFUSED_DNS":
+        return { message: `DNS lookup failed (${code})`, kind: "network", network: "dns_unavailable", code };
       case "ECONNREFUSED":
-        return { message: "connection refused", kind: "network" };
+        return { message: "connection refused", kind: "network", network: "refused", code };
+      case "ETIMEDOUT":
+      case "EHOSTUNREACH":
+      case "ENETUNREACH":
+        return { message: `no connection (${code})`, kind: "network", network: "connect_timeout", code };
       case "ECONNRESET":
       case "UND_ERR_SOCKET":
-        return { message: "the connection was closed mid-answer", kind: "network" };
+        return { message: "the connection was closed mid-answer", kind: "network", network: "reset", code: code ?? "ECONNRESET" };
       case "Z_DATA_ERROR":
       case "Z_BUF_ERROR":
       case "ERR_BROTLI_DECOMPRESSION_FAILED":
-        return { message: `the compressed body could not be decoded (${code})`, kind: "decode" };
+        return { message: `the compressed body could not be decoded (${code})`, kind: "decode", code };
       default:
         break;
     }
-    if (code && /CERT|SSL|TLS|ERR_TLS/.test(code)) return { message: `TLS failed (${code})`, kind: "network" };
+    if (code && /CERT|SSL|TLS|ERR_TLS/.test(code)) return { message: `TLS failed (${code})`, kind: "network", network: "tls", code };
     const msg = first?.message ?? String(err);
-    return { message: code ? `${code}: ${msg}` : msg, kind: "network" };
+    return { message: code ? `${code}: ${msg}` : msg, kind: "network", code };
   }
 }
 
