@@ -1,8 +1,8 @@
 import { parseIndexQuery, type SearchParams } from "@/lib/site/query";
 import { IndexView } from "./_components/IndexView";
 
-// Requests for "/" are rewritten by proxy.ts to the cached /index-cache/<version> route; this stays as the
-// uncached form of the same page.
+// Rendered on every request it reaches; `npm start`'s front keeps one answer per index data version and
+// canonical query (lib/front), so most requests never get here.
 export const dynamic = "force-dynamic";
 
 export default async function Home({ searchParams }: { searchParams: Promise<SearchParams> }) {

@@ -1,28 +1,22 @@
-import { createAnswerCache } from "@/lib/site/answer-cache";
-import { badgeAnswer, badgeKey, badgeResponse, resolveBadgeQuery } from "@/lib/site/badge-route";
-import { badgeVersion } from "@/lib/store/versions";
+import { badgeAnswer, badgeResponse, resolveBadgeQuery } from "@/lib/site/badge-route";
 import { nameFromSegments } from "@/lib/site/paths";
 import { badgeStates } from "@/lib/store/servers";
 import { serverHistory } from "./history";
 import { siteDb } from "./db";
 
-/** GET for a badge route, SVG or shields JSON: one answer per server, query and data version (and UTC day:
- * the latency badge reads the last 24 h). */
-export function badgeHandler(format: "svg" | "shields", cacheBytes: number) {
-  const cache = createAnswerCache(cacheBytes);
+/** GET for a badge route, SVG or shields JSON. Computed on every request that reaches it: `npm start`'s front
+ * keeps one answer per server, query and badge data version (lib/front). */
+export function badgeHandler(format: "svg" | "shields") {
   return async function GET(request: Request, { params }: { params: Promise<{ name: string[] }> }): Promise<Response> {
     const name = nameFromSegments((await params).name);
     const query = new URL(request.url).searchParams;
     const db = siteDb();
-    const version = badgeVersion(db, name, new Date());
-    const answer = cache.get(badgeKey(name, query), version, () =>
-      badgeAnswer(
-        resolveBadgeQuery(query, {
-          states: () => badgeStates(db, name),
-          latency: () => serverHistory(db, name, new Date())?.responseTimes ?? null,
-        }),
-        format,
-      ),
+    const answer = badgeAnswer(
+      resolveBadgeQuery(query, {
+        states: () => badgeStates(db, name),
+        latency: () => serverHistory(db, name, new Date())?.responseTimes ?? null,
+      }),
+      format,
     );
     return badgeResponse(answer);
   };

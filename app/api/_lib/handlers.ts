@@ -2,11 +2,10 @@ import { z } from "zod";
 import type { Db } from "@/db/client";
 import type { StartResult } from "@/lib/rounds/round";
 import { serverHistory } from "@/app/_lib/history";
-import type { Answer } from "@/lib/site/answer-cache";
+import { healthFacts } from "@/lib/store/health";
 import { listQueryOf, ServerListParams } from "@/lib/site/query";
-import { getServerDetail, listServers, summaryCounts } from "@/lib/store/servers";
-import { getRound, listRecentRounds } from "@/lib/store/rounds";
-import { getMeta, META_KEYS } from "@/lib/store/meta";
+import { getServerDetail, listServers } from "@/lib/store/servers";
+import { getRound } from "@/lib/store/rounds";
 import { latestCrossReads, siteStatus } from "@/lib/rounds/alerts/status";
 import { authFailure, checkBearer } from "./auth";
 
@@ -51,42 +50,21 @@ export function getServers(request: Request, db: Db): Response {
   return Response.json(listServers(db, listQueryOf(parsed.data)), { headers: noStore });
 }
 
-/** The JSON answer for one server, as text, so it can be cached per data version. */
-export function serverAnswer(name: string, db: Db): Answer {
+/** GET /api/servers/<name>: the server's latest checks, history and response times. */
+export function getServer(name: string, db: Db): Response {
   const detail = getServerDetail(db, name);
   if (!detail) {
-    const body = JSON.stringify({ error: "not_found", message: `No server named ${JSON.stringify(name)} is known.` });
-    return { status: 404, contentType: "application/json", body };
+    return Response.json({ error: "not_found", message: `No server named ${JSON.stringify(name)} is known.` }, { status: 404, headers: noStore });
   }
   // Checks keyed by id (CHECK_IDS order), like the probe CLI's --json report.
   const checks = Object.fromEntries(detail.checks.map((c) => [c.check, c]));
   const history = serverHistory(db, name, new Date());
-  const body = JSON.stringify({ ...detail, checks, history: history?.days ?? [], responseTimes: history?.responseTimes ?? null });
-  return { status: 200, contentType: "application/json", body };
-}
-
-export function answerResponse(answer: Answer, headers: Record<string, string> = noStore): Response {
-  return new Response(answer.body, { status: answer.status, headers: { "content-type": answer.contentType, ...headers } });
-}
-
-export function getServer(name: string, db: Db): Response {
-  return answerResponse(serverAnswer(name, db));
+  return Response.json({ ...detail, checks, history: history?.days ?? [], responseTimes: history?.responseTimes ?? null }, { headers: noStore });
 }
 
 export function health(db: Db): Response {
   try {
-    const last = listRecentRounds(db, 1)[0] ?? null;
-    const servers = summaryCounts(db).servers;
-    return Response.json(
-      {
-        ok: true,
-        servers,
-        lastRound: last && { id: last.id, status: last.status, startedAt: last.startedAt, finishedAt: last.finishedAt },
-        registryRefreshedAt: getMeta(db, META_KEYS.registryRefreshedAt),
-        registryError: getMeta(db, META_KEYS.registryLastError) || null,
-      },
-      { headers: noStore },
-    );
+    return Response.json({ ok: true, ...healthFacts(db) }, { headers: noStore });
   } catch (e) {
     return Response.json({ ok: false, error: (e as Error).message }, { status: 503, headers: noStore });
   }

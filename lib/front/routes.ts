@@ -1,0 +1,114 @@
+import type { IncomingHttpHeaders, OutgoingHttpHeaders } from "node:http";
+import type { Db } from "../../db/client";
+import { badgeQueryText } from "../site/badge-route";
+import { originFrom } from "../site/origin";
+import { badgePath, nameFromSegments, serverJsonPath, serverPath, shieldsEndpointPath } from "../site/paths";
+import { canonicalIndexQuery, searchParamsOf } from "../site/query";
+import { parseReprobeFlash, reprobeFlashQuery } from "../site/reprobe-form";
+import { badgeVersion, indexVersion, serverPageVersion } from "../store/versions";
+
+// The route table of the front: which requests it answers from memory, under which key and data version,
+// and the one canonical request that renders that answer. A key holds exactly what the answer depends
+// on: the route, the name, the query parameters the route reads (in one canonical form), the origin of
+// copyable links when PUBLIC_BASE_URL is unset, and for client navigation the RSC request headers. So
+// neither a parameter the route ignores nor a Host header (with PUBLIC_BASE_URL set) makes a new entry.
+
+export type FrontRoute =
+  /** The front's own liveness answer, naming the renderer's state. */
+  | { kind: "health" }
+  /** Kept per `version` under `key`; `render` is the request that renders it. */
+  | { kind: "cached"; key: string; version: string; render: { path: string; headers: OutgoingHttpHeaders } }
+  /** Handed to the renderer as it came (still within the render limits). */
+  | { kind: "pass" };
+
+export interface RouteContext {
+  db: Db;
+  publicBaseUrl: string | undefined;
+}
+
+const PASS: FrontRoute = { kind: "pass" };
+
+// Headers of Next.js client navigation and prefetches (RSC): the answer is a different payload per value
+// (the `_rsc` query parameter is a hash of them), so they are part of a page's key and sent with its render.
+const RSC_VARIANT = ["rsc", "next-router-prefetch", "next-router-segment-prefetch", "next-router-state-tree", "next-url"] as const;
+/** The User-Agent of the front's own renders: answers do not depend on it (next.config.mjs htmlLimitedBots). */
+const RENDER_USER_AGENT = "mcp-status-front";
+
+const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v.join(", ") : v);
+const headerReader = (h: IncomingHttpHeaders) => ({ get: (name: string) => one(h[name]) ?? null });
+
+/** The registry name in a canonical path under `prefix` (as `canonical` writes it), else null: `/servers/a%2Fb`
+ * and trailing slashes (Next answers those with a redirect) go to the renderer as they came. */
+function nameUnder(pathname: string, prefix: string, canonical: (name: string) => string): string | null {
+  if (!pathname.startsWith(prefix) || pathname.length === prefix.length || pathname.endsWith("/")) return null;
+  const name = nameFromSegments(pathname.slice(prefix.length).split("/"));
+  return canonical(name) === pathname ? name : null;
+}
+
+/** Where a request goes; `now` dates the versions (hour and day parts). */
+export function frontRoute(req: { method?: string; url?: string; headers: IncomingHttpHeaders }, ctx: RouteContext, now = new Date()): FrontRoute {
+  let url: URL;
+  try {
+    url = new URL(req.url ?? "/", "http://front.invalid");
+  } catch {
+    return PASS;
+  }
+  const { pathname, searchParams } = url;
+  if (pathname === "/api/health") return { kind: "health" };
+  if (req.method !== "GET" && req.method !== "HEAD") return PASS;
+  const h = req.headers;
+  // Server actions are posts; a GET carrying one is not a page view.
+  if (h["next-action"] !== undefined) return PASS;
+
+  const host = one(h.host) ?? "localhost";
+  const cached = (key: (string | undefined)[], version: string, path: string, headers: OutgoingHttpHeaders = {}): FrontRoute => ({
+    kind: "cached",
+    key: key.map((k) => k ?? "").join("\n"),
+    version,
+    render: { path, headers: { host, "user-agent": RENDER_USER_AGENT, ...headers } },
+  });
+
+  /** A page: its links name the origin (when PUBLIC_BASE_URL does not), and client navigation asks for RSC. */
+  const page = (kind: string, name: string, query: string, version: string, path: string): FrontRoute => {
+    const headers: OutgoingHttpHeaders = {};
+    const key = [kind, name, query];
+    if (!ctx.publicBaseUrl) {
+      key.push(originFrom(headerReader(h), undefined));
+      for (const f of ["x-forwarded-host", "x-forwarded-proto"]) if (h[f] !== undefined) headers[f] = one(h[f]);
+    }
+    let target = query ? `${path}?${query}` : path;
+    if (h.rsc !== undefined) {
+      for (const f of RSC_VARIANT) {
+        key.push(`${f}=${one(h[f]) ?? ""}`);
+        if (h[f] !== undefined) headers[f] = one(h[f]);
+      }
+      // Next checks the hash of the headers above against `_rsc` and redirects when they differ.
+      const rsc = searchParams.get("_rsc");
+      if (rsc !== null) target += `${query ? "&" : "?"}_rsc=${encodeURIComponent(rsc)}`;
+    }
+    return cached(key, version, target, headers);
+  };
+
+  if (pathname === "/") return page("index", "", canonicalIndexQuery(searchParamsOf(searchParams)), indexVersion(ctx.db, now), "/");
+  let name = nameUnder(pathname, "/servers/", serverPath);
+  if (name !== null) {
+    const flash = reprobeFlashQuery(parseReprobeFlash(searchParamsOf(searchParams)));
+    return page("page", name, flash, serverPageVersion(ctx.db, name, now), serverPath(name));
+  }
+  if (h.rsc !== undefined) return PASS;
+  name = nameUnder(pathname, "/api/servers/", serverJsonPath);
+  if (name !== null) return cached(["json", name], serverPageVersion(ctx.db, name, now), serverJsonPath(name));
+  for (const [kind, prefix, canonical] of [
+    ["svg", "/badge/", badgePath],
+    ["shields", "/api/badge/", shieldsEndpointPath],
+  ] as const) {
+    name = nameUnder(pathname, prefix, (n) => canonical(n));
+    if (name === null) continue;
+    const query = badgeQueryText(searchParams);
+    return cached([kind, name, query], badgeVersion(ctx.db, name, now), `${canonical(name)}${query ? `?${query}` : ""}`);
+  }
+  // Built files: their names carry a content hash, so one copy serves until the process ends.
+  if (pathname.startsWith("/_next/static/") && !pathname.includes("..")) return cached(["asset", pathname], "build", pathname);
+  // Everything else, /mcp included, is the renderer's to answer every time.
+  return PASS;
+}
