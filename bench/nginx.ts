@@ -1,5 +1,6 @@
 // The reference server for bench:site: Debian's nginx (installed with apt-get when missing and run as
-// root), one worker, sendfile, keep-alive, serving files from one folder. Started and stopped here.
+// root), one worker, sendfile, keep-alive, serving files from one folder (file.gz to clients that accept
+// gzip). Started and stopped here.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -60,6 +61,8 @@ http {
   tcp_nodelay on;
   keepalive_timeout 65;
   keepalive_requests 1000000;
+  gzip_static on;
+  gzip_vary on;
   types {}
   default_type application/octet-stream;
   client_body_temp_path ${tmp}/body;

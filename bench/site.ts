@@ -1,8 +1,9 @@
 // npm run bench:site: seeds a database with 30,000 servers and 30 days of history, serves it with
 // `npm start`, and measures it against nginx (Debian's package, installed when missing: one worker,
-// sendfile, keep-alive) serving byte-identical copies of the same answers. The same load generator
-// (autocannon, 50 connections) reads `/`, server pages, badges and `/api/servers/<name>` from each,
-// alternating, and the CPU time both servers spent is read from /proc.
+// sendfile, keep-alive) serving byte-identical copies of the same answers, plain and gzipped
+// (gzip_static with the front's own gzip bytes). The same load generator (autocannon, 50 connections)
+// reads `/`, server pages, badges and `/api/servers/<name>` from each, alternating, and the CPU time both
+// servers spent is read from /proc.
 //
 // Knobs: BENCH_SITE_SERVERS (30000), BENCH_SITE_DAYS (30), BENCH_SITE_DURATION (10 s per measurement),
 // BENCH_SITE_ROUNDS (2 measurements per target and server), BENCH_SITE_CONNECTIONS (50), BENCH_KEEP_DB=1,
@@ -42,6 +43,9 @@ function ensureBuild(): void {
   if (r.status !== 0) throw new Error(`next build failed (exit ${r.status})`);
 }
 
+type Coding = "identity" | "gzip";
+const CODINGS: Coding[] = ["identity", "gzip"];
+
 interface Target {
   label: string;
   /** Paths rotated through, one per request. */
@@ -60,20 +64,24 @@ interface Measured {
   perCore: number;
 }
 
-/** The answer's exact bytes as the front sends them without compression, and how it answered. */
-function identityBytes(origin: string, p: string): Promise<{ status: number; how: string; body: Buffer }> {
+const acceptOf = (c: Coding): Record<string, string> => (c === "gzip" ? { "accept-encoding": "gzip" } : {});
+
+/** An answer's exact bytes as the server sends them in that coding, and how the front answered. */
+function bytesOf(origin: string, p: string, coding: Coding): Promise<{ status: number; how: string; encoding: string | undefined; body: Buffer }> {
   return new Promise((resolve, reject) => {
     http
-      .get(`${origin}${p}`, { agent: false }, (res) => {
+      .get(`${origin}${p}`, { agent: false, headers: acceptOf(coding) }, (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (c: Buffer) => chunks.push(c));
-        res.on("end", () => resolve({ status: res.statusCode!, how: String(res.headers["x-page-cache"]), body: Buffer.concat(chunks) }));
+        res.on("end", () =>
+          resolve({ status: res.statusCode!, how: String(res.headers["x-page-cache"]), encoding: res.headers["content-encoding"], body: Buffer.concat(chunks) }),
+        );
       })
       .on("error", reject);
   });
 }
 
-async function measure(origin: string, t: Target, pids: () => number[]): Promise<Measured> {
+async function measure(origin: string, t: Target, coding: Coding, pids: () => number[]): Promise<Measured> {
   let n = 0;
   const cpu0 = cpuSeconds(pids());
   const result = await autocannon({
@@ -81,6 +89,7 @@ async function measure(origin: string, t: Target, pids: () => number[]): Promise
     connections: CONNECTIONS,
     duration: DURATION_S,
     timeout: 10,
+    headers: acceptOf(coding),
     requests: [{ method: "GET", setupRequest: (req) => ({ ...req, path: t.paths[n++ % t.paths.length]! }) }],
   });
   const cpu = cpuSeconds(pids()) - cpu0;
@@ -147,12 +156,15 @@ async function main(): Promise<void> {
     for (const t of targets) {
       const t0 = performance.now();
       await pool(t.paths, 8, async (p) => {
-        const a = await identityBytes(front.origin, p);
+        const a = await bytesOf(front.origin, p, "identity");
         if (a.status !== 200) throw new Error(`${p} answered ${a.status} before the load`);
         const file = p === "/" ? path.join(root, "index.html") : path.join(root, ...p.split("/").map(decodeURIComponent));
         fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o755 });
         fs.writeFileSync(file, a.body, { mode: 0o644 });
-        bytes += a.body.length;
+        // nginx's gzip_static sends file.gz to clients that accept gzip: the front's own gzip bytes.
+        const gz = await bytesOf(front.origin, p, "gzip");
+        if (gz.encoding === "gzip") fs.writeFileSync(`${file}.gz`, gz.body, { mode: 0o644 });
+        bytes += a.body.length + (gz.encoding === "gzip" ? gz.body.length : 0);
       });
       firstMs.set(t.label, (performance.now() - t0) / t.paths.length);
     }
@@ -160,34 +172,37 @@ async function main(): Promise<void> {
     nginx = await startNginx(path.join(tmp, "nginx"), root, targets.map((t) => ({ prefix: t.prefix, contentType: t.contentType })));
     const ref = nginx;
     log(`[bench:site] nginx on ${ref.origin}, serving ${fmt.n(targets.reduce((a, t) => a + t.paths.length, 0))} copied answers (${fmt.mb(bytes)})`);
-    // Byte-identical, and still held by the front.
+    // Byte-identical in both codings, and still held by the front.
     for (const t of targets) {
-      const p = t.paths[0]!;
-      const [a, b] = await Promise.all([identityBytes(front.origin, p), identityBytes(ref.origin, p)]);
-      if (!a.body.equals(b.body)) throw new Error(`${p}: nginx's copy differs from the front's answer`);
-      if (a.how !== "hit") throw new Error(`${p}: the front answered "${a.how}", not from memory`);
+      for (const coding of CODINGS) {
+        const p = t.paths[0]!;
+        const [a, b] = await Promise.all([bytesOf(front.origin, p, coding), bytesOf(ref.origin, p, coding)]);
+        if (!a.body.equals(b.body) || a.encoding !== b.encoding) throw new Error(`${p} (${coding}): nginx's copy differs from the front's answer`);
+        if (a.how !== "hit") throw new Error(`${p}: the front answered "${a.how}", not from memory`);
+      }
     }
 
     const frontPids = () => [front.pid, ...descendants(front.pid)];
-    const results = new Map<string, { front: Measured[]; nginx: Measured[] }>(targets.map((t) => [t.label, { front: [], nginx: [] }]));
+    const rowsOf = targets.flatMap((t) => CODINGS.map((coding) => ({ t, coding, label: `${t.label}${coding === "gzip" ? ", gzip" : ""}` })));
+    const results = new Map<string, { front: Measured[]; nginx: Measured[] }>(rowsOf.map((r) => [r.label, { front: [], nginx: [] }]));
     let frontPeak = 0;
     const sampler = setInterval(() => (frontPeak = Math.max(frontPeak, frontPids().reduce((a, p) => a + procRss(p), 0))), 500);
     for (let round = 1; round <= ROUNDS; round++) {
-      for (const t of targets) {
+      for (const { t, coding, label } of rowsOf) {
         for (const [who, origin, pids] of [
           ["front", front.origin, frontPids],
           ["nginx", ref.origin, ref.pids],
         ] as const) {
-          log(`[bench:site] round ${round}/${ROUNDS}, ${t.label}, ${who}: ${CONNECTIONS} connections for ${DURATION_S} s`);
-          results.get(t.label)![who].push(await measure(origin, t, pids));
+          log(`[bench:site] round ${round}/${ROUNDS}, ${label}, ${who}: ${CONNECTIONS} connections for ${DURATION_S} s`);
+          results.get(label)![who].push(await measure(origin, t, coding, pids));
         }
       }
     }
     clearInterval(sampler);
 
-    const rows = targets.map((t) => {
-      const r = results.get(t.label)!;
-      return { label: t.label, front: combine(r.front), nginx: combine(r.nginx) };
+    const rows = rowsOf.map(({ t, label }) => {
+      const r = results.get(label)!;
+      return { label, target: t.label, front: combine(r.front), nginx: combine(r.nginx) };
     });
     const pct = (x: number) => `${Math.round(x * 100)}%`;
     printTable(
@@ -205,7 +220,7 @@ async function main(): Promise<void> {
         fmt.n(Math.round(r.nginx.perCore)),
         pct(r.front.perCore / r.nginx.perCore),
         String(r.front.bad + r.nginx.bad),
-        fmt.ms(firstMs.get(r.label)!),
+        fmt.ms(firstMs.get(r.target)!),
       ]),
     );
     log(`npm start peak RSS (front and renderer): ${fmt.mb(frontPeak)}`);
@@ -238,7 +253,7 @@ async function main(): Promise<void> {
               nginxP99Ms: r.nginx.p99,
               frontPerCore: Math.round(r.front.perCore),
               nginxPerCore: Math.round(r.nginx.perCore),
-              firstAnswerMs: Number(firstMs.get(r.label)!.toFixed(1)),
+              firstAnswerMs: Number(firstMs.get(r.target)!.toFixed(1)),
             },
           ]),
         ),

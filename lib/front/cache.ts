@@ -17,13 +17,19 @@ import type { WholeAnswer } from "./upstream";
 const gzipAsync = promisify(gzip);
 const GZIP_MIN_BYTES = 1024;
 
+/** One coding of an answer: its bytes, and the raw header list a hit sends with them (built once). */
+interface Coded {
+  body: Buffer;
+  hitHead: string[];
+}
+
 interface Entry {
   version: string;
   status: number;
   headers: [string, string][];
-  body: Buffer;
-  gzipped: Buffer | null;
   etag: string;
+  plain: Coded;
+  gzipped: Coded | null;
   /** The last time a request read the data version and found it equal to this entry's. */
   confirmedAt: number;
 }
@@ -59,35 +65,49 @@ export interface CachedRequest {
 }
 
 export interface FrontCache {
+  /** Answers from memory when the held answer is current; false (nothing written) when it is not. */
+  hit(req: IncomingMessage, res: ServerResponse, route: CachedRequest): boolean;
+  /** Everything else: the previous answer while the new one renders, a render, or why there is none. */
   handle(req: IncomingMessage, res: ServerResponse, route: CachedRequest): Promise<FrontOutcome | RenderFailure>;
   readonly size: number;
   readonly bytes: number;
 }
+
+/** The raw header list of a 200 with this coding's bytes, as `outcome`. */
+const head = (headers: [string, string][], etag: string, body: Buffer, gzip: boolean, outcome: FrontOutcome) =>
+  rawHeaders([...headers, ["content-length", String(body.length)], ["etag", etag], [FRONT_CACHE_HEADER, outcome], ...(gzip ? [["content-encoding", "gzip"] as [string, string]] : [])]);
 
 async function toEntry(version: string, a: WholeAnswer, now: number): Promise<Entry | null> {
   if (a.status !== 200) return null;
   const headers = storableHeaders(a.headers);
   if (!headers) return null;
   const type = headers.find(([k]) => k === "content-type")?.[1];
-  const gzipped = compressible(type) && a.body.length >= GZIP_MIN_BYTES ? await gzipAsync(a.body) : null;
-  return { version, status: 200, headers, body: a.body, gzipped, etag: answerEtag(version, a.body), confirmedAt: now };
+  const gz = compressible(type) && a.body.length >= GZIP_MIN_BYTES ? await gzipAsync(a.body) : null;
+  const etag = answerEtag(version, a.body);
+  return {
+    version,
+    status: 200,
+    headers,
+    etag,
+    plain: { body: a.body, hitHead: head(headers, etag, a.body, false, "hit") },
+    gzipped: gz && { body: gz, hitHead: head(headers, etag, gz, true, "hit") },
+    confirmedAt: now,
+  };
 }
 
+// The headers are held three times: as fields, and in each coding's raw list.
 const entryBytes = (key: string, e: Entry) =>
-  e.body.length + (e.gzipped?.length ?? 0) + key.length + e.version.length + e.headers.reduce((n, [k, v]) => n + k.length + v.length, 0) + 128;
+  e.plain.body.length + (e.gzipped?.body.length ?? 0) + key.length + e.version.length + 3 * e.headers.reduce((n, [k, v]) => n + k.length + v.length, 0) + 256;
 
 function send(e: Entry, req: IncomingMessage, res: ServerResponse, outcome: FrontOutcome): void {
-  if (notModified(req.headers["if-none-match"], e.etag)) {
+  if (req.headers["if-none-match"] !== undefined && notModified(req.headers["if-none-match"], e.etag)) {
     res.writeHead(304, rawHeaders([...notModifiedHeaders(e.headers), ["etag", e.etag], [FRONT_CACHE_HEADER, outcome]]));
     res.end();
     return;
   }
-  const gz = e.gzipped && prefersGzip(req.headers["accept-encoding"]) ? e.gzipped : null;
-  const body = gz ?? e.body;
-  const headers: [string, string][] = [...e.headers, ["content-length", String(body.length)], ["etag", e.etag], [FRONT_CACHE_HEADER, outcome]];
-  if (gz) headers.push(["content-encoding", "gzip"]);
-  res.writeHead(e.status, rawHeaders(headers));
-  res.end(req.method === "HEAD" ? undefined : body);
+  const coded = e.gzipped && prefersGzip(req.headers["accept-encoding"]) ? e.gzipped : e.plain;
+  res.writeHead(e.status, outcome === "hit" ? coded.hitHead : head(e.headers, e.etag, coded.body, coded === e.gzipped, outcome));
+  res.end(req.method === "HEAD" ? undefined : coded.body);
 }
 
 /** An answer that is not kept, handed on as the renderer gave it (framing recomputed; cookies only to the
@@ -142,15 +162,20 @@ export function createFrontCache(o: FrontCacheOptions): FrontCache {
     return failure;
   }
 
+  function hit(req: IncomingMessage, res: ServerResponse, route: CachedRequest): boolean {
+    const held = entries.get(route.key);
+    if (!held || held.version !== route.version) return false;
+    held.confirmedAt = now();
+    send(held, req, res, "hit");
+    return true;
+  }
+
   return {
+    hit,
     async handle(req, res, route) {
-      const { key, version } = route;
-      const held = o.maxBytes > 0 ? entries.get(key) : undefined;
-      if (held && held.version === version) {
-        held.confirmedAt = now();
-        send(held, req, res, "hit");
-        return "hit";
-      }
+      const { key } = route;
+      if (hit(req, res, route)) return "hit";
+      const held = entries.get(key);
       const running = fills.get(key);
       if (running) {
         if (held && now() - held.confirmedAt <= o.staleMs) {

@@ -143,7 +143,15 @@ export function createFront(o: FrontParts): FrontServer {
     if (!res.writableEnded) frontError(res, r, renderer.retryAfterS());
   }
 
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  /** Everything but a current held answer: the cache's slower paths, or the renderer. */
+  async function answer(req: IncomingMessage, res: ServerResponse, route: FrontRoute): Promise<void> {
+    const outcome = route.kind === "cached" && limits.cacheBytes > 0 ? await cache.handle(req, res, route) : await pass(req, res);
+    if (isRefusal(outcome)) return refuse(res, outcome);
+    stats.answered(outcome);
+  }
+
+  // Held answers are written synchronously, before any promise: most requests end here.
+  function serve(req: IncomingMessage, res: ServerResponse): void {
     // Node's parser already refuses both framings at once and obs-folded lines (400); this holds the line
     // should a lenient parser ever be turned on.
     if (req.headers["transfer-encoding"] !== undefined && req.headers["content-length"] !== undefined) return refuse(res, "bad_request");
@@ -155,17 +163,14 @@ export function createFront(o: FrontParts): FrontServer {
       route = { kind: "pass" }; // a failed version read leaves the answer to the renderer, which reports it
     }
     if (route.kind === "health") return health(res);
-    const outcome = route.kind === "cached" && limits.cacheBytes > 0 ? await cache.handle(req, res, route) : await pass(req, res);
-    if (isRefusal(outcome)) return refuse(res, outcome);
-    stats.answered(outcome);
-  }
-
-  const server = http.createServer({ insecureHTTPParser: false, requireHostHeader: true }, (req, res) => {
-    handle(req, res).catch((e: unknown) => {
+    if (route.kind === "cached" && limits.cacheBytes > 0 && cache.hit(req, res, route)) return stats.answered("hit");
+    answer(req, res, route).catch((e: unknown) => {
       o.log(`[site] ${req.method} ${req.url}: ${(e as Error).stack ?? String(e)}`);
       refuse(res, "renderer_failed");
     });
-  });
+  }
+
+  const server = http.createServer({ insecureHTTPParser: false, requireHostHeader: true }, serve);
   // A request the parser refused (both Content-Length and Transfer-Encoding, obs-folded headers, bad
   // framing) never reaches a handler, so it never reaches the renderer either.
   server.on("clientError", (e: NodeJS.ErrnoException, socket) => {

@@ -83,11 +83,16 @@ function qualities(acceptEncoding: string | string[] | undefined): Map<string, n
 /** Whether to send the gzip copy: the client gives gzip (by name or `*`) a quality above 0, and does not
  * rank identity above it. No Accept-Encoding at all gets identity, which every client reads. */
 export function prefersGzip(acceptEncoding: string | string[] | undefined): boolean {
+  // Clients send the same few values again and again: the last answer is kept.
+  if (acceptEncoding === lastAccept.header) return lastAccept.gzip;
   const q = qualities(acceptEncoding);
   const gzip = q.get("gzip") ?? q.get("*") ?? 0;
   const identity = q.get("identity");
-  return gzip > 0 && (identity === undefined || gzip >= identity);
+  const prefers = gzip > 0 && (identity === undefined || gzip >= identity);
+  if (typeof acceptEncoding === "string") lastAccept = { header: acceptEncoding, gzip: prefers };
+  return prefers;
 }
+let lastAccept: { header: string | undefined; gzip: boolean } = { header: undefined, gzip: false };
 
 /** The one validator of a stored answer, the same for its identity and gzip codings (weak: they are
  * equivalent representations, RFC 9110 §8.8.1), computed from its data version and bytes. */

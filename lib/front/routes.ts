@@ -45,70 +45,70 @@ function nameUnder(pathname: string, prefix: string, canonical: (name: string) =
   return canonical(name) === pathname ? name : null;
 }
 
-/** Where a request goes; `now` dates the versions (hour and day parts). */
-export function frontRoute(req: { method?: string; url?: string; headers: IncomingHttpHeaders }, ctx: RouteContext, now = new Date()): FrontRoute {
-  let url: URL;
-  try {
-    url = new URL(req.url ?? "/", "http://front.invalid");
-  } catch {
-    return PASS;
+type Req = { method?: string; url?: string; headers: IncomingHttpHeaders };
+
+const BADGES = [
+  ["svg", "/badge/", (n: string) => badgePath(n)],
+  ["shields", "/api/badge/", (n: string) => shieldsEndpointPath(n)],
+] as const;
+
+function cached(req: Req, key: string[], version: string, path: string, headers: OutgoingHttpHeaders = {}): FrontRoute {
+  return { kind: "cached", key: key.join("\n"), version, render: { path, headers: { host: one(req.headers.host) ?? "localhost", "user-agent": RENDER_USER_AGENT, ...headers } } };
+}
+
+/** A page: its links name the origin (when PUBLIC_BASE_URL does not), and client navigation asks for RSC. */
+function page(req: Req, ctx: RouteContext, key: string[], version: string, path: string, searchParams: URLSearchParams): FrontRoute {
+  const h = req.headers;
+  const query = key[2]!;
+  const headers: OutgoingHttpHeaders = {};
+  if (!ctx.publicBaseUrl) {
+    key.push(originFrom(headerReader(h), undefined));
+    for (const f of ["x-forwarded-host", "x-forwarded-proto"]) if (h[f] !== undefined) headers[f] = one(h[f]);
   }
-  const { pathname, searchParams } = url;
+  let render = query ? `${path}?${query}` : path;
+  if (h.rsc !== undefined) {
+    for (const f of RSC_VARIANT) {
+      key.push(`${f}=${one(h[f]) ?? ""}`);
+      if (h[f] !== undefined) headers[f] = one(h[f]);
+    }
+    // Next checks the hash of the headers above against `_rsc` and redirects when they differ.
+    const rsc = searchParams.get("_rsc");
+    if (rsc !== null) render += `${query ? "&" : "?"}_rsc=${encodeURIComponent(rsc)}`;
+  }
+  return cached(req, key, version, render, headers);
+}
+
+/** Where a request goes; `now` dates the versions (hour and day parts). */
+export function frontRoute(req: Req, ctx: RouteContext, now = new Date()): FrontRoute {
+  // The target as sent, not normalised: only a path spelt exactly as the site writes it is held, and any
+  // other spelling (dot segments, "//", encoded slashes) goes to the renderer as it came.
+  const target = req.url ?? "/";
+  const q = target.indexOf("?");
+  const pathname = q < 0 ? target : target.slice(0, q);
+  const searchParams = new URLSearchParams(q < 0 ? "" : target.slice(q + 1));
   if (pathname === "/api/health") return { kind: "health" };
   if (req.method !== "GET" && req.method !== "HEAD") return PASS;
   const h = req.headers;
   // Server actions are posts; a GET carrying one is not a page view.
   if (h["next-action"] !== undefined) return PASS;
 
-  const host = one(h.host) ?? "localhost";
-  const cached = (key: (string | undefined)[], version: string, path: string, headers: OutgoingHttpHeaders = {}): FrontRoute => ({
-    kind: "cached",
-    key: key.map((k) => k ?? "").join("\n"),
-    version,
-    render: { path, headers: { host, "user-agent": RENDER_USER_AGENT, ...headers } },
-  });
-
-  /** A page: its links name the origin (when PUBLIC_BASE_URL does not), and client navigation asks for RSC. */
-  const page = (kind: string, name: string, query: string, version: string, path: string): FrontRoute => {
-    const headers: OutgoingHttpHeaders = {};
-    const key = [kind, name, query];
-    if (!ctx.publicBaseUrl) {
-      key.push(originFrom(headerReader(h), undefined));
-      for (const f of ["x-forwarded-host", "x-forwarded-proto"]) if (h[f] !== undefined) headers[f] = one(h[f]);
-    }
-    let target = query ? `${path}?${query}` : path;
-    if (h.rsc !== undefined) {
-      for (const f of RSC_VARIANT) {
-        key.push(`${f}=${one(h[f]) ?? ""}`);
-        if (h[f] !== undefined) headers[f] = one(h[f]);
-      }
-      // Next checks the hash of the headers above against `_rsc` and redirects when they differ.
-      const rsc = searchParams.get("_rsc");
-      if (rsc !== null) target += `${query ? "&" : "?"}_rsc=${encodeURIComponent(rsc)}`;
-    }
-    return cached(key, version, target, headers);
-  };
-
-  if (pathname === "/") return page("index", "", canonicalIndexQuery(searchParamsOf(searchParams)), indexVersion(ctx.db, now), "/");
+  if (pathname === "/") return page(req, ctx, ["index", "", canonicalIndexQuery(searchParamsOf(searchParams))], indexVersion(ctx.db, now), "/", searchParams);
   let name = nameUnder(pathname, "/servers/", serverPath);
   if (name !== null) {
     const flash = reprobeFlashQuery(parseReprobeFlash(searchParamsOf(searchParams)));
-    return page("page", name, flash, serverPageVersion(ctx.db, name, now), serverPath(name));
+    return page(req, ctx, ["page", name, flash], serverPageVersion(ctx.db, name, now), serverPath(name), searchParams);
   }
   if (h.rsc !== undefined) return PASS;
   name = nameUnder(pathname, "/api/servers/", serverJsonPath);
-  if (name !== null) return cached(["json", name], serverPageVersion(ctx.db, name, now), serverJsonPath(name));
-  for (const [kind, prefix, canonical] of [
-    ["svg", "/badge/", badgePath],
-    ["shields", "/api/badge/", shieldsEndpointPath],
-  ] as const) {
-    name = nameUnder(pathname, prefix, (n) => canonical(n));
+  if (name !== null) return cached(req, ["json", name], serverPageVersion(ctx.db, name, now), serverJsonPath(name));
+  for (const [kind, prefix, canonical] of BADGES) {
+    name = nameUnder(pathname, prefix, canonical);
     if (name === null) continue;
     const query = badgeQueryText(searchParams);
-    return cached([kind, name, query], badgeVersion(ctx.db, name, now), `${canonical(name)}${query ? `?${query}` : ""}`);
+    return cached(req, [kind, name, query], badgeVersion(ctx.db, name, now), `${canonical(name)}${query ? `?${query}` : ""}`);
   }
   // Built files: their names carry a content hash, so one copy serves until the process ends.
-  if (pathname.startsWith("/_next/static/") && !pathname.includes("..")) return cached(["asset", pathname], "build", pathname);
+  if (pathname.startsWith("/_next/static/") && !pathname.includes("..")) return cached(req, ["asset", pathname], "build", pathname);
   // Everything else, /mcp included, is the renderer's to answer every time.
   return PASS;
 }

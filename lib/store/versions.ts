@@ -4,7 +4,7 @@ import { META_KEYS } from "./meta";
 
 // Cheap data versions read on every request, so a cached answer is reused exactly until a write changes
 // what it shows, whichever process wrote (the site's own rounds, `npm run round`, `npm run opt-out`).
-// Between two commits a version is read from memory.
+// Between two commits a version is read from memory (a commit of another process shows within 1 ms).
 
 const SERVER_VERSION_SQL = `
   select s.last_run_id as runId, s.next_due_at as nextDueAt, s.left_registry_at as leftAt, s.last_seen_at as seenAt,
@@ -19,15 +19,19 @@ const SITE_VERSION_SQL = `
          (select count(*) || '/' || coalesce(max(since), '') from opt_outs) as optOuts`;
 
 // Whether anything was committed since the last read: SQLite's data_version moves with every commit of
-// another connection, total_changes with every row this connection changed. Far cheaper than the reads.
-const CHANGED_SQL = "select (select data_version from pragma_data_version) || '/' || total_changes() as stamp";
+// another connection, total_changes with every row this connection changed. Reading data_version starts a
+// read transaction, which costs more than the rest of a cached answer, so it is read at most once a
+// millisecond: another process's write shows within that, this connection's own at once.
+const OTHERS_CHECKED_EVERY_MS = 1;
 
 interface Statements {
   server: Database.Statement<[string], Record<string, string | number | null>>;
   site: Database.Statement<[string], Record<string, string | number | null>>;
-  changed: Database.Statement<[], { stamp: string }>;
-  /** Versions read since `stamp` last moved: a write from any process empties them. */
-  stamp: string;
+  dataVersion: Database.Statement<[], number>;
+  ownChanges: Database.Statement<[], number>;
+  checkedAt: number;
+  seen: { dataVersion: number; ownChanges: number };
+  /** Versions read since the last commit anywhere. */
   servers: Map<string, string>;
   siteVersion: string | null;
 }
@@ -42,18 +46,25 @@ function statements(db: Db): Statements {
     s = {
       server: db.$client.prepare(SERVER_VERSION_SQL),
       site: db.$client.prepare(SITE_VERSION_SQL),
-      changed: db.$client.prepare(CHANGED_SQL),
-      stamp: "",
+      dataVersion: db.$client.prepare("pragma data_version").pluck() as Database.Statement<[], number>,
+      ownChanges: db.$client.prepare("select total_changes()").pluck() as Database.Statement<[], number>,
+      checkedAt: -Infinity,
+      seen: { dataVersion: -1, ownChanges: -1 },
       servers: new Map(),
       siteVersion: null,
     };
     prepared.set(db.$client, s);
   }
-  const stamp = s.changed.get()!.stamp;
-  if (stamp !== s.stamp) {
-    s.stamp = stamp;
-    s.servers.clear();
-    s.siteVersion = null;
+  const ownChanges = s.ownChanges.get()!;
+  const now = performance.now();
+  if (ownChanges !== s.seen.ownChanges || now - s.checkedAt >= OTHERS_CHECKED_EVERY_MS) {
+    s.checkedAt = now;
+    const dataVersion = s.dataVersion.get()!;
+    if (dataVersion !== s.seen.dataVersion || ownChanges !== s.seen.ownChanges) {
+      s.seen = { dataVersion, ownChanges };
+      s.servers.clear();
+      s.siteVersion = null;
+    }
   }
   return s;
 }
