@@ -78,8 +78,13 @@ export interface FrontLimits {
   /** The renderer is started again after it exits, waiting 1 s, then 2, 4 … up to this (FRONT_RESTART_MAX_MS, default 30 s). */
   restartMinMs: number;
   restartMaxMs: number;
+  /** A renderer that does not listen this long after its start is killed and started again. */
+  startTimeoutMs: number;
   /** The largest request body the front forwards (bigger: 413). */
   maxRequestBodyBytes: number;
+  /** How long the front keeps an idle client connection: longer than clients keep theirs (undici 4 s,
+   * proxies often 60 s), so no client sends a request on a connection the front is closing. */
+  clientKeepAliveMs: number;
 }
 
 export function parseConfig(env: Record<string, string | undefined>): Config {
@@ -116,7 +121,9 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       renderQueue: e.FRONT_RENDER_QUEUE ?? 32,
       restartMinMs: Math.min(1_000, e.FRONT_RESTART_MAX_MS ?? 30_000),
       restartMaxMs: e.FRONT_RESTART_MAX_MS ?? 30_000,
+      startTimeoutMs: 120_000,
       maxRequestBodyBytes: 1024 * 1024,
+      clientKeepAliveMs: 65_000,
     },
   };
 }

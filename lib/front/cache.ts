@@ -129,17 +129,17 @@ export function createFrontCache(o: FrontCacheOptions): FrontCache {
   const entries = createByteLru<Entry>(o.maxBytes);
   const fills = new Map<string, Promise<Filled>>();
 
+  /** Never rejects: whatever went wrong is a failure its waiters answer for. */
   async function fill(route: CachedRequest): Promise<Filled> {
-    let answer: WholeAnswer;
     try {
-      answer = await o.render(route.render);
+      const answer = await o.render(route.render);
+      const entry = await toEntry(route.version, answer, now());
+      if (!entry) return { answer };
+      entries.set(route.key, entry, entryBytes(route.key, entry));
+      return { entry };
     } catch (e) {
       return { failure: e instanceof RenderError ? e.failure : "renderer_failed" };
     }
-    const entry = await toEntry(route.version, answer, now());
-    if (!entry) return { answer };
-    entries.set(route.key, entry, entryBytes(route.key, entry));
-    return { entry };
   }
 
   /** Answers from a finished render: its entry, the answer as it is, or a held entry / an error. */

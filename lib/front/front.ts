@@ -43,9 +43,6 @@ export interface FrontServer {
   cache: FrontCache;
 }
 
-/** How long the front keeps an idle client connection open. */
-const CLIENT_KEEP_ALIVE_MS = 65_000;
-
 const isRefusal = (o: string): o is FrontRefusal => (FRONT_REFUSALS as readonly string[]).includes(o);
 
 /** A hop failure as the visitor sees it: a renderer that gives no answer at all is away (503 and
@@ -170,7 +167,14 @@ export function createFront(o: FrontParts): FrontServer {
     });
   }
 
-  const server = http.createServer({ insecureHTTPParser: false, requireHostHeader: true }, serve);
+  const server = http.createServer({ insecureHTTPParser: false, requireHostHeader: true }, (req, res) => {
+    try {
+      serve(req, res);
+    } catch (e) {
+      o.log(`[site] ${req.method} ${req.url}: ${(e as Error).stack ?? String(e)}`);
+      refuse(res, "renderer_failed");
+    }
+  });
   // A request the parser refused (both Content-Length and Transfer-Encoding, obs-folded headers, bad
   // framing) never reaches a handler, so it never reaches the renderer either.
   server.on("clientError", (e: NodeJS.ErrnoException, socket) => {
@@ -181,9 +185,8 @@ export function createFront(o: FrontParts): FrontServer {
   // Receiving a request (headers and body) may take no longer than a render may.
   server.headersTimeout = limits.headersTimeoutMs;
   server.requestTimeout = limits.headersTimeoutMs;
-  // Idle connections stay open longer than clients keep theirs (undici 4 s, proxies often 60 s), so a client
-  // never sends a request on a connection the front is closing (the front's own hop does the same, upstream.ts).
-  server.keepAliveTimeout = CLIENT_KEEP_ALIVE_MS;
+  // The front's own hop to the renderer does the same the other way round (upstream.ts).
+  server.keepAliveTimeout = limits.clientKeepAliveMs;
   return { server, stats, cache };
 }
 
@@ -217,6 +220,7 @@ export async function startFront(o: FrontOptions): Promise<Front> {
     env: o.env,
     restartMinMs: o.limits.restartMinMs,
     restartMaxMs: o.limits.restartMaxMs,
+    startTimeoutMs: o.limits.startTimeoutMs,
     log: o.log,
     onRestart: () => stats?.rendererRestarted(),
     // A round the renderer was running died with it: its lock is released now, not after the heartbeat goes stale.

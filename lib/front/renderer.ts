@@ -45,7 +45,7 @@ export interface RendererOptions {
   restartMinMs: number;
   restartMaxMs: number;
   /** A renderer that does not accept connections this long after its start is killed (and started again). */
-  startTimeoutMs?: number;
+  startTimeoutMs: number;
   /** Called when a renderer exited (before the next one starts): `pid` held whatever it held. */
   onExit?: (pid: number, how: string) => void;
   onRestart?: () => void;
@@ -77,6 +77,13 @@ function accepting(port: number): Promise<boolean> {
   });
 }
 
+/** The wait before the next start: the shortest after a first exit, doubling up to the longest while
+ * renderers keep exiting, the shortest again once one stayed up as long as the longest wait. */
+export function nextBackoff(previousMs: number, upForMs: number, o: { restartMinMs: number; restartMaxMs: number }): number {
+  if (previousMs === 0 || upForMs >= o.restartMaxMs) return o.restartMinMs;
+  return Math.min(o.restartMaxMs, previousMs * 2);
+}
+
 export function superviseRenderer(o: RendererOptions): Renderer {
   const nextBin = path.join(o.cwd, "node_modules", "next", "dist", "bin", "next");
   const out = o.out ?? ((line: string) => process.stdout.write(`${line}\n`));
@@ -102,7 +109,18 @@ export function superviseRenderer(o: RendererOptions): Renderer {
     since = Date.now();
   };
 
-  async function start(): Promise<void> {
+  /** Starts a renderer; one that cannot even be spawned counts as one that exited at once. */
+  function start(): void {
+    launch().catch((e: unknown) => {
+      o.log(`[site] the renderer could not be started: ${(e as Error).message}`);
+      const proc = child;
+      if (proc) proc.kill("SIGKILL");
+      else if (everUp) exited(null, "spawn failed");
+      else readyReject(e as Error);
+    });
+  }
+
+  async function launch(): Promise<void> {
     nextStartAt = null;
     enter("starting");
     const port = await freePort();
@@ -124,7 +142,7 @@ export function superviseRenderer(o: RendererOptions): Renderer {
     });
     proc.once("error", (e) => o.log(`[site] the renderer could not be started: ${e.message}`));
     proc.once("exit", (code, signal) => exited(proc, code === null ? String(signal) : `exit ${code}`));
-    const deadline = Date.now() + (o.startTimeoutMs ?? 120_000);
+    const deadline = Date.now() + o.startTimeoutMs;
     while (child === proc && proc.exitCode === null && proc.signalCode === null) {
       if (await accepting(port)) {
         if (child !== proc || state === "stopped") return;
@@ -138,7 +156,7 @@ export function superviseRenderer(o: RendererOptions): Renderer {
         return;
       }
       if (Date.now() > deadline) {
-        o.log(`[site] the renderer did not listen within ${Math.round((o.startTimeoutMs ?? 120_000) / 1000)} s; killing it`);
+        o.log(`[site] the renderer did not listen within ${Math.round(o.startTimeoutMs / 1000)} s; killing it`);
         proc.kill("SIGKILL");
         return;
       }
@@ -146,7 +164,7 @@ export function superviseRenderer(o: RendererOptions): Renderer {
     }
   }
 
-  function exited(proc: ChildProcess, how: string): void {
+  function exited(proc: ChildProcess | null, how: string): void {
     if (child !== proc) return;
     child = null;
     upstream?.close();
@@ -163,21 +181,20 @@ export function superviseRenderer(o: RendererOptions): Renderer {
       readyReject(new Error(`next start exited (${how}) before it listened`));
       return;
     }
-    o.onExit?.(proc.pid ?? 0, how);
-    // A renderer that stayed up as long as the longest wait starts the back-off over.
-    backoffMs = upAt && Date.now() - upAt >= o.restartMaxMs ? o.restartMinMs : Math.min(o.restartMaxMs, backoffMs ? backoffMs * 2 : o.restartMinMs);
+    if (proc?.pid) o.onExit?.(proc.pid, how);
+    backoffMs = nextBackoff(backoffMs, upAt ? Date.now() - upAt : 0, o);
     upAt = 0;
     nextStartAt = Date.now() + backoffMs;
     enter("restarting");
-    o.log(`[site] the renderer (pid ${proc.pid}) exited (${how}); starting it again in ${backoffMs / 1000} s`);
+    o.log(`[site] the renderer (pid ${proc?.pid ?? "none"}) exited (${how}); starting it again in ${backoffMs / 1000} s`);
     restartTimer = setTimeout(() => {
       restarts++;
       o.onRestart?.();
-      void start();
+      start();
     }, backoffMs);
   }
 
-  void start();
+  start();
 
   return {
     get state() {

@@ -88,13 +88,19 @@ export function createUpstream(at: { host: string; port: number; idleMs?: number
       const headers: OutgoingHttpHeaders = Object.fromEntries(endToEnd(r.headers).filter(([k]) => !REQUEST_ONLY.has(k)));
       if (r.body || (r.method !== "GET" && r.method !== "HEAD")) headers["content-length"] = String(r.body?.length ?? 0);
       const attempt = (n: number) => {
-        const up = http.request({ host: at.host, port: at.port, method: r.method, path: r.path, headers, agent }, (answer) => {
-          if (settled) return void answer.destroy();
-          settled = true;
-          if (holdTimer) answer.once("close", () => clearTimeout(timer));
-          else clearTimeout(timer);
-          resolve(answer);
-        });
+        let up: http.ClientRequest;
+        try {
+          up = http.request({ host: at.host, port: at.port, method: r.method, path: r.path, headers, agent }, (answer) => {
+            if (settled) return void answer.destroy();
+            settled = true;
+            if (holdTimer) answer.once("close", () => clearTimeout(timer));
+            else clearTimeout(timer);
+            resolve(answer);
+          });
+        } catch (e) {
+          // A target or field Node will not send (it refuses unescaped characters in a path, say).
+          return fail(new HopError("unreachable", (e as NodeJS.ErrnoException).code ?? (e as Error).message));
+        }
         current = up;
         up.on("error", (e) => {
           const code = (e as NodeJS.ErrnoException).code ?? e.message;
