@@ -23,6 +23,8 @@ declare module "autocannon" {
     connections?: number;
     duration?: number;
     amount?: number;
+    /** Requests per second across all connections (unlimited when unset). */
+    overallRate?: number;
     timeout?: number;
     pipelining?: number;
     headers?: Record<string, string>;

@@ -56,17 +56,26 @@ export interface RendererOptions {
 
 const POLL_MS = 100;
 
+/** The variable naming the front's pid to its renderer, which ends itself once that process is gone. */
+export const RENDERER_PARENT_ENV = "MCP_STATUS_FRONT_PID";
+
 /** Lowers every thread of `pid` to `niceness` (Linux lists them under /proc/<pid>/task; threads started
- * later inherit it). The renderer starts at the front's priority, so a restart under load is quick, and
- * renders and rounds run below it from then on. False when it could not. */
+ * later inherit it), and its session's CPU group where the kernel has one. The renderer starts at the
+ * front's priority, so a restart under load is quick, and renders and rounds run below it from then on.
+ * False when it could not. */
 function renice(pid: number, niceness: number): boolean {
   try {
     const tasks = fs.existsSync(`/proc/${pid}/task`) ? fs.readdirSync(`/proc/${pid}/task`).map(Number) : [pid];
     for (const tid of tasks) os.setPriority(tid, niceness);
-    return true;
   } catch {
     return false;
   }
+  try {
+    if (fs.existsSync(`/proc/${pid}/autogroup`)) fs.writeFileSync(`/proc/${pid}/autogroup`, String(niceness));
+  } catch {
+    // not allowed here (an unprivileged user may only raise it): the threads' own niceness still holds
+  }
+  return true;
 }
 
 function accepting(port: number): Promise<boolean> {
@@ -126,10 +135,13 @@ export function superviseRenderer(o: RendererOptions): Renderer {
     const port = await freePort();
     if ((state as RendererState) === "stopped") return;
     const args = [nextBin, "start", "-H", "127.0.0.1", "-p", String(port), "--keepAliveTimeout", String(RENDERER_KEEP_ALIVE_MS)];
+    // A session of its own: where the kernel groups CPU time by session (autogroup), the renderer's renders
+    // then never count against the front's share. It ends when the front does (instrumentation.ts).
     const proc = spawn(process.execPath, args, {
       cwd: o.cwd,
-      env: { ...o.env, NODE_ENV: "production" },
+      env: { ...o.env, NODE_ENV: "production", [RENDERER_PARENT_ENV]: String(process.pid) },
       stdio: ["ignore", "pipe", "inherit"],
+      detached: true,
     });
     child = proc;
     // The renderer's own banner names its loopback port, which is not the site's address: left out.

