@@ -279,6 +279,22 @@ test("a flood of 2,000 requests with random queries and Hosts: held pages keep t
   expect(p99(flooded)).toBeLessThanOrEqual(2 * Math.max(p99(quiet), 20));
 });
 
+test("kill -9 of the front: its renderer, in a session of its own, ends too", async () => {
+  test.setTimeout(90_000);
+  const s = await startSite();
+  const renderer = (await health(s.origin)).renderer.pid!;
+  process.kill(s.pid, "SIGKILL");
+  const alive = () => {
+    try {
+      process.kill(renderer, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  await expect.poll(alive, { timeout: 10_000 }).toBe(false);
+});
+
 test("smuggling: both Content-Length and Transfer-Encoding, or obs-folded headers, are refused with 400 and never reach the renderer", async () => {
   test.setTimeout(90_000);
   const s = await startSite();
