@@ -21,6 +21,19 @@ export const TRANSPORTS = ["streamable-http", "sse"] as const;
 export type Transport = (typeof TRANSPORTS)[number];
 
 /**
+ * How one listed remote of a registry server stands (DESIGN §2.6, suite 0.13.0): the one probed, one that
+ * needs the user's own values first, or one passed over because another remote of the server was probed.
+ */
+export const REMOTE_STANDINGS = ["probed", "needs_configuration", "passed_over"] as const;
+export type RemoteStanding = (typeof REMOTE_STANDINGS)[number];
+
+/** A -32022 whose `data` names the revisions a server speaks; `supportedVersions` has been seen in the wild. */
+export const SUPPORTED_VERSIONS_FIELDS = ["supported", "supportedVersions"] as const;
+
+/** JSON-RPC error for "rate limited" (draft SEP-3304): a slow-down, its `data.retryAfterMs` read like Retry-After. */
+export const RATE_LIMITED_CODE = -32023;
+
+/**
  * Why a request got no HTTP answer at all, when the cause lies in the network between the probe and the
  * server (DESIGN §2.7): such a failure may be the probe's own. `nxdomain` (the name does not exist) and
  * `dns_unavailable` (the resolver did not answer) are told apart because only the second can be ours.

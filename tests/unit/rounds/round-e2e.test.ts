@@ -143,7 +143,7 @@ describe("a round over the fixture registry and the zoo", () => {
   test("needs-configuration servers are Not checked with the reason and get no request", () => {
     const tpl = getServerDetail(db, "io.github.x/templated")!;
     expect(Object.values(tpl.states)).toEqual(Array(5).fill("not_checked"));
-    expect(tpl.checks[0]!.reason).toMatch(/needs configuration.*template with \{tenant\}/);
+    expect(tpl.checks[0]!.reason).toMatch(/needs configuration.*\{tenant\} with no default/);
     const secret = getServerDetail(db, "io.github.x/secret")!;
     expect(secret.checks[0]!.reason).toMatch(/header Authorization/);
     expect(secret.exchanges).toEqual([]);
