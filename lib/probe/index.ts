@@ -183,8 +183,9 @@ async function runSse(ctx: ProbeContext, obs: ProbeObservation, url: string): Pr
   return async () => undefined;
 }
 
-/** SSE GET answers a Streamable HTTP server gives (no such method, no session, not SSE). */
-const SSE_GET_MISSES = new Set([200, 400, 404, 405, 406]);
+/** SSE GET refusals a Streamable HTTP server gives (no GET stream, no session, not acceptable); a 200 that is
+ * not an event stream counts too. */
+const SSE_GET_MISSES = new Set([400, 404, 405, 406]);
 /** How a 2024-11-05 HTTP+SSE server answers a POST to its stream URL. */
 const POST_MISSES = new Set([404, 405]);
 
@@ -196,11 +197,14 @@ const POST_MISSES = new Set([404, 405]);
 async function checkOtherTransport(ctx: ProbeContext, obs: ProbeObservation, url: string): Promise<void> {
   const hs = obs.handshake;
   if (hs?.kind !== "failed" || ctx.stopped) return;
-  const statuses = (hs.seqs ?? []).map((q) => obs.exchanges.find((x) => x.seq === q)?.status);
+  const decided = (hs.seqs ?? []).map((q) => obs.exchanges.find((x) => x.seq === q));
+  const statuses = decided.map((x) => x?.status);
   const mark = obs.exchanges.length;
   const since = () => obs.exchanges.slice(mark).map((x) => x.seq);
   if (obs.transport === "sse") {
-    if (statuses.length !== 1 || statuses[0] === undefined || !SSE_GET_MISSES.has(statuses[0])) return;
+    const get = decided.length === 1 ? decided[0] : undefined;
+    const notAStream = get?.status === 200 && !(get.responseHeaders["content-type"] ?? "").toLowerCase().startsWith("text/event-stream");
+    if (get?.status === undefined || !(SSE_GET_MISSES.has(get.status) || notAStream)) return;
     const ch = new StreamableChannel(ctx.http, url, ctx.limits.excerptChars);
     const first = await discover(ctx, ch);
     let speaks = "decided" in first && (first.decided.kind === "modern" || first.decided.kind === "declined" || first.decided.kind === "discovered_newer");

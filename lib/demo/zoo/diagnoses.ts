@@ -1,0 +1,89 @@
+// Zoo servers for suite 0.13.0 (DESIGN §2.8): each known misconfiguration a hint names, beside a near miss that
+// must not get one; the TLS and network cases the harness sets up itself; -32023 and -32022's
+// supportedVersions. Their expectations are in diagnoses-expectations.ts.
+import type { ZooBehaviour, ZooContext } from "./types";
+import { SINGLE_PAGE, err, legacyEndpoint, modernEndpoint, notFound, rpcId, sendJson, sendText, sseEvent, initializeResult, ok, rpc, SAMPLE_TOOLS } from "./wire";
+
+/** The TS SDK v2 app helpers' localhost-only Host allowlist (research/protocol.md §7), byte for byte. */
+const invalidHost: ZooBehaviour = (ctx) => {
+  const host = (ctx.headers.host ?? "").replace(/:\d+$/, "");
+  sendJson(ctx, 403, { jsonrpc: "2.0", error: { code: -32000, message: `Invalid Host: ${host}` }, id: null });
+};
+
+/** A 403 that names no Host allowlist: a refusal, but not that one. */
+const forbidden: ZooBehaviour = (ctx) => sendJson(ctx, 403, { jsonrpc: "2.0", error: { code: -32000, message: "Forbidden" }, id: null });
+
+/** Serves a behaviour's `/mcp` at another path, so a remote can be listed at a URL its transport does not use. */
+const servedAt =
+  (path: string, inner: ZooBehaviour): ZooBehaviour =>
+  (ctx) =>
+    inner({ ...ctx, path: ctx.path === path ? "/mcp" : ctx.path === "/mcp" ? "/not-here" : ctx.path });
+
+/** A 2024-11-05 HTTP+SSE server whose stream lives at /mcp: a POST there finds no route (404). */
+const sseAtMcp: ZooBehaviour = (ctx) => {
+  const streams = (ctx.state.streams ??= new Map<string, ZooContext["res"]>()) as Map<string, ZooContext["res"]>;
+  const prefix = new URL(ctx.base).pathname.replace(/\/$/, "");
+  if (ctx.path === "/mcp" && ctx.method === "GET") {
+    const id = `s${streams.size + 1}`;
+    ctx.res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+    ctx.res.write(sseEvent(`${prefix}/messages?sessionId=${id}`, { event: "endpoint" }));
+    streams.set(id, ctx.res);
+    ctx.res.on("close", () => streams.delete(id));
+    return;
+  }
+  if (ctx.path === "/messages" && ctx.method === "POST") {
+    const stream = streams.get(ctx.query.get("sessionId") ?? "");
+    if (!stream) return sendText(ctx, 404, "text/plain", "Could not find session");
+    sendText(ctx, 202, "text/plain", "Accepted");
+    const r = rpc(ctx);
+    if (r.id === undefined) return;
+    const reply = r.method === "initialize" ? ok(rpcId(ctx), initializeResult("2024-11-05")) : r.method === "tools/list" ? ok(rpcId(ctx), { tools: SAMPLE_TOOLS }) : err(rpcId(ctx), -32601, "Method not found");
+    stream.write(sseEvent(JSON.stringify(reply), { event: "message" }));
+    return;
+  }
+  return sendText(ctx, 404, "text/html", `<!DOCTYPE html><html><body><pre>Cannot ${ctx.method} ${ctx.path}</pre></body></html>`);
+};
+
+const everything404: ZooBehaviour = (ctx) => sendText(ctx, 404, "text/plain", "Not Found");
+
+/** Every POST answered with one status and a TS-SDK-style error body. */
+const postsAnswered =
+  (status: number, message: string): ZooBehaviour =>
+  (ctx) =>
+    ctx.method === "POST" && ctx.path === "/mcp" ? sendJson(ctx, status, err(null, -32000, message)) : notFound(ctx);
+
+/** -32023 (draft SEP-3304) with data.retryAfterMs and no Retry-After header. */
+const rateLimited =
+  (status: number): ZooBehaviour =>
+  (ctx) =>
+    sendJson(ctx, status, err(rpcId(ctx), -32023, "Rate limited", { retryAfterMs: 90_000, limit: 60, remaining: 0 }));
+
+export const DIAGNOSIS_BEHAVIOURS: Record<string, ZooBehaviour> = {
+  "invalid-host-403": invalidHost,
+  "forbidden-403-other-message": forbidden,
+  "redirect-http-to-https": (ctx) => sendText(ctx, 301, "text/plain", "", { location: `${ctx.base.replace(/^http:/, "https:")}/mcp` }),
+  "redirect-sse-to-mcp": (ctx) => sendText(ctx, 308, "text/plain", "", { location: `${new URL(ctx.base).pathname.replace(/\/$/, "")}/mcp` }),
+  "redirect-without-location": (ctx) => sendText(ctx, 302, "text/plain", "moved"),
+  "listed-sse-speaks-streamable-http": servedAt("/sse", legacyEndpoint({ discover: (ctx) => sendJson(ctx, 400, err(null, -32000, "Bad Request: Unsupported protocol version")), sessions: true })),
+  "listed-streamable-http-speaks-sse": sseAtMcp,
+  "listed-sse-not-mcp": everything404,
+  "not-acceptable-406": postsAnswered(406, "Not Acceptable: Client must accept application/json"),
+  "unsupported-media-type-415": postsAnswered(415, "Unsupported Media Type: Content-Type must be application/json; charset=utf-8"),
+  "discover-406-then-initialize-works": legacyEndpoint({ discover: (ctx) => sendJson(ctx, 406, err(null, -32000, "Not Acceptable")) }),
+  "connection-reset-before-answer": (ctx) => void ctx.res.socket?.resetAndDestroy(),
+  "rate-limited-32023-429": legacyEndpoint({ discover: rateLimited(429) }),
+  "rate-limited-32023-http-200": legacyEndpoint({ discover: rateLimited(200) }),
+  "declined-32022-supported-versions": legacyEndpoint({
+    discover: (ctx) => sendJson(ctx, 400, err(rpcId(ctx), -32022, "Unsupported protocol version", { supportedVersions: ["2099-01-01"], requested: "2026-07-28" })),
+  }),
+  // The harness serves these over TLS with certificates it makes, or breaks the network under them.
+  "tls-valid": modernEndpoint({ tools: SINGLE_PAGE }),
+  "tls-expiring-soon": modernEndpoint({ tools: SINGLE_PAGE }),
+  "tls-expired": modernEndpoint({ tools: SINGLE_PAGE }),
+  "tls-wrong-name": modernEndpoint({ tools: SINGLE_PAGE }),
+  "tls-unknown-issuer": modernEndpoint({ tools: SINGLE_PAGE }),
+  "tls-plain-http-on-https": modernEndpoint({ tools: SINGLE_PAGE }),
+  "connection-refused": modernEndpoint({ tools: SINGLE_PAGE }),
+  "name-not-found": modernEndpoint({ tools: SINGLE_PAGE }),
+  "dns-resolver-unavailable": modernEndpoint({ tools: SINGLE_PAGE }),
+};
