@@ -128,8 +128,9 @@ export function diagnose(obs: ProbeObservation, r: CheckResult): { hint: Hint; e
   if (found) return { hint: found, evidence: [] };
   // The listed transport failed at the handshake, and the other one answered (DESIGN §2.8).
   const hsSeqs = obs.handshake?.seqs ?? [];
-  if (obs.otherTransport && r.evidence.some((s) => hsSeqs.includes(s))) {
-    return { hint: { code: "transport_mismatch", listed: obs.transport, speaks: obs.otherTransport.transport }, evidence: obs.otherTransport.seqs };
+  const tc = obs.transportCheck;
+  if (tc?.answered && r.evidence.some((s) => hsSeqs.includes(s))) {
+    return { hint: { code: "transport_mismatch", listed: obs.transport, speaks: tc.transport }, evidence: tc.seqs };
   }
   return undefined;
 }

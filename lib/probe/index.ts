@@ -212,14 +212,13 @@ async function checkOtherTransport(ctx: ProbeContext, obs: ProbeObservation, url
       speaks = (await legacyInitialize(ctx, ch, first.fallback, first.seqs)).kind === "legacy";
       if (!ctx.stopped) await ch.endSession();
     }
-    if (speaks) obs.otherTransport = { transport: "streamable-http", seqs: since() };
+    obs.transportCheck = { transport: "streamable-http", answered: speaks, seqs: since() };
     return;
   }
   if (statuses.length === 0 || !statuses.every((s) => s !== undefined && POST_MISSES.has(s))) return;
   const open = await LegacySseChannel.open(ctx.http, url, { ...ctx.limits, headersTimeoutMs: Math.min(ctx.limits.headersTimeoutMs, 5_000) });
-  if (!open.ok) return;
-  open.channel.close();
-  obs.otherTransport = { transport: "sse", seqs: since() };
+  if (open.ok) open.channel.close();
+  obs.transportCheck = { transport: "sse", answered: open.ok, seqs: since() };
 }
 
 /** Fills what the run did not reach, so every later step says why it was not taken. */

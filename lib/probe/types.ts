@@ -304,10 +304,11 @@ export interface ProbeObservation {
   /** The certificate of the server's own host, for https URLs that got as far as a TLS handshake. */
   certificate?: CertificateFacts;
   /**
-   * DESIGN §2.8: after a handshake that failed on the listed transport, the URL answered the other
-   * transport's handshake (a remote listed as sse that speaks Streamable HTTP, or the reverse).
+   * DESIGN §2.8: after a handshake that failed on the listed transport the way the other transport's servers
+   * fail it, the one look at that other transport: its exchanges, and whether the URL answered it (a remote
+   * listed as sse that speaks Streamable HTTP, or the reverse).
    */
-  otherTransport?: { transport: Transport; seqs: number[] };
+  transportCheck?: { transport: Transport; answered: boolean; seqs: number[] };
 }
 
 export interface ProbeTarget {

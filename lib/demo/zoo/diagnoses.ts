@@ -1,8 +1,8 @@
 // Zoo servers for suite 0.13.0 (DESIGN §2.8): each known misconfiguration a hint names, beside a near miss that
 // must not get one; the TLS and network cases the harness sets up itself; -32023 and -32022's
 // supportedVersions. Their expectations are in diagnoses-expectations.ts.
-import type { ZooBehaviour, ZooContext } from "./types";
-import { SINGLE_PAGE, err, legacyEndpoint, modernEndpoint, notFound, rpcId, sendJson, sendText, sseEvent, initializeResult, ok, rpc, SAMPLE_TOOLS } from "./wire";
+import type { ZooBehaviour } from "./types";
+import { SINGLE_PAGE, err, httpSseServer, legacyEndpoint, modernEndpoint, notFound, rpcId, sendJson, sendText } from "./wire";
 
 /** The TS SDK v2 app helpers' localhost-only Host allowlist (research/protocol.md §7), byte for byte. */
 const invalidHost: ZooBehaviour = (ctx) => {
@@ -18,31 +18,6 @@ const servedAt =
   (path: string, inner: ZooBehaviour): ZooBehaviour =>
   (ctx) =>
     inner({ ...ctx, path: ctx.path === path ? "/mcp" : ctx.path === "/mcp" ? "/not-here" : ctx.path });
-
-/** A 2024-11-05 HTTP+SSE server whose stream lives at /mcp: a POST there finds no route (404). */
-const sseAtMcp: ZooBehaviour = (ctx) => {
-  const streams = (ctx.state.streams ??= new Map<string, ZooContext["res"]>()) as Map<string, ZooContext["res"]>;
-  const prefix = new URL(ctx.base).pathname.replace(/\/$/, "");
-  if (ctx.path === "/mcp" && ctx.method === "GET") {
-    const id = `s${streams.size + 1}`;
-    ctx.res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
-    ctx.res.write(sseEvent(`${prefix}/messages?sessionId=${id}`, { event: "endpoint" }));
-    streams.set(id, ctx.res);
-    ctx.res.on("close", () => streams.delete(id));
-    return;
-  }
-  if (ctx.path === "/messages" && ctx.method === "POST") {
-    const stream = streams.get(ctx.query.get("sessionId") ?? "");
-    if (!stream) return sendText(ctx, 404, "text/plain", "Could not find session");
-    sendText(ctx, 202, "text/plain", "Accepted");
-    const r = rpc(ctx);
-    if (r.id === undefined) return;
-    const reply = r.method === "initialize" ? ok(rpcId(ctx), initializeResult("2024-11-05")) : r.method === "tools/list" ? ok(rpcId(ctx), { tools: SAMPLE_TOOLS }) : err(rpcId(ctx), -32601, "Method not found");
-    stream.write(sseEvent(JSON.stringify(reply), { event: "message" }));
-    return;
-  }
-  return sendText(ctx, 404, "text/html", `<!DOCTYPE html><html><body><pre>Cannot ${ctx.method} ${ctx.path}</pre></body></html>`);
-};
 
 const everything404: ZooBehaviour = (ctx) => sendText(ctx, 404, "text/plain", "Not Found");
 
@@ -65,7 +40,8 @@ export const DIAGNOSIS_BEHAVIOURS: Record<string, ZooBehaviour> = {
   "redirect-sse-to-mcp": (ctx) => sendText(ctx, 308, "text/plain", "", { location: `${new URL(ctx.base).pathname.replace(/\/$/, "")}/mcp` }),
   "redirect-without-location": (ctx) => sendText(ctx, 302, "text/plain", "moved"),
   "listed-sse-speaks-streamable-http": servedAt("/sse", legacyEndpoint({ discover: (ctx) => sendJson(ctx, 400, err(null, -32000, "Bad Request: Unsupported protocol version")), sessions: true })),
-  "listed-streamable-http-speaks-sse": sseAtMcp,
+  // A 2024-11-05 HTTP+SSE server whose stream lives at /mcp: a POST there finds no route (404).
+  "listed-streamable-http-speaks-sse": httpSseServer("/mcp"),
   "listed-sse-not-mcp": everything404,
   "not-acceptable-406": postsAnswered(406, "Not Acceptable: Client must accept application/json"),
   "unsupported-media-type-415": postsAnswered(415, "Unsupported Media Type: Content-Type must be application/json; charset=utf-8"),
