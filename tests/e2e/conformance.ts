@@ -2,11 +2,11 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 
-// The official MCP conformance suite, pinned in tools/conformance with the Node 22 it needs (it does not start on
+// The official MCP conformance suite, pinned in tests/conformance with the Node 22 it needs (it does not start on
 // Node 20). Its node_modules/.bin goes first in PATH for the suite's process only: installed with the site, that
 // `node` would shadow the site's own Node 20 in every npm script.
 
-export const CONFORMANCE_DIR = path.resolve("tools/conformance");
+export const CONFORMANCE_DIR = path.resolve("tests/conformance");
 const BIN = path.join(CONFORMANCE_DIR, "node_modules", ".bin");
 export const BASELINE = path.join(CONFORMANCE_DIR, "baseline.yml");
 
