@@ -365,7 +365,8 @@ export function seedDatabase(file: string, now = Date.now()): void {
         evidence: { handshake: [1, 2], protocol_version: [1, 2], tools_list: [1, 2] },
         exchanges: [discover(1, uh, 403, invalidHost), rpc(2, "initialize", uh, "initialize", 403, invalidHost)],
         hints: { handshake: hostHint, protocol_version: hostHint, tools_list: hostHint },
-        successHoursAgo: null,
+        // Read fine until a redeploy on the app helper's defaults four days ago.
+        successHoursAgo: 24 * 4,
         failures: 2,
         certificate: { host: "tools.sdk-defaults.example:443", issuer: "Let's Encrypt", subject: "tools.sdk-defaults.example", validTo: hoursAgo(now, -24 * 61) },
       });

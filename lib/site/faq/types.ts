@@ -14,6 +14,7 @@ export const FAQ_SLUGS = [
   "hints",
   "schedule",
   "self-test",
+  "ask-over-mcp",
   "opting-out",
   "coverage",
   "operating",
