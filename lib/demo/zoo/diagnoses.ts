@@ -36,6 +36,7 @@ const rateLimited =
 export const DIAGNOSIS_BEHAVIOURS: Record<string, ZooBehaviour> = {
   "invalid-host-403": invalidHost,
   "forbidden-403-other-message": forbidden,
+  "tools-call-403-invalid-host": modernEndpoint({ tools: SINGLE_PAGE, toolCall: invalidHost }),
   "redirect-http-to-https": (ctx) => sendText(ctx, 301, "text/plain", "", { location: `${ctx.base.replace(/^http:/, "https:")}/mcp` }),
   "redirect-sse-to-mcp": (ctx) => sendText(ctx, 308, "text/plain", "", { location: `${new URL(ctx.base).pathname.replace(/\/$/, "")}/mcp` }),
   "redirect-without-location": (ctx) => sendText(ctx, 302, "text/plain", "moved"),
