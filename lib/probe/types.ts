@@ -262,7 +262,8 @@ export type Blocked =
   | { kind: "opted_out"; host: string; reason: string }
   | { kind: "address_policy"; host: string; detail: string }
   | { kind: "needs_config"; detail: string }
-  | { kind: "invalid_url"; detail: string };
+  | { kind: "invalid_url"; detail: string }
+  | { kind: "probe_network"; detail: string };
 
 /** Everything the probe saw of one server: input to the pure judges in lib/checks. */
 export interface ProbeObservation {
