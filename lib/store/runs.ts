@@ -114,6 +114,9 @@ export function upsertCheckResults(db: Db, serverId: number, rows: CheckResultRo
           decidedAt: excluded("decided_at"),
           since: excluded("since"),
           code: excluded("code"),
+          notCheckedCause: excluded("not_checked_cause"),
+          noFallback: excluded("no_fallback"),
+          noFallbackCode: excluded("no_fallback_code"),
         },
       })
       .prepare(),
