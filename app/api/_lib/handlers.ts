@@ -3,6 +3,8 @@ import type { Db } from "@/db/client";
 import type { StartResult } from "@/lib/rounds/round";
 import { serverHistory } from "@/app/_lib/history";
 import type { Answer } from "@/lib/site/answer-cache";
+import { overallOf } from "@/lib/checks/overall";
+import { crossReadSentence } from "@/lib/site/cross-read";
 import { listQueryOf, ServerListParams } from "@/lib/site/query";
 import { getServerDetail, listServers, summaryCounts } from "@/lib/store/servers";
 import { getRound, listRecentRounds } from "@/lib/store/rounds";
@@ -61,7 +63,11 @@ export function serverAnswer(name: string, db: Db): Answer {
   // Checks keyed by id (CHECK_IDS order), like the probe CLI's --json report.
   const checks = Object.fromEntries(detail.checks.map((c) => [c.check, c]));
   const history = serverHistory(db, name, new Date());
-  const body = JSON.stringify({ ...detail, checks, history: history?.days ?? [], responseTimes: history?.responseTimes ?? null });
+  // The overall state (DESIGN §2) with the check that decided it and that check's reason (absent when Verified).
+  const o = overallOf(detail.checks);
+  const overall = { overall: o?.state ?? null, overallCause: o?.cause ?? null, overallCheck: o?.check ?? null, overallReason: o?.reason ?? null };
+  const crossRead = detail.crossRead && { ...detail.crossRead, sentence: crossReadSentence(detail.crossRead) };
+  const body = JSON.stringify({ ...detail, ...overall, checks, crossRead, history: history?.days ?? [], responseTimes: history?.responseTimes ?? null });
   return { status: 200, contentType: "application/json", body };
 }
 
