@@ -1,5 +1,6 @@
 import { transaction, type Db } from "../../db/client";
 import { agreedRevision } from "../checks";
+import { overallOf } from "../checks/overall";
 import type { CheckResult } from "../checks/types";
 import { type OptOutSource } from "../store/vocabulary";
 import { SUITE_VERSION } from "../probe/protocol";
@@ -140,6 +141,7 @@ export function writeRun(db: Db, input: PersistInput): PersistResult {
       }
     }
 
+    const overall = overallOf(results);
     const read = isCompleteRead(obs);
     const requests = obs.exchanges.length;
     const requestsOk = obs.exchanges.filter((e) => isOk(e.status)).length;
@@ -162,6 +164,8 @@ export function writeRun(db: Db, input: PersistInput): PersistResult {
       certificate: obs.certificate ? JSON.stringify(obs.certificate) : null,
       keepEvidence: transitions.length > 0,
       ...timings,
+      overall: overall?.state ?? null,
+      overallCause: overall?.cause ?? null,
     });
     recordDay(db, input.serverId, runId, results, timings, now);
     if (prev.lastRunId) pruneRunExchanges(db, prev.lastRunId);
@@ -172,6 +176,9 @@ export function writeRun(db: Db, input: PersistInput): PersistResult {
       reason: r.reason,
       code: r.code ?? null,
       hint: r.hint ?? null,
+      notCheckedCause: r.notCheckedCause ?? null,
+      noFallback: r.noFallback?.rule ?? null,
+      noFallbackCode: r.noFallback?.code ?? null,
       evidence: r.evidence,
       suiteVersion: SUITE_VERSION,
       runId,
@@ -228,6 +235,8 @@ export function writeRun(db: Db, input: PersistInput): PersistResult {
     };
     if (toolCount !== undefined) update.toolCount = toolCount;
     for (const r of results) update[STATE_FIELDS[r.check]] = r.state;
+    update.overall = overall?.state ?? null;
+    update.overallCause = overall?.cause ?? null;
     updateServer(db, input.serverId, update);
 
     if (!input.skipped) {

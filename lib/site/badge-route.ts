@@ -4,7 +4,6 @@ import type { Answer } from "./answer-cache";
 import { badgeQueryKey } from "./cached-routes";
 import { BADGE_CACHE_CONTROL, BADGE_COLORS, badgeSpec, badgeSvg, shieldsEndpoint, type BadgeSpec } from "./badge";
 import type { ResponseTimes } from "./history";
-import { overallState } from "./states";
 
 export type BadgeLookup =
   | { ok: true; spec: BadgeSpec; status: 200 | 404 }
@@ -20,7 +19,7 @@ export function resolveBadge(found: BadgeStates | null, checkParam: string | nul
     check = checkParam as CheckId;
   }
   if (!found) return { ok: true, spec: badgeSpec({ known: false, state: null, check }), status: 404 };
-  const state = check ? found.states[check] : overallState(found.states);
+  const state = check ? found.states[check] : found.overall;
   return { ok: true, spec: badgeSpec({ known: true, state, check, leftRegistry: found.leftRegistryAt !== null }), status: 200 };
 }
 

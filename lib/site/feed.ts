@@ -1,7 +1,7 @@
 import { Feed } from "feed";
 import { type ToolChangeRow } from "../store/tools";
 import type { StateChangeRow } from "../store/history";
-import { CHECK_LABELS, STATE_LABELS } from "./labels";
+import { CHECK_LABELS, NOT_CHECKED_CAUSE_LABELS, STATE_LABELS } from "./labels";
 import { checkAnchor, serverPath } from "./paths";
 
 function describe(c: ToolChangeRow): string {
@@ -31,6 +31,13 @@ function newFeed(h: FeedHead): Feed {
   });
 }
 
+/** " Overall: Not checked (credential required)." after a change, when the run recorded its overall state. */
+function overallWords(t: StateChangeRow): string {
+  if (!t.overall) return "";
+  const kind = t.overall === "not_checked" && t.overallCause ? ` (${NOT_CHECKED_CAUSE_LABELS.en[t.overallCause]})` : "";
+  return ` Overall after this probe: ${STATE_LABELS.en[t.overall]}${kind}.`;
+}
+
 /** Atom for check state changes (transitions), first results included. */
 export function stateChangesAtom(opts: { origin: string; selfPath: string; title: string; rows: StateChangeRow[]; now: Date }): string {
   const { origin, rows } = opts;
@@ -43,7 +50,7 @@ export function stateChangesAtom(opts: { origin: string; selfPath: string; title
       title: `${t.serverName}: ${check} ${change}`,
       link: `${origin}${serverPath(t.serverName)}#${checkAnchor(t.check)}`,
       date: new Date(t.at),
-      description: `${t.reason} (suite ${t.suiteVersion})`,
+      description: `${t.reason} (suite ${t.suiteVersion})${overallWords(t)}`,
     });
   }
   return feed.atom1();

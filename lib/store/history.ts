@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, gt, gte, inArray, isNotNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { runs, serverDays, servers, transitions } from "../../db/schema";
-import { DISCOVERY_CHECKS, type CheckId, type CheckState } from "../checks/vocabulary";
+import { DISCOVERY_CHECKS, type CheckId, type CheckState, type NotCheckedCause } from "../checks/vocabulary";
 
 // Per-day history, response times and the state-change feed. Written in the run's own transaction
 // (persistRun) and read by the server page, the index, the JSON API, badges and the feeds.
@@ -186,6 +186,9 @@ export interface StateChangeRow {
   reason: string;
   suiteVersion: string;
   at: string;
+  /** The overall state the run behind the change left the server in; null for runs stored before it was. */
+  overall: CheckState | null;
+  overallCause: NotCheckedCause | null;
 }
 
 /** Check transitions newest first, across all servers or for one, optionally only those after `since` (ISO-8601).
@@ -201,9 +204,12 @@ export function stateChanges(db: Db, o: { serverId?: number; limit: number; sinc
       reason: transitions.reason,
       suiteVersion: transitions.suiteVersion,
       at: transitions.at,
+      overall: runs.overall,
+      overallCause: runs.overallCause,
     })
     .from(transitions)
     .innerJoin(servers, eq(servers.id, transitions.serverId))
+    .leftJoin(runs, eq(runs.id, transitions.runId))
     .where(
       and(
         o.serverId !== undefined ? eq(transitions.serverId, o.serverId) : isNotNull(transitions.id),

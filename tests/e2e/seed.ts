@@ -2,7 +2,8 @@ import fs from "node:fs";
 import { eq } from "drizzle-orm";
 import { closeDb, openDb } from "../../db/client";
 import * as t from "../../db/schema";
-import { CHECK_IDS, type CheckId, type CheckState, type RefusalCode } from "../../lib/checks/vocabulary";
+import { overallOf } from "../../lib/checks/overall";
+import { CHECK_IDS, type CheckId, type CheckState, type NoFallbackRule, type NotCheckedCause, type RefusalCode } from "../../lib/checks/vocabulary";
 import { SUITE_VERSION } from "../../lib/probe/protocol";
 import type { CertificateFacts, Exchange } from "../../lib/probe/types";
 import { hintColumns, type Hint } from "../../lib/checks/hints";
@@ -30,9 +31,16 @@ export const SEED = {
   hinted: "io.github.sdk-defaults/invalid-host",
   certSoon: "dev.certs/expiring-soon",
   hostileDescription: `<script>window.__pwned = 1</script><img src=x onerror="window.__pwned=2"> Totally normal server`,
+  /** 80 characters, as long as the longest names in the real registry. */
+  longName: "io.github.northwind-analytics-platform/enterprise-resource-planning-mcp-gateways",
+  /** Failed on discovery with a 500 on server/discover, read by the cross-reader: an explained difference. */
+  discover500: "net.flaky/discover-500",
 } as const;
 
 type States = Record<CheckId, CheckState>;
+
+/** The kinds the bulk servers' Not checked discovery checks cycle through, so the index shows each chip. */
+const BULK_CAUSES: NotCheckedCause[] = ["slow_down", "credential_required", "needs_configuration", "probe_network"];
 
 const hoursAgo = (now: number, h: number) => new Date(now - h * 3_600_000).toISOString();
 const day = (now: number, d: number) => new Date(now - d * 86_400_000).toISOString().slice(0, 10);
@@ -94,6 +102,9 @@ export function seedDatabase(file: string, now = Date.now()): void {
         reasons?: Partial<Record<CheckId, string>>;
         /** The error_taxonomy refusal code; by default the usual one for its state. */
         refusal?: RefusalCode;
+        /** Not checked kinds; by default no_challenge for auth_metadata, withheld for error_taxonomy, not_reached elsewhere. */
+        causes?: Partial<Record<CheckId, NotCheckedCause>>;
+        noFallback?: { rule: NoFallbackRule; code: number };
         evidence?: Partial<Record<CheckId, number[]>>;
         exchanges?: Exchange[];
         probedHoursAgo?: number;
@@ -104,8 +115,13 @@ export function seedDatabase(file: string, now = Date.now()): void {
         remotes?: StoredRemote[];
         hints?: Partial<Record<CheckId, Hint>>;
         certificate?: CertificateFacts;
+        /** Judged without a request (opted out): no probe time. */
+        noRequest?: boolean;
       }) => {
         const host = new URL(o.url).host;
+        const causeOf = (check: CheckId): NotCheckedCause | null =>
+          o.states[check] !== "not_checked" ? null : (o.causes?.[check] ?? DEFAULT_CAUSE[check]);
+        const overall = overallOf(CHECK_IDS.map((check) => ({ check, state: o.states[check], notCheckedCause: causeOf(check) })));
         const probed = hoursAgo(now, o.probedHoursAgo ?? 1);
         const success = o.successHoursAgo === null ? null : hoursAgo(now, o.successHoursAgo ?? o.probedHoursAgo ?? 1);
         const [srv] = tx
@@ -124,9 +140,11 @@ export function seedDatabase(file: string, now = Date.now()): void {
             leftRegistryAt: o.left ? hoursAgo(now, 24 * 5) : null,
             era: o.era,
             protocolVersion: o.revision ?? null,
-            lastProbedAt: probed,
+            lastProbedAt: o.noRequest ? null : probed,
             lastSuccessAt: success,
             ...stateFields(o.states),
+            overall: overall?.state ?? null,
+            overallCause: overall?.cause ?? null,
             nextDueAt: o.left ? null : hoursAgo(now, -2),
             consecutiveFailures: o.failures ?? 0,
             scheduleReason: (o.failures ?? 0) > 0 ? "backing off after failures" : "healthy interval",
@@ -154,6 +172,8 @@ export function seedDatabase(file: string, now = Date.now()): void {
             exchanges: JSON.stringify(exchanges),
             keepEvidence: true,
             certificate: o.certificate ? JSON.stringify(o.certificate) : null,
+            overall: overall?.state ?? null,
+            overallCause: overall?.cause ?? null,
           })
           .returning()
           .all();
@@ -166,6 +186,9 @@ export function seedDatabase(file: string, now = Date.now()): void {
               state: o.states[check],
               reason: o.reasons?.[check] ?? defaultReason(check, o.states[check]),
               code: check === "error_taxonomy" ? (o.refusal ?? DEFAULT_REFUSAL[o.states[check]]) : null,
+              notCheckedCause: causeOf(check),
+              noFallback: o.noFallback && o.states[check] === "failed" && check !== "error_taxonomy" && check !== "auth_metadata" ? o.noFallback.rule : null,
+              noFallbackCode: o.noFallback && o.states[check] === "failed" && check !== "error_taxonomy" && check !== "auth_metadata" ? o.noFallback.code : null,
               evidence: JSON.stringify(o.evidence?.[check] ?? []),
               suiteVersion: SUITE_VERSION,
               runId: run!.id,
@@ -288,6 +311,7 @@ export function seedDatabase(file: string, now = Date.now()): void {
         title: "Example CRM",
         url: u3,
         era: "unknown",
+        causes: { handshake: "credential_required", protocol_version: "credential_required", tools_list: "credential_required" },
         states: { handshake: "not_checked", protocol_version: "not_checked", tools_list: "not_checked", error_taxonomy: "not_checked", auth_metadata: "verified" },
         reasons: {
           handshake: "Credential required: initialize got 401 with a valid Bearer challenge; we send no credentials.",
@@ -476,7 +500,42 @@ export function seedDatabase(file: string, now = Date.now()): void {
         states: { handshake: "not_checked", protocol_version: "not_checked", tools_list: "not_checked", error_taxonomy: "not_checked", auth_metadata: "not_checked" },
         reasons: Object.fromEntries(CHECK_IDS.map((c) => [c, "The host mcp.private.dev asked not to be probed (robots.txt); nothing was sent."])),
         refusal: "not_probed",
+        causes: Object.fromEntries(CHECK_IDS.map((c) => [c, "opted_out"])),
+        noRequest: true,
         successHoursAgo: null,
+      });
+
+      // 8b. A registry name of 80 characters, as long as real ones get, with a title.
+      addServer({
+        name: SEED.longName,
+        title: "Northwind ERP gateway",
+        url: "https://erp-gateway.northwind-analytics.example/mcp",
+        era: "modern",
+        revision: "2026-07-28",
+        states: { handshake: "verified", protocol_version: "verified", tools_list: "verified", error_taxonomy: "verified", auth_metadata: "not_checked" },
+        tools: [{ name: "list_orders", description: "Lists open orders.", inputSchema: { type: "object" } }],
+      });
+
+      // 8c. Failed discovery on a 500 from server/discover, which the initialize-first cross-reader read anyway.
+      const u8 = "https://flaky.example.net/mcp";
+      addServer({
+        name: SEED.discover500,
+        title: "Flaky discover",
+        url: u8,
+        era: "unknown",
+        states: { handshake: "failed", protocol_version: "failed", tools_list: "failed", error_taxonomy: "not_checked", auth_metadata: "not_checked" },
+        reasons: {
+          handshake: "server/discover answered HTTP 500 with a text/html body (Internal Server Error).",
+          protocol_version: "server/discover answered HTTP 500 with a text/html body (Internal Server Error).",
+          tools_list: "server/discover answered HTTP 500 with a text/html body (Internal Server Error).",
+          error_taxonomy: "The reserved-tool call was withheld because the handshake failed.",
+        },
+        noFallback: { rule: "discover_server_error", code: 500 },
+        evidence: { handshake: [1], protocol_version: [1], tools_list: [1] },
+        exchanges: [{ ...discover(1, u8, 500, "<html><body>Internal Server Error</body></html>"), responseHeaders: { "content-type": "text/html" } }],
+        probedHoursAgo: 2,
+        successHoursAgo: null,
+        failures: 1,
       });
 
       // 9. Bulk servers for paging and filters.
@@ -507,6 +566,7 @@ export function seedDatabase(file: string, now = Date.now()): void {
                 }
               : {},
           refusal: hs === "verified" && i % 4 === 0 ? "malformed_empty" : undefined,
+          causes: hs === "not_checked" ? Object.fromEntries(["handshake", "protocol_version", "tools_list"].map((c) => [c, BULK_CAUSES[Math.floor(i / 6) % BULK_CAUSES.length]!])) : undefined,
           probedHoursAgo: (i % 12) + 1,
           successHoursAgo: hs === "verified" ? (i % 12) + 1 : 24 * ((i % 4) + 1),
           failures: hs === "verified" ? 0 : (i % 3) + 1,
@@ -548,6 +608,7 @@ export function seedDatabase(file: string, now = Date.now()): void {
       tx.insert(t.crossReads)
         .values([
           cross(SEED.down, "only_cross_reader"),
+          { ...cross(SEED.discover500, "only_cross_reader"), explained: true, explanation: "discover_server_error" as const, explanationCode: 500 },
           cross(SEED.modern, "disagreed", ["get_forecast.description"]),
           cross(SEED.legacy, "agreed"),
           cross(SEED.allStates, "neither"),
@@ -598,6 +659,14 @@ function seedHistory(tx: Tx, now: number, serverId: number, stateOn: (daysAgo: n
 function eqId(id: number) {
   return eq(t.servers.id, id);
 }
+
+const DEFAULT_CAUSE: Record<CheckId, NotCheckedCause> = {
+  handshake: "not_reached",
+  protocol_version: "not_reached",
+  tools_list: "not_reached",
+  error_taxonomy: "withheld",
+  auth_metadata: "no_challenge",
+};
 
 const DEFAULT_REFUSAL: Record<CheckState, RefusalCode | null> = {
   verified: "jsonrpc_invalid_params",

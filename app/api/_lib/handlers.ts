@@ -3,6 +3,8 @@ import type { Db } from "@/db/client";
 import type { StartResult } from "@/lib/rounds/round";
 import { serverHistory } from "@/app/_lib/history";
 import type { Answer } from "@/lib/site/answer-cache";
+import { overallOf } from "@/lib/checks/overall";
+import { crossReadSentence } from "@/lib/site/cross-read";
 import { listQueryOf, ServerListParams } from "@/lib/site/query";
 import { certificateView } from "@/lib/site/certificate";
 import { hintSentence } from "@/lib/checks/hints";
@@ -68,7 +70,11 @@ export function serverAnswer(name: string, db: Db): Answer {
   const now = new Date();
   const history = serverHistory(db, name, now);
   const certificate = certificateView(detail.latestRun?.certificate, now);
-  const body = JSON.stringify({ ...detail, checks, certificate, history: history?.days ?? [], responseTimes: history?.responseTimes ?? null });
+  // The overall state (DESIGN §2) with the check that decided it and that check's reason (absent when Verified).
+  const o = overallOf(detail.checks);
+  const overall = { overall: o?.state ?? null, overallCause: o?.cause ?? null, overallCheck: o?.check ?? null, overallReason: o?.reason ?? null };
+  const crossRead = detail.crossRead && { ...detail.crossRead, sentence: crossReadSentence(detail.crossRead) };
+  const body = JSON.stringify({ ...detail, ...overall, checks, certificate, crossRead, history: history?.days ?? [], responseTimes: history?.responseTimes ?? null });
   return { status: 200, contentType: "application/json", body };
 }
 

@@ -1,17 +1,17 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { overallOf } from "@/lib/checks/overall";
 import { CHECK_IDS } from "@/lib/checks/vocabulary";
 import { parseVersionSegment } from "@/lib/site/cache-key";
 import { evidenceModel } from "@/lib/site/evidence";
-import { CHECK_LABELS } from "@/lib/site/labels";
-import { checkAnchor, nameFromSegments, serverFeedPath, serverStatesFeedPath } from "@/lib/site/paths";
+import { nameFromSegments, serverFeedPath, serverStatesFeedPath } from "@/lib/site/paths";
 import { getRunExchanges } from "@/lib/store/runs";
 import { getServerDetail, type ServerDetail } from "@/lib/store/servers";
 import { RenderStamp } from "../../_components/RenderStamp";
 import { ReprobeSection } from "../../_components/ReprobeForm";
 import { ServerHistory } from "../../_components/ServerHistory";
-import { StateChip } from "../../_components/StateChip";
+import { AtAGlance } from "../../_components/server/AtAGlance";
 import { CertificateFact } from "../../_components/server/CertificateFact";
 import { CheckCard } from "../../_components/server/CheckCard";
 import { EvidenceSection } from "../../_components/server/EvidenceSection";
@@ -61,16 +61,9 @@ export async function generateMetadata({ params }: Params): Promise<Metadata> {
 function ChecksSection({ detail, cites }: { detail: ServerDetail; cites: ReturnType<typeof evidenceModel>["cites"] }) {
   return (
     <section aria-labelledby="checks-h">
-      <h2 id="checks-h">Checks</h2>
-      <ul className="check-nav">
-        {CHECK_IDS.map((id) => (
-          <li key={id}>
-            <a href={`#${checkAnchor(id)}`}>{CHECK_LABELS.en[id]}</a> <StateChip state={detail.states[id]} />
-          </li>
-        ))}
-      </ul>
+      <h2 id="checks-h">Checks in detail, and their history</h2>
       <p className="sub">
-        Each check links to itself (<code>#check-&lt;id&gt;</code>) and to the exchanges it cites in the evidence below. States are observations of
+        Each check links to itself (<code>#check-&lt;id&gt;</code>) and to the exchanges it cites in the evidence above. States are observations of
         one anonymous probe, not a certification; <Link href="/faq/refusals">how refusals are recorded</Link>.
       </p>
       {CHECK_IDS.map((id) => (
@@ -99,15 +92,16 @@ export default async function ServerPage({ params }: Params) {
   return (
     <>
       <ServerHeader detail={detail} />
+      <AtAGlance overall={overallOf(detail.checks)} checks={detail.checks} crossRead={detail.crossRead} />
       <ServerFacts detail={detail} />
       <RemotesSection remotes={detail.remotes} />
       <CertificateFact run={detail.latestRun} now={new Date()} />
-      <ServerHistory name={name} now={new Date()} />
       <ReprobeSection name={name} leftRegistry={!!detail.leftRegistryAt} optedOut={!!detail.optOut} query={query} />
-      <ChecksSection detail={detail} cites={evidence.cites} />
-      <EvidenceSection items={evidence.items} latestRun={detail.latestRun} />
+      <ServerHistory name={name} now={new Date()} />
       <ToolsSection tools={detail.tools} />
-      <ToolChangesSection name={name} changes={detail.toolChanges} />
+      <ToolChangesSection name={name} changes={detail.toolChanges} everRead={detail.toolHash !== null || detail.lastSuccessAt !== null} />
+      <EvidenceSection items={evidence.items} latestRun={detail.latestRun} />
+      <ChecksSection detail={detail} cites={evidence.cites} />
       <LinkTargets name={name} origin={origin} />
       <RenderStamp note="it is rendered again when a probe of this server is recorded." />
     </>

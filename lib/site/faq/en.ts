@@ -23,6 +23,7 @@ import {
   VALID_CHALLENGES,
   WEBHOOK_EXAMPLE,
 } from "./facts";
+import { explainedBlocks, overallBlocks } from "./headline";
 import type { FaqBook, FaqChrome, FaqSlug } from "./types";
 
 const S = STATE_LABELS.en;
@@ -81,6 +82,7 @@ export const FAQ_EN: FaqBook = {
           ],
         },
       },
+      ...overallBlocks("en"),
       { h2: "The five checks", id: "checks" },
       {
         table: {
@@ -1061,7 +1063,7 @@ export const FAQ_EN: FaqBook = {
             },
             {
               id: "cross-read-alert",
-              cells: ["`cross_read`", "The day's cross-read disagreement rate is above its threshold", "A later day is below it", "Read the day's `only_cross_reader` and `disagreed` servers first."],
+              cells: ["`cross_read`", "The day's rate of [unexplained](/faq/operating#explained) cross-read differences is above its threshold", "A later day is below it", "Read the day's unexplained `only_cross_reader` and `disagreed` servers first."],
             },
           ],
         },
@@ -1094,8 +1096,9 @@ export const FAQ_EN: FaqBook = {
         },
       },
       {
-        p: `\`only_cross_reader\` leads because it is the failure that hides best. A server the probe cannot read looks, on the probe's own figures, like a server that is down; only a reader that does not share the probe's code can tell the two apart. The day's outcomes are on [the coverage page](/coverage) and at \`GET /api/cross-reads\` as \`{day, servers: [{name, outcome, paths}]}\`.`,
+        p: `\`only_cross_reader\` leads because it is the failure that hides best. A server the probe cannot read looks, on the probe's own figures, like a server that is down; only a reader that does not share the probe's code can tell the two apart. The day's outcomes are on [the coverage page](/coverage) and at \`GET /api/cross-reads\` as \`{day, servers: [{name, outcome, explained, paths}]}\`.`,
       },
+      ...explainedBlocks("en"),
       { h2: "The cross-reader's manners", id: "cross-reader-politeness" },
       {
         p: `It keeps the probe's rules: the same opt-outs, address policy, user agent and deadline, one request at a time per host, and it never calls a tool.`,

@@ -25,6 +25,8 @@ export const RULE_INDEX: readonly RuleGroup[] = [
     rules: [
       r("2-states", "observed-unsigned", "states", "Four states, each with a one-sentence reason and its evidence", "四种状态，每种都附一句原因和证据"),
       r("2-checks", "observed-unsigned", "checks", "Five checks in display order; the first three are the discovery checks", "五项检查及其显示顺序，前三项属于发现类检查"),
+      r("2-overall", "observed-unsigned", "overall", "The overall state: Failed, else Observed risk, else Verified only when the handshake and tool list are; else Not checked", "总体状态：先看未通过，再看观察到风险，握手和工具列表都已通过才算已通过，其余为未检查"),
+      r("2-not-checked-kinds", "observed-unsigned", "not-checked", "Every Not checked names its kind, and each kind says what to do", "每个未检查都注明属于哪种情况，每种情况都说明该怎么做"),
       r("2-suite-version", "changelog", "versions", "Every result carries the suite version that produced it", "每条结果都记录产生它的套件版本"),
       r("2-corrections", "changelog", "corrections", "Corrections ship without a version bump and are still listed", "更正不升版本号，但同样列入更新记录"),
     ],
@@ -186,6 +188,7 @@ export const RULE_INDEX: readonly RuleGroup[] = [
       r("6-cross-reader", "operating", "cross-reader", "The independent cross-reader", "独立的交叉读取器"),
       r("6-outcomes", "operating", "outcomes", "Cross-read outcomes", "交叉读取的结果类别"),
       r("6-only-cross-reader", "operating", "only-cross-reader", "only_cross_reader: a possible blind spot of the probe", "only_cross_reader：探测器可能存在的盲区"),
+      r("6-explained", "operating", "explained", "Differences the probe's own rules explain are shown on the server page and not counted by the alert", "探测器自身规则能解释的差异显示在服务端页面上，不计入告警"),
       r("6-cross-reader-politeness", "operating", "cross-reader-politeness", "The cross-reader keeps the probe's manners", "交叉读取器遵守与探测器相同的规矩"),
     ],
   },

@@ -23,6 +23,7 @@ import {
   VALID_CHALLENGES,
   WEBHOOK_EXAMPLE,
 } from "./facts";
+import { explainedBlocks, overallBlocks } from "./headline";
 import type { FaqBook, FaqChrome, FaqSlug } from "./types";
 
 const S = STATE_LABELS.zh;
@@ -84,6 +85,7 @@ export const FAQ_ZH: FaqBook = {
           ],
         },
       },
+      ...overallBlocks("zh"),
       { h2: "五项检查", id: "checks" },
       {
         table: {
@@ -892,7 +894,7 @@ export const FAQ_ZH: FaqBook = {
           rows: [
             { id: "coverage-drop", cells: ["`coverage_drop`", "某个完整 UTC 日的覆盖数明显低于近期水平", "之后某个完整日恢复", "查看没读到的服务端，通常能找到共同原因（同一台主机、同一种错误形式）。"] },
             { id: "rounds-stale", cells: ["`rounds_stale`", "`ALERT_STALE_MINUTES`（默认 120）分钟内没有任何一轮结束，不论轮次由谁启动", "有一轮结束", "检查内置调度器或外部 cron，以及最近一轮的日志。"] },
-            { id: "cross-read-alert", cells: ["`cross_read`", "当天交叉读取的不一致比例超过阈值", "之后某天回落到阈值以下", "先看当天的 `only_cross_reader` 和 `disagreed` 服务端。"] },
+            { id: "cross-read-alert", cells: ["`cross_read`", "当天交叉读取中[无解释](/zh/faq/operating#explained)差异的比例超过阈值", "之后某天回落到阈值以下", "先看当天无解释的 `only_cross_reader` 和 `disagreed` 服务端。"] },
           ],
         },
       },
@@ -924,8 +926,9 @@ export const FAQ_ZH: FaqBook = {
         },
       },
       {
-        p: `把 \`only_cross_reader\` 放在首位，是因为这类问题最不容易被发现。探测器读不到的服务端，在探测器自己的统计里和宕机的服务端没有区别；只有不共用探测器代码的读取器才能把两者分开。当天的结果显示在[覆盖页](/coverage)上，也可以通过 \`GET /api/cross-reads\` 获取，格式为 \`{day, servers: [{name, outcome, paths}]}\`。`,
+        p: `把 \`only_cross_reader\` 放在首位，是因为这类问题最不容易被发现。探测器读不到的服务端，在探测器自己的统计里和宕机的服务端没有区别；只有不共用探测器代码的读取器才能把两者分开。当天的结果显示在[覆盖页](/coverage)上，也可以通过 \`GET /api/cross-reads\` 获取，格式为 \`{day, servers: [{name, outcome, explained, paths}]}\`。`,
       },
+      ...explainedBlocks("zh"),
       { h2: "交叉读取器的规矩", id: "cross-reader-politeness" },
       { p: `它遵守与探测器相同的规则：同样的退出规则、地址策略、User-Agent 和时限，每台主机一次一个请求，并且从不调用任何工具。` },
     ],

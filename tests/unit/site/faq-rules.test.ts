@@ -4,7 +4,7 @@ import { FAQ, FAQ_SLUGS, RULE_INDEX, anchorsOf, isFaqSlug, ruleHref } from "@/li
 // One id per rule of DESIGN §2, §2.1–2.5, §3 and §6 (and the §4 self-test), written out here rather than read
 // from the index, so a rule dropped from the index fails this test.
 const DESIGN_RULES = [
-  "2-states", "2-checks", "2-suite-version", "2-corrections",
+  "2-states", "2-checks", "2-overall", "2-not-checked-kinds", "2-suite-version", "2-corrections",
   "2.1.1-modern-first", "2.1.2-discover-result", "2.1.3-declined", "2.1.4-slow-down", "2.1.5-fallback-4xx",
   "2.1.6-fallback-2xx", "2.1.7-transfer-failures", "2.1.8-deciding-answer", "2.1.8-credential-gate",
   "2.1.8-no-challenge", "2.1.9-late-fallback", "2.1.10-sse", "2.1.11-newer-only", "2.1.12-unreadable-4xx",
@@ -27,7 +27,7 @@ const DESIGN_RULES = [
   "3-tool-history", "4-self-test",
   "4-mcp-endpoint", "4-mcp-tools", "4-mcp-bad-input", "4-mcp-rate-limit",
   "6-health", "6-alerts", "6-coverage-drop", "6-rounds-stale", "6-cross-read-alert", "6-status", "6-webhook",
-  "6-cross-reader", "6-outcomes", "6-only-cross-reader", "6-cross-reader-politeness",
+  "6-cross-reader", "6-outcomes", "6-only-cross-reader", "6-explained", "6-cross-reader-politeness",
 ] as const;
 
 const rules = RULE_INDEX.flatMap((g) => g.rules);
