@@ -22,3 +22,9 @@ export type CrossReadOutcome = (typeof CROSS_READ_OUTCOMES)[number];
 
 /** The trigger of a one-server round started by "Probe again now" on a server page. */
 export const REPROBE_ROUND_TRIGGER = "reprobe";
+
+/** How one probe counts for uptime (DESIGN §4): `up` when the handshake completed or met a credential gate,
+ * `down` when it reached the server and failed; `left_out` when it did not reach the server on the server's
+ * account (a slow-down, an opt-out, needing configuration, the probe's own network or deadline). */
+export const UPTIME_OUTCOMES = ["up", "down", "left_out"] as const;
+export type UptimeOutcome = (typeof UPTIME_OUTCOMES)[number];
