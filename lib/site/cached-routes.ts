@@ -10,7 +10,7 @@ import { indexHref, parseIndexQuery } from "./query";
 type Db = Parameters<typeof indexVersion>[0];
 
 /** The query parameters a badge answer depends on; any other parameter is ignored by the handler. */
-export const badgeQueryKey = (query: URLSearchParams) => [query.get("check") ?? "", query.get("metric") ?? ""].join("\n");
+export const badgeQueryKey = (query: URLSearchParams) => [query.get("check") ?? "", query.get("metric") ?? "", query.get("window") ?? ""].join("\n");
 
 /** The "probe again" form's feedback on a server page (?reprobe=…&retry=…), part of the cached page. */
 export function reprobeFeedback(query: URLSearchParams): string {

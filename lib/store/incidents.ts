@@ -62,26 +62,20 @@ export function closeIncident(db: Db, id: number, endedAt: string, runId: number
   db.update(incidents).set({ endedAt, closedRunId: runId }).where(eq(incidents.id, id)).run();
 }
 
-/** A server's incidents, most recent first. */
-export function serverIncidents(db: Db, serverId: number, limit: number): { total: number; rows: Incident[] } {
-  const total = db.select({ n: count() }).from(incidents).where(eq(incidents.serverId, serverId)).get()?.n ?? 0;
-  const rows = db
-    .select(columns)
-    .from(incidents)
-    .innerJoin(servers, eq(servers.id, incidents.serverId))
-    .where(eq(incidents.serverId, serverId))
-    .orderBy(desc(incidents.startedAt), desc(incidents.id))
-    .limit(limit)
-    .all();
-  return { total, rows: rows.map(withDuration) };
+export interface IncidentList {
+  total: number;
+  /** How many of them are still open. */
+  ongoing: number;
+  rows: Incident[];
 }
 
-/** Incidents across servers (or of one), most recent first, paged; `ongoing` counts the open ones. */
-export function incidentList(db: Db, o: { serverId?: number; limit: number; offset: number }): { total: number; ongoing: number; rows: Incident[] } {
-  const where = o.serverId === undefined ? undefined : eq(incidents.serverId, o.serverId);
+/** Incidents across servers, or of the server with registry name `server`, most recent first, paged. */
+export function incidentList(db: Db, o: { server?: string; limit: number; offset?: number }): IncidentList {
+  const where = o.server === undefined ? undefined : eq(servers.name, o.server);
   const totals = db
     .select({ total: count(), ongoing: sql<number>`count(*) filter (where ${incidents.endedAt} is null)` })
     .from(incidents)
+    .innerJoin(servers, eq(servers.id, incidents.serverId))
     .where(where)
     .get();
   const rows = db
@@ -91,7 +85,7 @@ export function incidentList(db: Db, o: { serverId?: number; limit: number; offs
     .where(where)
     .orderBy(desc(incidents.startedAt), desc(incidents.id))
     .limit(o.limit)
-    .offset(o.offset)
+    .offset(o.offset ?? 0)
     .all();
   return { total: totals?.total ?? 0, ongoing: totals?.ongoing ?? 0, rows: rows.map(withDuration) };
 }
@@ -104,12 +98,12 @@ export interface IncidentEvent {
 }
 
 /** The latest openings and closings, newest first, across servers or for one. */
-export function incidentEvents(db: Db, o: { serverId?: number; limit: number }): IncidentEvent[] {
+export function incidentEvents(db: Db, o: { server?: string; limit: number }): IncidentEvent[] {
   const rows = db
     .select(columns)
     .from(incidents)
     .innerJoin(servers, eq(servers.id, incidents.serverId))
-    .where(o.serverId === undefined ? undefined : eq(incidents.serverId, o.serverId))
+    .where(o.server === undefined ? undefined : eq(servers.name, o.server))
     .orderBy(desc(sql`coalesce(${incidents.endedAt}, ${incidents.startedAt})`), desc(incidents.id))
     .limit(o.limit)
     .all()

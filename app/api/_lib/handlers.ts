@@ -5,6 +5,8 @@ import { serverHistory } from "@/app/_lib/history";
 import type { Answer } from "@/lib/site/answer-cache";
 import { listQueryOf, ServerListParams } from "@/lib/site/query";
 import { getServerDetail, listServers, summaryCounts } from "@/lib/store/servers";
+import { incidentList } from "@/lib/store/incidents";
+import { serverUptime } from "@/lib/store/uptime";
 import { getRound, listRecentRounds } from "@/lib/store/rounds";
 import { getMeta, META_KEYS } from "@/lib/store/meta";
 import { latestCrossReads, siteStatus } from "@/lib/rounds/alerts/status";
@@ -51,6 +53,8 @@ export function getServers(request: Request, db: Db): Response {
   return Response.json(listServers(db, listQueryOf(parsed.data)), { headers: noStore });
 }
 
+const SERVER_JSON_INCIDENTS = 100;
+
 /** The JSON answer for one server, as text, so it can be cached per data version. */
 export function serverAnswer(name: string, db: Db): Answer {
   const detail = getServerDetail(db, name);
@@ -60,8 +64,12 @@ export function serverAnswer(name: string, db: Db): Answer {
   }
   // Checks keyed by id (CHECK_IDS order), like the probe CLI's --json report.
   const checks = Object.fromEntries(detail.checks.map((c) => [c.check, c]));
-  const history = serverHistory(db, name, new Date());
-  const body = JSON.stringify({ ...detail, checks, history: history?.days ?? [], responseTimes: history?.responseTimes ?? null });
+  const now = new Date();
+  const history = serverHistory(db, name, now);
+  // DESIGN §4: uptime per window, and the latest incidents (most recent first) without the server's own name.
+  const uptime = serverUptime(db, name, now);
+  const incidents = incidentList(db, { server: name, limit: SERVER_JSON_INCIDENTS }).rows.map(({ serverName: _, ...i }) => i);
+  const body = JSON.stringify({ ...detail, checks, history: history?.days ?? [], responseTimes: history?.responseTimes ?? null, uptime, incidents });
   return { status: 200, contentType: "application/json", body };
 }
 

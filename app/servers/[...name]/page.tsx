@@ -14,6 +14,7 @@ import { ServerHistory } from "../../_components/ServerHistory";
 import { StateChip } from "../../_components/StateChip";
 import { CheckCard } from "../../_components/server/CheckCard";
 import { EvidenceSection } from "../../_components/server/EvidenceSection";
+import { IncidentsSection } from "../../_components/server/IncidentsSection";
 import { LinkTargets } from "../../_components/server/LinkTargets";
 import { ServerFacts } from "../../_components/server/ServerFacts";
 import { ServerHeader } from "../../_components/server/ServerHeader";
@@ -99,6 +100,7 @@ export default async function ServerPage({ params }: Params) {
       <ServerHeader detail={detail} />
       <ServerFacts detail={detail} />
       <ServerHistory name={name} now={new Date()} />
+      <IncidentsSection name={name} />
       <ReprobeSection name={name} leftRegistry={!!detail.leftRegistryAt} optedOut={!!detail.optOut} query={query} />
       <ChecksSection detail={detail} cites={evidence.cites} />
       <EvidenceSection items={evidence.items} latestRun={detail.latestRun} />

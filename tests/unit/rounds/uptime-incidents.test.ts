@@ -3,7 +3,7 @@ import { judge } from "@/lib/checks";
 import type { ProbeObservation } from "@/lib/probe/types";
 import { persistRun } from "@/lib/rounds/persist";
 import { uptimeOutcome } from "@/lib/rounds/uptime";
-import { incidentEvents, incidentList, serverIncidents } from "@/lib/store/incidents";
+import { incidentEvents, incidentList } from "@/lib/store/incidents";
 import { pruneOldRuns } from "@/lib/store/runs";
 import { serverUptime } from "@/lib/store/uptime";
 import { down, ex, healthy, record, setup, tool, withList } from "./observations";
@@ -110,24 +110,24 @@ describe("incidents (DESIGN §4)", () => {
     const { db, id } = setup(["i/one"]);
     const s = id("i/one");
     record(db, s, healthy(at(0), tools), at(0));
-    expect(serverIncidents(db, s, 10).total).toBe(0);
+    expect(incidentList(db, { server: "i/one", limit: 10 }).total).toBe(0);
 
     record(db, s, down(at(1)), at(1));
     record(db, s, down(at(2)), at(2));
     persistRun(db, { serverId: s, roundId: null, obs: slowed(at(3)), results: judge(slowed(at(3))), skipped: false, now: at(3) });
-    let list = serverIncidents(db, s, 10);
+    let list = incidentList(db, { server: "i/one", limit: 10 });
     expect(list.total).toBe(1);
     expect(list.rows[0]).toMatchObject({ startedAt: at(1).toISOString(), endedAt: null, durationMs: null, check: "handshake" });
     expect(list.rows[0]!.reason).toMatch(/ECONNREFUSED|refused/i);
 
     record(db, s, healthy(at(4.5), tools), at(4.5));
-    list = serverIncidents(db, s, 10);
+    list = incidentList(db, { server: "i/one", limit: 10 });
     expect(list.rows[0]).toMatchObject({ endedAt: at(4.5).toISOString(), durationMs: 3.5 * HOUR });
     expect(list.rows[0]!.closedRunId).toBeGreaterThan(list.rows[0]!.openedRunId);
 
     // A second one later, then the list is most recent first.
     record(db, s, withList(at(10), { kind: "failed", cause: "tools/list answered HTTP 500", pages: 0, seqs: [2] }), at(10));
-    list = serverIncidents(db, s, 10);
+    list = incidentList(db, { server: "i/one", limit: 10 });
     expect(list.rows.map((r) => r.check)).toEqual(["tools_list", "handshake"]);
     expect(list.rows[0]!.endedAt).toBeNull();
   });
@@ -135,15 +135,15 @@ describe("incidents (DESIGN §4)", () => {
   test("the first probe of a server opens one when it fails; a credential gate closes it", () => {
     const { db, id } = setup(["i/first"]);
     record(db, id("i/first"), down(at(0)), at(0));
-    expect(serverIncidents(db, id("i/first"), 10).rows[0]).toMatchObject({ endedAt: null });
+    expect(incidentList(db, { server: "i/first", limit: 10 }).rows[0]).toMatchObject({ endedAt: null });
     record(db, id("i/first"), gated(at(2)), at(2));
-    expect(serverIncidents(db, id("i/first"), 10).rows[0]).toMatchObject({ durationMs: 2 * HOUR });
+    expect(incidentList(db, { server: "i/first", limit: 10 }).rows[0]).toMatchObject({ durationMs: 2 * HOUR });
   });
 
   test("a failed protocol version opens an incident though uptime counts the probe up", () => {
     const { db, id } = setup(["i/old"]);
     record(db, id("i/old"), noCommonRevision(at(0)), at(0));
-    expect(serverIncidents(db, id("i/old"), 10).rows[0]).toMatchObject({ check: "protocol_version", endedAt: null });
+    expect(incidentList(db, { server: "i/old", limit: 10 }).rows[0]).toMatchObject({ check: "protocol_version", endedAt: null });
     expect(serverUptime(db, "i/old", at(1))!.last24h).toMatchObject({ up: 1, reached: 1 });
   });
 
@@ -152,7 +152,7 @@ describe("incidents (DESIGN §4)", () => {
     const s = id("i/quiet");
     persistRun(db, { serverId: s, roundId: null, obs: optedOut(at(0)), results: judge(optedOut(at(0))), skipped: true, now: at(0) });
     persistRun(db, { serverId: s, roundId: null, obs: slowed(at(1)), results: judge(slowed(at(1))), skipped: false, now: at(1) });
-    expect(serverIncidents(db, s, 10).total).toBe(0);
+    expect(incidentList(db, { server: "i/quiet", limit: 10 }).total).toBe(0);
   });
 
   test("the site-wide list pages across servers and the feed has an entry per opening and closing", () => {
