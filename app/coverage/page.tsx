@@ -11,12 +11,16 @@ import { serverPath } from "@/lib/site/paths";
 import { BarChart } from "../_components/BarChart";
 import { StateChip } from "../_components/StateChip";
 import { siteDb } from "../_lib/db";
+import { pageMetadata } from "../_lib/meta";
 
 export const dynamic = "force-dynamic";
-export const metadata: Metadata = {
-  title: "Coverage",
-  alternates: { types: { "application/atom+xml": "/coverage/feed.xml" } },
-};
+export const generateMetadata = (): Promise<Metadata> =>
+  pageMetadata({
+    path: "/coverage",
+    title: "Coverage",
+    description: "How many remote MCP servers were read completely each day, the operated alerts, and the independent cross-reader's outcomes.",
+    feeds: [{ url: "/coverage/feed.xml", title: "Alerts" }],
+  });
 
 /** Differing paths shown per server before "and N more". */
 const PATHS_SHOWN = 4;

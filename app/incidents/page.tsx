@@ -7,14 +7,19 @@ import { incidentList } from "@/lib/store/incidents";
 import { serverExists } from "@/lib/store/servers";
 import { IncidentTable } from "../_components/IncidentTable";
 import { siteDb } from "../_lib/db";
+import { pageMetadata } from "../_lib/meta";
 
 export const dynamic = "force-dynamic";
 
-export const metadata: Metadata = {
-  title: "Incidents",
-  description: "When remote MCP servers stopped answering a careful client, for how long, and why: recent incidents across all servers.",
-  alternates: { types: { "application/atom+xml": incidentsFeedPath() } },
-};
+export async function generateMetadata({ searchParams }: { searchParams: Promise<SearchParams> }): Promise<Metadata> {
+  const server = firstParam(await searchParams, "server");
+  return pageMetadata({
+    path: incidentsPath(server),
+    title: server ? `Incidents of ${server}` : "Incidents",
+    description: "When remote MCP servers stopped answering a careful client, for how long, and why: recent incidents across all servers.",
+    feeds: [{ url: incidentsFeedPath(server), title: server ? `Incidents: ${server}` : "Incidents" }],
+  });
+}
 
 const PAGE_SIZE = 50;
 

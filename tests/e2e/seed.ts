@@ -429,15 +429,15 @@ export function seedDatabase(file: string, now = Date.now()): void {
       seedHistory(tx, now, down.serverId, (d) => (d <= 8 ? "failed" : d % 13 === 0 ? null : "verified"), false);
       bulk.forEach((b, i) => seedHistory(tx, now, b.serverId, (d) => ((d + i) % 17 === 0 ? null : d === 0 || (d + i) % 23 !== 0 ? b.state : "failed"), false));
 
-      // Incidents (DESIGN §4): a short closed one on the weather server, a long one and a recent one on the
-      // four-states server, and an ongoing one on the server that is down.
+      // Incidents (DESIGN §4), matching the history strips: a short closed one on the weather server, an old
+      // closed one and an ongoing one on the four-states server, and an ongoing one on the server that is down.
       const incident = (serverId: number, runId: number, startedH: number, endedH: number | null, check: CheckId, reason: string) =>
         tx.insert(t.incidents)
           .values({ serverId, startedAt: hoursAgo(now, startedH), endedAt: endedH === null ? null : hoursAgo(now, endedH), check, reason, openedRunId: runId, closedRunId: endedH === null ? null : runId })
           .run();
       incident(w.serverId, w.runId, 24 * 2 + 5, 24 * 2 + 1 - 10 / 60, "handshake", "server/discover answered HTTP 502 with an HTML page from the load balancer.");
-      incident(four.serverId, four.runId, 24 * 89, 24 * 40, "handshake", "The connection was refused (ECONNREFUSED).");
-      incident(four.serverId, four.runId, 30, 29, "tools_list", "tools/list answered HTTP 500 after the handshake completed.");
+      incident(four.serverId, four.runId, 24 * 70, 24 * 70 - 3, "tools_list", "tools/list answered HTTP 500 after the handshake completed.");
+      incident(four.serverId, four.runId, 24 * 39 + 6, null, "protocol_version", "initialize answered 2023-01-01, a revision the probe does not speak.");
       incident(down.serverId, down.runId, 24 * 8 + 3, null, "handshake", "The connection was refused (ECONNREFUSED).");
 
       // Coverage: 21 days with a dip over the last two, and an open alert for today.

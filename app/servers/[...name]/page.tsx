@@ -5,7 +5,7 @@ import { CHECK_IDS } from "@/lib/checks/vocabulary";
 import { parseVersionSegment } from "@/lib/site/cache-key";
 import { evidenceModel } from "@/lib/site/evidence";
 import { CHECK_LABELS } from "@/lib/site/labels";
-import { checkAnchor, nameFromSegments, serverFeedPath, serverStatesFeedPath } from "@/lib/site/paths";
+import { checkAnchor, nameFromSegments } from "@/lib/site/paths";
 import { getRunExchanges } from "@/lib/store/runs";
 import { getServerDetail, type ServerDetail } from "@/lib/store/servers";
 import { RenderStamp } from "../../_components/RenderStamp";
@@ -20,6 +20,7 @@ import { ServerFacts } from "../../_components/server/ServerFacts";
 import { ServerHeader } from "../../_components/server/ServerHeader";
 import { ToolChangesSection, ToolsSection } from "../../_components/server/ToolsSection";
 import { siteDb } from "../../_lib/db";
+import { serverPageMetadata } from "../../_lib/server-meta";
 
 // Rendered once per data version and kept in Next's ISR cache: proxy.ts appends a segment naming the
 // server's data version (and the origin for copyable links), so a write from any process is a new page.
@@ -40,21 +41,8 @@ async function pageTarget(params: Params["params"]): Promise<{ name: string; ori
 }
 
 export async function generateMetadata({ params }: Params): Promise<Metadata> {
-  const { name } = await pageTarget(params);
-  const detail = getServerDetail(siteDb(), name);
-  if (!detail) return { title: "No such server" };
-  return {
-    title: name,
-    description: `Observed MCP checks for ${name}, with reasons and evidence.`,
-    alternates: {
-      types: {
-        "application/atom+xml": [
-          { url: serverFeedPath(name), title: `Tool changes: ${name}` },
-          { url: serverStatesFeedPath(name), title: `State changes: ${name}` },
-        ],
-      },
-    },
-  };
+  const { name, origin } = await pageTarget(params);
+  return (await serverPageMetadata(name, origin)) ?? { title: "No such server" };
 }
 
 function ChecksSection({ detail, cites }: { detail: ServerDetail; cites: ReturnType<typeof evidenceModel>["cites"] }) {

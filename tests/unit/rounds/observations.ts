@@ -2,8 +2,9 @@ import { afterEach } from "vitest";
 import { judge } from "@/lib/checks";
 import type { Exchange, ProbeObservation, ToolDefinition } from "@/lib/probe/types";
 import { persistRun } from "@/lib/rounds/persist";
-import { applyRegistrySnapshot, getServerDetail, type ListedServer } from "@/lib/store/servers";
+import { applyRegistrySnapshot, getServerDetail } from "@/lib/store/servers";
 import { tempDb } from "../store/helpers";
+import { listedServer } from "../store/listed";
 
 // Observations as the probe would hand them over, and a database with registry servers to persist them into.
 
@@ -15,17 +16,7 @@ afterEach(() => {
 export function setup(names: string[]) {
   const t = tempDb();
   cleanups.push(t.cleanup);
-  const listed: ListedServer[] = names.map((name, i) => ({
-    name,
-    title: null,
-    description: null,
-    version: "1",
-    url: `https://s${i}.example/mcp`,
-    transport: "streamable-http",
-    host: `s${i}.example`,
-    needsConfig: null,
-    registryUpdatedAt: null,
-  }));
+  const listed = names.map((name, i) => listedServer(name, `https://s${i}.example/mcp`));
   applyRegistrySnapshot(t.db, listed, "2026-11-01T00:00:00.000Z");
   const ids = new Map(
     (t.db.$client.prepare("select id, name from servers").all() as { id: number; name: string }[]).map((r) => [r.name, r.id]),
