@@ -12,6 +12,8 @@ export const FAQ_SLUGS = [
   "auth-metadata",
   "which-servers",
   "schedule",
+  "uptime",
+  "incidents",
   "self-test",
   "opting-out",
   "coverage",
