@@ -15,6 +15,7 @@ export const FAQ_SLUGS = [
   "uptime",
   "incidents",
   "self-test",
+  "ask-over-mcp",
   "opting-out",
   "coverage",
   "operating",
