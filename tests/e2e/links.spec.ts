@@ -50,6 +50,9 @@ test("the sitemap lists every server in the database exactly once, and robots.tx
   for (const n of names) expect(counts.get(`${baseURL}${serverUrl(n)}`), n).toBe(1);
   for (const p of ["/", "/incidents", "/faq/uptime", "/zh/faq/incidents"]) expect(urls).toContain(`${baseURL}${p}`);
 
+  const again = await request.get("/sitemap.xml");
+  expect(again.headers()["x-page-cache"]).toBe("hit");
+
   const robots = await request.get("/robots.txt");
   expect(robots.status()).toBe(200);
   expect(await robots.text()).toContain(`Sitemap: ${baseURL}/sitemap.xml`);
@@ -78,6 +81,10 @@ test("a server page names its card in OpenGraph and Twitter tags, and the card i
   }, new URL(image).pathname + new URL(image).search);
   expect(size).toEqual({ width: 1200, height: 630 });
   expect(Number(await meta('meta[property="og:image:width"]'))).toBe(1200);
+  // Kept by the front of `npm start` per data version: asked again, it answers from memory, byte for byte.
+  const again = await page.request.get(image);
+  expect(again.headers()["x-page-cache"]).toBe("hit");
+  expect((await again.body()).equals(bytes)).toBe(true);
 
   for (const scheme of ["light", "dark"] as const) {
     await page.emulateMedia({ colorScheme: scheme });
