@@ -3,7 +3,7 @@ import type { Lang } from "@/lib/site/labels";
 import { siteOrigin } from "./db";
 
 // Every page's link metadata from one place: a canonical URL, OpenGraph and Twitter tags, and for pages that
-// exist in both languages their hreflang alternates. URLs are absolute, from PUBLIC_BASE_URL (else the
+// exist in both languages their hreflang alternates. Those URLs are absolute, from PUBLIC_BASE_URL (else the
 // request's own host), because unfurlers and crawlers read them without a base.
 
 export const SITE_NAME = "mcp-status";
@@ -39,7 +39,8 @@ export async function pageMetadata(m: PageMeta): Promise<Metadata> {
     alternates: {
       canonical: abs(m.path),
       ...(m.languages ? { languages: { en: abs(m.languages.en), "zh-Hans": abs(m.languages.zh), "x-default": abs(m.languages.en) } } : {}),
-      ...(m.feeds ? { types: { "application/atom+xml": m.feeds.map((f) => ({ url: abs(f.url), title: f.title })) } } : {}),
+      // Feed links stay relative, as feed readers resolve them against the page.
+      ...(m.feeds ? { types: { "application/atom+xml": m.feeds.map((f) => ({ url: f.url, title: f.title })) } } : {}),
     },
     openGraph: { type: "website", siteName: SITE_NAME, url: abs(m.path), title: fullTitle, description, locale: OG_LOCALE[m.lang ?? "en"], images },
     twitter: { card: images ? "summary_large_image" : "summary", title: fullTitle, description, images },
