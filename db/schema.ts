@@ -1,7 +1,7 @@
 import { sqliteTable, text, integer, real, index, uniqueIndex, primaryKey } from "drizzle-orm/sqlite-core";
 import { CHECK_IDS, CHECK_STATES, HINT_CODES, NO_FALLBACK_RULES, NOT_CHECKED_CAUSES, REFUSAL_CODES } from "../lib/checks/vocabulary";
 import { ERAS, TRANSPORTS } from "../lib/probe/protocol";
-import { ALERT_KINDS, ALERT_STATES, CROSS_READ_EXPLANATIONS, CROSS_READ_OUTCOMES, OPT_OUT_SOURCES, TOOL_CHANGE_KINDS } from "../lib/store/vocabulary";
+import { ALERT_KINDS, ALERT_STATES, CROSS_READ_EXPLANATIONS, CROSS_READ_OUTCOMES, OPT_OUT_SOURCES, TOOL_CHANGE_KINDS, UPTIME_OUTCOMES } from "../lib/store/vocabulary";
 
 // Times are ISO-8601 UTC strings throughout: sortable, readable in evidence, no tz surprises.
 
@@ -99,6 +99,8 @@ export const runs = sqliteTable(
      * says beside each change. Null for runs stored before it was. */
     overall: text("overall", { enum: CHECK_STATES }),
     overallCause: text("overall_cause", { enum: NOT_CHECKED_CAUSES }),
+    /** How this probe counts for uptime (DESIGN §4); null for runs recorded before uptime was kept. */
+    uptime: text("uptime", { enum: UPTIME_OUTCOMES }),
   },
   (t) => [index("runs_server_idx").on(t.serverId, t.startedAt), index("runs_started_idx").on(t.startedAt)],
 );
@@ -346,6 +348,10 @@ export const serverDays = sqliteTable(
     handshakeMsMax: integer("handshake_ms_max"),
     toolsListMsSum: integer("tools_list_ms_sum").notNull().default(0),
     toolsListMsCount: integer("tools_list_ms_count").notNull().default(0),
+    /** Uptime counters (DESIGN §4): probes that reached the server, and those whose handshake completed or
+     * met a credential gate. Zero on days recorded before uptime was kept. */
+    uptimeReached: integer("uptime_reached").notNull().default(0),
+    uptimeUp: integer("uptime_up").notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.serverId, t.day] })],
 );
@@ -360,4 +366,28 @@ export const reprobeRequests = sqliteTable(
     requestedAt: text("requested_at").notNull(),
   },
   (t) => [index("reprobe_server_idx").on(t.serverId, t.requestedAt), index("reprobe_at_idx").on(t.requestedAt)],
+);
+
+/** A stretch of time in which a server's discovery checks were Failed (DESIGN §4): opened by the run that turned
+ * one of them Failed, closed by the first later run that reached the server with none Failed. Written in the
+ * run's own transaction. */
+export const incidents = sqliteTable(
+  "incidents",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    serverId: integer("server_id").notNull().references(() => servers.id),
+    startedAt: text("started_at").notNull(),
+    /** Null while the incident is open. */
+    endedAt: text("ended_at"),
+    /** The first Failed discovery check of the opening run, and its reason. */
+    check: text("check", { enum: CHECK_IDS }).notNull(),
+    reason: text("reason").notNull(),
+    openedRunId: integer("opened_run_id").notNull(),
+    closedRunId: integer("closed_run_id"),
+  },
+  (t) => [
+    index("incidents_server_idx").on(t.serverId, t.startedAt),
+    index("incidents_started_idx").on(t.startedAt),
+    index("incidents_open_idx").on(t.endedAt, t.serverId),
+  ],
 );

@@ -13,12 +13,16 @@ import { serverPath } from "@/lib/site/paths";
 import { BarChart } from "../_components/BarChart";
 import { StateChip } from "../_components/StateChip";
 import { siteDb } from "../_lib/db";
+import { pageMetadata } from "../_lib/meta";
 
 export const dynamic = "force-dynamic";
-export const metadata: Metadata = {
-  title: "Coverage",
-  alternates: { types: { "application/atom+xml": "/coverage/feed.xml" } },
-};
+export const generateMetadata = (): Promise<Metadata> =>
+  pageMetadata({
+    path: "/coverage",
+    title: "Coverage",
+    description: "How many remote MCP servers were read completely each day, the operated alerts, and the independent cross-reader's outcomes.",
+    feeds: [{ url: "/coverage/feed.xml", title: "Alerts" }],
+  });
 
 const EXPLAINED_BLIND = {
   en: { one: "# server read only by the cross-reader is explained", other: "# servers read only by the cross-reader are explained" },

@@ -7,8 +7,9 @@ import { getServerDetail, listServers } from "../store/servers";
 import type { CheckResultRow } from "../store/runs";
 import { toolChangeList } from "../store/tools";
 import { overallOf } from "../checks/overall";
-import {
+import { serverUptime } from "../store/uptime";
 import { hintSentence } from "../checks/hints";
+import {
   CHANGES_LIMIT,
   SEARCH_PAGE_SIZE,
   type getServerStatusInput,
@@ -72,8 +73,7 @@ export function getServerStatus(ctx: ToolContext, input: z.output<typeof getServ
       lastProbedAt: d.lastProbedAt,
       lastCompleteReadAt: d.lastSuccessAt,
       nextDueAt: d.nextDueAt,
-      // Stand-in until the store computes uptime (DESIGN §4).
-      uptime: null,
+      uptime: serverUptime(ctx.db, d.name, ctx.now),
     },
   };
 }

@@ -1,8 +1,10 @@
 import { Feed } from "feed";
 import { type ToolChangeRow } from "../store/tools";
 import type { StateChangeRow } from "../store/history";
+import type { IncidentEvent } from "../store/incidents";
 import { CHECK_LABELS, NOT_CHECKED_CAUSE_LABELS, STATE_LABELS } from "./labels";
 import { checkAnchor, serverPath } from "./paths";
+import { formatIncidentDuration } from "./uptime";
 
 function describe(c: ToolChangeRow): string {
   const where = c.path ? ` (${c.path})` : "";
@@ -72,6 +74,30 @@ export function changesAtom(opts: { origin: string; selfPath: string; title: str
       link: `${origin}${serverPath(c.serverName)}#changes-h`,
       date: new Date(c.at),
       description: lines.join("\n"),
+    });
+  }
+  return feed.atom1();
+}
+
+/** Atom of incident openings and closings (DESIGN §4), newest first. */
+export function incidentsAtom(opts: { origin: string; selfPath: string; title: string; events: IncidentEvent[]; now: Date }): string {
+  const { origin, events } = opts;
+  const feed = newFeed({ ...opts, updated: events[0] ? new Date(events[0].at) : opts.now });
+  for (const e of events) {
+    const i = e.incident;
+    const check = CHECK_LABELS.en[i.check];
+    const title =
+      e.kind === "opened"
+        ? `${i.serverName}: incident opened, ${check} Failed`
+        : `${i.serverName}: incident closed after ${formatIncidentDuration(i.durationMs ?? 0)}`;
+    feed.addItem({
+      id: `${origin}/incidents#incident-${i.id}-${e.kind}`,
+      title,
+      link: `${origin}${serverPath(i.serverName)}#incidents-h`,
+      date: new Date(e.at),
+      description: [`${title}.`, `Opened at ${i.startedAt} by ${check}: ${i.reason}`, i.endedAt ? `Closed at ${i.endedAt}.` : null]
+        .filter((l): l is string => l !== null)
+        .join("\n"),
     });
   }
   return feed.atom1();

@@ -651,3 +651,20 @@ export function badgeStates(db: Db, name: string): BadgeStates | null {
     .get();
   return row ? { name: row.name, leftRegistryAt: row.leftRegistryAt, overall: row.overall, states: statesOf(row) } : null;
 }
+
+export type CardFacts = BadgeStates & Pick<ServerRow, "title" | "lastProbedAt" | "lastRunId">;
+
+/** What a server's link-preview card shows: its states, title and last probe, from one indexed row. */
+export function serverCardFacts(db: Db, name: string): CardFacts | null {
+  const row = db
+    .select({ name: servers.name, title: servers.title, leftRegistryAt: servers.leftRegistryAt, overall: servers.overall, lastProbedAt: servers.lastProbedAt, lastRunId: servers.lastRunId, ...stateSelect })
+    .from(servers)
+    .where(eq(servers.name, name))
+    .get();
+  return row ? { name: row.name, title: row.title, leftRegistryAt: row.leftRegistryAt, overall: row.overall, lastProbedAt: row.lastProbedAt, lastRunId: row.lastRunId, states: statesOf(row) } : null;
+}
+
+/** Every server page for the sitemap, left servers included (their pages stay), in id order, paged. */
+export function sitemapServers(db: Db, o: { offset: number; limit: number }): Pick<ServerRow, "name" | "lastProbedAt">[] {
+  return db.select({ name: servers.name, lastProbedAt: servers.lastProbedAt }).from(servers).orderBy(asc(servers.id)).limit(o.limit).offset(o.offset).all();
+}

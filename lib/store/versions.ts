@@ -63,3 +63,7 @@ export const serverPageVersion = (db: Db, name: string, now: Date) => `${serverD
 
 /** Badges: every write about the server, and the UTC day (the latency badge reads the last 24 h). */
 export const badgeVersion = (db: Db, name: string, now: Date) => `${serverDataVersion(db, name) ?? "unknown"}|${utcDay(now)}`;
+
+/** A server's link-preview card: every write about the server (states, last probe, leaving the registry); null
+ * for an unknown name. */
+export const cardVersion = (db: Db, name: string) => serverDataVersion(db, name);

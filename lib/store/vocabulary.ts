@@ -35,3 +35,8 @@ export const SERVER_SORTS = ["name", "overall", "last_probed"] as const;
 export type ServerSort = (typeof SERVER_SORTS)[number];
 export const SORT_ORDERS = ["asc", "desc"] as const;
 export type SortOrder = (typeof SORT_ORDERS)[number];
+/** How one probe counts for uptime (DESIGN §4): `up` when the handshake completed or met a credential gate,
+ * `down` when it reached the server and failed; `left_out` when it did not reach the server on the server's
+ * account (a slow-down, an opt-out, needing configuration, the probe's own network or deadline). */
+export const UPTIME_OUTCOMES = ["up", "down", "left_out"] as const;
+export type UptimeOutcome = (typeof UPTIME_OUTCOMES)[number];

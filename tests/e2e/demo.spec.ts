@@ -117,3 +117,23 @@ test("a fresh demo starts green: once its first round and cross-read are done, /
   expect(gate).toMatchObject({ overall: "not_checked", overallCause: "credential_required" });
   expect((await (await request.get(`${base}/api/badge/dev.mcp-status.demo/credential-gate-valid-prm`)).json()).message).toBe("not checked");
 });
+
+test("within the first minutes the changing server shows tool changes, the tool feed has them, and an incident opened and closed", async ({ page, request }) => {
+  const name = "dev.mcp-status.demo/changing-tools";
+  const until = Date.now() + 130_000;
+  let body: { toolChanges: unknown[]; incidents: { endedAt: string | null; reason: string }[]; uptime: { last24h: { up: number; reached: number } } };
+  for (;;) {
+    body = await (await request.get(`${base}/api/servers/${name}`)).json();
+    if (body.incidents.some((i) => i.endedAt) && body.toolChanges.length > 0) break;
+    if (Date.now() > until) throw new Error(`no closed incident and tool change after 130 s:\n${JSON.stringify(body.incidents)}\n${output.slice(-2000)}`);
+    await new Promise((r) => setTimeout(r, 2_000));
+  }
+  expect(body.incidents[0]!.reason).toContain("502");
+  expect(body.uptime.last24h).toMatchObject({ up: 3, reached: 4 });
+  await page.goto(`${base}/changes`);
+  await expect(page.getByRole("link", { name }).first()).toBeVisible();
+  const feed = await (await request.get(`${base}/changes/feed.xml`)).text();
+  expect(feed).toContain(name);
+  await page.goto(`${base}/incidents`);
+  await expect(page.locator("table.incidents")).toContainText(name);
+});

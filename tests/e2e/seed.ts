@@ -12,8 +12,8 @@ import { META_KEYS } from "../../lib/store/meta";
 import { stateFields } from "../../lib/store/servers";
 
 // A realistic small fleet for the e2e suite: every state, transitions, evidence, tools and their
-// changes, coverage days with a dip and an open alert, a server that left the registry, and
-// hostile strings in server-provided fields.
+// changes, coverage days with a dip and an open alert, a server that left the registry, uptime and
+// incidents, and hostile strings in server-provided fields.
 
 export const SEED = {
   allStates: "io.github.example/four-states",
@@ -579,6 +579,17 @@ export function seedDatabase(file: string, now = Date.now()): void {
       seedHistory(tx, now, down.serverId, (d) => (d <= 8 ? "failed" : d % 13 === 0 ? null : "verified"), false);
       bulk.forEach((b, i) => seedHistory(tx, now, b.serverId, (d) => ((d + i) % 17 === 0 ? null : d === 0 || (d + i) % 23 !== 0 ? b.state : "failed"), false));
 
+      // Incidents (DESIGN §4), matching the history strips: a short closed one on the weather server, an old
+      // closed one and an ongoing one on the four-states server, and an ongoing one on the server that is down.
+      const incident = (serverId: number, runId: number, startedH: number, endedH: number | null, check: CheckId, reason: string) =>
+        tx.insert(t.incidents)
+          .values({ serverId, startedAt: hoursAgo(now, startedH), endedAt: endedH === null ? null : hoursAgo(now, endedH), check, reason, openedRunId: runId, closedRunId: endedH === null ? null : runId })
+          .run();
+      incident(w.serverId, w.runId, 24 * 2 + 5, 24 * 2 + 1 - 10 / 60, "handshake", "server/discover answered HTTP 502 with an HTML page from the load balancer.");
+      incident(four.serverId, four.runId, 24 * 70, 24 * 70 - 3, "tools_list", "tools/list answered HTTP 500 after the handshake completed.");
+      incident(four.serverId, four.runId, 24 * 39 + 6, null, "protocol_version", "initialize answered 2023-01-01, a revision the probe does not speak.");
+      incident(down.serverId, down.runId, 24 * 8 + 3, null, "handshake", "The connection was refused (ECONNREFUSED).");
+
       // Coverage: 21 days with a dip over the last two, and an open alert for today.
       for (let d = 20; d >= 0; d--) {
         const read = d <= 1 ? 82 : 110 + ((d * 7) % 9);
@@ -641,7 +652,7 @@ function seedHistory(tx: Tx, now: number, serverId: number, stateOn: (daysAgo: n
         const at = new Date(now - d * 86_400_000 - (k * 6 + 1) * 3_600_000).toISOString();
         const [run] = tx
           .insert(t.runs)
-          .values({ serverId, startedAt: at, finishedAt: at, durationMs: handshakeMs + toolsListMs, suiteVersion: SUITE_VERSION, era: "modern", protocolVersion: "2026-07-28", requests: 3, requestsOk: 3, read: state === "verified", exchanges: null, keepEvidence: false, handshakeMs, toolsListMs })
+          .values({ serverId, startedAt: at, finishedAt: at, durationMs: handshakeMs + toolsListMs, suiteVersion: SUITE_VERSION, era: "modern", protocolVersion: "2026-07-28", requests: 3, requestsOk: 3, read: state === "verified", exchanges: null, keepEvidence: false, handshakeMs, toolsListMs, uptime: state === "failed" && k % 2 === 0 ? "down" : "up" })
           .returning()
           .all();
         lastRunId = run!.id;
@@ -650,8 +661,10 @@ function seedHistory(tx: Tx, now: number, serverId: number, stateOn: (daysAgo: n
       }
     }
     const probes = hs.length || 1 + ((serverId + d) % 3);
+    // Uptime counters: every probe reached the server; on a Failed day, half of them (rounded down) were up.
+    const up = state === "failed" ? Math.floor(probes / 2) : probes;
     tx.insert(t.serverDays)
-      .values({ serverId, day: day(now, d), state, probes, lastRunId, handshakeMsSum: hs.reduce((a, b) => a + b, 0), handshakeMsCount: hs.length, handshakeMsMax: hs.length ? Math.max(...hs) : null, toolsListMsSum: tl.reduce((a, b) => a + b, 0), toolsListMsCount: tl.length })
+      .values({ serverId, day: day(now, d), state, probes, lastRunId, handshakeMsSum: hs.reduce((a, b) => a + b, 0), handshakeMsCount: hs.length, handshakeMsMax: hs.length ? Math.max(...hs) : null, toolsListMsSum: tl.reduce((a, b) => a + b, 0), toolsListMsCount: tl.length, uptimeReached: probes, uptimeUp: up })
       .run();
   }
 }

@@ -5,7 +5,7 @@ import { overallOf } from "@/lib/checks/overall";
 import { CHECK_IDS } from "@/lib/checks/vocabulary";
 import { parseVersionSegment } from "@/lib/site/cache-key";
 import { evidenceModel } from "@/lib/site/evidence";
-import { nameFromSegments, serverFeedPath, serverStatesFeedPath } from "@/lib/site/paths";
+import { nameFromSegments } from "@/lib/site/paths";
 import { getRunExchanges } from "@/lib/store/runs";
 import { getServerDetail, type ServerDetail } from "@/lib/store/servers";
 import { RenderStamp } from "../../_components/RenderStamp";
@@ -15,12 +15,14 @@ import { AtAGlance } from "../../_components/server/AtAGlance";
 import { CertificateFact } from "../../_components/server/CertificateFact";
 import { CheckCard } from "../../_components/server/CheckCard";
 import { EvidenceSection } from "../../_components/server/EvidenceSection";
+import { IncidentsSection } from "../../_components/server/IncidentsSection";
 import { LinkTargets } from "../../_components/server/LinkTargets";
 import { RemotesSection } from "../../_components/server/RemotesSection";
 import { ServerFacts } from "../../_components/server/ServerFacts";
 import { ServerHeader } from "../../_components/server/ServerHeader";
 import { ToolChangesSection, ToolsSection } from "../../_components/server/ToolsSection";
 import { siteDb } from "../../_lib/db";
+import { serverPageMetadata } from "../../_lib/server-meta";
 
 // Rendered once per data version and kept in Next's ISR cache: proxy.ts appends a segment naming the
 // server's data version (and the origin for copyable links), so a write from any process is a new page.
@@ -41,21 +43,8 @@ async function pageTarget(params: Params["params"]): Promise<{ name: string; ori
 }
 
 export async function generateMetadata({ params }: Params): Promise<Metadata> {
-  const { name } = await pageTarget(params);
-  const detail = getServerDetail(siteDb(), name);
-  if (!detail) return { title: "No such server" };
-  return {
-    title: name,
-    description: `Observed MCP checks for ${name}, with reasons and evidence.`,
-    alternates: {
-      types: {
-        "application/atom+xml": [
-          { url: serverFeedPath(name), title: `Tool changes: ${name}` },
-          { url: serverStatesFeedPath(name), title: `State changes: ${name}` },
-        ],
-      },
-    },
-  };
+  const { name, origin } = await pageTarget(params);
+  return (await serverPageMetadata(name, origin)) ?? { title: "No such server" };
 }
 
 function ChecksSection({ detail, cites }: { detail: ServerDetail; cites: ReturnType<typeof evidenceModel>["cites"] }) {
@@ -98,6 +87,7 @@ export default async function ServerPage({ params }: Params) {
       <CertificateFact run={detail.latestRun} now={new Date()} />
       <ReprobeSection name={name} leftRegistry={!!detail.leftRegistryAt} optedOut={!!detail.optOut} query={query} />
       <ServerHistory name={name} now={new Date()} />
+      <IncidentsSection name={name} />
       <ToolsSection tools={detail.tools} />
       <ToolChangesSection name={name} changes={detail.toolChanges} everRead={detail.toolHash !== null || detail.lastSuccessAt !== null} />
       <EvidenceSection items={evidence.items} latestRun={detail.latestRun} />

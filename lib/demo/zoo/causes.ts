@@ -30,5 +30,7 @@ export const ZOO_CAUSES: Record<string, ZooCauses> = {
   "declined-32022-json": { noFallback: { rule: "modern_declined", code: -32022 } },
   "declined-32020-sse": { noFallback: { rule: "modern_declined", code: -32020 } },
   "hostile-redirect-discover": { noFallback: { rule: "discover_redirect", code: 302 } },
+  "redirect-http-to-https": { noFallback: { rule: "discover_redirect", code: 301 } },
+  "redirect-without-location": { noFallback: { rule: "discover_redirect", code: 302 } },
   "discover-only-newer-versions": { noFallback: { rule: "newer_revisions_only", code: null } },
 };

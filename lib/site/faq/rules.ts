@@ -165,6 +165,18 @@ export const RULE_INDEX: readonly RuleGroup[] = [
     ],
   },
   {
+    id: "availability",
+    title: { en: "Uptime and incidents", zh: "可用率与故障记录" },
+    rules: [
+      r("4-uptime", "uptime", "definition", "Uptime: handshakes completed or gated, among the probes that reached the server", "可用率：到达服务端的探测中，握手完成或遇到凭据拦截的比例"),
+      r("4-uptime-left-out", "uptime", "left-out", "Slow-downs, opt-outs and the probe's own outages are left out", "被要求放慢、退出探测和探测器自身的故障不计入"),
+      r("4-uptime-windows", "uptime", "windows", "24 hours, and 7, 30, 90 whole UTC days that outlive the probes' retention", "24 小时，以及在探测记录删除后仍保留的 7、30、90 个 UTC 日"),
+      r("4-incident-opens", "incidents", "opens", "An incident opens when a discovery check turns Failed", "发现类检查变为未通过时开启故障记录"),
+      r("4-incident-closes", "incidents", "closes", "It closes at the first probe that reaches the server with none Failed", "第一次到达服务端且没有未通过项的探测结束故障记录"),
+      r("4-incident-duration", "incidents", "duration", "An incident lasts from the probe that opened it to the one that closed it", "持续时间从开启它的探测算到结束它的探测"),
+    ],
+  },
+  {
     id: "mcp",
     title: { en: "The site as an MCP server", zh: "本站作为 MCP 服务端" },
     rules: [
