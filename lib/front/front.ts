@@ -10,7 +10,6 @@ import { siteDataVersion } from "../store/versions";
 import { createFrontCache, RenderError, type FrontCache, type Render } from "./cache";
 import { frontError, type RenderFailure } from "./errors";
 import { createRenderGate } from "./gate";
-import { FRONT_CACHE_HEADER } from "./headers";
 import { superviseRenderer, type Renderer, type RendererStatus } from "./renderer";
 import { frontRoute, type FrontRoute } from "./routes";
 import { createFrontStats, FRONT_REFUSALS, type FrontRefusal, type FrontSnapshot, type FrontStats } from "./stats";
@@ -125,7 +124,7 @@ export function createFront(o: FrontParts): FrontServer {
       const forwarded = [req.headers["x-forwarded-for"], req.socket.remoteAddress].filter(Boolean).join(", ");
       const headers = { ...req.headers, ...(forwarded ? { "x-forwarded-for": forwarded } : {}) };
       // The slot is held until the answer's headers: a stream (SSE, /mcp) never keeps a render slot.
-      await up.pipe({ method: req.method ?? "GET", path: req.url ?? "/", headers, body, deadline }, res, { extra: [[FRONT_CACHE_HEADER, "pass"]], onHead: release });
+      await up.pipe({ method: req.method ?? "GET", path: req.url ?? "/", headers, body, deadline }, res, { onHead: release });
       return "pass";
     } catch (e) {
       if (e instanceof HopError) return failureOf(e.failure);

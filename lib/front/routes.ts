@@ -2,10 +2,10 @@ import type { IncomingHttpHeaders, OutgoingHttpHeaders } from "node:http";
 import type { Db } from "../../db/client";
 import { badgeQueryText } from "../site/badge-route";
 import { originFrom } from "../site/origin";
-import { badgePath, nameFromSegments, serverJsonPath, serverPath, shieldsEndpointPath } from "../site/paths";
+import { badgePath, cardPath, nameFromSegments, serverJsonPath, serverPath, shieldsEndpointPath } from "../site/paths";
 import { canonicalIndexQuery, searchParamsOf } from "../site/query";
 import { parseReprobeFlash, reprobeFlashQuery } from "../site/reprobe-form";
-import { badgeVersion, indexVersion, serverPageVersion } from "../store/versions";
+import { badgeVersion, cardVersion, indexVersion, serverPageVersion, siteDataVersion } from "../store/versions";
 
 // The route table of the front: which requests it answers from memory, under which key and data version,
 // and the one canonical request that renders that answer. A key holds exactly what the answer depends
@@ -47,6 +47,8 @@ function nameUnder(pathname: string, prefix: string, canonical: (name: string) =
 
 type Req = { method?: string; url?: string; headers: IncomingHttpHeaders };
 
+const SITEMAP_FILE = /^\/sitemaps\/(0|[1-9]\d{0,6})\.xml$/;
+
 const BADGES = [
   ["svg", "/badge/", (n: string) => badgePath(n)],
   ["shields", "/api/badge/", (n: string) => shieldsEndpointPath(n)],
@@ -56,15 +58,20 @@ function cached(req: Req, key: string[], version: string, path: string, headers:
   return { kind: "cached", key: key.join("\n"), version, render: { path, headers: { host: one(req.headers.host) ?? "localhost", "user-agent": RENDER_USER_AGENT, ...headers } } };
 }
 
+/** The request's origin into the key, and the fields it comes from into the render, when the answer's
+ * absolute links name it (PUBLIC_BASE_URL unset). */
+function withOrigin(req: Req, ctx: RouteContext, key: string[], headers: OutgoingHttpHeaders): void {
+  if (ctx.publicBaseUrl) return;
+  key.push(originFrom(headerReader(req.headers), undefined));
+  for (const f of ["x-forwarded-host", "x-forwarded-proto"]) if (req.headers[f] !== undefined) headers[f] = one(req.headers[f]);
+}
+
 /** A page: its links name the origin (when PUBLIC_BASE_URL does not), and client navigation asks for RSC. */
 function page(req: Req, ctx: RouteContext, key: string[], version: string, path: string, searchParams: URLSearchParams): FrontRoute {
   const h = req.headers;
   const query = key[2]!;
   const headers: OutgoingHttpHeaders = {};
-  if (!ctx.publicBaseUrl) {
-    key.push(originFrom(headerReader(h), undefined));
-    for (const f of ["x-forwarded-host", "x-forwarded-proto"]) if (h[f] !== undefined) headers[f] = one(h[f]);
-  }
+  withOrigin(req, ctx, key, headers);
   let render = query ? `${path}?${query}` : path;
   if (h.rsc !== undefined) {
     for (const f of RSC_VARIANT) {
@@ -106,6 +113,16 @@ export function frontRoute(req: Req, ctx: RouteContext, now = new Date()): Front
     if (name === null) continue;
     const query = badgeQueryText(searchParams);
     return cached(req, [kind, name, query], badgeVersion(ctx.db, name, now), `${canonical(name)}${query ? `?${query}` : ""}`);
+  }
+  // The link-preview card: per server and card version; its ?run= only names the version for unfurlers.
+  name = nameUnder(pathname, "/card/", cardPath);
+  if (name !== null) return cached(req, ["card", name], cardVersion(ctx.db, name) ?? "unknown", cardPath(name));
+  // Sitemaps list every server page with absolute URLs: per origin, changed by rounds and registry refreshes.
+  if (pathname === "/sitemap.xml" || SITEMAP_FILE.test(pathname)) {
+    const key = ["sitemap", pathname];
+    const headers: OutgoingHttpHeaders = {};
+    withOrigin(req, ctx, key, headers);
+    return cached(req, key, siteDataVersion(ctx.db), pathname, headers);
   }
   // Built files: their names carry a content hash, so one copy serves until the process ends.
   if (pathname.startsWith("/_next/static/") && !pathname.includes("..")) return cached(req, ["asset", pathname], "build", pathname);

@@ -57,10 +57,10 @@ export interface Upstream {
   send(r: HopRequest): Promise<IncomingMessage>;
   /** The answer read to its end (a body cut off rejects with failure "cut"). */
   whole(r: HopRequest): Promise<WholeAnswer>;
-  /** Streams the answer to `res` with its end-to-end headers (and `extra`); resolves when `res` is done.
+  /** Streams the answer to `res` with its end-to-end headers; resolves when `res` is done.
    * A failure before the headers rejects (nothing was written); after them `res` is cut off, never
    * completed. `onHead` runs once the headers came or the hop failed. */
-  pipe(r: HopRequest, res: ServerResponse, o?: { extra?: [string, string][]; onHead?: () => void }): Promise<void>;
+  pipe(r: HopRequest, res: ServerResponse, o?: { onHead?: () => void }): Promise<void>;
   close(): void;
 }
 
@@ -127,7 +127,7 @@ export function createUpstream(at: { host: string; port: number; idleMs?: number
         answer.once("close", () => !answer.complete && reject(new HopError(Date.now() >= r.deadline ? "timeout" : "cut", "closed before the end")));
       });
     },
-    async pipe(r, res, { extra = [], onHead } = {}) {
+    async pipe(r, res, { onHead } = {}) {
       const gone = new AbortController();
       const onClose = () => gone.abort();
       res.once("close", onClose);
@@ -150,7 +150,7 @@ export function createUpstream(at: { host: string; port: number; idleMs?: number
         });
         answer.on("error", () => undefined);
         answer.once("close", () => !answer.complete && cut());
-        res.writeHead(answer.statusCode ?? 502, answer.statusMessage, rawHeaders([...endToEnd(answer.headers), ...extra]));
+        res.writeHead(answer.statusCode ?? 502, answer.statusMessage, rawHeaders(endToEnd(answer.headers)));
         answer.pipe(res);
       });
     },

@@ -25,6 +25,8 @@ export const RULE_INDEX: readonly RuleGroup[] = [
     rules: [
       r("2-states", "observed-unsigned", "states", "Four states, each with a one-sentence reason and its evidence", "四种状态，每种都附一句原因和证据"),
       r("2-checks", "observed-unsigned", "checks", "Five checks in display order; the first three are the discovery checks", "五项检查及其显示顺序，前三项属于发现类检查"),
+      r("2-overall", "observed-unsigned", "overall", "The overall state: Failed, else Observed risk, else Verified only when the handshake and tool list are; else Not checked", "总体状态：先看未通过，再看观察到风险，握手和工具列表都已通过才算已通过，其余为未检查"),
+      r("2-not-checked-kinds", "observed-unsigned", "not-checked", "Every Not checked names its kind, and each kind says what to do", "每个未检查都注明属于哪种情况，每种情况都说明该怎么做"),
       r("2-suite-version", "changelog", "versions", "Every result carries the suite version that produced it", "每条结果都记录产生它的套件版本"),
       r("2-corrections", "changelog", "corrections", "Corrections ship without a version bump and are still listed", "更正不升版本号，但同样列入更新记录"),
     ],
@@ -118,6 +120,29 @@ export const RULE_INDEX: readonly RuleGroup[] = [
     ],
   },
   {
+    id: "remotes-hints",
+    title: { en: "Remotes, hints and certificates (0.13.0)", zh: "远程端点、修改提示与证书（0.13.0）" },
+    rules: [
+      r("2.6-which-remote", "which-servers", "which-remote", "The first remote needing no configuration is probed, streamable-http before sse", "探测第一个无需配置的远程端点，streamable-http 优先于 sse"),
+      r("2.6-url-variables", "which-servers", "which-remote", "URL variables with defaults are filled in", "带默认值的 URL 变量先填上"),
+      r("2.6-needs-configuration", "which-servers", "what-needs-configuration", "A URL variable without default, a required header or a {placeholder} value needs configuration; an optional header does not", "没有默认值的 URL 变量、必填请求头或含 {占位符} 的值需要配置；可选请求头不需要"),
+      r("2.6-every-remote", "which-servers", "needs-configuration", "A server needs configuration only when every remote does", "全部远程端点都需要配置时，服务端才算需要配置"),
+      r("2.6-standings", "which-servers", "remotes", "Every remote is listed: probed, needs configuration, or passed over", "列出每个远程端点：已探测、需要配置或未选用"),
+      r("2.8-hints", "hints", "hints", "A Failed or Observed-risk check whose evidence matches exactly carries a one-sentence hint", "证据完全吻合的未通过或观察到风险检查，附一句修改提示"),
+      r("2.8-invalid-host", "hints", "hint-invalid-host", "Hint: a 403 naming an Invalid Host (a localhost-only allowlist)", "提示：403 写着 Invalid Host（只允许 localhost 的白名单）"),
+      r("2.8-redirect", "hints", "hint-redirect", "Hint: a redirect, with the URL it points to", "提示：重定向，并给出它指向的 URL"),
+      r("2.8-transport", "hints", "hint-transport", "Hint: a remote listed under the other transport", "提示：远程端点登记的传输方式不对"),
+      r("2.8-tls", "hints", "hint-tls", "Hint: a certificate expired, for another name, or from an unknown issuer", "提示：证书过期、名称不符或签发者未知"),
+      r("2.8-refused", "hints", "hint-refused", "Hint: connection refused", "提示：连接被拒绝"),
+      r("2.8-nxdomain", "hints", "hint-nxdomain", "Hint: a name that does not exist", "提示：域名不存在"),
+      r("2.8-406-415", "hints", "hint-406-415", "Hint: 406 or 415 to the headers clients must send", "提示：对客户端必发的请求头回 406 或 415"),
+      r("2.8-no-hint", "hints", "no-hint", "No exact match, no hint", "对不上就不给提示"),
+      r("2.8-certificate", "hints", "certificate", "https probes record issuer and expiry; the page warns under 14 days", "https 探测记录签发者和到期时间，不足 14 天时提醒"),
+      r("2.8-rate-limited", "hints", "rate-limited", "-32023 is a slow-down; data.retryAfterMs counts like Retry-After", "-32023 视为放慢；data.retryAfterMs 与 Retry-After 同样对待"),
+      r("2.8-supported-versions", "hints", "supported-versions", "-32022's data.supportedVersions is read like data.supported", "-32022 的 data.supportedVersions 与 data.supported 同样解读"),
+    ],
+  },
+  {
     id: "rounds",
     title: { en: "Rounds, schedule and coverage", zh: "轮次、调度与覆盖" },
     rules: [
@@ -140,6 +165,28 @@ export const RULE_INDEX: readonly RuleGroup[] = [
     ],
   },
   {
+    id: "availability",
+    title: { en: "Uptime and incidents", zh: "可用率与故障记录" },
+    rules: [
+      r("4-uptime", "uptime", "definition", "Uptime: handshakes completed or gated, among the probes that reached the server", "可用率：到达服务端的探测中，握手完成或遇到凭据拦截的比例"),
+      r("4-uptime-left-out", "uptime", "left-out", "Slow-downs, opt-outs and the probe's own outages are left out", "被要求放慢、退出探测和探测器自身的故障不计入"),
+      r("4-uptime-windows", "uptime", "windows", "24 hours, and 7, 30, 90 whole UTC days that outlive the probes' retention", "24 小时，以及在探测记录删除后仍保留的 7、30、90 个 UTC 日"),
+      r("4-incident-opens", "incidents", "opens", "An incident opens when a discovery check turns Failed", "发现类检查变为未通过时开启故障记录"),
+      r("4-incident-closes", "incidents", "closes", "It closes at the first probe that reaches the server with none Failed", "第一次到达服务端且没有未通过项的探测结束故障记录"),
+      r("4-incident-duration", "incidents", "duration", "An incident lasts from the probe that opened it to the one that closed it", "持续时间从开启它的探测算到结束它的探测"),
+    ],
+  },
+  {
+    id: "mcp",
+    title: { en: "The site as an MCP server", zh: "本站作为 MCP 服务端" },
+    rules: [
+      r("4-mcp-endpoint", "ask-over-mcp", "connect", "/mcp answers both eras, without sessions or cookies", "/mcp 两个时代都支持，不用会话，也不设 cookie"),
+      r("4-mcp-tools", "ask-over-mcp", "tools", "Three read-only tools: get_server_status, search_servers, recent_changes", "三个只读工具：get_server_status、search_servers、recent_changes"),
+      r("4-mcp-bad-input", "ask-over-mcp", "bad-input", "Bad arguments are tool errors that name the field; page sizes over the cap are lowered", "错误参数返回指明字段的工具错误；超过上限的页大小按上限处理"),
+      r("4-mcp-rate-limit", "ask-over-mcp", "rate-limit", "One limit per client address: 429 with Retry-After, -32023 for 2026-07-28 clients", "每个客户端地址一个限额：429 加 Retry-After，2026-07-28 客户端另有 -32023"),
+    ],
+  },
+  {
     id: "operating",
     title: { en: "Operating the site", zh: "站点运维" },
     rules: [
@@ -153,6 +200,7 @@ export const RULE_INDEX: readonly RuleGroup[] = [
       r("6-cross-reader", "operating", "cross-reader", "The independent cross-reader", "独立的交叉读取器"),
       r("6-outcomes", "operating", "outcomes", "Cross-read outcomes", "交叉读取的结果类别"),
       r("6-only-cross-reader", "operating", "only-cross-reader", "only_cross_reader: a possible blind spot of the probe", "only_cross_reader：探测器可能存在的盲区"),
+      r("6-explained", "operating", "explained", "Differences the probe's own rules explain are shown on the server page and not counted by the alert", "探测器自身规则能解释的差异显示在服务端页面上，不计入告警"),
       r("6-cross-reader-politeness", "operating", "cross-reader-politeness", "The cross-reader keeps the probe's manners", "交叉读取器遵守与探测器相同的规矩"),
     ],
   },

@@ -2,11 +2,15 @@ import { CHECK_LABELS, STATE_LABELS } from "../labels";
 import { LEGACY_REVISIONS, MODERN_REVISION, RESERVED_TOOL_NAME } from "../../probe/protocol";
 import { faqPath } from "../paths";
 import {
+  CERTIFICATE_WARN_DAYS,
   FRESH_CLONE,
   GOOD_REFUSAL,
+  INVALID_HOST_BODY,
+  RATE_LIMITED_BODY,
   INVALID_CHALLENGES,
   LEGACY_DECLINE_BODY,
   LIMITS,
+  MCP_CLIENT_CONFIG,
   METADATA_EXAMPLE,
   OPT_OUT_COMMANDS,
   RESERVED_CALL,
@@ -19,6 +23,7 @@ import {
   VALID_CHALLENGES,
   WEBHOOK_EXAMPLE,
 } from "./facts";
+import { explainedBlocks, overallBlocks } from "./headline";
 import type { FaqBook, FaqChrome, FaqSlug } from "./types";
 
 const S = STATE_LABELS.zh;
@@ -80,6 +85,7 @@ export const FAQ_ZH: FaqBook = {
           ],
         },
       },
+      ...overallBlocks("zh"),
       { h2: "五项检查", id: "checks" },
       {
         table: {
@@ -100,7 +106,7 @@ export const FAQ_ZH: FaqBook = {
         ul: [
           "不是认证，也不是推荐。本站不为任何服务端担保，包括我们自己。",
           "不是安全审计。鉴权之后的内容探测器看不到；鉴权相关的检查只关心客户端能否得知如何登录。",
-          "不是可用率。每 30 分钟到 24 小时探测一次，只能看到某个时间点，反映不了服务水平。",
+          `不是可用率。状态只描述最近一次探测，是一个时间点；历史条旁边的[可用率](${at("uptime")})才统计多天里的多次探测。`,
           "不是工具评测。探测器只读取工具定义，从不执行任何工具。",
         ],
       },
@@ -518,20 +524,143 @@ export const FAQ_ZH: FaqBook = {
 
   "which-servers": {
     title: "探测哪些服务端，以及需要配置的服务端",
-    summary: "怎样读取注册表、需要用户填值的远程端点，以及离开注册表的服务端。",
+    summary: "怎样读取注册表、探测哪一个远程端点、每个远程端点的处境、需要用户填值的远程端点，以及离开注册表的服务端。",
     firstPublished: "2026-11-30",
     body: [
       { h2: "来自注册表", id: "registry" },
       {
-        p: `本站分页读取官方 MCP 注册表（\`/v0.1/servers?version=latest&limit=100\`，沿游标读到最后），只保留状态为 \`active\` 的条目，每个服务端名称一行。服务端的每个远程端点按各自的传输方式探测：\`streamable-http\`，或者旧的 [HTTP+SSE 传输](${at("handshake", "sse")})对应的 \`sse\`。`,
+        p: `本站分页读取官方 MCP 注册表（\`/v0.1/servers?version=latest&limit=100\`，沿游标读到最后），只保留状态为 \`active\` 的条目，每个服务端名称一行。远程端点按登记时写明的传输方式探测：\`streamable-http\`，或者旧的 [HTTP+SSE 传输](${at("handshake", "sse")})对应的 \`sse\`。`,
+      },
+      { h2: "探测哪一个远程端点", id: "which-remote" },
+      {
+        p: `一个注册表条目可以登记好几个远程端点，有的多达十八个。每一轮探测器只连其中一个：按注册表列出的顺序，取第一个无需配置的远程端点，\`streamable-http\` 的排在 \`sse\` 的前面。URL 里的变量若带默认值（例如 \`https://{region}.example.com/mcp\`，\`region\` 默认为 \`eu\`），就先把默认值填进去，探测的是填好之后的 URL。`,
+      },
+      { h2: "每个远程端点及其处境", id: "remotes" },
+      {
+        p: `服务端页面和它的 JSON（\`/api/servers/<name>\` 中的 \`remotes\`）会列出条目登记的每个远程端点，写明传输方式和三种处境之一：**已探测**；**需要配置**（附原因）；**未选用**，即它本身什么都不缺，只是同一服务端的另一个远程端点被选去探测了。传输方式是探测器不支持的远程端点不列入。`,
+      },
+      { h2: "什么情况下远程端点需要配置", id: "what-needs-configuration" },
+      {
+        ul: [
+          `URL 里有某个 \`{变量}\`，条目却没给它默认值。`,
+          `某个请求头标了 \`isRequired\`。探测器从不发送注册表条目里描述的请求头，必填的请求头也就无从满足。`,
+          `某个请求头的值里含有 \`{占位符}\`，例如 \`Bearer {api_key}\`，哪怕这个请求头没标必填：值里留着空，说明要用户自己来填。`,
+        ],
+      },
+      {
+        p: `可选的请求头，不论是否保密，都不会让远程端点变成需要配置：匿名客户端不带它照样会去连接，探测器也一样。`,
       },
       { h2: "需要配置的服务端", id: "needs-configuration" },
       {
-        p: `有些远程端点照原样是连不上的：URL 是一个模板，要用户填入某个值（如 \`https://{tenant}.example.com/mcp\`），或者要求用户提供某个保密的请求头。探测器没有这些值，也不会去编造。这类服务端所有检查记为${S.not_checked}，原因中写明缺少什么，不算宕机。每天会重新看一次，以防注册表条目有变化。`,
+        p: `只有当服务端的全部远程端点都需要配置时，服务端才算需要配置。探测器手里没有这些缺失的值，也不会去编造，所以什么都不发送：所有检查记为${S.not_checked}，原因中写明缺了什么，不算宕机。每天会重新看一次，以防注册表条目有变化。`,
       },
-      { p: `如果你希望匿名客户端也能完成发现，请登记一个无需填值就能访问的远程端点；否则无需处理。` },
+      { p: `如果你希望匿名客户端也能完成发现，请登记一个照原样就能访问的远程端点；否则无需处理。` },
+      {
+        p: `读不出来的注册表条目（名称不是字符串、remotes 不是列表）会被跳过，并在本站日志里点名；条目中格式有误的部分（variables 不是对象、请求头名称不是合法的 HTTP token、远程端点超过五十个）会连同条目名称记入日志，该条目其余部分和注册表其余条目照常读取。`,
+      },
       { h2: "离开注册表的服务端", id: "left" },
       { p: `服务端从注册表中消失后不再探测，但页面、历史结果和工具变更历史都保留，并标明已不在注册表中。` },
+    ],
+  },
+
+  hints: {
+    title: "修改提示：检查未通过时该改什么",
+    summary: "未通过的检查能确切对上的配置错误、每种错误附带的那一句提示、证书信息，以及现在就能识别的新错误格式。",
+    firstPublished: "2026-12-01",
+    body: [
+      { h2: "检查什么时候带修改提示", id: "hints" },
+      {
+        p: `状态为${S.failed}或${S.observed_risk}的检查，如果决定它的那次交互与下表中的某种情形完全吻合，就会附上一条修改提示。提示只有一句话，说明该改什么；它显示在服务端页面上原因的下方，也出现在 JSON 的 \`checks.<id>.hint\` 中（\`hintCode\` 写明是哪种情形）。提示和检查结果存在一起，始终对应它所依据的证据。提示不会改变任何状态，只是把“失败了”变成“改这里”。`,
+      },
+      {
+        p: `只认完全吻合的情形。证据对不上任何一种时，检查就不带提示，而不是去猜。三项发现类检查共用握手的证据，所以握手以这种方式失败时，三项检查会显示同一条提示。`,
+      },
+      { h2: "各种提示", id: "list" },
+      {
+        table: {
+          caption: "探测器能识别的情形，以及每条提示要你做什么",
+          head: ["证据显示的情况", "提示的内容", "原因"],
+          rows: [
+            {
+              id: "hint-invalid-host",
+              cells: [
+                "403，响应体或 JSON-RPC 消息以 \`Invalid Host\` 开头",
+                "把服务端对外使用的主机名加进它的 Host 白名单",
+                "TypeScript SDK v2 的应用辅助函数默认只允许 localhost，按默认配置部署的服务端会拒绝所有用真实域名访问它的客户端",
+              ],
+            },
+            {
+              id: "hint-redirect",
+              cells: [
+                "带 \`Location\` 的 3xx（例如从 http 跳到 https，或从 \`/sse\` 跳到 \`/mcp\`）",
+                "把它指向的 URL 登记为远程端点的 URL；若是元数据 URL，就让 \`resource_metadata\` 直接指向它",
+                "探测器不跟随重定向，MCP 客户端发 POST 时也不会跟随",
+              ],
+            },
+            {
+              id: "hint-transport",
+              cells: [
+                "登记为 \`sse\`，GET 失败，同一 URL 却能完成 Streamable HTTP 握手；或登记为 \`streamable-http\`，POST 得到 404 或 405，GET 却打开一条写明端点的 2024-11-05 事件流",
+                "按它实际使用的传输方式重新登记",
+                "客户端依据登记信息选择传输方式，选错了，服务端再健康也连不上",
+              ],
+            },
+            {
+              id: "hint-tls",
+              cells: [
+                "TLS 证书已过期、写的是别的主机名，或签发者无法验证",
+                "续期证书（提示里写明过期的日期）、换一张覆盖该主机的证书（提示里写明现有证书覆盖哪些名称），或提供由公共 CA 签发的完整证书链",
+                "客户端在交换任何 MCP 消息之前就会拒绝这样的连接；最后一种情况通常是缺了中间证书",
+              ],
+            },
+            {
+              id: "hint-refused",
+              cells: ["连接被拒绝", "确认服务端在那个主机和端口上运行，或在注册表中改正它们", "登记所指的位置没有程序接受连接"],
+            },
+            {
+              id: "hint-nxdomain",
+              cells: ["主机名不存在（解析器有应答，并说明没有这个名字）", "发布这条 DNS 记录，或在注册表中改正主机名", "解析器完全不应答时不给提示：那可能是探测器自身的网络出了问题"],
+            },
+            {
+              id: "hint-406-415",
+              cells: [
+                "对带着 \`Accept: application/json, text/event-stream\` 和 \`Content-Type: application/json\` 的 POST 回了 406 或 415",
+                "接受规范要求客户端发送的这些请求头",
+                "合规的客户端发的正是这些请求头；拒绝它们，就是拒绝所有客户端",
+              ],
+            },
+          ],
+        },
+      },
+      { h2: "一个例子", id: "example" },
+      { wire: INVALID_HOST_BODY, label: "Host 白名单只允许 localhost 的服务端，从外部访问时的响应" },
+      {
+        p: `「握手」检查记为${S.failed}，原因里引用了这个 403 及其消息，提示要求把对外的主机名加入允许列表。除了这一项设置，服务端代码无需改动。`,
+      },
+      { h2: "什么时候不给提示", id: "no-hint" },
+      {
+        ul: [
+          `消息内容不同的 403，或不带 \`Location\` 的重定向：确实被拒了，但没有已知的改法。`,
+          `连接被重置、找不到证书可怪的 TLS 失败（https URL 上跑的是明文 HTTP），或解析器完全不应答。`,
+          `后续请求绕过了的 406 或 415：检查并没有失败，而只有${S.failed}和${S.observed_risk}的检查才带提示。`,
+        ],
+      },
+      { h2: "证书信息", id: "certificate" },
+      {
+        p: `每次探测 https URL，都会记下服务端出示的证书：签发者、主体和它覆盖的名称，以及到期时间。服务端页面显示剩余天数，不足 ${CERTIFICATE_WARN_DAYS} 天时给出提醒；JSON 中的 \`certificate\`（\`issuer\`、\`validTo\`、\`daysLeft\`、\`warn\`）包含同样的内容。这是五项检查之外的一项事实，不是第六项检查：离到期只剩两天的证书不会改变任何状态。`,
+      },
+      {
+        p: `探测器拒绝的证书同样会记下来，并注明被拒的原因，所以过期证书的提示能写出它是哪一天过期的。证书被拒的连接上，探测器绝不发送任何请求。`,
+      },
+      { h2: "用 -32023 表示限流", id: "rate-limited" },
+      {
+        p: `一份草案提议为限流单独定义 JSON-RPC 错误 -32023，等待时长放在 \`data.retryAfterMs\` 中。探测器现在就能识别它：带 -32023 的响应，不论 HTTP 状态码是多少，都和 429 一样视为要求放慢。本轮不再向该服务端发送任何内容，\`data.retryAfterMs\` 与 \`Retry-After\` 响应头同样对待；两者都有时，取较长的那个等待时间。`,
+      },
+      { wire: RATE_LIMITED_BODY, label: "按草案格式返回的限流响应" },
+      { h2: "带 supportedVersions 的 -32022", id: "supported-versions" },
+      {
+        p: `-32022（协议版本不受支持）在 \`data.supported\` 中列出服务端支持的修订。有些服务端把这份列表放在 \`data.supportedVersions\` 里；两种写法探测器都能读，原因里都会列出这些修订。`,
+      },
     ],
   },
 
@@ -574,6 +703,89 @@ export const FAQ_ZH: FaqBook = {
     ],
   },
 
+  uptime: {
+    title: "可用率：哪些探测计入，按哪些天计算",
+    summary: "历史条旁边和可用率徽章上的数字是怎么算出来的，哪些探测不计入，以及该怎样读这些数字。",
+    firstPublished: "2026-12-01",
+    body: [
+      { h2: "这个数字算的是什么", id: "definition" },
+      {
+        p: `可用率是：在到达了服务端的探测中，发现服务端正常的探测所占的比例。握手完成，或者停在了[凭据拦截](${at("credential-gate")})上，都算正常：要求登录的服务端正是在按自己的设计作答。握手失败则算不正常，例如连接被拒或超时、重定向或 5xx、不是 MCP 的响应、不带质询的 401，以及用 -32020、-32021 或 -32022 拒绝新版握手。`,
+      },
+      { h2: "不计入的探测", id: "left-out" },
+      {
+        ul: [
+          "握手结束之前服务端就要求放慢（429，或带 `Retry-After` 的 503）：它确实回应了，但从中看不出它是否健康。",
+          `主机要求不被探测（运维名单或 robots.txt 中的[退出](${at("opting-out")})）：一个请求都没有发。`,
+          `注册表条目[需要配置](${at("which-servers", "needs-configuration")})：同样没有发请求。`,
+          "探测器自己的网络出了问题：这是我们的故障，不是服务端的。",
+        ],
+      },
+      { p: `这些探测既不算正常也不算不正常，所以探测次数少的服务端，不会因为这些没有提供信息的探测而被拉向 0 % 或 100 %。` },
+      { h2: "只看握手", id: "handshake-only" },
+      {
+        p: `握手完成之后工具列表失败，或者与探测器没有共同的协议修订，这样的服务端仍算正常：它回应了。这些问题会在它的页面上显示为${S.failed}的检查，并开启一条[故障](${at("incidents")})记录；故障记录看的是全部三项发现类检查。`,
+      },
+      { h2: "四个时间窗口", id: "windows" },
+      {
+        table: {
+          caption: "可用率的时间窗口",
+          head: ["窗口", "计入哪些探测"],
+          rows: [
+            ["24 小时", "计算时刻之前 24 小时内开始的探测（探测记录保留 30 天）。"],
+            ["7 天、30 天、90 天", "最近 7、30 或 90 个完整的 UTC 日（含今天）内的探测，取自按日保存的计数；探测记录本身删除后，这些计数仍然保留。90 天正是历史条上的那 90 天。"],
+          ],
+        },
+      },
+      { h2: "怎样读这个数字", id: "reading" },
+      {
+        ul: [
+          "比例只舍不入：一万次里漏掉一次，显示 99.99 %，而不是 100 %。",
+          `每个数字旁边都写着它基于多少次探测。探测间隔从 30 分钟到 24 小时不等（见[调度](${at("schedule")})），所以 24 小时的数字可能只基于几次探测。`,
+          "某个窗口内没有任何探测到达服务端时，页面会直接这样说明，而不是显示 0 % 或 100 %。",
+          "开始统计可用率之前的日子没有计数，所以早期的 90 天数字基于的天数较少。",
+        ],
+      },
+      { h2: "徽章与 JSON", id: "badge" },
+      {
+        p: `\`/badge/<registry name>?metric=uptime\` 是 30 天可用率的 SVG 徽章；加上 \`&window=24h\`、\`7d\` 或 \`90d\` 可换成其他窗口。同样的路径放在 \`/api/badge/\` 下，返回 shields.io 端点格式的 JSON。\`/api/servers/<registry name>\` 中的 \`uptime\` 含 \`last24h\`、\`last7d\`、\`last30d\` 和 \`last90d\`，每项为 \`{ratio, up, reached, from}\`：\`ratio\` 介于 0 和 1 之间，没有探测到达服务端时为 null。`,
+      },
+    ],
+  },
+
+  incidents: {
+    title: "故障记录：何时开启，何时结束",
+    summary: "服务端页面上的故障记录何时开启、何时结束、持续时间怎么算，以及在哪里可以看到这些记录。",
+    firstPublished: "2026-12-01",
+    body: [
+      { h2: "何时开启", id: "opens" },
+      {
+        p: `当某次探测发现一项发现类检查（${C.handshake}、${C.protocol_version}、${C.tools_list}）${S.failed}，而该服务端当时没有未结束的故障时，就开启一条故障记录。记录保存这项检查以及它在那次探测中的原因；如果同时有几项${S.failed}，按上面的顺序取第一项。`,
+      },
+      { h2: "何时结束", id: "closes" },
+      {
+        p: `之后第一次到达服务端、且三项都不是${S.failed}的探测（握手完成，或遇到凭据拦截）会结束这条记录。那些看不出服务端是否健康的探测（被要求放慢、退出探测、注册表条目需要配置、探测器自己的网络出问题）既不开启也不结束故障，所以故障会一直持续到这些探测之后。`,
+      },
+      { h2: "持续了多久", id: "duration" },
+      {
+        p: `持续时间从开启它的那次探测算到结束它的那次探测。真正的中断开始于最后一次正常探测之后的某个时刻，结束于重新正常的那次探测之前的某个时刻；失败之后，探测器会在 6 小时、12 小时、然后 24 小时后再来（见[调度](${at("schedule", "backoff")})），所以修复可能要过这么久才显示出来。服务端页面上的「立即重新探测」能让服务端一恢复就结束故障。`,
+      },
+      { h2: "在哪里查看", id: "where" },
+      {
+        ul: [
+          "每个服务端页面上，按时间从新到旧，附持续时间和开启它的原因（尚未结束的会注明）。",
+          "`/incidents` 页面列出所有服务端的故障，分页显示；加 `?server=<registry name>` 只看一个服务端。",
+          "Atom 订阅 `/incidents/feed.xml`（开启时一条，结束时再一条；同样支持 `?server=`）。",
+          "`/api/servers/<registry name>` 中的 `incidents`：`startedAt`、`endedAt`（未结束时为 null）、`durationMs`、`check`、`reason`、`openedRunId`、`closedRunId`。",
+        ],
+      },
+      { h2: "故障记录与可用率", id: "uptime" },
+      {
+        p: `两者回答的问题不同。[可用率](${at("uptime")})统计握手成功的探测；故障记录看的是全部三项发现类检查。工具列表失败的服务端会有一条未结束的故障，可用率却依然很高；只是要求放慢的服务端，两者都不受影响。`,
+      },
+    ],
+  },
+
   "self-test": {
     title: "用命令行探测器测试自己的服务端",
     summary: "从全新克隆开始：用本站同一套代码探测你的 URL，输出文本或 JSON。",
@@ -589,6 +801,7 @@ export const FAQ_ZH: FaqBook = {
           "`--transport sse`：探测 2024-11-05 HTTP+SSE 传输的端点；默认为 `streamable-http`。",
           "`--json`：输出 `{url, suite, era, protocolVersion, checks: {<id>: {state, reason}}, exchanges: […]}`。",
           "`--opt-out <host>`（可重复）：把某台主机当作已退出探测，看看本站会怎样显示它。",
+          "`--legacy`：一开始就发 `initialize`，完全不发 `server/discover`，和 2025 年的客户端一样。两个时代都支持的服务端，只有这样才能看到它走旧版路径的表现；本站自己的探测器在 discover 成功后不会走这条路。",
           "只要探测跑完，不论结果如何，退出码都是 0；用法错误时退出码为 2，并给出提示。",
         ],
       },
@@ -599,6 +812,67 @@ export const FAQ_ZH: FaqBook = {
       { h2: "用 curl 手动测试", id: "curl" },
       { p: `下面是一次探测的前两个请求，可以和服务端日志对照。服务端页面上的每一次请求也都附有对应的 curl 命令。` },
       { code: SELF_TEST_CURL, label: "用 curl 自测" },
+    ],
+  },
+
+  "ask-over-mcp": {
+    title: "用 MCP 客户端向本站查询",
+    summary: "本站自己就是一个远程 MCP 服务端：三个只读工具、如何添加到客户端、错误输入会得到什么，以及请求频率限制。",
+    firstPublished: "2026-12-01",
+    body: [
+      { h2: "添加这个端点", id: "connect" },
+      {
+        p: `智能体在连接某个服务端之前，可以先通过 MCP 问一问本站。端点是本站地址下的 \`/mcp\`（Streamable HTTP），两个时代都支持：${MODERN_REVISION} 的客户端以 \`server/discover\` 开始，较早的客户端以 \`initialize\` 开始（${LEGACY_REVISIONS[0]} 及更早）。它不保留会话、不要求登录、不设置 cookie，所以负载均衡后面的任何一个站点副本都能回答任何请求。`,
+      },
+      { code: MCP_CLIENT_CONFIG, label: "MCP 客户端配置" },
+      { p: "把地址换成本站的实际地址。有些客户端的顶层键名是 `servers` 而不是 `mcpServers`，类型也可能写作 `streamable-http`。" },
+      { h2: "三个工具", id: "tools" },
+      {
+        table: {
+          caption: "/mcp 上的工具",
+          head: ["工具", "参数", "返回内容"],
+          rows: [
+            [
+              "`get_server_status`",
+              "`name`：注册表名称，例如 `io.github.owner/server`",
+              "总体状态；五项检查各自的状态、原因和修改建议（hint）；协商出的修订；上次探测和上次完整读取的时间；可用率；以及服务端页面和 JSON 的链接。",
+            ],
+            [
+              "`search_servers`",
+              "`query`（名称或标题的一部分）、每项检查的状态筛选（如 `tools_list: \"failed\"`）、`includeLeft`、`page`、`pageSize`",
+              "一页服务端，每个都带总体状态和五项状态，以及总共匹配多少个。列表和筛选条件与[首页](/)相同。",
+            ],
+            [
+              "`recent_changes`",
+              "`since`（日期或日期时间，默认 24 小时前）、只看一个服务端时的 `name`、`limit`",
+              "状态发生变化的检查，以及发生变化的工具定义（新增、删除或某个字段改变），按时间从新到旧排列。",
+            ],
+          ],
+        },
+      },
+      {
+        p: `每个工具都只读取页面读取的数据，不会发起探测，也不写入任何内容，并在注解里声明这一点（\`readOnlyHint\`）。每个回答都有两份：一份是符合该工具公开输出模式的结构化内容，一份是给模型读的简短文字，其中用文字写出状态，列出每条原因和修改建议、相关时间，以及可以引用的页面。`,
+      },
+      { h2: "如何理解回答", id: "reading" },
+      {
+        p: `状态的含义与页面上完全相同。${S.not_checked}表示探测器没能查看（需要凭据、已退出探测、被要求放慢），并不是服务端的过错。总体状态的规则是：任何一项${S.failed}则为${S.failed}；否则任何一项${S.observed_risk}则为${S.observed_risk}；只有${C.handshake}完成并且读到了工具列表，才是${S.verified}。因此被凭据拦截的服务端总体上是${S.not_checked}，绝不会是${S.verified}。本站设置了 \`PUBLIC_BASE_URL\` 时，链接以它为基础生成。`,
+      },
+      { h2: "错误输入", id: "bad-input" },
+      {
+        ul: [
+          "类型不对、缺少 `name`、传了工具没有的属性，或者 `query` 超过 200 个字符：返回工具错误（`isError: true`），指出是哪个字段、期望的是什么。本站不会去猜。",
+          "本站不知道的注册表名称：返回工具错误，写出这个名称，并建议改用 `search_servers`。",
+          "`pageSize` 超过 50 或 `limit` 超过 100 时按上限处理，回答的 `notes` 和文字里都会说明这一点。",
+        ],
+      },
+      { h2: "请求频率限制", id: "rate-limit" },
+      {
+        p: `每个客户端地址一次最多可以发 60 个请求，之后每分钟恢复 120 个（IPv6 地址按整个 /64 计算）。超过限制时返回 HTTP 429，并在 \`Retry-After\` 中给出秒数；${MODERN_REVISION} 的客户端还会收到 JSON-RPC 错误 \`-32023\`（表示被限流，出自一份草案提案），附带 \`data.retryAfterMs\`，较早的客户端收到的是 \`-32000\`。这里的地址是与本站建立连接的那个地址；客户端自己写的 \`X-Forwarded-For\` 不予采信。\`/mcp\` 的回答从不被任何缓存保存。`,
+      },
+      { h2: "用自己的标准检验自己", id: "self-checked" },
+      {
+        p: `本站的测试套件会用[探测器](${at("self-test")})在两个时代分别探测自己的 \`/mcp\`（较早的时代用 \`--legacy\`），要求${C.handshake}、${C.protocol_version}、${C.tools_list}、${C.error_taxonomy}都是${S.verified}，${C.auth_metadata}是${S.not_checked}，因为没有任何地方要求凭据。测试套件还会用官方 MCP 一致性测试套件中与协议相关的场景来检验它。`,
+      },
     ],
   },
 
@@ -703,7 +977,7 @@ export const FAQ_ZH: FaqBook = {
           rows: [
             { id: "coverage-drop", cells: ["`coverage_drop`", "某个完整 UTC 日的覆盖数明显低于近期水平", "之后某个完整日恢复", "查看没读到的服务端，通常能找到共同原因（同一台主机、同一种错误形式）。"] },
             { id: "rounds-stale", cells: ["`rounds_stale`", "`ALERT_STALE_MINUTES`（默认 120）分钟内没有任何一轮结束，不论轮次由谁启动", "有一轮结束", "检查内置调度器或外部 cron，以及最近一轮的日志。"] },
-            { id: "cross-read-alert", cells: ["`cross_read`", "当天交叉读取的不一致比例超过阈值", "之后某天回落到阈值以下", "先看当天的 `only_cross_reader` 和 `disagreed` 服务端。"] },
+            { id: "cross-read-alert", cells: ["`cross_read`", "当天交叉读取中[无解释](/zh/faq/operating#explained)差异的比例超过阈值", "之后某天回落到阈值以下", "先看当天无解释的 `only_cross_reader` 和 `disagreed` 服务端。"] },
           ],
         },
       },
@@ -735,8 +1009,9 @@ export const FAQ_ZH: FaqBook = {
         },
       },
       {
-        p: `把 \`only_cross_reader\` 放在首位，是因为这类问题最不容易被发现。探测器读不到的服务端，在探测器自己的统计里和宕机的服务端没有区别；只有不共用探测器代码的读取器才能把两者分开。当天的结果显示在[覆盖页](/coverage)上，也可以通过 \`GET /api/cross-reads\` 获取，格式为 \`{day, servers: [{name, outcome, paths}]}\`。`,
+        p: `把 \`only_cross_reader\` 放在首位，是因为这类问题最不容易被发现。探测器读不到的服务端，在探测器自己的统计里和宕机的服务端没有区别；只有不共用探测器代码的读取器才能把两者分开。当天的结果显示在[覆盖页](/coverage)上，也可以通过 \`GET /api/cross-reads\` 获取，格式为 \`{day, servers: [{name, outcome, explained, paths}]}\`。`,
       },
+      ...explainedBlocks("zh"),
       { h2: "交叉读取器的规矩", id: "cross-reader-politeness" },
       { p: `它遵守与探测器相同的规则：同样的退出规则、地址策略、User-Agent 和时限，每台主机一次一个请求，并且从不调用任何工具。` },
     ],

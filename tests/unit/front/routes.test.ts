@@ -2,7 +2,7 @@ import type { IncomingHttpHeaders } from "node:http";
 import { describe, expect, test } from "vitest";
 import { closeDb, openDb } from "@/db/client";
 import { frontRoute, type FrontRoute, type RouteContext } from "@/lib/front/routes";
-import { badgePath, serverJsonPath, serverPath, shieldsEndpointPath } from "@/lib/site/paths";
+import { badgePath, cardPath, serverJsonPath, serverPath, shieldsEndpointPath } from "@/lib/site/paths";
 import { indexHref, parseIndexQuery, searchParamsOf } from "@/lib/site/query";
 import { getServerDetail, makeHostDue } from "@/lib/store/servers";
 import { SEED } from "../../e2e/seed";
@@ -35,6 +35,24 @@ describe("front routes", () => {
     expect(route("/mcp", { accept: "text/event-stream" }).kind).toBe("pass");
     expect(route(serverPath(SEED.modern), { "next-action": "abc" }).kind).toBe("pass");
     expect(route("/api/health").kind).toBe("health");
+  });
+
+  test("the card image is kept per server and card version, whatever ?run= says; sitemaps per origin and site version", () => {
+    const card = cached(cardPath(SEED.modern));
+    expect(cached(`${cardPath(SEED.modern)}?run=12`).key).toBe(card.key);
+    expect(cached(`${cardPath(SEED.modern)}?run=12`).render.path).toBe(cardPath(SEED.modern));
+    expect(cached(cardPath(SEED.modern), { host: "mirror.test" }).key).toBe(card.key);
+    expect(cached(cardPath(SEED.legacy)).key).not.toBe(card.key);
+    const sitemap = cached("/sitemap.xml");
+    expect(sitemap.version).toBe(cached("/").version.split("|").slice(0, -1).join("|"));
+    expect(cached("/sitemap.xml", { host: "mirror.test" }).key).not.toBe(sitemap.key);
+    expect(cached("/sitemap.xml", { host: "mirror.test" }, { publicBaseUrl: "https://status.example" }).key).toBe(cached("/sitemap.xml", {}, { publicBaseUrl: "https://status.example" }).key);
+    expect(cached("/sitemaps/1.xml").key).not.toBe(sitemap.key);
+    for (const url of ["/sitemaps/01.xml", "/sitemaps/x.xml", "/robots.txt", "/card/"]) expect(route(url).kind, url).toBe("pass");
+    const host = getServerDetail(seeded.db, SEED.gated)!.host!;
+    const before = cached(cardPath(SEED.gated)).version;
+    makeHostDue(seeded.db, host, "front routes card test");
+    expect(cached(cardPath(SEED.gated)).version).not.toBe(before);
   });
 
   test("only the canonical path of a name is cached, so one answer has one entry", () => {
@@ -73,6 +91,9 @@ describe("front routes", () => {
     expect(cached(badgePath(SEED.modern, "handshake")).key).not.toBe(cached(badgePath(SEED.modern)).key);
     expect(cached(`${badgePath(SEED.modern)}?x=1`).key).toBe(cached(badgePath(SEED.modern)).key);
     expect(cached(`${badgePath(SEED.modern)}?check=handshake&metric=latency`).key).toBe(cached(`${badgePath(SEED.modern)}?metric=latency`).key);
+    expect(cached(`${badgePath(SEED.modern)}?metric=latency&window=7d`).key).toBe(cached(`${badgePath(SEED.modern)}?metric=latency`).key);
+    expect(cached(`${badgePath(SEED.modern)}?metric=uptime&window=7d`).key).not.toBe(cached(`${badgePath(SEED.modern)}?metric=uptime`).key);
+    expect(cached(`${badgePath(SEED.modern)}?metric=uptime`).render.path).toMatch(/\?metric=uptime&window=\w+$/);
     expect(cached(serverJsonPath(SEED.modern)).key).toBe(cached(`${serverJsonPath(SEED.modern)}?page=3`).key);
   });
 
