@@ -111,12 +111,12 @@ export function createFront(o: FrontParts): FrontServer {
   }
 
   /** Hands a request to the renderer as it came, within the render limits; streams the answer back. */
-  async function pass(req: IncomingMessage, res: ServerResponse): Promise<FrontRefusal | "pass"> {
+  async function pass(req: IncomingMessage, res: ServerResponse, gated = true): Promise<FrontRefusal | "pass"> {
     if (!renderer.upstream()) return "renderer_away";
     const body = await readBody(req, limits.maxRequestBodyBytes);
     if (body === "too_large" || body === "bad_request") return body;
     const deadline = Date.now() + limits.headersTimeoutMs;
-    const release = await gate.acquire(limits.headersTimeoutMs);
+    const release = gated ? await gate.acquire(limits.headersTimeoutMs) : () => {};
     if (!release) return "busy";
     try {
       const up = renderer.upstream();
@@ -141,7 +141,7 @@ export function createFront(o: FrontParts): FrontServer {
 
   /** Everything but a current held answer: the cache's slower paths, or the renderer. */
   async function answer(req: IncomingMessage, res: ServerResponse, route: FrontRoute): Promise<void> {
-    const outcome = route.kind === "cached" && limits.cacheBytes > 0 ? await cache.handle(req, res, route) : await pass(req, res);
+    const outcome = route.kind === "cached" && limits.cacheBytes > 0 ? await cache.handle(req, res, route) : await pass(req, res, !(route.kind === "pass" && route.ungated));
     if (isRefusal(outcome)) return refuse(res, outcome);
     stats.answered(outcome);
   }

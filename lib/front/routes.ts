@@ -18,8 +18,9 @@ export type FrontRoute =
   | { kind: "health" }
   /** Kept per `version` under `key`; `render` is the request that renders it. */
   | { kind: "cached"; key: string; version: string; render: { path: string; headers: OutgoingHttpHeaders } }
-  /** Handed to the renderer as it came (still within the render limits). */
-  | { kind: "pass" };
+  /** Handed to the renderer as it came, within the render limits unless `ungated` (a route that bounds its
+   * own load: /mcp answers a flood from one address with its 429 and the matching JSON-RPC error). */
+  | { kind: "pass"; ungated?: true };
 
 export interface RouteContext {
   db: Db;
@@ -27,6 +28,7 @@ export interface RouteContext {
 }
 
 const PASS: FrontRoute = { kind: "pass" };
+const MCP: FrontRoute = { kind: "pass", ungated: true };
 
 // Headers of Next.js client navigation and prefetches (RSC): the answer is a different payload per value
 // (the `_rsc` query parameter is a hash of them), so they are part of a page's key and sent with its render.
@@ -94,6 +96,8 @@ export function frontRoute(req: Req, ctx: RouteContext, now = new Date()): Front
   const pathname = q < 0 ? target : target.slice(0, q);
   const searchParams = new URLSearchParams(q < 0 ? "" : target.slice(q + 1));
   if (pathname === "/api/health") return { kind: "health" };
+  // /mcp (any method) is the renderer's to answer every time, and its per-address limit is the one a client meets.
+  if (pathname === "/mcp") return MCP;
   if (req.method !== "GET" && req.method !== "HEAD") return PASS;
   const h = req.headers;
   // Server actions are posts; a GET carrying one is not a page view.
@@ -126,6 +130,6 @@ export function frontRoute(req: Req, ctx: RouteContext, now = new Date()): Front
   }
   // Built files: their names carry a content hash, so one copy serves until the process ends.
   if (pathname.startsWith("/_next/static/") && !pathname.includes("..")) return cached(req, ["asset", pathname], "build", pathname);
-  // Everything else, /mcp included, is the renderer's to answer every time.
+  // Everything else is the renderer's to answer every time.
   return PASS;
 }

@@ -77,6 +77,7 @@ async function start(o: { limits?: Partial<FrontLimits>; handler?: Handler; rend
   const route = (req: http.IncomingMessage): FrontRoute => {
     const path = new URL(req.url!, "http://x").pathname;
     if (path === "/api/health") return { kind: "health" };
+    if (path.startsWith("/ungated/")) return { kind: "pass", ungated: true };
     if ((req.method !== "GET" && req.method !== "HEAD") || !path.startsWith("/cached/")) return { kind: "pass" };
     return { kind: "cached", key: path, version: versions[path] ?? "v1", render: { path: `${path}?v=${versions[path] ?? "v1"}`, headers: { host: "front.test" } } };
   };
@@ -409,6 +410,14 @@ describe("front: limits", () => {
     expect(held.how).toBe("hit");
     expect(held.ms).toBeLessThan(250);
     await Promise.all(flood);
+  });
+
+  test("a route that bounds its own load (ungated, /mcp) is passed on whatever the render limits hold", async () => {
+    const site = await start({ limits: { maxRenders: 1, renderQueue: 0 }, handler: async (req, res, n) => (await sleep(200), page(req, res, n)) });
+    const all = await Promise.all([get(site, "/passed/a"), get(site, "/passed/b"), ...Array.from({ length: 6 }, (_, i) => get(site, `/ungated/${i}`, {}, "POST", "{}"))]);
+    expect(all.slice(2).map((a) => a.status)).toEqual([200, 200, 200, 200, 200, 200]);
+    expect(all.slice(0, 2).map((a) => a.status).sort()).toEqual([200, 503]);
+    expect(site.front.stats.snapshot().refusals.busy).toBe(1);
   });
 
   test("while the renderer is away, held answers are served as stale-if-error and the rest get 503 with Retry-After", async () => {

@@ -33,6 +33,10 @@ describe("front routes", () => {
     // /mcp is a route of its own (never a page), as are the other dynamic pages and the API.
     for (const url of ["/mcp", "/faq", "/census", "/api/servers", "/servers/", "/favicon.svg", "/_next/static/../x"]) expect(route(url).kind, url).toBe("pass");
     expect(route("/mcp", { accept: "text/event-stream" }).kind).toBe("pass");
+    // /mcp bounds its own load per address (429 and the JSON-RPC error), so the render limits never refuse it;
+    // every other pass stays within them.
+    for (const method of ["POST", "GET", "DELETE"]) expect(route("/mcp", {}, { method }), method).toEqual({ kind: "pass", ungated: true });
+    for (const url of ["/faq", "/api/servers", "/mcp/x"]) expect(route(url, {}, { method: "POST" }), url).toEqual({ kind: "pass" });
     expect(route(serverPath(SEED.modern), { "next-action": "abc" }).kind).toBe("pass");
     expect(route("/api/health").kind).toBe("health");
   });
