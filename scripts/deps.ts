@@ -8,6 +8,7 @@ const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..")
 // Top to bottom (STYLE.md). Vocabulary files are leaves every layer may read, db/schema included.
 const LAYERS: [name: string, match: (file: string) => boolean][] = [
   ["server.ts", (f) => f === "server.ts"],
+  ["lib/front", (f) => f.startsWith("lib/front/")],
   ["app", (f) => f.startsWith("app/") || f === "instrumentation.ts"],
   ["lib/cli", (f) => f.startsWith("lib/cli/")],
   ["lib/mcp", (f) => f.startsWith("lib/mcp/")],
