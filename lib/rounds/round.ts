@@ -139,6 +139,7 @@ async function executeRound(deps: RoundDeps, roundId: number, holder: string): P
   const progress: Required<RoundProgress> = { due: 0, probed: 0, read: 0, partlyRead: 0, failed: 0, gated: 0, slowedDown: 0, skipped: 0 };
   let lostLock = false;
   let connections: SharedConnections | undefined;
+  let gate: RoundHostGate | undefined;
   let lastBeat = 0;
   // Each beat is a commit; after every server would double the round's writes, so at most one a second.
   const beat = (force = false) => {
@@ -171,8 +172,11 @@ async function executeRound(deps: RoundDeps, roundId: number, holder: string): P
     const crowdedLimit = Math.max(1, Math.min(deps.hostConcurrency ?? 4, Math.floor(n / 2)));
     // One probe at a time until a host's robots.txt (and so its Crawl-delay) is known; one at all with a Crawl-delay.
     const limitOf = (host: string) =>
-      crowded.has(host) && (deps.robots === false || robots.known(host)) && gate.crawlDelayMs(host) === 0 ? crowdedLimit : 1;
-    const gate = createHostGate({
+      crowded.has(host) && (deps.robots === false || robots.known(host)) && gate!.crawlDelayMs(host) === 0 ? crowdedLimit : 1;
+    // DESIGN §2.5: the round's view of the site's one gate per host, shared with the cross-reader and with rounds of
+    // other processes on this database.
+    gate = createHostGate({
+      db,
       limitOf,
       now,
       onPause: (host, until, cause) => {
@@ -250,6 +254,7 @@ async function executeRound(deps: RoundDeps, roundId: number, holder: string): P
     return finished(deps, log, { roundId, status: "failed", durationMs, error, registry, ...progress });
   } finally {
     clearInterval(timer);
+    gate?.settle();
     await connections?.close();
   }
 }
