@@ -8,11 +8,14 @@ import { rounds, servers } from "@/db/schema";
 import { judge } from "@/lib/checks";
 import { createAddressPolicy, probeServer } from "@/lib/probe";
 import { deliverPendingAlerts } from "@/lib/rounds/alerts/webhook";
+import { createHostGate } from "@/lib/rounds/host-gate";
 import { createOwnNetworkWatch } from "@/lib/rounds/own-network";
+import { createRobotsBook } from "@/lib/rounds/robots";
 import type { PersistInput } from "@/lib/rounds/persist";
 import { runRound, type RoundDeps, type RoundSummary } from "@/lib/rounds/round";
 import { alertsAtom } from "@/lib/site/alerts-feed";
 import { openAlerts, recentAlertEvents, resolvedAlerts } from "@/lib/store/alerts";
+import { getRobots, putRobots } from "@/lib/store/optouts";
 import { applyRegistrySnapshot, getServerDetail, makeAllDue, type DueServer } from "@/lib/store/servers";
 import { registryRows, startLoopbackHost, zooMount, type LoopbackHost } from "../../fixtures/loopback-hosts";
 import { tempDb } from "../store/helpers";
@@ -371,4 +374,27 @@ describe("a name that does not exist", () => {
     expect(recorded).toHaveLength(25);
     expect(recorded.every((r) => r.obs.blocked?.kind === "probe_network")).toBe(true);
   }, 60_000);
+});
+
+describe("robots.txt while a host is unreachable", () => {
+  test("the last file read stays in force, Crawl-delay included, and the failure does not replace it", async () => {
+    const t = tempDb("own-network-robots-");
+    const h = await startLoopbackHost("127.0.9.1", { mounts: {} });
+    await h.close();
+    const host = new URL(h.origin).host;
+    const twoDaysAgo = new Date(Date.now() - 2 * 86_400_000).toISOString();
+    const before = { host, fetchedAt: twoDaysAgo, status: 200, body: "User-agent: *\nCrawl-delay: 2\n", disallowed: false, crawlDelaySeconds: 2 };
+    putRobots(t.db, before);
+    try {
+      const gate = createHostGate({ db: t.db, limitOf: () => 1 });
+      const book = createRobotsBook({ db: t.db, now: () => new Date(), policy, userAgent: "test", gate });
+      expect(book.known(host)).toBe(false); // older than a day: read again…
+      const row = await book.rowFor(new URL(`${h.origin}/mcp`));
+      expect(row).toEqual(before); // …but the host did not answer
+      expect(gate.crawlDelayMs(host)).toBe(2_000);
+      expect(getRobots(t.db, host)).toEqual(before);
+    } finally {
+      t.cleanup();
+    }
+  });
 });
