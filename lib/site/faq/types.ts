@@ -15,6 +15,7 @@ export const FAQ_SLUGS = [
   "self-test",
   "opting-out",
   "coverage",
+  "own-network",
   "operating",
   "changelog",
 ] as const;

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { FAQ, FAQ_SLUGS, RULE_INDEX, anchorsOf, isFaqSlug, ruleHref } from "@/lib/site/faq";
 
-// One id per rule of DESIGN §2, §2.1–2.5, §3 and §6 (and the §4 self-test), written out here rather than read
+// One id per rule of DESIGN §2, §2.1–2.5, §2.7, §3 and §6 (and the §4 self-test), written out here rather than read
 // from the index, so a rule dropped from the index fails this test.
 const DESIGN_RULES = [
   "2-states", "2-checks", "2-suite-version", "2-corrections",
@@ -18,11 +18,12 @@ const DESIGN_RULES = [
   "2.4-no-authorization-servers", "2.4-unparseable-challenge", "2.4-valid-challenge", "2.4-verified",
   "2.4-not-a-verdict",
   "2.5-no-request", "2.5-operator", "2.5-robots", "2.5-undo", "2.5-identity", "2.5-one-request", "2.5-per-host",
-  "2.5-crawl-delay", "2.5-host-pause", "2.5-metadata-hosts",
+  "2.5-crawl-delay", "2.5-host-pause", "2.5-metadata-hosts", "2.5-one-gate",
+  "2.7-network-level", "2.7-second-probe", "2.7-host-share", "2.7-pause", "2.7-nxdomain",
   "3-registry", "3-needs-configuration", "3-left", "3-rounds", "3-healthy", "3-backoff", "3-credential",
   "3-slow-down", "3-when-fix-shows", "3-probe-again", "3-coverage", "3-success-rate", "3-failing", "3-alert",
   "3-tool-history", "4-self-test",
-  "6-health", "6-alerts", "6-coverage-drop", "6-rounds-stale", "6-cross-read-alert", "6-status", "6-webhook",
+  "6-health", "6-alerts", "6-coverage-drop", "6-rounds-stale", "6-cross-read-alert", "6-probe-network", "6-status", "6-webhook",
   "6-cross-reader", "6-outcomes", "6-only-cross-reader", "6-cross-reader-politeness",
 ] as const;
 
