@@ -9,11 +9,12 @@ import { judge } from "@/lib/checks";
 import { createAddressPolicy, probeServer } from "@/lib/probe";
 import { deliverPendingAlerts } from "@/lib/rounds/alerts/webhook";
 import { createHostGate } from "@/lib/rounds/host-gate";
-import { createOwnNetworkWatch } from "@/lib/rounds/own-network";
+import { createOwnNetworkWatch, LEVEL_FACTOR, MIN_HOSTS, OWN_NETWORK_TIMING, RECENT_HOSTS, SHARE_LIMIT } from "@/lib/rounds/own-network";
 import { createRobotsBook } from "@/lib/rounds/robots";
 import type { PersistInput } from "@/lib/rounds/persist";
 import { runRound, type RoundDeps, type RoundSummary } from "@/lib/rounds/round";
 import { alertsAtom } from "@/lib/site/alerts-feed";
+import { FAQ } from "@/lib/site/faq";
 import { openAlerts, recentAlertEvents, resolvedAlerts } from "@/lib/store/alerts";
 import { getRobots, putRobots } from "@/lib/store/optouts";
 import { applyRegistrySnapshot, getServerDetail, makeAllDue, type DueServer } from "@/lib/store/servers";
@@ -395,6 +396,25 @@ describe("robots.txt while a host is unreachable", () => {
       expect(getRobots(t.db, host)).toEqual(before);
     } finally {
       t.cleanup();
+    }
+  });
+});
+
+describe("the FAQ states the numbers the round enforces", () => {
+  test("second probe, recheck, window, hosts and factor", () => {
+    const en = JSON.stringify(FAQ.en["own-network"].body);
+    expect(en).toContain(`at least ${OWN_NETWORK_TIMING.secondProbeAfterMs / 1000} seconds later`);
+    expect(en).toContain(`Every ${OWN_NETWORK_TIMING.recheckEveryMs / 1000} seconds`);
+    expect(en).toContain(`after ${OWN_NETWORK_TIMING.recheckForMs / 60_000} minutes`);
+    expect(en).toContain(`the last ${RECENT_HOSTS} distinct hosts`);
+    expect(en).toContain(`at least ${MIN_HOSTS}`);
+    expect(SHARE_LIMIT).toBe(0.5);
+    expect(en).toContain("more than half");
+    expect(LEVEL_FACTOR).toBe(3);
+    expect(en).toContain("three times its usual level over the past 7 days");
+    const zh = JSON.stringify(FAQ.zh["own-network"].body);
+    for (const n of [OWN_NETWORK_TIMING.secondProbeAfterMs / 1000, OWN_NETWORK_TIMING.recheckEveryMs / 1000, OWN_NETWORK_TIMING.recheckForMs / 60_000, RECENT_HOSTS, MIN_HOSTS]) {
+      expect(zh).toMatch(new RegExp(`(?<!\\d)${n} `));
     }
   });
 });
