@@ -434,6 +434,7 @@ export function operatorOptOuts(db: Db): (host: string) => string | null {
   };
 }
 
+/** robots.txt says our token may not fetch the URL; the file is read at most once a day per host. */
 async function robotsForbid(ctx: ServerContext, url: URL): Promise<boolean> {
   return robotsDisallows(url.toString(), await ctx.robots.rowFor(url));
 }
