@@ -16,6 +16,9 @@ export const SLOT_TTL_MS = 60_000;
 export const SLOT_POLL_MS = 50;
 /** A waiting process that stops asking loses its place in the line after this long. */
 const WAIT_TTL_MS = 5_000;
+/** No request lasts this long (the probe's deadline is a minute): a slot still held then was never given back, and
+ * the gate takes it back rather than lose it for the life of the process. */
+export const SLOT_MAX_HOLD_MS = 10 * 60_000;
 
 export interface HostGateOptions {
   /** Requests to one host in flight at once (its probe limit: 1, or PROBE_HOST_CONCURRENCY when crowded). */
@@ -140,11 +143,15 @@ class HostLedger {
         limit,
         grant: (slot) => {
           let done = false;
-          resolve(() => {
+          const release = () => {
             if (done) return;
             done = true;
+            clearTimeout(lost);
             this.release(host, st, slot);
-          });
+          };
+          const lost = setTimeout(release, SLOT_MAX_HOLD_MS);
+          lost.unref?.();
+          resolve(release);
         },
       });
       this.pump(host, st);
