@@ -109,6 +109,8 @@ interface HostState {
   waiters: Waiter[];
   retry?: NodeJS.Timeout;
   linger?: NodeJS.Timeout;
+  /** Since when this process waits for a slot another process holds (its place in the line). */
+  waitingSince?: number;
 }
 
 class HostLedger {
@@ -201,6 +203,7 @@ class HostLedger {
       answer = takeHostSlot(db, {
         host,
         holder: this.holder,
+        ...(st.waitingSince !== undefined ? { waitingSince: st.waitingSince } : {}),
         limit: w.limit(),
         crawlDelayMs: this.delays.get(host) ?? 0,
         nowMs,
@@ -216,9 +219,11 @@ class HostLedger {
     if (answer.crawlDelayMs > 0) this.stored.set(host, answer.crawlDelayMs);
     else this.stored.delete(host);
     if (!answer.granted) {
+      st.waitingSince ??= nowMs;
       this.retryIn(host, st, answer.retryInMs);
       return undefined;
     }
+    st.waitingSince = undefined;
     this.held++;
     this.keepRenewing();
     return answer.leaseId;
@@ -269,7 +274,7 @@ class HostLedger {
       const open = this.shared;
       if (!open || this.held === 0) return this.stopRenewing();
       try {
-        renewHostSlots(open, this.holder, Date.now() + SLOT_TTL_MS);
+        renewHostSlots(open, this.holder, Date.now(), Date.now() + SLOT_TTL_MS);
       } catch {
         // The next tick tries again, well before the leases lapse.
       }

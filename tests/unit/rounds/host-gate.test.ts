@@ -34,8 +34,11 @@ function maxOverlap(spans: Span[]): number {
 describe("one gate per host across processes sharing the database", () => {
   let t: ReturnType<typeof tempDb>;
   let other: Db;
+  let third: Db | undefined;
   afterEach(() => {
     closeDb(other);
+    if (third) closeDb(third);
+    third = undefined;
     t.cleanup();
   });
   const setup = () => {
@@ -96,6 +99,21 @@ describe("one gate per host across processes sharing the database", () => {
     for (let i = 1; i < spans.length; i++) expect(spans[i]!.start - spans[i - 1]!.end, `gap before request ${i}`).toBeGreaterThanOrEqual(299);
     expect(new Set(spans.map((s) => s.who))).toEqual(new Set(["a", "b"]));
     expect(gateB.crawlDelayMs("slow.example")).toBe(300);
+  });
+
+  test("a process waiting for a busy host keeps its place in line: the one that asked first goes first", async () => {
+    const { a, b } = setup();
+    third = openDb(t.file);
+    const [gateA, gateB, gateC] = [a, b, third].map((db) => createHostGate({ db, limitOf: () => 1 }));
+    const spans: Span[] = [];
+    const busy = hold(gateA!, "line.example", "a", 250, spans);
+    await sleep(20);
+    const first = hold(gateB!, "line.example", "b", 10, spans);
+    await sleep(80);
+    const second = hold(gateC!, "line.example", "c", 10, spans);
+    await Promise.all([busy, first, second]);
+    spans.sort((x, y) => x.start - y.start);
+    expect(spans.map((s) => s.who)).toEqual(["a", "b", "c"]);
   });
 
   test("a slot left by a process that died lapses, and the host is served again", async () => {
