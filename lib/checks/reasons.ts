@@ -1,5 +1,7 @@
 import type { Blocked, BrokenChallenge, HandshakeOutcome, MetadataProblem, ProbeObservation, SlowDown } from "../probe/types";
 import { LEGACY_REVISIONS, MODERN_REVISION } from "../probe/protocol";
+import type { CheckResult } from "./types";
+import type { NotCheckedCause } from "./vocabulary";
 
 // Shared phrasing, so the same situation reads the same way under every check.
 
@@ -18,9 +20,32 @@ export function blockedReason(b: Blocked): string {
   }
 }
 
+/** The kind of "not checked" a block is, for every check it stops. */
+export function blockedCause(b: Blocked): NotCheckedCause {
+  switch (b.kind) {
+    case "opted_out":
+      return "opted_out";
+    case "address_policy":
+      return "address_policy";
+    case "needs_config":
+      return "needs_configuration";
+    case "invalid_url":
+      return "invalid_url";
+    case "probe_network":
+      return "probe_network";
+  }
+}
+
 export function slowDownReason(sd: SlowDown): string {
-  const ra = sd.retryAfterSeconds !== undefined ? ` with Retry-After ${sd.retryAfterSeconds} s` : "";
-  return `Asked to slow down: ${phaseWords(sd.phase)} answered HTTP ${sd.status}${ra}, so nothing more was sent this round.`;
+  const wait = sd.retryAfterSeconds;
+  // A -32023 (draft SEP-3304) says it in the body; its wait may come from data.retryAfterMs alone.
+  const what =
+    sd.code !== undefined
+      ? ` with JSON-RPC error ${sd.code} (rate limited)${wait !== undefined ? `, asking for a pause of ${wait} s` : ""}`
+      : wait !== undefined
+        ? ` with Retry-After ${wait} s`
+        : "";
+  return `Asked to slow down: ${phaseWords(sd.phase)} answered HTTP ${sd.status}${what}, so nothing more was sent this round.`;
 }
 
 export function phaseWords(phase: SlowDown["phase"]): string {
@@ -62,9 +87,18 @@ export function challengeWords(status: number, schemes: string[]): string {
   return `HTTP ${status} with ${list.slice(0, -1).join(", ")} and ${list[list.length - 1]} challenges`;
 }
 
+/** Why discovery stopped at the handshake, for the checks that depend on it. */
+export type HandshakeStop =
+  | { state: "failed"; reason: string; noFallback?: CheckResult["noFallback"] }
+  | { state: "not_checked"; reason: string; cause: NotCheckedCause };
+
 /** Why discovery stopped at the handshake, for the checks that depend on it; null when it did not. */
-export function handshakeStop(hs: HandshakeOutcome | undefined, obs: ProbeObservation): { state: "failed" | "not_checked"; reason: string } | null {
-  if (!hs) return { state: "not_checked", reason: obs.slowDown ? slowDownReason(obs.slowDown) : "The probe did not reach the handshake." };
+export function handshakeStop(hs: HandshakeOutcome | undefined, obs: ProbeObservation): HandshakeStop | null {
+  if (!hs) {
+    return obs.slowDown
+      ? { state: "not_checked", reason: slowDownReason(obs.slowDown), cause: "slow_down" }
+      : { state: "not_checked", reason: "The probe did not reach the handshake.", cause: "not_reached" };
+  }
   switch (hs.kind) {
     case "modern":
       return null;
@@ -75,18 +109,35 @@ export function handshakeStop(hs: HandshakeOutcome | undefined, obs: ProbeObserv
       return {
         state: "failed",
         reason: sentence(`No common protocol revision: server/discover offered only ${hs.supportedVersions.join(", ")}, all newer than ${MODERN_REVISION}, the newest revision the probe speaks`),
+        noFallback: { rule: "newer_revisions_only", code: null },
       };
     case "declined":
-      return { state: "failed", reason: declinedReason(hs) };
+      return { state: "failed", reason: declinedReason(hs), noFallback: { rule: "modern_declined", code: hs.code } };
     case "slow_down":
-      return { state: "not_checked", reason: slowDownReason(hs.slowDown) };
+      return { state: "not_checked", reason: slowDownReason(hs.slowDown), cause: "slow_down" };
     case "credential_gate":
-      return { state: "not_checked", reason: credentialReason(hs.challenge.phase, hs.challenge.status, hs.challenge.challenges.map((c) => c.scheme), hs.fallbackCause) };
+      return {
+        state: "not_checked",
+        reason: credentialReason(hs.challenge.phase, hs.challenge.status, hs.challenge.challenges.map((c) => c.scheme), hs.fallbackCause),
+        cause: "credential_required",
+      };
     case "refused_no_challenge":
       return { state: "failed", reason: refusedReason(hs) };
-    case "failed":
-      return { state: "failed", reason: failedReason(hs, obs) };
+    case "failed": {
+      const noFallback = discoverStatusRule(hs, obs);
+      return noFallback ? { state: "failed", reason: failedReason(hs, obs), noFallback } : { state: "failed", reason: failedReason(hs, obs) };
+    }
   }
+}
+
+/** A discover answer that ended discovery without a fallback: a redirect (never followed) or a 5xx (DESIGN §2.1.7). */
+function discoverStatusRule(hs: Extract<HandshakeOutcome, { kind: "failed" }>, obs: ProbeObservation): CheckResult["noFallback"] | undefined {
+  if (hs.fallbackCause !== undefined || hs.seq === undefined) return undefined;
+  const x = obs.exchanges.find((e) => e.seq === hs.seq);
+  if (x?.phase !== "discover" || x.status === undefined) return undefined;
+  if (x.status >= 500 && x.status < 600) return { rule: "discover_server_error", code: x.status };
+  if (x.status >= 300 && x.status < 400) return { rule: "discover_redirect", code: x.status };
+  return undefined;
 }
 
 export function declinedReason(hs: Extract<HandshakeOutcome, { kind: "declined" }>): string {

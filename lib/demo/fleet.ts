@@ -1,12 +1,15 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { entry, startFixtureRegistry, type FixtureEntry, type FixtureRegistry } from "./loopback-registry";
-import { createZooHandler, ZOO_EXPECTATIONS, ZOO_SECOND_HOST, type ZooRequestHandler } from "./zoo";
+import { CHANGING_ABOUT, CHANGING_SERVER, changingTools } from "./changing";
+import { createBehaviourHandler, createZooHandler, ZOO_EXPECTATIONS, ZOO_SECOND_HOST, type ZooRequestHandler } from "./zoo";
 
 // The demo fleet is the zoo served for real: the same behaviours the probe is tested against,
 // mounted by path on loopback listeners, listed by a loopback registry.
 
 const DEMO_NAMESPACE = "dev.mcp-status.demo";
+/** The registry name of the server that changes between probes (lib/demo/changing.ts). */
+export const DEMO_CHANGING_SERVER = `${DEMO_NAMESPACE}/${CHANGING_SERVER}`;
 /** Host whose robots.txt asks our probe to stay away. */
 const DEMO_ROBOTS_HOST = "127.0.0.3";
 /** Host an operator opted out; a credential challenge points its metadata there. */
@@ -18,7 +21,8 @@ const DEMO_OPT_OUT_REASON = "the demo's metadata host asked not to be probed";
 const SLOW = new Set(["hostile-huge-body", "hostile-gzip-bomb", "hostile-hang-after-headers", "hostile-slow-drip", "hostile-endless-sse", "hostile-ten-thousand-tools", "hostile-deep-json-nesting"]);
 
 function demoBehaviours(): string[] {
-  return Object.keys(ZOO_EXPECTATIONS).filter((n) => !SLOW.has(n));
+  // TLS and broken-network cases need a test's own certificates or lookups: the zoo tests run them.
+  return Object.keys(ZOO_EXPECTATIONS).filter((n) => !SLOW.has(n) && !ZOO_EXPECTATIONS[n]!.tls && !ZOO_EXPECTATIONS[n]!.network);
 }
 
 export interface RunningFleet {
@@ -92,6 +96,9 @@ export async function startDemoFleet(): Promise<RunningFleet> {
       servers.push(one);
       origins.set(name, await listen(one, "127.0.0.1"));
     }
+    const changing = mountAll(new Map([[CHANGING_SERVER, createBehaviourHandler(CHANGING_SERVER, changingTools, { prefix: `/${CHANGING_SERVER}` })]]));
+    servers.push(changing);
+    origins.set(CHANGING_SERVER, await listen(changing, "127.0.0.1"));
     const originOf = (name: string) => origins.get(name) ?? robotsOrigin;
 
     const entries = names.map((name) => {
@@ -102,6 +109,10 @@ export async function startDemoFleet(): Promise<RunningFleet> {
       return entry(`${DEMO_NAMESPACE}/${name}`, [remote], { title: name.replace(/-/g, " "), description: exp.about });
     });
     entries.push(
+      entry(DEMO_CHANGING_SERVER, [{ type: "streamable-http", url: `${originOf(CHANGING_SERVER)}/${CHANGING_SERVER}/mcp` }], {
+        title: "changing tools",
+        description: CHANGING_ABOUT,
+      }),
       entry(`${DEMO_NAMESPACE}/templated-url`, [{ type: "streamable-http", url: "https://{tenant_id}.demo.invalid/mcp" }], {
         description: "Listed with a per-tenant URL template, so it needs configuration before anyone can probe it.",
       }),
@@ -115,6 +126,24 @@ export async function startDemoFleet(): Promise<RunningFleet> {
           },
         ],
         { description: "Listed with a required secret Authorization header, so anonymous probing is not meaningful." },
+      ),
+      entry(
+        `${DEMO_NAMESPACE}/several-remotes`,
+        [
+          {
+            type: "streamable-http",
+            url: `${originOf("credential-gate-valid-prm")}/credential-gate-valid-prm/mcp`,
+            headers: [{ name: "Authorization", isRequired: true, isSecret: true, description: "Bearer token" }],
+          },
+          { type: "sse", url: `${originOf("http-sse-2024-11-05")}/http-sse-2024-11-05/sse`, headers: [{ name: "X-Api-Key", value: "{api_key}" }] },
+          {
+            type: "streamable-http",
+            url: `${originOf("modern-healthy-paged")}/modern-healthy-paged/mcp`,
+            headers: [{ name: "X-Trace-Id", isSecret: false, description: "optional" }],
+          },
+          { type: "sse", url: `${originOf("http-sse-2024-11-05")}/http-sse-2024-11-05/sse` },
+        ],
+        { description: "Lists four remotes: the first needs a secret, the second a key in a header value; the third is probed, the fourth passed over." },
       ),
       entry(`${DEMO_NAMESPACE}/deleted-entry`, [{ type: "streamable-http", url: `${originOf("modern-healthy-paged")}/modern-healthy-paged/mcp` }], {
         description: "Deleted from the registry; ingestion skips entries that are not active.",

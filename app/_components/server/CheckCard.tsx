@@ -6,6 +6,7 @@ import { CHECK_LABELS } from "@/lib/site/labels";
 import { checkAnchor } from "@/lib/site/paths";
 import type { CheckResultRow, TransitionRow } from "@/lib/store/runs";
 import { StateChip } from "../StateChip";
+import { CheckHint } from "./CheckHint";
 
 function SuiteVersion({ version }: { version: string }) {
   if (version === SUITE_VERSION) return <>{version}</>;
@@ -83,11 +84,12 @@ export function CheckCard({
     <section className="check" id={anchor} aria-labelledby={`${anchor}-h`}>
       <h3 id={`${anchor}-h`}>
         <a href={`#${anchor}`}>{CHECK_LABELS.en[id]}</a>
-        <StateChip state={check?.state ?? null} />
+        <StateChip state={check?.state ?? null} cause={check?.notCheckedCause} />
       </h3>
       {check ? (
         <>
           <p className="reason">{check.reason}</p>
+          <CheckHint hint={check.hint} />
           <dl className="facts">
             <dt>Decided</dt>
             <dd>

@@ -3,8 +3,14 @@ import type { Db } from "@/db/client";
 import type { StartResult } from "@/lib/rounds/round";
 import { serverHistory } from "@/app/_lib/history";
 import type { Answer } from "@/lib/site/answer-cache";
+import { overallOf } from "@/lib/checks/overall";
+import { crossReadSentence } from "@/lib/site/cross-read";
 import { listQueryOf, ServerListParams } from "@/lib/site/query";
+import { certificateView } from "@/lib/site/certificate";
+import { hintSentence } from "@/lib/checks/hints";
 import { getServerDetail, listServers, summaryCounts } from "@/lib/store/servers";
+import { incidentList } from "@/lib/store/incidents";
+import { serverUptime } from "@/lib/store/uptime";
 import { getRound, listRecentRounds } from "@/lib/store/rounds";
 import { getMeta, META_KEYS } from "@/lib/store/meta";
 import { latestCrossReads, siteStatus } from "@/lib/rounds/alerts/status";
@@ -51,6 +57,8 @@ export function getServers(request: Request, db: Db): Response {
   return Response.json(listServers(db, listQueryOf(parsed.data)), { headers: noStore });
 }
 
+const SERVER_JSON_INCIDENTS = 100;
+
 /** The JSON answer for one server, as text, so it can be cached per data version. */
 export function serverAnswer(name: string, db: Db): Answer {
   const detail = getServerDetail(db, name);
@@ -59,9 +67,21 @@ export function serverAnswer(name: string, db: Db): Answer {
     return { status: 404, contentType: "application/json", body };
   }
   // Checks keyed by id (CHECK_IDS order), like the probe CLI's --json report.
-  const checks = Object.fromEntries(detail.checks.map((c) => [c.check, c]));
-  const history = serverHistory(db, name, new Date());
-  const body = JSON.stringify({ ...detail, checks, history: history?.days ?? [], responseTimes: history?.responseTimes ?? null });
+  // `hint` is the sentence (DESIGN §2.8), `hintCode` the misconfiguration it names.
+  const checks = Object.fromEntries(
+    detail.checks.map(({ hint, ...c }) => [c.check, { ...c, hint: hint ? hintSentence(hint) : null, hintCode: hint?.code ?? null }]),
+  );
+  const now = new Date();
+  const history = serverHistory(db, name, now);
+  const certificate = certificateView(detail.latestRun?.certificate, now);
+  // The overall state (DESIGN §2) with the check that decided it and that check's reason (absent when Verified).
+  const o = overallOf(detail.checks);
+  const overall = { overall: o?.state ?? null, overallCause: o?.cause ?? null, overallCheck: o?.check ?? null, overallReason: o?.reason ?? null };
+  // DESIGN §4: uptime per window, and the latest incidents (most recent first) without the server's own name.
+  const uptime = serverUptime(db, name, now);
+  const incidents = incidentList(db, { server: name, limit: SERVER_JSON_INCIDENTS }).rows.map(({ serverName: _, ...i }) => i);
+  const crossRead = detail.crossRead && { ...detail.crossRead, sentence: crossReadSentence(detail.crossRead) };
+  const body = JSON.stringify({ ...detail, ...overall, checks, certificate, crossRead, history: history?.days ?? [], responseTimes: history?.responseTimes ?? null, uptime, incidents });
   return { status: 200, contentType: "application/json", body };
 }
 

@@ -4,7 +4,7 @@ import { addDays, judgeCoverageDay, utcDay } from "../coverage";
 import { lastRoundFinishedAt, openAlerts } from "../../store/alerts";
 import { coverageBetween, firstCoverageDay } from "../../store/coverage";
 import { crossReadCounts, crossReadsOn, latestCrossReadDay, type CrossReadCounts } from "../../store/cross-reads";
-import type { AlertKind, CrossReadOutcome } from "../../store/vocabulary";
+import type { AlertKind, CrossReadExplanation, CrossReadOutcome } from "../../store/vocabulary";
 
 export interface SiteStatus {
   lastRoundFinishedAt: string | null;
@@ -30,12 +30,16 @@ export function siteStatus(db: Db, now: Date): SiteStatus {
 
 export interface CrossReadsAnswer {
   day: string | null;
-  servers: { name: string; outcome: CrossReadOutcome; paths: string[] }[];
+  /** `explained`: the difference follows from the probe's own rules (DESIGN §6); `explanation` names the rule. */
+  servers: { name: string; outcome: CrossReadOutcome; explained: boolean; explanation: CrossReadExplanation | null; paths: string[] }[];
 }
 
 /** The latest day's outcomes, the probe's possible blind spots first. */
 export function latestCrossReads(db: Db): CrossReadsAnswer {
   const day = latestCrossReadDay(db);
   if (!day) return { day: null, servers: [] };
-  return { day, servers: crossReadsOn(db, day).map((r) => ({ name: r.name, outcome: r.outcome, paths: r.paths })) };
+  return {
+    day,
+    servers: crossReadsOn(db, day).map((r) => ({ name: r.name, outcome: r.outcome, explained: r.explained, explanation: r.explanation, paths: r.paths })),
+  };
 }

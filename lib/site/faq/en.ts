@@ -2,8 +2,11 @@ import { CHECK_LABELS, STATE_LABELS } from "../labels";
 import { LEGACY_REVISIONS, MODERN_REVISION, RESERVED_TOOL_NAME } from "../../probe/protocol";
 import { faqPath } from "../paths";
 import {
+  CERTIFICATE_WARN_DAYS,
   FRESH_CLONE,
   GOOD_REFUSAL,
+  INVALID_HOST_BODY,
+  RATE_LIMITED_BODY,
   INVALID_CHALLENGES,
   LEGACY_DECLINE_BODY,
   LIMITS,
@@ -20,6 +23,7 @@ import {
   VALID_CHALLENGES,
   WEBHOOK_EXAMPLE,
 } from "./facts";
+import { explainedBlocks, overallBlocks } from "./headline";
 import type { FaqBook, FaqChrome, FaqSlug } from "./types";
 
 const S = STATE_LABELS.en;
@@ -78,6 +82,7 @@ export const FAQ_EN: FaqBook = {
           ],
         },
       },
+      ...overallBlocks("en"),
       { h2: "The five checks", id: "checks" },
       {
         table: {
@@ -100,7 +105,7 @@ export const FAQ_EN: FaqBook = {
         ul: [
           "A certification or an endorsement. Nobody vouches for a server here, the site included.",
           "A security review. Whatever sits behind authentication is out of sight, and the authentication check only asks whether a client can find out how to log in.",
-          "An uptime figure. One visit every 30 minutes to 24 hours sees a moment, not a service level.",
+          `An uptime figure. A state describes the latest probe, one moment; the [uptime](${at("uptime")}) beside the history strip counts many probes over days.`,
           "A review of the tools. The probe reads their definitions and never runs one.",
         ],
       },
@@ -647,23 +652,150 @@ export const FAQ_EN: FaqBook = {
 
   "which-servers": {
     title: "Which servers are probed, and servers that need configuration",
-    summary: "How the registry is read, remotes that need a value from the user, and servers that leave the registry.",
+    summary: "How the registry is read, which remote is probed, every remote's standing, remotes that need a value from the user, and servers that leave the registry.",
     firstPublished: "2026-11-30",
     body: [
       { h2: "From the registry", id: "registry" },
       {
-        p: `The site reads the official MCP registry page by page (\`/v0.1/servers?version=latest&limit=100\`, cursor to the end), keeps only entries whose status is \`active\`, and stores one row per server name. Every remote of a server is probed with its own transport: \`streamable-http\`, or \`sse\` for the [older HTTP+SSE transport](${at("handshake", "sse")}).`,
+        p: `The site reads the official MCP registry page by page (\`/v0.1/servers?version=latest&limit=100\`, cursor to the end), keeps only entries whose status is \`active\`, and stores one row per server name. A remote is probed with the transport it is listed under: \`streamable-http\`, or \`sse\` for the [older HTTP+SSE transport](${at("handshake", "sse")}).`,
+      },
+      { h2: "Which remote is probed", id: "which-remote" },
+      {
+        p: `A registry entry may list several remotes; one lists eighteen. The probe talks to one of them per round: the first one, in the order the registry lists them, that needs no configuration, taking a \`streamable-http\` remote before an \`sse\` one. A URL variable that comes with a default (\`https://{region}.example.com/mcp\` with \`region\` defaulting to \`eu\`) is filled in with it, and the filled-in URL is what gets probed.`,
+      },
+      { h2: "Every remote and its standing", id: "remotes" },
+      {
+        p: `The server page and its JSON (\`remotes\` in \`/api/servers/<name>\`) list every remote the entry names, with its transport and one of three standings: **probed**, **needs configuration** (with the reason), or **passed over**, meaning it needs nothing but another remote of the same server was the one probed. A remote under a transport the probe does not speak is left out of the list.`,
+      },
+      { h2: "When a remote needs configuration", id: "what-needs-configuration" },
+      {
+        ul: [
+          `Its URL has a \`{variable}\` for which the entry gives no default.`,
+          `One of its headers is marked \`isRequired\`. The probe never sends the headers a registry entry describes, so a required one cannot be honoured.`,
+          `One of its header values holds a \`{placeholder}\`, such as \`Bearer {api_key}\`, even when the header is not marked required: a value with a hole in it is one the user has to supply.`,
+        ],
+      },
+      {
+        p: `A header that is optional, secret or not, does not make a remote need configuration: an anonymous client would simply connect without it, and so does the probe.`,
       },
       { h2: "Servers that need configuration", id: "needs-configuration" },
       {
-        p: `Some remotes cannot be reached as listed: the URL is a template with a value for the user to fill in (such as \`https://{tenant}.example.com/mcp\`), or the remote requires a secret header the user must supply. The probe has no such values and never makes them up. Every check is ${S.not_checked}, the reason names the missing value, and the server is not counted as down. It is looked at again once a day, in case the registry entry changes.`,
+        p: `A server needs configuration only when every one of its remotes does. The probe has none of the missing values and never makes them up, so nothing is sent: every check is ${S.not_checked}, the reason names what is missing, and the server is not counted as down. It is looked at again once a day, in case the registry entry changes.`,
       },
       {
-        p: `If anonymous discovery is what you want, publish a remote whose URL works as is; otherwise nothing needs doing.`,
+        p: `If anonymous discovery is what you want, list a remote whose URL works as is; otherwise nothing needs doing.`,
+      },
+      {
+        p: `Registry entries that cannot be read (a name that is not a string, remotes that are not a list) are skipped and named in the site's log; a malformed part of an entry (variables that are not an object, a header name that is not a valid HTTP token, more than fifty remotes) is logged with the entry's name, and the rest of the entry and of the registry are still read.`,
       },
       { h2: "Servers that leave the registry", id: "left" },
       {
         p: `A server that disappears from the registry is no longer probed, but its page, its results and its tool history stay, marked as no longer listed.`,
+      },
+    ],
+  },
+
+  hints: {
+    title: "Hints: what to change when a check fails",
+    summary: "The misconfigurations a Failed check can name exactly, the one sentence each adds, certificate facts, and newer error shapes read today.",
+    firstPublished: "2026-12-01",
+    body: [
+      { h2: "When a check carries a hint", id: "hints" },
+      {
+        p: `A check that is ${S.failed} or ${S.observed_risk} gets a hint when the exchange that decided it matches one of the patterns below exactly. The hint is a single sentence saying what to change, shown under the reason on the server page and in JSON as \`checks.<id>.hint\` (with \`hintCode\` naming the pattern). It is stored with the result, so it always belongs to the evidence it was drawn from. A hint never changes a state; it only turns "this failed" into "change this".`,
+      },
+      {
+        p: `Only exact matches count. When the evidence fits no pattern, the check has no hint rather than a guess. The three discovery checks share the handshake's evidence, so a handshake that fails this way shows the same hint on all three.`,
+      },
+      { h2: "The hints", id: "list" },
+      {
+        table: {
+          caption: "Patterns the probe recognises, and what each hint asks",
+          head: ["What the evidence shows", "What the hint says", "Why"],
+          rows: [
+            {
+              id: "hint-invalid-host",
+              cells: [
+                "403 whose body or JSON-RPC message begins with \`Invalid Host\`",
+                "Allow the server's public host name in its Host allowlist",
+                "The app helpers of the TypeScript SDK v2 turn on a localhost-only allowlist by default, so a server deployed with defaults refuses every client that reaches it by its real name",
+              ],
+            },
+            {
+              id: "hint-redirect",
+              cells: [
+                "A 3xx with a \`Location\` (for example http to https, or \`/sse\` to \`/mcp\`)",
+                "List the URL it points to as the remote's URL; for a metadata URL, point \`resource_metadata\` at it",
+                "The probe does not follow redirects, and MCP clients do not follow them for their POSTs either",
+              ],
+            },
+            {
+              id: "hint-transport",
+              cells: [
+                "Listed as \`sse\`, its GET fails, and the same URL answers a Streamable HTTP handshake; or listed as \`streamable-http\`, its POSTs get 404 or 405, and a GET opens a 2024-11-05 stream that names its endpoint",
+                "List the remote under the transport it speaks",
+                "A client picks its transport from the listing; the wrong one fails however healthy the server is",
+              ],
+            },
+            {
+              id: "hint-tls",
+              cells: [
+                "The TLS certificate is expired, names other hosts, or comes from an issuer that cannot be verified",
+                "Renew it (with the date it expired), serve one that covers the host (naming what the presented one covers), or serve the full chain from a publicly trusted CA",
+                "Clients refuse such a connection before any MCP message is exchanged; a missing intermediate certificate is the usual cause of the last",
+              ],
+            },
+            {
+              id: "hint-refused",
+              cells: ["The connection is refused", "Check that the server runs on that host and port, or correct them in the registry", "Nothing accepts connections where the listing points"],
+            },
+            {
+              id: "hint-nxdomain",
+              cells: [
+                "The host name does not exist (the resolver answers, and says so)",
+                "Publish the DNS record, or correct the host name in the registry",
+                "A resolver that does not answer at all gets no hint: that may be the probe's own network",
+              ],
+            },
+            {
+              id: "hint-406-415",
+              cells: [
+                "406 or 415 to a POST that sent \`Accept: application/json, text/event-stream\` and \`Content-Type: application/json\`",
+                "Accept the header the spec asks clients to send",
+                "Those are exactly the headers a conforming client sends; a server that refuses them refuses every client",
+              ],
+            },
+          ],
+        },
+      },
+      { h2: "An example", id: "example" },
+      { wire: INVALID_HOST_BODY, label: "A server with a localhost-only Host allowlist, reached from outside" },
+      {
+        p: `The handshake is ${S.failed}, its reason quotes the 403 and the message, and the hint asks for the public host name to be allowed. Nothing about the server's code needs to change beyond that setting.`,
+      },
+      { h2: "When there is no hint", id: "no-hint" },
+      {
+        ul: [
+          `A 403 with another message, or a redirect without a \`Location\`: a refusal, but not one with a known fix.`,
+          `A connection reset, a TLS failure with no certificate to blame (plain HTTP on an https URL), or a resolver that does not answer.`,
+          `A 406 or 415 that a later request got past: the check did not fail, and only ${S.failed} and ${S.observed_risk} checks carry hints.`,
+        ],
+      },
+      { h2: "Certificate facts", id: "certificate" },
+      {
+        p: `Every probe of an https URL records the certificate the server presented: its issuer, its subject and the names it covers, and when it expires. The server page shows the days left and warns when fewer than ${CERTIFICATE_WARN_DAYS} remain; the JSON carries the same as \`certificate\` (\`issuer\`, \`validTo\`, \`daysLeft\`, \`warn\`). This is a fact beside the five checks, not a sixth check: a certificate two days from expiry leaves every state as it was.`,
+      },
+      {
+        p: `A certificate the probe refuses is recorded too, with the reason it was refused, which is how an expired certificate's hint can name the day it expired. No request is ever sent over a connection whose certificate was refused.`,
+      },
+      { h2: "Rate limiting with -32023", id: "rate-limited" },
+      {
+        p: `A draft proposal gives rate limiting its own JSON-RPC error, -32023, with the wait in \`data.retryAfterMs\`. The probe reads it today: an answer carrying -32023, whatever its HTTP status, is a request to slow down, exactly like a 429. Nothing more is sent to the server that round, and \`data.retryAfterMs\` counts like a \`Retry-After\` header; when both are present, the longer wait is kept.`,
+      },
+      { wire: RATE_LIMITED_BODY, label: "A rate-limited answer in the draft's shape" },
+      { h2: "-32022 with supportedVersions", id: "supported-versions" },
+      {
+        p: `A -32022 (unsupported protocol version) lists the revisions the server speaks in \`data.supported\`. Some servers send the list as \`data.supportedVersions\` instead; the probe reads either, and the reason names the revisions either way.`,
       },
     ],
   },
@@ -704,6 +836,89 @@ export const FAQ_EN: FaqBook = {
           "Rounds start from the built-in scheduler (`PROBE_SCHEDULE`) or from an outside cron calling `POST /api/rounds` with the secret; two rounds never run at once.",
           "Each server's results are written in one transaction (a transaction may hold a batch of servers). A crash loses at most the batch not yet written, and those servers stay due for the next round.",
         ],
+      },
+    ],
+  },
+
+  uptime: {
+    title: "Uptime: which probes count, over which days",
+    summary: "How the uptime figures beside the history strip and on the uptime badge are counted, which probes are left out, and how to read them.",
+    firstPublished: "2026-12-01",
+    body: [
+      { h2: "What the figure counts", id: "definition" },
+      {
+        p: `Uptime is the share of a server's probes that found it up, among the probes that reached it. A probe finds the server up when the handshake completed, or when it stopped at a [credential gate](${at("credential-gate")}): a server that asks for a login is answering the way it means to. It finds the server down when the handshake failed: a refused connection or a timeout, a redirect or a 5xx, an answer that is not MCP, a 401 without a challenge, a modern handshake declined with -32020, -32021 or -32022.`,
+      },
+      { h2: "Probes that are left out", id: "left-out" },
+      {
+        ul: [
+          "The server asked to slow down (429, or 503 with `Retry-After`) before the handshake ended: it did answer, but nothing about its health was learned.",
+          `The host asked not to be probed ([opt-out](${at("opting-out")}) by the operator list or robots.txt): no request was sent.`,
+          `The registry entry [needs configuration](${at("which-servers", "needs-configuration")}): no request was sent either.`,
+          "The probe's own network was failing: that outage is ours, not the server's.",
+        ],
+      },
+      { p: `These count neither as up nor as down, so a server that is probed rarely is never pushed towards 0 % or 100 % by probes that told us nothing.` },
+      { h2: "Only the handshake decides", id: "handshake-only" },
+      {
+        p: `A server whose handshake completes but whose tool list then fails, or that shares no protocol revision with the probe, counts as up: it answered. Those problems are ${S.failed} checks on its page and open an [incident](${at("incidents")}), which follows all three discovery checks.`,
+      },
+      { h2: "The four windows", id: "windows" },
+      {
+        table: {
+          caption: "Uptime windows",
+          head: ["Window", "Which probes"],
+          rows: [
+            ["24 hours", "Those that started in the 24 hours before the figure was computed (probes are kept 30 days)."],
+            ["7, 30 and 90 days", "Those of the last 7, 30 or 90 whole UTC days, today included, read from per-day counters that stay after the probes themselves are deleted. The 90 days are the days of the history strip."],
+          ],
+        },
+      },
+      { h2: "Reading the number", id: "reading" },
+      {
+        ul: [
+          "A share is never rounded up: one probe missed in ten thousand shows as 99.99 %, not 100 %.",
+          `Each figure shows how many probes it rests on. Probes come every 30 minutes to 24 hours ([schedule](${at("schedule")})), so a 24-hour figure may rest on a few.`,
+          "When no probe reached the server in a window, the figure says so instead of showing 0 % or 100 %.",
+          "Days recorded before uptime was counted carry no counters, so early 90-day figures rest on fewer days.",
+        ],
+      },
+      { h2: "Badge and JSON", id: "badge" },
+      {
+        p: `\`/badge/<registry name>?metric=uptime\` is an SVG badge of the 30-day figure; add \`&window=24h\`, \`7d\` or \`90d\` for another window. The same path under \`/api/badge/\` answers shields.io endpoint JSON. \`/api/servers/<registry name>\` carries \`uptime\` with \`last24h\`, \`last7d\`, \`last30d\` and \`last90d\`, each \`{ratio, up, reached, from}\`: \`ratio\` runs from 0 to 1 and is null when no probe reached the server.`,
+      },
+    ],
+  },
+
+  incidents: {
+    title: "Incidents: what opens one, what closes it",
+    summary: "When an incident opens on a server page, when it closes, how long it is said to have lasted, and where incidents are listed.",
+    firstPublished: "2026-12-01",
+    body: [
+      { h2: "When an incident opens", id: "opens" },
+      {
+        p: `An incident opens at the probe that finds a discovery check (${C.handshake}, ${C.protocol_version}, ${C.tools_list}) ${S.failed} while the server has none open. It keeps that check and its reason as recorded at that probe; when more than one of them failed, the first in that order is named.`,
+      },
+      { h2: "When it closes", id: "closes" },
+      {
+        p: `It closes at the first later probe that reaches the server with none of the three ${S.failed}: the handshake completed, or met a credential gate. Probes that tell nothing about the server's health (a slow-down, an opt-out, a registry entry that needs configuration, the probe's own network failing) neither open nor close one, so an incident stays open through them.`,
+      },
+      { h2: "How long it lasted", id: "duration" },
+      {
+        p: `The duration runs from the probe that opened the incident to the probe that closed it. The outage itself began somewhere after the last good probe and ended somewhere before the first good one again; after failures the probe comes back after 6, 12 and then 24 hours ([schedule](${at("schedule", "backoff")})), so a fix can take that long to show. **Probe again now** on the server page closes an incident as soon as the server is back.`,
+      },
+      { h2: "Where incidents are listed", id: "where" },
+      {
+        ul: [
+          "On each server page, most recent first, with the duration and the reason that opened each (an ongoing one says so).",
+          "On `/incidents`, across all servers and paged; `?server=<registry name>` narrows it to one.",
+          "As Atom at `/incidents/feed.xml` (an entry when one opens and another when it closes; `?server=` too).",
+          "In `/api/servers/<registry name>` as `incidents`: `startedAt`, `endedAt` (null while open), `durationMs`, `check`, `reason`, `openedRunId`, `closedRunId`.",
+        ],
+      },
+      { h2: "Incidents and uptime", id: "uptime" },
+      {
+        p: `They answer different questions. [Uptime](${at("uptime")}) counts probes whose handshake worked; an incident follows all three discovery checks. A server whose tool list fails has an open incident while its uptime stays high, and a server that only asks to slow down has neither.`,
       },
     ],
   },
@@ -981,7 +1196,7 @@ export const FAQ_EN: FaqBook = {
             },
             {
               id: "cross-read-alert",
-              cells: ["`cross_read`", "The day's cross-read disagreement rate is above its threshold", "A later day is below it", "Read the day's `only_cross_reader` and `disagreed` servers first."],
+              cells: ["`cross_read`", "The day's rate of [unexplained](/faq/operating#explained) cross-read differences is above its threshold", "A later day is below it", "Read the day's unexplained `only_cross_reader` and `disagreed` servers first."],
             },
             {
               id: "probe-network",
@@ -1023,8 +1238,9 @@ export const FAQ_EN: FaqBook = {
         },
       },
       {
-        p: `\`only_cross_reader\` leads because it is the failure that hides best. A server the probe cannot read looks, on the probe's own figures, like a server that is down; only a reader that does not share the probe's code can tell the two apart. The day's outcomes are on [the coverage page](/coverage) and at \`GET /api/cross-reads\` as \`{day, servers: [{name, outcome, paths}]}\`.`,
+        p: `\`only_cross_reader\` leads because it is the failure that hides best. A server the probe cannot read looks, on the probe's own figures, like a server that is down; only a reader that does not share the probe's code can tell the two apart. The day's outcomes are on [the coverage page](/coverage) and at \`GET /api/cross-reads\` as \`{day, servers: [{name, outcome, explained, paths}]}\`.`,
       },
+      ...explainedBlocks("en"),
       { h2: "The cross-reader's manners", id: "cross-reader-politeness" },
       {
         p: `It keeps the probe's rules: the same opt-outs, address policy, user agent and deadline, one request at a time per host, and it never calls a tool.`,

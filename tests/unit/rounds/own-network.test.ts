@@ -4,7 +4,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { status } from "@/app/api/_lib/handlers";
-import { rounds, servers } from "@/db/schema";
+import { incidents, rounds, runs, servers } from "@/db/schema";
 import { judge } from "@/lib/checks";
 import { createAddressPolicy, probeServer } from "@/lib/probe";
 import { deliverPendingAlerts } from "@/lib/rounds/alerts/webhook";
@@ -19,6 +19,7 @@ import { openAlerts, recentAlertEvents, resolvedAlerts } from "@/lib/store/alert
 import { getRobots, putRobots } from "@/lib/store/optouts";
 import { applyRegistrySnapshot, getServerDetail, makeAllDue, type DueServer } from "@/lib/store/servers";
 import { registryRows, startLoopbackHost, zooMount, type LoopbackHost } from "../../fixtures/loopback-hosts";
+import { serverUptime } from "@/lib/store/uptime";
 import { tempDb } from "../store/helpers";
 
 const policy = createAddressPolicy({ allowPrivate: false, allow: ["127.0.0.0/8"] });
@@ -123,6 +124,12 @@ describe("every listener closed: the probe's own network is down, not 40 servers
       // The refused request is kept as evidence.
       expect(getServerDetail(t.db, s.name)!.exchanges.map((e) => e.network)).toContain("refused");
     }
+    // DESIGN §4: those probes are left out of uptime (neither up nor down) and open no incident.
+    const downRuns = t.db.select().from(runs).all().filter((r) => r.roundId === down.roundId);
+    expect(downRuns.length).toBe(notChecked.length);
+    expect(new Set(downRuns.map((r) => r.uptime))).toEqual(new Set(["left_out"]));
+    expect(t.db.select().from(incidents).all()).toEqual([]);
+    for (const s of notChecked) expect(serverUptime(t.db, s.name, new Date())!.last24h, s.name).toMatchObject({ up: 1, reached: 1, ratio: 1 });
     const row = t.db.select().from(rounds).all().find((r) => r.id === down.roundId)!;
     expect(row).toMatchObject({ networkPaused: true });
     expect(row.hostsNetworkFailed).toBe(row.hostsTried);

@@ -3,10 +3,14 @@ import { createAddressPolicy, probeServer } from "@/lib/probe";
 import { judge } from "@/lib/checks";
 import { REFUSAL_STATES } from "@/lib/checks/refusal";
 import type { CheckResult } from "@/lib/checks/types";
-import { CHECK_IDS, type CheckId, type CheckState } from "@/lib/checks/vocabulary";
+import { CHECK_IDS, DISCOVERY_CHECKS, type CheckId, type CheckState } from "@/lib/checks/vocabulary";
 import type { Exchange, ProbeLimits, ProbeObservation } from "@/lib/probe/types";
 import { parseWwwAuthenticate } from "@/lib/probe/www-authenticate";
 import { startZooServer, ZOO_ALSO_ACCEPTABLE, ZOO_EXPECTATIONS, type RunningZooServer } from "@/lib/demo/zoo";
+import { hintSentence } from "@/lib/checks/hints";
+import type { DnsLookup } from "@/lib/probe";
+import { testCertificates } from "../../fixtures/tls";
+import { ZOO_CAUSES } from "@/lib/demo/zoo/causes";
 
 export const HOSTILE_LIMITS: Partial<ProbeLimits> = { deadlineMs: 3_000, maxBodyBytes: 1024 * 1024 };
 export const ORDINARY_LIMITS: Partial<ProbeLimits> = { deadlineMs: 15_000 };
@@ -27,10 +31,33 @@ export function protocolVersionOf(obs: ProbeObservation): string | undefined {
   return h && (h.kind === "modern" || h.kind === "legacy" || h.kind === "sse") ? h.protocolVersion : undefined;
 }
 
+/** A lookup that fails the way a resolver does: ENOTFOUND (the name does not exist) or EAI_AGAIN (no answer). */
+const failingLookup =
+  (code: string): DnsLookup =>
+  async (host) => {
+    throw Object.assign(new Error(`getaddrinfo ${code} ${host}`), { code });
+  };
+
+/** Where the probe is pointed, and what it trusts, for cases that need a TLS listener or a broken network. */
+async function arrange(name: string): Promise<{ server: RunningZooServer; url: string; ca?: string; dnsLookup?: DnsLookup }> {
+  const exp = ZOO_EXPECTATIONS[name]!;
+  const certs = exp.tls && exp.tls !== "plain_http" ? await testCertificates() : undefined;
+  const server = await startZooServer(name, certs && exp.tls && exp.tls !== "plain_http" ? { tls: certs.leaf[exp.tls] } : {});
+  let url = server.url;
+  if (exp.tls === "plain_http") url = url.replace(/^http:/, "https:");
+  if (exp.network === "refused") await server.close();
+  if (exp.network === "nxdomain" || exp.network === "dns_unavailable") {
+    url = url.replace("127.0.0.1", "mcp.zoo.test");
+    return { server, url, dnsLookup: failingLookup(exp.network === "nxdomain" ? "ENOTFOUND" : "EAI_AGAIN") };
+  }
+  // Only the test's CA is trusted, never the system's roots: passed as an option, not through the environment.
+  return { server, url, ...(certs || exp.tls ? { ca: (certs ?? (await testCertificates())).ca } : {}) };
+}
+
 export async function runZooCase(name: string): Promise<ZooRun> {
   const exp = ZOO_EXPECTATIONS[name];
   if (!exp) throw new Error(`no expectation for ${name}`);
-  const server = await startZooServer(name);
+  const { server, url, ca, dnsLookup } = await arrange(name);
   try {
     const optedOutHost =
       exp.optOut === "server" ? new URL(server.origin).hostname : exp.optOut === "metadata" ? server.other?.host : undefined;
@@ -40,8 +67,14 @@ export async function runZooCase(name: string): Promise<ZooRun> {
         : null;
     const started = Date.now();
     const obs = await probeServer(
-      { url: server.url, transport: exp.transport ?? "streamable-http" },
-      { addressPolicy: LOOPBACK_ONLY, isOptedOut, limits: { ...(exp.hostile ? HOSTILE_LIMITS : ORDINARY_LIMITS), ...exp.limits } },
+      { url, transport: exp.transport ?? "streamable-http" },
+      {
+        addressPolicy: LOOPBACK_ONLY,
+        isOptedOut,
+        limits: { ...(exp.hostile ? HOSTILE_LIMITS : ORDINARY_LIMITS), ...exp.limits },
+        ...(ca ? { ca } : {}),
+        ...(dnsLookup ? { dnsLookup } : {}),
+      },
     );
     const elapsedMs = Date.now() - started;
     return { name, server, obs, results: judge(obs), elapsedMs };
@@ -99,6 +132,29 @@ export function refusalCodeProblem(run: ZooRun): string | null {
   const r = run.results.find((x) => x.check === "error_taxonomy");
   if (!r?.code) return "error_taxonomy carries no refusal code";
   return REFUSAL_STATES[r.code] === r.state ? null : `refusal code ${r.code} belongs to ${REFUSAL_STATES[r.code]}, but the judge said ${r.state}`;
+}
+
+/** Every Not checked names its kind and nothing else carries one; a no-fallback rule sits only on a Failed
+ * discovery check; and the cases whose kind is the point store exactly the expected one (lib/demo/zoo/causes.ts). */
+export function causeProblem(run: ZooRun): string | null {
+  for (const r of run.results) {
+    if (r.state === "not_checked" && !r.notCheckedCause) return `${r.check} is Not checked without a kind`;
+    if (r.state !== "not_checked" && r.notCheckedCause) return `${r.check} is ${r.state} but carries the kind ${r.notCheckedCause}`;
+    if (r.noFallback && (r.state !== "failed" || !(DISCOVERY_CHECKS as readonly string[]).includes(r.check))) return `${r.check} (${r.state}) carries a no-fallback rule`;
+  }
+  const want = ZOO_CAUSES[run.name];
+  for (const [check, cause] of Object.entries(want?.causes ?? {})) {
+    const got = run.results.find((r) => r.check === check)?.notCheckedCause;
+    if (got !== cause) return `${check}: kind ${got ?? "none"}, expected ${cause}`;
+  }
+  const nf = run.results.find((r) => r.noFallback)?.noFallback;
+  if (want?.noFallback && JSON.stringify(nf) !== JSON.stringify(want.noFallback)) {
+    return `no-fallback ${JSON.stringify(nf)}, expected ${JSON.stringify(want.noFallback)}`;
+  }
+  if (!want?.noFallback && nf && !run.name.startsWith("declined") && !/^discover-(5\d\d|only-newer)|hostile-redirect/.test(run.name)) {
+    return `an unexpected no-fallback rule ${JSON.stringify(nf)}`;
+  }
+  return null;
 }
 
 // --- reasons against evidence (issue 9 item 8) --------------------------------------------------
@@ -185,6 +241,24 @@ export function contradiction(run: ZooRun): string | null {
     for (const seq of r.evidence) if (!run.obs.exchanges.some((x) => x.seq === seq)) return `${r.check}: evidence ${seq} does not exist`;
     const why = claimProblem(r.reason, run.obs.exchanges);
     if (why) return `${r.check}: "${r.reason}" ${why}`;
+  }
+  return null;
+}
+
+/** DESIGN §2.8: each check carries exactly the hint the case names (none where it names none), as one sentence
+ * holding the expected facts. */
+export function hintProblem(run: ZooRun): string | null {
+  const exp = ZOO_EXPECTATIONS[run.name]!;
+  for (const r of run.results) {
+    const want = exp.hints?.[r.check];
+    if (r.hint?.code !== want) return `${r.check}: hint ${r.hint?.code ?? "none"}, expected ${want ?? "none"}`;
+    if (!r.hint) continue;
+    if (r.state !== "failed" && r.state !== "observed_risk") return `${r.check}: a hint on a ${r.state} check`;
+    const text = hintSentence(r.hint);
+    const bad = reasonProblem(text);
+    if (bad) return `${r.check}: hint "${text}" ${bad}`;
+    const fragment = exp.hintIncludes?.[r.check];
+    if (fragment && !text.toLowerCase().includes(fragment)) return `${r.check}: hint "${text}" lacks "${fragment}"`;
   }
   return null;
 }
