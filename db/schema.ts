@@ -214,6 +214,39 @@ export const hostPauses = sqliteTable("host_pauses", {
   cause: text("cause").notNull(),
 });
 
+/** DESIGN §2.5: one gate per host for all of the site's traffic (rounds, the cross-reader, re-probes), across the
+ * processes that share this file. When the last request any of them sent to the host ended (ms since the epoch):
+ * a Crawl-delay counts from it. */
+export const hostGate = sqliteTable("host_gate", {
+  host: text("host").primaryKey(),
+  lastEndMs: integer("last_end_ms").notNull(),
+});
+
+/** A request slot to a host held by one process (`holder`); it lapses at `expiresMs` if the holder dies. */
+export const hostLeases = sqliteTable(
+  "host_leases",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    host: text("host").notNull(),
+    holder: text("holder").notNull(),
+    expiresMs: integer("expires_ms").notNull(),
+  },
+  (t) => [index("host_leases_host_idx").on(t.host)],
+);
+
+/** A process waiting for a slot to a host since `sinceMs`: the oldest waiter goes first, so no process starves
+ * another; the row lapses at `expiresMs` unless the waiter keeps polling. */
+export const hostWaits = sqliteTable(
+  "host_waits",
+  {
+    host: text("host").notNull(),
+    holder: text("holder").notNull(),
+    sinceMs: integer("since_ms").notNull(),
+    expiresMs: integer("expires_ms").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.host, t.holder] })],
+);
+
 export const ROUND_STATUSES = ["running", "done", "failed", "abandoned"] as const;
 
 export const rounds = sqliteTable(
@@ -236,6 +269,12 @@ export const rounds = sqliteTable(
     skipped: integer("skipped").notNull().default(0),
     heartbeatAt: text("heartbeat_at"),
     error: text("error"),
+    /** DESIGN §2.7: distinct hosts the round sent a probe to, and those whose latest probe failed at the network
+     * level; their ratio over 7 days is the level the host-share guard compares with. */
+    hostsTried: integer("hosts_tried"),
+    hostsNetworkFailed: integer("hosts_network_failed"),
+    /** The guard presumed the probe's own network down during this round (its figures are left out of the level). */
+    networkPaused: integer("network_paused", { mode: "boolean" }),
   },
   (t) => [index("rounds_started_idx").on(t.startedAt)],
 );

@@ -59,7 +59,8 @@ export default function CoveragePage() {
         <h2 id="alert-h">Alerts</h2>
         <p>
           Alerts open and resolve by themselves, judged every minute: coverage clearly below its recent level, rounds that stopped
-          finishing, and a cross-reader that disagrees with the probe. <a href="/coverage/feed.xml">Atom feed of alerts</a> ·{" "}
+          finishing, a cross-reader that disagrees with the probe, and the probe&apos;s own network failing (
+          <Link href="/faq/own-network">how we tell it from a server&apos;s outage</Link>). <a href="/coverage/feed.xml">Atom feed of alerts</a> ·{" "}
           <a href="/api/status">status JSON for monitors</a> (HTTP 503 while an alert is open).
         </p>
         {open.length > 0 ? (
@@ -79,7 +80,8 @@ export default function CoveragePage() {
         ) : (
           <div className="notice ok">
             <p>
-              <strong>No open alert.</strong> Rounds are finishing, coverage is at its recent level and the cross-reader agrees with the probe.
+              <strong>No open alert.</strong> Rounds are finishing, coverage is at its recent level, the cross-reader agrees with the probe and
+              the probe&apos;s own network works.
             </p>
           </div>
         )}

@@ -16,7 +16,7 @@ export function blockedReason(b: Blocked): string {
     case "invalid_url":
       return `Not probed: ${b.detail}.`;
     case "probe_network":
-      return `Not judged: the probe's own network was failing while this server was due (${b.detail}), so nothing about the server was concluded.`;
+      return sentence(`Not checked: the probe's own network was failing (${b.detail})`, "this says nothing about the server, which is probed again next round");
   }
 }
 
@@ -125,7 +125,7 @@ export function handshakeStop(hs: HandshakeOutcome | undefined, obs: ProbeObserv
       return { state: "failed", reason: refusedReason(hs) };
     case "failed": {
       const noFallback = discoverStatusRule(hs, obs);
-      return noFallback ? { state: "failed", reason: failedReason(hs), noFallback } : { state: "failed", reason: failedReason(hs) };
+      return noFallback ? { state: "failed", reason: failedReason(hs, obs), noFallback } : { state: "failed", reason: failedReason(hs, obs) };
     }
   }
 }
@@ -178,8 +178,16 @@ function refusedReason(hs: Extract<HandshakeOutcome, { kind: "refused_no_challen
   return sentence(hs.fallbackCause && `${hs.fallbackCause}; fell back to initialize`, `${refusalWords(hs)}, so a client is refused with no instructions it can follow`);
 }
 
-function failedReason(hs: Extract<HandshakeOutcome, { kind: "failed" }>): string {
-  return sentence(hs.fallbackCause && `${hs.fallbackCause}; fell back to initialize`, hs.cause);
+function failedReason(hs: Extract<HandshakeOutcome, { kind: "failed" }>, obs: ProbeObservation): string {
+  return sentence(hs.fallbackCause && `${hs.fallbackCause}; fell back to initialize`, hs.cause, obs.secondProbe && twiceWords(hs.cause, obs.secondProbe));
+}
+
+/** DESIGN §2.7: a failure at the network level is recorded only after a second probe, later in the round, failed too. */
+function twiceWords(cause: string, second: NonNullable<ProbeObservation["secondProbe"]>): string {
+  const after = second.afterMs >= 10_000 ? `${Math.round(second.afterMs / 1000)} s` : `${(second.afterMs / 1000).toFixed(1)} s`;
+  return second.firstCause === cause
+    ? `it failed twice: a second probe ${after} after the first, in the same round, failed the same way`
+    : `it failed twice: a first probe ${after} earlier in the same round had failed too (${second.firstCause})`;
 }
 
 /** What became of the late fallback's initialize, as one clause (DESIGN §2.1.9). */

@@ -266,6 +266,8 @@ export type Blocked =
   | { kind: "address_policy"; host: string; detail: string }
   | { kind: "needs_config"; detail: string }
   | { kind: "invalid_url"; detail: string }
+  /** DESIGN §2.7: the probe's own network was failing when this server was probed; what it sent proves nothing
+   * about the server (the exchanges are kept as evidence). */
   | { kind: "probe_network"; detail: string };
 
 /** The TLS certificate a server presented (DESIGN §2.8): a fact beside the checks, not a sixth check. */
@@ -300,6 +302,9 @@ export interface ProbeObservation {
   slowDown?: SlowDown;
   /** True when the per-server deadline cut the probe short. */
   deadlineHit?: boolean;
+  /** DESIGN §2.7: this is the second probe of a server whose first probe in the round failed at the network
+   * level; the first probe's exchanges come first in `exchanges` (seq 1 to `firstSeqs`' last). */
+  secondProbe?: { firstStartedAt: string; firstCause: string; afterMs: number; firstSeqs: number[] };
   era: Era;
   exchanges: Exchange[];
   /** The certificate of the server's own host, for https URLs that got as far as a TLS handshake. */

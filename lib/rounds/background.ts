@@ -62,7 +62,8 @@ export function alertClockFromConfig(config: Config, o: { log: (line: string) =>
 export interface Background {
   scheduler: Cron | null;
   alerts: AlertClock;
-  /** One request at a time per host for the cross-reader (rounds pace hosts with a gate of their own, DESIGN §2.5). */
+  /** The cross-reader's view of the site's host gate: one request at a time per host, paced together with every
+   * round on the same database, in this process or another (DESIGN §2.5). */
   hostGate: RoundHostGate;
   stop(): void;
 }
@@ -72,7 +73,7 @@ export interface Background {
 export async function startBackground(config: Config, log: (line: string) => void = console.log): Promise<Background> {
   const existing = g[BACKGROUND_KEY] as Background | undefined;
   if (existing) return existing;
-  const hostGate = createHostGate({ limitOf: () => 1 });
+  const hostGate = createHostGate({ db: getDb(config), limitOf: () => 1 });
   // Rounds started elsewhere in a demo (the API route, the CLI) probe the fleet the demo start listed.
   const registryUrl = config.demo ? await startDemoRound(config, log) : config.registryUrl;
   const deps = () => roundDepsFromConfig(config, { trigger: "scheduler", log, registryUrl });

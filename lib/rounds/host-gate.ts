@@ -1,7 +1,24 @@
+import os from "node:os";
+import { randomBytes } from "node:crypto";
+import type { Db } from "../../db/client";
 import { parseRetryAfter, type HostGate } from "../probe/transport/http";
+import { forgetHostHolder, othersWaitFor, renewHostSlots, returnHostSlots, takeHostSlot } from "../store/host-gate";
 
 /** How long a 429 without Retry-After pauses its host (the server itself is rescheduled by its own rule). */
 export const PAUSE_WITHOUT_RETRY_AFTER_MS = 60_000;
+
+/** A slot this process no longer uses is kept this long for its next request to the host before it goes back
+ * to the database: a probe's requests, and a round's probes of one host, follow each other closely. */
+export const SLOT_LINGER_MS = 20;
+/** A slot held by a process that died lapses after this long; a live holder renews its slots every third of it. */
+export const SLOT_TTL_MS = 60_000;
+/** How often a process waiting for a slot another process holds asks again. */
+export const SLOT_POLL_MS = 50;
+/** A waiting process that stops asking loses its place in the line after this long. */
+const WAIT_TTL_MS = 5_000;
+/** No request lasts this long (the probe's deadline is a minute): a slot still held then was never given back, and
+ * the gate takes it back rather than lose it for the life of the process. */
+export const SLOT_MAX_HOLD_MS = 10 * 60_000;
 
 export interface HostGateOptions {
   /** Requests to one host in flight at once (its probe limit: 1, or PROBE_HOST_CONCURRENCY when crowded). */
@@ -10,88 +27,49 @@ export interface HostGateOptions {
   onPause?: (host: string, until: Date, cause: string) => void;
   /** The round's clock, for pause ends. */
   now?: () => Date;
+  /** The database the site's processes share (DESIGN §2.5): with it, every gate on that database in any process
+   * paces a host together; without it, the gate paces only its own requests. */
+  db?: Db;
 }
 
 export interface RoundHostGate extends HostGate {
   /** robots.txt's Crawl-delay for the host (seconds; null for none): requests go one at a time, this far apart. */
   setCrawlDelay(host: string, seconds: number | null): void;
   crawlDelayMs(host: string): number;
-  /** Most requests seen in flight at once per host during the round. */
+  /** Most requests this gate's user had in flight at once per host. */
   readonly peaks: ReadonlyMap<string, number>;
-}
-
-interface HostState {
-  inFlight: number;
-  /** When the last request to the host finished (its answer read). */
-  lastEndMs: number;
-  waiters: (() => void)[];
-  timer?: NodeJS.Timeout;
+  /** Hands slots kept for a next request back at once (the end of a round or a cross-read). */
+  settle(): void;
 }
 
 /**
- * Request-level pacing per host, shared by every probe of a round: at most `limitOf(host)` requests in
- * flight, first come first served; with a Crawl-delay, one at a time and each starting at least the delay
- * after the previous one finished (stricter than start to start, so no two arrive closer than the delay).
+ * A view of the process's gate for one user (a round, the cross-reader): its own limits, pauses and peaks, over
+ * slots that every user on the same database shares. At most `limitOf(host)` requests to a host in flight, first
+ * come first served; with a Crawl-delay, one at a time and each starting at least the delay after the previous one
+ * ended, whoever sent it (stricter than start to start, so no two arrive closer than the delay).
  */
 export function createHostGate(o: HostGateOptions): RoundHostGate {
-  // One entry per host the round touched: it keeps the last request's end for the Crawl-delay gap.
-  const nowMs = () => performance.now();
+  const ledger = o.db ? ledgerFor(o.db) : new HostLedger(undefined);
   const now = o.now ?? (() => new Date());
-  const hosts = new Map<string, HostState>();
-  const delays = new Map<string, number>();
   const peaks = new Map<string, number>();
-
-  const stateOf = (key: string): HostState => {
-    let st = hosts.get(key);
-    if (!st) {
-      st = { inFlight: 0, lastEndMs: -Infinity, waiters: [] };
-      hosts.set(key, st);
-    }
-    return st;
-  };
-
-  const pump = (key: string, st: HostState): void => {
-    const delay = delays.get(key) ?? 0;
-    const limit = delay > 0 ? 1 : Math.max(1, o.limitOf(key));
-    while (st.waiters.length > 0 && st.inFlight < limit) {
-      const wait = st.lastEndMs + delay - nowMs();
-      if (delay > 0 && wait > 0) {
-        st.timer ??= setTimeout(() => {
-          st.timer = undefined;
-          pump(key, st);
-        }, Math.ceil(wait));
-        return;
-      }
-      st.inFlight++;
-      peaks.set(key, Math.max(peaks.get(key) ?? 0, st.inFlight));
-      st.waiters.shift()!();
-    }
-  };
-
+  const inFlight = new Map<string, number>();
   return {
     peaks,
-    setCrawlDelay(host, seconds) {
-      const key = host.toLowerCase();
-      if (seconds && seconds > 0) delays.set(key, seconds * 1000);
-      else delays.delete(key);
-    },
-    crawlDelayMs(host) {
-      return delays.get(host.toLowerCase()) ?? 0;
-    },
+    setCrawlDelay: (host, seconds) => ledger.setCrawlDelay(host.toLowerCase(), seconds),
+    crawlDelayMs: (host) => ledger.crawlDelayMs(host.toLowerCase()),
+    settle: () => ledger.settle(),
     async acquire(host) {
       const key = host.toLowerCase();
-      const st = stateOf(key);
-      await new Promise<void>((resolve) => {
-        st.waiters.push(resolve);
-        pump(key, st);
-      });
+      const release = await ledger.acquire(key, () => o.limitOf(key));
+      const n = (inFlight.get(key) ?? 0) + 1;
+      inFlight.set(key, n);
+      peaks.set(key, Math.max(peaks.get(key) ?? 0, n));
       let done = false;
       return () => {
         if (done) return;
         done = true;
-        st.inFlight--;
-        st.lastEndMs = nowMs();
-        pump(key, st);
+        inFlight.set(key, inFlight.get(key)! - 1);
+        release();
       };
     },
     answered(host, status, retryAfter) {
@@ -103,3 +81,225 @@ export function createHostGate(o: HostGateOptions): RoundHostGate {
     },
   };
 }
+
+// One ledger per database connection, so a round and the cross-reader in one process share their slots without
+// asking the database each time; other processes on the same file see them as leases.
+const ledgers = new WeakMap<object, HostLedger>();
+
+function ledgerFor(db: Db): HostLedger {
+  let l = ledgers.get(db.$client);
+  if (!l) ledgers.set(db.$client, (l = new HostLedger(db)));
+  return l;
+}
+
+/** A slot: a lease in the database (null without one). */
+type Slot = number | null;
+
+interface Waiter {
+  limit: () => number;
+  grant: (slot: Slot) => void;
+}
+
+interface HostState {
+  inFlight: number;
+  /** When this process's last request to the host ended (ms since the epoch). */
+  lastEndMs: number;
+  /** Slots held and not in use, kept for the next request. */
+  idle: Slot[];
+  waiters: Waiter[];
+  retry?: NodeJS.Timeout;
+  linger?: NodeJS.Timeout;
+  /** Since when this process waits for a slot another process holds (its place in the line). */
+  waitingSince?: number;
+}
+
+class HostLedger {
+  private readonly holder = `${os.hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
+  private readonly hosts = new Map<string, HostState>();
+  /** Crawl-delays learned from robots.txt in this process, and from other processes through the database. */
+  private readonly delays = new Map<string, number>();
+  private readonly stored = new Map<string, number>();
+  private renewal?: NodeJS.Timeout;
+  private held = 0;
+
+  constructor(private readonly db: Db | undefined) {}
+
+  /** The database while it is open; a closed one leaves the gate pacing this process only. */
+  private get shared(): Db | undefined {
+    return this.db?.$client.open ? this.db : undefined;
+  }
+
+  setCrawlDelay(host: string, seconds: number | null): void {
+    if (seconds && seconds > 0) this.delays.set(host, seconds * 1000);
+    else this.delays.delete(host);
+  }
+
+  crawlDelayMs(host: string): number {
+    return Math.max(this.delays.get(host) ?? 0, this.stored.get(host) ?? 0);
+  }
+
+  acquire(host: string, limit: () => number): Promise<() => void> {
+    const st = this.stateOf(host);
+    return new Promise((resolve) => {
+      st.waiters.push({
+        limit,
+        grant: (slot) => {
+          let done = false;
+          const release = () => {
+            if (done) return;
+            done = true;
+            clearTimeout(lost);
+            this.release(host, st, slot);
+          };
+          const lost = setTimeout(release, SLOT_MAX_HOLD_MS);
+          lost.unref?.();
+          resolve(release);
+        },
+      });
+      this.pump(host, st);
+    });
+  }
+
+  /** Gives every kept slot back to the database. */
+  settle(): void {
+    for (const [host, st] of this.hosts) this.giveBack(host, st);
+  }
+
+  private stateOf(host: string): HostState {
+    let st = this.hosts.get(host);
+    if (!st) this.hosts.set(host, (st = { inFlight: 0, lastEndMs: -Infinity, idle: [], waiters: [] }));
+    return st;
+  }
+
+  private pump(host: string, st: HostState): void {
+    try {
+      while (st.waiters.length > 0) {
+        const w = st.waiters[0]!;
+        const delay = this.crawlDelayMs(host);
+        if (st.inFlight >= (delay > 0 ? 1 : Math.max(1, w.limit()))) return;
+        const nowMs = Date.now();
+        if (delay > 0 && nowMs < st.lastEndMs + delay) return this.retryIn(host, st, st.lastEndMs + delay - nowMs);
+        const slot = this.slotFor(host, st, w, nowMs);
+        if (slot === undefined) return;
+        st.waiters.shift();
+        st.inFlight++;
+        w.grant(slot);
+      }
+    } finally {
+      if (st.idle.length > 0) this.lingerThenGiveBack(host, st);
+    }
+  }
+
+  /** A kept slot if no other process waits for this host, else a new lease; undefined when none is free yet. */
+  private slotFor(host: string, st: HostState, w: Waiter, nowMs: number): Slot | undefined {
+    const db = this.shared;
+    if (!db) return st.idle.pop() ?? null;
+    if (st.idle.length > 0) {
+      if (!othersWaitFor(db, host, this.holder, nowMs)) return st.idle.pop()!;
+      this.giveBack(host, st);
+    }
+    let answer: ReturnType<typeof takeHostSlot>;
+    try {
+      answer = takeHostSlot(db, {
+        host,
+        holder: this.holder,
+        ...(st.waitingSince !== undefined ? { waitingSince: st.waitingSince } : {}),
+        limit: w.limit(),
+        crawlDelayMs: this.delays.get(host) ?? 0,
+        nowMs,
+        leaseTtlMs: SLOT_TTL_MS,
+        waitTtlMs: WAIT_TTL_MS,
+        pollMs: SLOT_POLL_MS,
+      });
+    } catch {
+      // The database is busy past its timeout (another process writing a long batch): ask again shortly.
+      this.retryIn(host, st, SLOT_POLL_MS);
+      return undefined;
+    }
+    if (answer.crawlDelayMs > 0) this.stored.set(host, answer.crawlDelayMs);
+    else this.stored.delete(host);
+    if (!answer.granted) {
+      st.waitingSince ??= nowMs;
+      this.retryIn(host, st, answer.retryInMs);
+      return undefined;
+    }
+    st.waitingSince = undefined;
+    this.held++;
+    this.keepRenewing();
+    return answer.leaseId;
+  }
+
+  private release(host: string, st: HostState, slot: Slot): void {
+    st.inFlight--;
+    st.lastEndMs = Math.max(st.lastEndMs, Date.now());
+    st.idle.push(slot);
+    this.pump(host, st);
+  }
+
+  private retryIn(host: string, st: HostState, ms: number): void {
+    st.retry ??= setTimeout(() => {
+      st.retry = undefined;
+      this.pump(host, st);
+    }, Math.max(1, Math.ceil(ms)));
+  }
+
+  private lingerThenGiveBack(host: string, st: HostState): void {
+    if (st.linger) return;
+    st.linger = setTimeout(() => {
+      st.linger = undefined;
+      this.giveBack(host, st);
+    }, SLOT_LINGER_MS);
+    st.linger.unref?.();
+  }
+
+  private giveBack(host: string, st: HostState): void {
+    clearTimeout(st.linger);
+    st.linger = undefined;
+    const slots = st.idle.splice(0).filter((s): s is number => s !== null);
+    if (slots.length === 0) return;
+    this.held -= slots.length;
+    const db = this.shared;
+    if (!db) return;
+    try {
+      returnHostSlots(db, host, slots, st.lastEndMs);
+    } catch {
+      // Not given back: the leases lapse on their own after SLOT_TTL_MS.
+    }
+    if (this.held === 0) this.stopRenewing();
+  }
+
+  private keepRenewing(): void {
+    if (this.renewal) return;
+    this.renewal = setInterval(() => {
+      const open = this.shared;
+      if (!open || this.held === 0) return this.stopRenewing();
+      try {
+        renewHostSlots(open, this.holder, Date.now(), Date.now() + SLOT_TTL_MS);
+      } catch {
+        // The next tick tries again, well before the leases lapse.
+      }
+    }, SLOT_TTL_MS / 3);
+    this.renewal.unref?.();
+    holding.add(this);
+    if (holding.size === 1 && !exitHooked) {
+      exitHooked = true;
+      process.once("exit", () => holding.forEach((l) => l.forget()));
+    }
+  }
+
+  private stopRenewing(): void {
+    clearInterval(this.renewal);
+    this.renewal = undefined;
+    holding.delete(this);
+  }
+
+  /** Drops this process's leases and waits (it is exiting). */
+  forget(): void {
+    const db = this.shared;
+    if (db) forgetHostHolder(db, this.holder);
+  }
+}
+
+// Ledgers holding leases: a process that exits hands them back instead of leaving them to lapse.
+const holding = new Set<HostLedger>();
+let exitHooked = false;

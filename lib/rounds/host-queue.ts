@@ -10,6 +10,14 @@ export interface HostQueue<T> {
   pause(host: string, untilMs: number): void;
   /** Hands out nothing more (waiting takers get null). */
   stop(): void;
+  /** Hands out nothing until resume(); takers wait (DESIGN §2.7: the probe's own network is presumed down). */
+  hold(): void;
+  resume(): void;
+  /** Puts an item back in its host's line, to be handed out no earlier than `atMs` (a second probe, DESIGN §2.7).
+   * The answer withdraws it again while it is not handed out (true when it was withdrawn). */
+  requeue(item: T, atMs: number): () => boolean;
+  /** Items not handed out yet, requeued ones included. */
+  readonly remaining: number;
   /** Items not handed out because their host's pause outlasted what the round waits for. */
   readonly leftDue: readonly T[];
 }
@@ -32,23 +40,28 @@ interface HostEntry<T> {
   pausedUntil: number;
   queued: boolean;
   timer?: NodeJS.Timeout;
+  /** Its items went back due (a pause beyond the round): a requeued item that lands later follows them. */
+  gone?: boolean;
 }
 
 export function createHostQueue<T>(items: readonly T[], o: HostQueueOptions<T>): HostQueue<T> {
   const nowMs = o.nowMs ?? (() => Date.now());
   const maxWait = o.maxPauseWaitMs ?? 60_000;
   const hosts = new Map<string, HostEntry<T>>();
-  for (const item of items) {
+  const entryOf = (item: T): HostEntry<T> => {
     const host = o.hostOf(item);
     let e = hosts.get(host);
     if (!e) {
       e = { host, items: [], head: 0, inFlight: 0, paused: false, pausedUntil: 0, queued: false };
       hosts.set(host, e);
     }
-    e.items.push(item);
-  }
+    return e;
+  };
+  for (const item of items) entryOf(item).items.push(item);
   let remaining = items.length;
   let stopped = false;
+  let held = false;
+  const landing = new Set<NodeJS.Timeout>();
   const leftDue: T[] = [];
   const waiters: (() => void)[] = [];
   const wakeAll = () => waiters.splice(0).forEach((w) => w());
@@ -91,16 +104,21 @@ export function createHostQueue<T>(items: readonly T[], o: HostQueueOptions<T>):
   const finishIfEmpty = () => {
     if (remaining > 0 && !stopped) return;
     for (const e of hosts.values()) clearTimeout(e.timer);
+    for (const t of landing) clearTimeout(t);
+    landing.clear();
     wakeAll();
   };
   for (const e of hosts.values()) push(e);
 
   return {
     leftDue,
+    get remaining() {
+      return remaining;
+    },
     async take() {
       for (;;) {
         if (stopped || remaining === 0) return null;
-        while (heap.length > 0) {
+        while (!held && heap.length > 0) {
           const e = pop();
           if (!eligible(e)) continue;
           const item = e.items[e.head++]!;
@@ -134,6 +152,7 @@ export function createHostQueue<T>(items: readonly T[], o: HostQueueOptions<T>):
         leftDue.push(...e.items.slice(e.head));
         remaining -= left(e);
         e.head = e.items.length;
+        e.gone = true;
         finishIfEmpty();
         return;
       }
@@ -149,6 +168,48 @@ export function createHostQueue<T>(items: readonly T[], o: HostQueueOptions<T>):
     stop() {
       stopped = true;
       finishIfEmpty();
+    },
+    hold() {
+      held = true;
+    },
+    resume() {
+      held = false;
+      wakeAll();
+    },
+    requeue(item, atMs) {
+      if (stopped) return () => false;
+      const e = entryOf(item);
+      remaining++;
+      let state: "waiting" | "landed" | "over" = "waiting";
+      const land = () => {
+        landing.delete(timer);
+        state = "landed";
+        if (e.gone) {
+          state = "over";
+          leftDue.push(item);
+          remaining--;
+          return finishIfEmpty();
+        }
+        e.items.push(item);
+        push(e);
+        wakeAll();
+      };
+      const timer = setTimeout(land, Math.max(0, atMs - nowMs()));
+      landing.add(timer);
+      return () => {
+        if (state === "waiting") {
+          clearTimeout(timer);
+          landing.delete(timer);
+        } else {
+          const at = e.items.indexOf(item, e.head);
+          if (state === "over" || at < 0) return false;
+          e.items.splice(at, 1);
+        }
+        state = "over";
+        remaining--;
+        finishIfEmpty();
+        return true;
+      };
     },
   };
 }

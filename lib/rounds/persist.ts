@@ -71,6 +71,7 @@ export function scheduleOutcome(
   if (obs.blocked) {
     if (obs.blocked.kind === "opted_out") return { kind: "opted_out", source: optOutSource ?? "operator" };
     if (obs.blocked.kind === "needs_config") return { kind: "needs_config" };
+    if (obs.blocked.kind === "probe_network") return { kind: "probe_network" };
     return { kind: "blocked" };
   }
   const slow = serverSlowDown(obs);
@@ -91,7 +92,7 @@ function isOk(status: number | undefined): boolean {
 }
 
 function runKind(outcome: ScheduleOutcome, complete: boolean, skipped: boolean): RunKind {
-  if (skipped || outcome.kind === "blocked" || outcome.kind === "opted_out" || outcome.kind === "needs_config") {
+  if (skipped || outcome.kind === "blocked" || outcome.kind === "opted_out" || outcome.kind === "needs_config" || outcome.kind === "probe_network") {
     return "skipped";
   }
   if (complete) return "read";

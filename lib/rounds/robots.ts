@@ -4,7 +4,7 @@ import type { AddressPolicy } from "../probe/address-policy";
 import { DEFAULT_LIMITS } from "../probe/types";
 import { HttpSession, type DnsLookup, type HostGate } from "../probe/transport/http";
 import { robotsFetchedSince } from "../store/hosts";
-import { putRobots, type RobotsRow } from "../store/optouts";
+import { getRobots, putRobots, type RobotsRow } from "../store/optouts";
 
 /** The user-agent token robots.txt rules name to address this probe. */
 export const ROBOTS_TOKEN = "mcp-status-probe";
@@ -106,6 +106,10 @@ export function createRobotsBook(o: {
       let p = rows.get(host);
       if (!p) {
         p = fetchRobots(new URL(url.origin), { policy: o.policy, userAgent: o.userAgent, hostGate: o.gate }).then((f) => {
+          // No answer at all may be our own network (DESIGN §2.7): the last file read stays in force, Crawl-delay
+          // included, and is not replaced by the failure.
+          const before = f.status === null ? getRobots(o.db, host) : null;
+          if (before && before.status !== null) return learn(before);
           const row: RobotsRow = {
             host,
             fetchedAt: o.now().toISOString(),

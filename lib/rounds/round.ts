@@ -8,22 +8,24 @@ import { DEFAULT_USER_AGENT, probeServer, SharedConnections } from "../probe";
 import { createAddressPolicy, type AddressPolicy } from "../probe/address-policy";
 import { DEFAULT_LIMITS, type Blocked, type ProbeLimits, type ProbeObservation } from "../probe/types";
 import { fetchRegistry, RegistryError, type FetchRegistryOptions } from "../registry/client";
-import { evaluateCoverage } from "./alerts/evaluate";
+import { evaluateCoverage, evaluateProbeNetwork } from "./alerts/evaluate";
+import { openAlert, resolveAlerts } from "../store/alerts";
 import { pruneCoverageServers } from "../store/coverage";
 import { activeHostPauses, crowdedHosts, putHostPause } from "../store/hosts";
 import { listOptOuts } from "../store/optouts";
 import { serversForRound } from "../store/reprobe";
 import { summaryCounts, applyRegistrySnapshotInSteps, listDueServers, updateServer, type DueServer } from "../store/servers";
-import { acquireRoundLock, finishRound, heartbeatRound, pruneRounds, roundLockHolder, type RoundProgress } from "../store/rounds";
+import { acquireRoundLock, finishRound, heartbeatRound, networkShareLevel, pruneRounds, roundLockHolder, type RoundNetwork, type RoundProgress } from "../store/rounds";
 import { getMeta, META_KEYS, setMeta } from "../store/meta";
 import { pruneOldRuns } from "../store/runs";
 import { addDays, utcDay } from "./coverage";
 import { createHostGate, type RoundHostGate } from "./host-gate";
-import { createHostQueue } from "./host-queue";
+import { createHostQueue, type HostQueue } from "./host-queue";
+import { createOwnNetworkWatch, OWN_NETWORK_TIMING, type OwnNetworkTiming, type OwnNetworkWatch } from "./own-network";
 import { hostOf } from "./hosts";
 import { type PersistInput, type RunKind } from "./persist";
 import { createBatchWriter, type BatchOptions } from "./persist-batch";
-import { createRobotsBook, robotsDisallows, ROBOTS_DISALLOW_REASON, type RobotsBook } from "./robots";
+import { createRobotsBook, fetchRobots, robotsDisallows, ROBOTS_DISALLOW_REASON, type RobotsBook } from "./robots";
 import { DAY, HOUR, MINUTE } from "./schedule";
 
 export interface RoundDeps {
@@ -64,6 +66,8 @@ export interface RoundDeps {
   onProgress?: (p: Required<RoundProgress>) => void;
   /** Called once the round is recorded as finished (alerts are judged here); errors are logged, never thrown. */
   onFinished?: (s: RoundSummary) => void;
+  /** DESIGN §2.7's waits (second probe 60 s, recheck every 30 s for up to 10 min); tests shorten them. */
+  ownNetwork?: Partial<OwnNetworkTiming>;
 }
 
 export interface RoundSummary extends Required<RoundProgress> {
@@ -72,6 +76,8 @@ export interface RoundSummary extends Required<RoundProgress> {
   durationMs: number;
   error?: string;
   registry?: { ok: boolean; servers?: number; error?: string };
+  /** DESIGN §2.7: distinct hosts tried, those failing at the network level, whether the round paused for its own network. */
+  network?: RoundNetwork;
 }
 
 export type StartResult =
@@ -139,6 +145,8 @@ async function executeRound(deps: RoundDeps, roundId: number, holder: string): P
   const progress: Required<RoundProgress> = { due: 0, probed: 0, read: 0, partlyRead: 0, failed: 0, gated: 0, slowedDown: 0, skipped: 0 };
   let lostLock = false;
   let connections: SharedConnections | undefined;
+  let gate: RoundHostGate | undefined;
+  let network: RoundNetwork | undefined;
   let lastBeat = 0;
   // Each beat is a commit; after every server would double the round's writes, so at most one a second.
   const beat = (force = false) => {
@@ -171,8 +179,11 @@ async function executeRound(deps: RoundDeps, roundId: number, holder: string): P
     const crowdedLimit = Math.max(1, Math.min(deps.hostConcurrency ?? 4, Math.floor(n / 2)));
     // One probe at a time until a host's robots.txt (and so its Crawl-delay) is known; one at all with a Crawl-delay.
     const limitOf = (host: string) =>
-      crowded.has(host) && (deps.robots === false || robots.known(host)) && gate.crawlDelayMs(host) === 0 ? crowdedLimit : 1;
-    const gate = createHostGate({
+      crowded.has(host) && (deps.robots === false || robots.known(host)) && gate!.crawlDelayMs(host) === 0 ? crowdedLimit : 1;
+    // DESIGN §2.5: the round's view of the site's one gate per host, shared with the cross-reader and with rounds of
+    // other processes on this database.
+    gate = createHostGate({
+      db,
       limitOf,
       now,
       onPause: (host, until, cause) => {
@@ -216,22 +227,27 @@ async function executeRound(deps: RoundDeps, roundId: number, holder: string): P
       recording.add(p);
       void p.finally(() => recording.delete(p));
     };
+    // DESIGN §2.7: network-level failures wait for a second probe and for the host-share guard before they are written.
+    const watch = watchOwnNetwork(ctx, queue, log, (server, input) => record(server, writer.persist(input).then((r) => r.kind)));
     const worker = async () => {
       for (let taken = await queue.take(); taken; taken = await queue.take()) {
         const server = taken.item;
-        let written: Promise<RunKind>;
+        let written: Promise<RunKind> | null;
         try {
-          const input = await probeForRun(ctx, server);
-          written = writer.persist(input).then((r) => r.kind);
+          // null: the watch holds the run back (a second probe is due) or has written it itself.
+          const input = watch.settle(server, await probeForRun(ctx, server));
+          written = input && writer.persist(input).then((r) => r.kind);
         } catch (e) {
           written = Promise.reject(e);
         } finally {
           taken.done();
         }
-        record(server, written);
+        if (written) record(server, written);
       }
     };
     await Promise.all(Array.from({ length: n }, worker));
+    await watch.drained();
+    network = watch.figures();
     await writer.flush();
     await Promise.all(recording);
     if (queue.leftDue.length > 0) log(`[rounds] ${queue.leftDue.length} servers left due: their host asked to pause beyond this round`);
@@ -239,17 +255,19 @@ async function executeRound(deps: RoundDeps, roundId: number, holder: string): P
     if (!deps.serverIds) maintain(db, now(), log);
     if (lostLock) throw new Error("the round lock was taken over (heartbeat went stale); stopped early");
     const durationMs = Math.round(performance.now() - t0);
-    finishRound(db, roundId, holder, { now: now(), status: "done", progress });
+    finishRound(db, roundId, holder, { now: now(), status: "done", progress, network });
+    evaluateProbeNetwork(db, now(), log);
     log(`[rounds] ${progress.due} due, ${countsLine(progress)} in ${Math.round(durationMs / 1000)} s`);
-    return finished(deps, log, { roundId, status: "done", durationMs, registry, ...progress });
+    return finished(deps, log, { roundId, status: "done", durationMs, registry, network, ...progress });
   } catch (e) {
     const error = (e as Error).message;
     const durationMs = Math.round(performance.now() - t0);
-    finishRound(db, roundId, holder, { now: now(), status: "failed", error, progress });
+    finishRound(db, roundId, holder, { now: now(), status: "failed", error, progress, network });
     log(`[rounds] round ${roundId} failed after ${Math.round(durationMs / 1000)} s: ${error}`);
     return finished(deps, log, { roundId, status: "failed", durationMs, error, registry, ...progress });
   } finally {
     clearInterval(timer);
+    gate?.settle();
     await connections?.close();
   }
 }
@@ -368,7 +386,45 @@ async function probeForRun(ctx: ServerContext, server: DueServer): Promise<Persi
   return { serverId: server.id, roundId: ctx.roundId, obs, results, skipped: false, now: now() };
 }
 
-/** robots.txt says our token may not fetch the URL; the file is read at most once a day per host. */
+/** DESIGN §2.7 wired to this round: its queue, its writer, the probe_network alert, and robots.txt as the
+ * reachability check (any HTTP answer counts: the path to the host works). */
+function watchOwnNetwork(
+  ctx: ServerContext,
+  queue: HostQueue<DueServer>,
+  log: (line: string) => void,
+  record: (server: DueServer, input: PersistInput) => void,
+): OwnNetworkWatch {
+  const { deps, now } = ctx;
+  const { db } = deps;
+  const level = networkShareLevel(db, new Date(now().getTime() - 7 * DAY).toISOString());
+  return createOwnNetworkWatch({
+    timing: { ...OWN_NETWORK_TIMING, ...deps.ownNetwork },
+    level,
+    now,
+    log,
+    requeue: (server, atMs) => queue.requeue(server, atMs),
+    hold: () => queue.hold(),
+    resume: () => queue.resume(),
+    stop: () => queue.stop(),
+    remaining: () => queue.remaining,
+    record,
+    reachable: async (origins) => {
+      const userAgent = deps.userAgent ?? DEFAULT_USER_AGENT;
+      const answers = await Promise.all(origins.map((o) => fetchRobots(new URL(o), { policy: ctx.policy, userAgent, hostGate: ctx.gate })));
+      return answers.filter((a) => a.status !== null).length;
+    },
+    opened: (message, share) => {
+      const at = now();
+      if (openAlert(db, { kind: "probe_network", day: utcDay(at), message, value: share, baseline: level, at: at.toISOString() })) {
+        log(`[alerts] probe_network opened: ${message}`);
+      }
+    },
+    recovered: (message) => {
+      if (resolveAlerts(db, "probe_network", { at: now().toISOString(), message }).length > 0) log(`[alerts] probe_network resolved: ${message}`);
+    },
+  });
+}
+
 /** The operator's opt-out list as a lookup: the reason a host (with or without its port) asked not to be probed. */
 export function operatorOptOuts(db: Db): (host: string) => string | null {
   const optOuts = new Map(listOptOuts(db).map((o) => [o.host, o.reason]));
@@ -378,6 +434,7 @@ export function operatorOptOuts(db: Db): (host: string) => string | null {
   };
 }
 
+/** robots.txt says our token may not fetch the URL; the file is read at most once a day per host. */
 async function robotsForbid(ctx: ServerContext, url: URL): Promise<boolean> {
   return robotsDisallows(url.toString(), await ctx.robots.rowFor(url));
 }

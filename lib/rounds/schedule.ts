@@ -25,7 +25,9 @@ export type ScheduleOutcome =
   | { kind: "slow_down"; retryAfterSeconds?: number }
   | { kind: "needs_config" }
   | { kind: "blocked" }
-  | { kind: "opted_out"; source: OptOutSource };
+  | { kind: "opted_out"; source: OptOutSource }
+  /** DESIGN §2.7: the probe's own network was failing; no back-off, due for the next round. */
+  | { kind: "probe_network" };
 
 export interface ScheduleState {
   consecutiveFailures: number;
@@ -89,6 +91,15 @@ export function nextSchedule(now: Date, prev: ScheduleState, outcome: ScheduleOu
       intervalMs = NEEDS_CONFIG_MS;
       reason = `not probeable as listed; looked at again in ${human(intervalMs)}`;
       break;
+    case "probe_network":
+      // Our outage, not the server's: its failure count and healthy streak stay as they were.
+      return {
+        nextDueAt: now.toISOString(),
+        intervalMs: 0,
+        consecutiveFailures: prev.consecutiveFailures,
+        unchangedStreak: prev.unchangedStreak,
+        reason: "the probe's own network was failing; probed again next round",
+      };
     case "opted_out":
       intervalMs = outcome.source === "robots" ? ROBOTS_OPT_OUT_MS : OPERATOR_OPT_OUT_MS;
       reason =

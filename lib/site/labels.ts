@@ -29,6 +29,7 @@ export const ALERT_KIND_LABELS: Record<AlertKind, string> = {
   coverage_drop: "Coverage dropped",
   rounds_stale: "Rounds are stale",
   cross_read: "Cross-reader disagrees",
+  probe_network: "The probe's own network is failing",
 };
 
 export const CROSS_READ_LABELS: Record<CrossReadOutcome, string> = {

@@ -1,6 +1,7 @@
-import { and, desc, eq, lt, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, gte, isNull, lt, ne, or, sql } from "drizzle-orm";
 import { transaction, type Db } from "../../db/client";
 import { roundLock, rounds } from "../../db/schema";
+import { REPROBE_ROUND_TRIGGER } from "./vocabulary";
 
 export type RoundRow = typeof rounds.$inferSelect;
 
@@ -87,15 +88,26 @@ export function heartbeatRound(db: Db, roundId: number, holder: string, now: Dat
   });
 }
 
+/** DESIGN §2.7: a round's distinct hosts tried, those whose latest probe failed at the network level, and whether
+ * the round paused because its own network looked down. */
+export interface RoundNetwork {
+  hostsTried: number;
+  hostsNetworkFailed: number;
+  paused: boolean;
+}
+
 export function finishRound(
   db: Db,
   roundId: number,
   holder: string,
-  o: { now: Date; status: "done" | "failed"; error?: string; progress: RoundProgress },
+  o: { now: Date; status: "done" | "failed"; error?: string; progress: RoundProgress; network?: RoundNetwork },
 ): void {
+  const network = o.network
+    ? { hostsTried: o.network.hostsTried, hostsNetworkFailed: o.network.hostsNetworkFailed, networkPaused: o.network.paused }
+    : {};
   transaction(db, () => {
     db.update(rounds)
-      .set({ ...o.progress, status: o.status, finishedAt: o.now.toISOString(), error: o.error ?? null })
+      .set({ ...o.progress, ...network, status: o.status, finishedAt: o.now.toISOString(), error: o.error ?? null })
       .where(and(eq(rounds.id, roundId), eq(rounds.status, "running")))
       .run();
     db.delete(roundLock)
@@ -118,4 +130,39 @@ export function pruneRounds(db: Db, before: string): number {
     .delete(rounds)
     .where(and(lt(rounds.startedAt, before), sql`${rounds.status} <> 'running'`))
     .run().changes;
+}
+
+const notPaused = or(isNull(rounds.networkPaused), eq(rounds.networkPaused, false));
+
+/** The share of hosts whose latest probe failed at the network level over the fleet rounds finished since `since`
+ * (ISO), leaving out rounds that paused for the probe's own network: the level the host-share guard compares with. */
+export function networkShareLevel(db: Db, since: string): number {
+  const r = db
+    .select({ tried: sql<number | null>`sum(${rounds.hostsTried})`, failed: sql<number | null>`sum(${rounds.hostsNetworkFailed})` })
+    .from(rounds)
+    .where(and(eq(rounds.status, "done"), gte(rounds.finishedAt, since), ne(rounds.trigger, REPROBE_ROUND_TRIGGER), notPaused))
+    .get();
+  return r?.tried ? (r.failed ?? 0) / r.tried : 0;
+}
+
+/** The first round finished after `after` (ISO) that did not pause and whose hosts mostly answered: the probe's own
+ * network works again. */
+export function firstRoundWithNetwork(db: Db, after: string): RoundRow | null {
+  return (
+    db
+      .select()
+      .from(rounds)
+      .where(
+        and(
+          eq(rounds.status, "done"),
+          gt(rounds.finishedAt, after),
+          notPaused,
+          gt(rounds.hostsTried, 0),
+          sql`${rounds.hostsNetworkFailed} * 2 <= ${rounds.hostsTried}`,
+        ),
+      )
+      .orderBy(asc(rounds.finishedAt))
+      .limit(1)
+      .get() ?? null
+  );
 }

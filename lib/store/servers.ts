@@ -238,7 +238,9 @@ export async function applyRegistrySnapshotInSteps(db: Db, listed: ListedServer[
 // ---- What a round reads and writes ----------------------------------------------------------------
 
 /** A server as a round needs it. */
-export type DueServer = Pick<ServerRow, "id" | "name" | "remoteUrl" | "transport" | "host" | "needsConfig">;
+/** `stateHandshake`: the latest handshake verdict, which decides whether a network-level failure gets a second
+ * probe before it is recorded (DESIGN §2.7). */
+export type DueServer = Pick<ServerRow, "id" | "name" | "remoteUrl" | "transport" | "host" | "needsConfig" | "stateHandshake">;
 
 /** The columns of a DueServer. */
 export const dueServerColumns = {
@@ -248,6 +250,7 @@ export const dueServerColumns = {
   transport: servers.transport,
   host: servers.host,
   needsConfig: servers.needsConfig,
+  stateHandshake: servers.stateHandshake,
 };
 
 /** Servers still in the registry whose next probe is due (never probed first, then oldest due). */

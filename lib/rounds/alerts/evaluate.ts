@@ -1,4 +1,4 @@
-// The three operated alerts (DESIGN §6): each opens and resolves on its own, judged from stored facts only,
+// The operated alerts (DESIGN §6): each opens and resolves on its own, judged from stored facts only,
 // so the same verdict comes out whether the clock, the end of a round or a restarted process asks.
 import type { Db } from "../../../db/client";
 import { addDays, judgeCoverageDay, utcDay } from "../coverage";
@@ -6,6 +6,7 @@ import { lastRoundFinishedAt, openAlert, openAlertOf, resolveAlerts } from "../.
 import { coverageBetween, firstCoverageDay } from "../../store/coverage";
 import { crossReadCounts, latestCrossReadDay, type CrossReadCounts } from "../../store/cross-reads";
 import { getMeta, META_KEYS, setMeta } from "../../store/meta";
+import { firstRoundWithNetwork } from "../../store/rounds";
 import { counted, WORDS } from "../../site/plural";
 
 /** cross_read opens when more than this share of the servers either reader could read disagree… */
@@ -25,6 +26,19 @@ export function evaluateAlerts(db: Db, now: Date, o: AlertOptions): void {
   evaluateRoundsStale(db, now, o.staleMinutes, log);
   evaluateCoverage(db, now, log);
   evaluateCrossRead(db, now, log);
+  evaluateProbeNetwork(db, now, log);
+}
+
+/** probe_network is opened by the round that paused (DESIGN §2.7); it resolves once a later round's probes mostly
+ * reached their hosts (or at once, when the pausing round saw them answer again). */
+export function evaluateProbeNetwork(db: Db, now: Date, log: (line: string) => void): void {
+  const open = openAlertOf(db, "probe_network");
+  if (!open) return;
+  const r = firstRoundWithNetwork(db, open.createdAt);
+  if (!r) return;
+  const message = `Probes succeed again: round ${r.id} reached its hosts, ${r.hostsNetworkFailed} of ${r.hostsTried} failing at the network level.`;
+  resolveAlerts(db, "probe_network", { at: now.toISOString(), message });
+  log(`[alerts] probe_network resolved: ${message}`);
 }
 
 export function evaluateRoundsStale(db: Db, now: Date, staleMinutes: number, log: (line: string) => void): void {

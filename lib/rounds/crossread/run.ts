@@ -29,7 +29,8 @@ export interface CrossReadDeps {
   sample: number;
   policy: AddressPolicy;
   userAgent: string;
-  /** The rounds' host gate, so a cross-read and a round never send to one host at once. Default: a gate of its own. */
+  /** A view of the site's host gate (DESIGN §2.5). Default: one on `db`, which paces each host together with the
+   * rounds of every process on that database. */
   hostGate?: RoundHostGate;
   /** Consult robots.txt like the probe does. Default true. */
   robots?: boolean;
@@ -57,7 +58,7 @@ export async function runCrossRead(deps: CrossReadDeps): Promise<CrossReadSummar
   const t0 = performance.now();
   const sampled = fixedSample(crossReadCandidates(db), deps.sample);
   const isOptedOut = operatorOptOuts(db);
-  const gate = deps.hostGate ?? createHostGate({ limitOf: () => 1 });
+  const gate = deps.hostGate ?? createHostGate({ db, limitOf: () => 1 });
   const robots = createRobotsBook({ db, now, policy: deps.policy, userAgent: deps.userAgent, gate });
   const rows: CrossReadInput[] = [];
   let optedOut = 0;
@@ -104,6 +105,7 @@ export async function runCrossRead(deps: CrossReadDeps): Promise<CrossReadSummar
   };
   const n = Math.max(1, Math.min(deps.concurrency ?? 4, sampled.length || 1));
   await Promise.all(Array.from({ length: n }, worker));
+  gate.settle();
   replaceCrossReads(db, deps.day, rows);
 
   const counts: CrossReadCounts = emptyCrossReadCounts();

@@ -817,6 +817,7 @@ export const FAQ_EN: FaqBook = {
             { id: "slow-down", cells: ["Asked to slow down (429, or 503 with `Retry-After`)", "After at least the `Retry-After` the server gave"] },
             ["A slow-down from the metadata host only", "The MCP server's own schedule is unchanged"],
             [`Needs configuration, or opted out by \`robots.txt\``, "Looked at again once a day"],
+            [`${S.not_checked} because [the probe's own network](${at("own-network", "pause")}) was failing`, "At the next round, with no back-off and the failure count untouched"],
           ],
         },
       },
@@ -1078,6 +1079,13 @@ export const FAQ_EN: FaqBook = {
               id: "metadata-hosts",
               cells: ["Metadata on another host", "The same opt-outs apply there: a host on the list, or disallowing the token, is not fetched from (suite 0.11.0)."],
             },
+            {
+              id: "one-gate",
+              cells: [
+                "All of the site's traffic to a host together",
+                "These limits hold for the rounds, the daily cross-reader and **Probe again now** at once, even for a round started from the command line beside the running site: they share one gate per host through the database, and a `Crawl-delay` counts from the last request any of them sent.",
+              ],
+            },
           ],
         },
       },
@@ -1118,9 +1126,51 @@ export const FAQ_EN: FaqBook = {
     ],
   },
 
+  "own-network": {
+    title: "When the fault is ours: the probe's own network",
+    summary: "How a failure at the network level is checked twice, and how the site tells its own outage from a server's.",
+    firstPublished: "2026-12-01",
+    body: [
+      { h2: "Why the probe doubts itself", id: "why" },
+      {
+        p: `The site probes from one place. If that place loses its resolver or its way out to the internet, every server it tries looks unreachable at once. Writing that down as ${S.failed} would mark healthy servers down and push each one's next probe 6 to 24 hours away, so our outage would go on hiding them long after it ended: [coverage](${at("coverage", "lesson")}) tells how a back-off can hide servers in exactly this way. So a failure at the network level is never taken at its word.`,
+      },
+      { h2: "A failure at the network level", id: "network-level" },
+      {
+        p: `The request that decided the handshake got no HTTP answer at all: the name could not be resolved, the connection was refused or timed out, the TLS handshake failed, or the connection was reset before any answer came. Any HTTP answer, even a 404 or a 500, shows that the path to the server works, and it is judged as usual.`,
+      },
+      { h2: "A second probe before Failed", id: "second-probe" },
+      {
+        p: `When a server whose last verdict says its handshake completed fails that way, nothing is written yet. The round probes it once more, at least 60 seconds later. If the second probe gets an answer, that is what the page shows, and the first failure leaves no mark. If it fails at the network level again, ${C.handshake} is ${S.failed}, the reason says it failed twice, and both requests are kept as evidence. A ${S.not_checked} handshake counts as completed here: a credential gate, a slow-down or our own outage says nothing against the server. A server that was already failing, or has never answered, gets no second probe.`,
+      },
+      { h2: "Hosts, not servers", id: "host-share" },
+      {
+        p: `While a round runs, the probe keeps the latest result of the last 50 distinct hosts it tried (a host is a name with its port). Once it has tried at least 20, it looks at the share whose latest probe failed at the network level. When more than half did, and that share is also more than three times its usual level over the past 7 days, it presumes that its own network is down. Counting hosts keeps one platform from looking like the whole internet: a hosting platform with thousands of servers that goes down is one host among many, and its servers are ${S.failed}, each after its second probe. Servers that were already failing are left out of the count, so a batch of long-dead servers that come due together does not set it off.`,
+      },
+      { h2: "What the round does then", id: "pause" },
+      {
+        ul: [
+          "It starts no new probe.",
+          "Every 30 seconds it asks a few of the hosts that just failed for their `robots.txt`; any HTTP answer counts. When more than half of them answer, probing goes on.",
+          "If they have not answered after 10 minutes, the round ends, and the servers it had not started stay due.",
+          `The servers it failed on while its network was down are recorded ${S.not_checked}, with the reason "the probe's own network was failing", and without any back-off: they are due for the very next round. Their failed requests are kept as evidence. Such a probe is not counted as an attempt in [coverage](${at("coverage", "coverage")}).`,
+          `The alert \`probe_network\` opens (see [operating the site](${at("operating", "probe-network")})). It resolves when probes succeed again: at a recheck during the pause, or in the next round that reaches its hosts.`,
+        ],
+      },
+      { h2: "A name that does not exist", id: "nxdomain" },
+      {
+        p: `When DNS says a name does not exist while the same resolver answers for other names, the fault is the server's: its name is gone. ${C.handshake} is ${S.failed} at once, without a second probe, and the name does not count toward the share. Only when the resolver answers for no name at all may the fault be ours.`,
+      },
+      { h2: "What this cannot do", id: "limits" },
+      {
+        p: `One vantage point stays one vantage point. A fault between us and one provider or one region, which leaves most hosts reachable, is still recorded against the servers behind it, each after its second probe. The two checks only keep a failure of our own from being written down as everyone else's.`,
+      },
+    ],
+  },
+
   operating: {
     title: "Operating the site: alerts, the status endpoint and the cross-reader",
-    summary: "The three alert kinds, /api/status for monitors, the webhook, and the second reader that looks for the probe's blind spots.",
+    summary: "The four alert kinds, /api/status for monitors, the webhook, and the second reader that looks for the probe's blind spots.",
     firstPublished: "2026-11-30",
     body: [
       { h2: "Liveness", id: "health" },
@@ -1147,6 +1197,15 @@ export const FAQ_EN: FaqBook = {
             {
               id: "cross-read-alert",
               cells: ["`cross_read`", "The day's rate of [unexplained](/faq/operating#explained) cross-read differences is above its threshold", "A later day is below it", "Read the day's unexplained `only_cross_reader` and `disagreed` servers first."],
+            },
+            {
+              id: "probe-network",
+              cells: [
+                "`probe_network`",
+                `More than half of the hosts a round tried last failed at the network level, far above the usual level: [the probe's own network](${at("own-network", "pause")}) is presumed down`,
+                "Probes succeed again, at a recheck or in a later round",
+                `Check the probe machine's resolver, its route out and its firewall. Nothing needs resetting: the servers it failed on are ${S.not_checked} and due for the next round.`,
+              ],
             },
           ],
         },

@@ -31,7 +31,10 @@ const KINDS_EN: KindText = {
     "The reserved-tool call was held back on purpose: no complete list to check the name against, a credential gate, a slow-down, a failed handshake, or the reserved name in the list.",
     `Nothing; the reason names the condition ([every condition](${at("en", "withheld-call", "withheld")})).`,
   ],
-  probe_network: ["The probe's own network was failing while the server was due, so nothing was concluded about the server.", "Nothing; the server is due again in the next round."],
+  probe_network: [
+    `The probe's own network was failing while the server was due, so nothing was concluded about the server ([how the site tells](${at("en", "own-network", "pause")})).`,
+    "Nothing; the server is due again in the next round.",
+  ],
   address_policy: ["The address, of the server or of its metadata, lies in a private or loopback range, which the probe never contacts.", "Publish it at a public address."],
   invalid_url: ["The URL in the registry entry is not one a client can send a request to.", "Correct the URL in the registry entry."],
   no_challenge: ["No 401 or 403 with a challenge was seen, so there was no auth metadata to look for; open servers usually end here.", "Nothing."],
@@ -61,7 +64,10 @@ const KINDS_ZH: KindText = {
     "保留工具调用是有意不发的：没有完整列表可供核对名称、遇到凭据拦截、被要求放慢、握手失败，或列表里恰好有保留名。",
     `无需处理；原因里写明了是哪种情况（[全部条件](${at("zh", "withheld-call", "withheld")})）。`,
   ],
-  probe_network: ["轮到这个服务端时，探测器自己的网络出了故障，因此没有对它下任何结论。", "无需处理；下一轮会再次探测它。"],
+  probe_network: [
+    `轮到这个服务端时，探测器自己的网络出了故障，因此没有对它下任何结论（[如何判断](${at("zh", "own-network", "pause")})）。`,
+    "无需处理；下一轮会再次探测它。",
+  ],
   address_policy: ["服务端或其元数据的地址落在私有或回环地址段，探测器从不访问这些地址。", "把它发布在公网地址上。"],
   invalid_url: ["注册表条目里的 URL 无法用来发送请求。", "更正注册表条目里的 URL。"],
   no_challenge: ["没有见到带质询的 401 或 403，因此没有鉴权元数据可找；开放的服务端通常就是这种情况。", "无需处理。"],

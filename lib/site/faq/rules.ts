@@ -117,6 +117,18 @@ export const RULE_INDEX: readonly RuleGroup[] = [
       r("2.5-crawl-delay", "opting-out", "crawl-delay", "Crawl-delay is the minimum gap between requests", "Crawl-delay 是请求之间的最小间隔"),
       r("2.5-host-pause", "opting-out", "host-pause", "A 429 or 503 with Retry-After pauses the whole host", "429 或带 Retry-After 的 503 会暂停整台主机"),
       r("2.5-metadata-hosts", "opting-out", "metadata-hosts", "Metadata hosts follow the same opt-outs", "元数据主机同样遵守退出规则"),
+      r("2.5-one-gate", "opting-out", "one-gate", "One gate per host for all of the site's traffic, across processes", "全站流量对每台主机共用一道闸门，跨进程也是如此"),
+    ],
+  },
+  {
+    id: "own-network",
+    title: { en: "The probe's own network (0.13.0)", zh: "探测器自身的网络（0.13.0）" },
+    rules: [
+      r("2.7-network-level", "own-network", "network-level", "What a failure at the network level is", "什么算网络层面的失败"),
+      r("2.7-second-probe", "own-network", "second-probe", "A second probe, at least 60 s later, before Failed", "记为未通过之前，至少 60 秒后再探测一次"),
+      r("2.7-host-share", "own-network", "host-share", "The share of hosts, not servers, against its 7-day level", "按主机而不是按服务端计算的比例，与 7 日水平比较"),
+      r("2.7-pause", "own-network", "pause", "No new probes, a recheck every 30 s for up to 10 minutes, Not checked without back-off", "停发新探测，每 30 秒复查、最多 10 分钟，记为未检查且不退避"),
+      r("2.7-nxdomain", "own-network", "nxdomain", "A name that does not exist is the server's fault", "域名不存在算服务端的问题"),
     ],
   },
   {
@@ -195,6 +207,7 @@ export const RULE_INDEX: readonly RuleGroup[] = [
       r("6-coverage-drop", "operating", "coverage-drop", "coverage_drop", "coverage_drop"),
       r("6-rounds-stale", "operating", "rounds-stale", "rounds_stale", "rounds_stale"),
       r("6-cross-read-alert", "operating", "cross-read-alert", "cross_read", "cross_read"),
+      r("6-probe-network", "operating", "probe-network", "probe_network", "probe_network"),
       r("6-status", "operating", "status", "/api/status for outside monitors: 503 while an alert is open", "供外部监控使用的 /api/status：有告警时返回 503"),
       r("6-webhook", "operating", "webhook", "The alert webhook", "告警 webhook"),
       r("6-cross-reader", "operating", "cross-reader", "The independent cross-reader", "独立的交叉读取器"),

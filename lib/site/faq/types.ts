@@ -19,6 +19,7 @@ export const FAQ_SLUGS = [
   "ask-over-mcp",
   "opting-out",
   "coverage",
+  "own-network",
   "operating",
   "changelog",
 ] as const;

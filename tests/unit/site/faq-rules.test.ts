@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { FAQ, FAQ_SLUGS, RULE_INDEX, anchorsOf, isFaqSlug, ruleHref } from "@/lib/site/faq";
 
-// One id per rule of DESIGN §2, §2.1–2.5, §3 and §6 (and §4's self-test, uptime and incidents), written out here rather than read
+// One id per rule of DESIGN §2, §2.1–2.8, §3 and §6 (and §4's self-test, uptime and incidents), written out here rather than read
 // from the index, so a rule dropped from the index fails this test.
 const DESIGN_RULES = [
   "2-states", "2-checks", "2-overall", "2-not-checked-kinds", "2-suite-version", "2-corrections",
@@ -18,8 +18,9 @@ const DESIGN_RULES = [
   "2.4-no-authorization-servers", "2.4-unparseable-challenge", "2.4-valid-challenge", "2.4-verified",
   "2.4-not-a-verdict",
   "2.5-no-request", "2.5-operator", "2.5-robots", "2.5-undo", "2.5-identity", "2.5-one-request", "2.5-per-host",
-  "2.5-crawl-delay", "2.5-host-pause", "2.5-metadata-hosts",
+  "2.5-crawl-delay", "2.5-host-pause", "2.5-metadata-hosts", "2.5-one-gate",
   "2.6-which-remote", "2.6-url-variables", "2.6-needs-configuration", "2.6-every-remote", "2.6-standings",
+  "2.7-network-level", "2.7-second-probe", "2.7-host-share", "2.7-pause", "2.7-nxdomain",
   "2.8-hints", "2.8-invalid-host", "2.8-redirect", "2.8-transport", "2.8-tls", "2.8-refused", "2.8-nxdomain",
   "2.8-406-415", "2.8-no-hint", "2.8-certificate", "2.8-rate-limited", "2.8-supported-versions",
   "3-registry", "3-needs-configuration", "3-left", "3-rounds", "3-healthy", "3-backoff", "3-credential",
@@ -27,7 +28,7 @@ const DESIGN_RULES = [
   "3-tool-history", "4-self-test",
   "4-uptime", "4-uptime-left-out", "4-uptime-windows", "4-incident-opens", "4-incident-closes", "4-incident-duration",
   "4-mcp-endpoint", "4-mcp-tools", "4-mcp-bad-input", "4-mcp-rate-limit",
-  "6-health", "6-alerts", "6-coverage-drop", "6-rounds-stale", "6-cross-read-alert", "6-status", "6-webhook",
+  "6-health", "6-alerts", "6-coverage-drop", "6-rounds-stale", "6-cross-read-alert", "6-probe-network", "6-status", "6-webhook",
   "6-cross-reader", "6-outcomes", "6-only-cross-reader", "6-explained", "6-cross-reader-politeness",
 ] as const;
 
