@@ -50,6 +50,7 @@ async function main(): Promise<void> {
   const { cachedRoute } = await import("./lib/site/cached-routes");
   const { createFrontCache } = await import("./lib/site/front-cache");
   const { createUpstream, RENDERER_KEEP_ALIVE_MS, RENDERER_NICENESS } = await import("./lib/site/upstream");
+  const { createFrontMetrics } = await import("./lib/metrics/front");
   const config = getConfig();
   // Opened (and migrated) before the renderer starts, so two processes never migrate one file at once.
   const db = getDb(config);
@@ -103,8 +104,18 @@ async function main(): Promise<void> {
     staleMs: 3_000,
     route: (req) => cachedRoute(req, { db, publicBaseUrl: config.publicBaseUrl, isBot }),
   });
+  // GET /metrics (with METRICS_TOKEN set): this process's figures and the renderer's, in one answer.
+  const metrics = config.metricsToken
+    ? createFrontMetrics({
+        token: config.metricsToken,
+        // The front stops with its renderer (it never starts it again), so there are no restarts to count yet.
+        stats: () => ({ ...front.stats(), cacheBytes: front.bytes, rendererRestarts: 0 }),
+        renderer: () => ({ host: "127.0.0.1", port: renderPort }),
+      })
+    : null;
   const server = http.createServer((req, res) => {
-    front.handle(req, res, upstream.pass).catch((e: unknown) => {
+    const answered = metrics?.matches(req) ? metrics.handle(req, res) : front.handle(req, res, upstream.pass);
+    answered.catch((e: unknown) => {
       console.error(`[site] ${req.method} ${req.url}: ${(e as Error).stack ?? String(e)}`);
       if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain; charset=utf-8" });
       res.end("Internal error\n");

@@ -1,7 +1,7 @@
 import { sqliteTable, text, integer, real, index, uniqueIndex, primaryKey } from "drizzle-orm/sqlite-core";
 import { CHECK_IDS, CHECK_STATES, REFUSAL_CODES } from "../lib/checks/vocabulary";
 import { ERAS, TRANSPORTS } from "../lib/probe/protocol";
-import { ALERT_KINDS, ALERT_STATES, CROSS_READ_OUTCOMES, OPT_OUT_SOURCES, TOOL_CHANGE_KINDS } from "../lib/store/vocabulary";
+import { ALERT_KINDS, ALERT_STATES, CROSS_READ_OUTCOMES, EVENT_COUNTERS, OPT_OUT_SOURCES, TOOL_CHANGE_KINDS } from "../lib/store/vocabulary";
 
 // Times are ISO-8601 UTC strings throughout: sortable, readable in evidence, no tz surprises.
 
@@ -331,4 +331,18 @@ export const reprobeRequests = sqliteTable(
     requestedAt: text("requested_at").notNull(),
   },
   (t) => [index("reprobe_server_idx").on(t.serverId, t.requestedAt), index("reprobe_at_idx").on(t.requestedAt)],
+);
+
+/** Running totals of events for `/metrics` (rounds started and finished, round durations by bucket, servers
+ * probed, probe requests): written in the transaction of the event itself, read by whichever process answers
+ * a scrape. Never pruned: Prometheus reads them as counters. */
+export const eventCounters = sqliteTable(
+  "event_counters",
+  {
+    name: text("name", { enum: EVENT_COUNTERS }).notNull(),
+    /** The one label value: a trigger, round status, run kind, request outcome or bucket bound; "" for none. */
+    label: text("label").notNull(),
+    value: real("value").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.name, t.label] })],
 );

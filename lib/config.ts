@@ -23,6 +23,7 @@ const EnvSchema = z.object({
   REPROBE_MIN_MINUTES: z.coerce.number().int().min(1).max(10_080).optional(),
   REPROBE_HOURLY_CAP: z.coerce.number().int().min(0).max(100_000).optional(),
   PAGE_CACHE_MB: z.coerce.number().int().min(0).max(16_384).optional(),
+  METRICS_TOKEN: z.string().optional(),
 });
 
 export const OFFICIAL_REGISTRY_URL = "https://registry.modelcontextprotocol.io";
@@ -54,6 +55,8 @@ export interface Config {
   reprobeHourlyCap: number;
   /** Bytes of finished answers `npm start` keeps in front of Next.js (PAGE_CACHE_MB, default 256; 0 turns it off). */
   pageCacheBytes: number;
+  /** Bearer token for GET /metrics (Prometheus); undefined: the endpoint is off. */
+  metricsToken: string | undefined;
 }
 
 export function parseConfig(env: Record<string, string | undefined>): Config {
@@ -83,6 +86,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     reprobeMinMinutes: e.REPROBE_MIN_MINUTES ?? 15,
     reprobeHourlyCap: e.REPROBE_HOURLY_CAP ?? 60,
     pageCacheBytes: (e.PAGE_CACHE_MB ?? 256) * 1024 * 1024,
+    metricsToken: e.METRICS_TOKEN || undefined,
   };
 }
 

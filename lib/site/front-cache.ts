@@ -35,10 +35,19 @@ export interface FrontCacheOptions {
   now?: () => number;
 }
 
+/** Counts since the cache was made, for /metrics: answers by outcome, and requests handed to the renderer
+ * that have not finished (fills and passes). */
+export interface FrontCacheStats {
+  answers: Readonly<Record<FrontOutcome, number>>;
+  rendersInFlight: number;
+}
+
 export interface FrontCache {
   handle(req: IncomingMessage, res: ServerResponse, pass: Pass): Promise<FrontOutcome>;
   readonly size: number;
   readonly bytes: number;
+  /** A read-only snapshot of the counts. */
+  stats(): FrontCacheStats;
 }
 
 /** The header naming how the front cache answered: hit, stale (previous version while the new renders),
@@ -101,6 +110,17 @@ export function createFrontCache(o: FrontCacheOptions): FrontCache {
   const now = o.now ?? Date.now;
   const entries = createByteLru<Entry>(o.maxBytes);
   const fills = new Map<string, Promise<void>>();
+  const answers: Record<FrontOutcome, number> = { hit: 0, stale: 0, fill: 0, pass: 0 };
+  let rendersInFlight = 0;
+  /** The renderer's hop, counted while it runs. */
+  const counted = (pass: Pass): Pass => async (req, res) => {
+    rendersInFlight++;
+    try {
+      await pass(req, res);
+    } finally {
+      rendersInFlight--;
+    }
+  };
 
   function compressLater(key: string, e: Entry) {
     if (e.gzipping || e.body.length < GZIP_MIN_BYTES) return;
@@ -169,52 +189,59 @@ export function createFrontCache(o: FrontCacheOptions): FrontCache {
     return { ended: endedPromise, passed };
   }
 
-  return {
-    async handle(req, res, pass) {
-      let route: CachedRoute | null = null;
-      if (o.maxBytes > 0) {
-        try {
-          route = o.route(req);
-        } catch {
-          route = null; // a failed version read leaves the answer to Next, which reports the error itself
-        }
+  async function handle(req: IncomingMessage, res: ServerResponse, pass: Pass): Promise<FrontOutcome> {
+    let route: CachedRoute | null = null;
+    if (o.maxBytes > 0) {
+      try {
+        route = o.route(req);
+      } catch {
+        route = null; // a failed version read leaves the answer to Next, which reports the error itself
       }
-      if (!route) {
-        await pass(req, res);
-        return "pass";
+    }
+    if (!route) {
+      await pass(req, res);
+      return "pass";
+    }
+    const { key, version } = route;
+    const entry = entries.get(key);
+    if (entry && entry.version === version) {
+      entry.confirmedAt = now();
+      send(key, entry, req, res, "hit");
+      return "hit";
+    }
+    const fill = fills.get(key);
+    if (fill) {
+      if (entry && now() - entry.confirmedAt <= o.staleMs) {
+        send(key, entry, req, res, "stale");
+        return "stale";
       }
-      const { key, version } = route;
-      const entry = entries.get(key);
-      if (entry && entry.version === version) {
-        entry.confirmedAt = now();
-        send(key, entry, req, res, "hit");
+      await fill;
+      const filled = entries.get(key);
+      if (filled && filled.version === version) {
+        send(key, filled, req, res, "hit");
         return "hit";
       }
-      const fill = fills.get(key);
-      if (fill) {
-        if (entry && now() - entry.confirmedAt <= o.staleMs) {
-          send(key, entry, req, res, "stale");
-          return "stale";
-        }
-        await fill;
-        const filled = entries.get(key);
-        if (filled && filled.version === version) {
-          send(key, filled, req, res, "hit");
-          return "hit";
-        }
-        await pass(req, res);
-        return "pass";
-      }
-      if (req.method === "HEAD") {
-        await pass(req, res);
-        return "pass";
-      }
-      const { ended, passed } = capture(key, version, req, res, pass);
-      fills.set(key, ended);
-      void ended.then(() => fills.get(key) === ended && fills.delete(key));
-      await passed;
-      return "fill";
+      await pass(req, res);
+      return "pass";
+    }
+    if (req.method === "HEAD") {
+      await pass(req, res);
+      return "pass";
+    }
+    const { ended, passed } = capture(key, version, req, res, pass);
+    fills.set(key, ended);
+    void ended.then(() => fills.get(key) === ended && fills.delete(key));
+    await passed;
+    return "fill";
+  }
+
+  return {
+    async handle(req, res, pass) {
+      const outcome = await handle(req, res, counted(pass));
+      answers[outcome]++;
+      return outcome;
     },
+    stats: () => ({ answers: { ...answers }, rendersInFlight }),
     get size() {
       return entries.size;
     },

@@ -1,6 +1,7 @@
 import { and, desc, eq, lt, sql } from "drizzle-orm";
 import { transaction, type Db } from "../../db/client";
 import { roundLock, rounds } from "../../db/schema";
+import { countEvent, observeRoundDuration } from "./counters";
 
 export type RoundRow = typeof rounds.$inferSelect;
 
@@ -22,10 +23,12 @@ export function acquireRoundLock(
       if (age < o.staleMs) {
         return { acquired: false, roundId: held.roundId, holder: held.holder, heartbeatAt: held.heartbeatAt };
       }
-      db.update(rounds)
+      const abandoned = db
+        .update(rounds)
         .set({ status: "abandoned", finishedAt: nowIso, error: `holder ${held.holder} stopped heartbeating` })
         .where(and(eq(rounds.id, held.roundId), eq(rounds.status, "running")))
         .run();
+      if (abandoned.changes > 0) countEvent(db, "rounds_finished", "abandoned");
     }
     const roundId = db
       .insert(rounds)
@@ -39,6 +42,7 @@ export function acquireRoundLock(
         set: { roundId, holder: o.holder, acquiredAt: nowIso, heartbeatAt: nowIso },
       })
       .run();
+    countEvent(db, "rounds_started", o.trigger);
     return { acquired: true, roundId };
   });
 }
@@ -72,13 +76,19 @@ export function finishRound(
   db: Db,
   roundId: number,
   holder: string,
-  o: { now: Date; status: "done" | "failed"; error?: string; progress: RoundProgress },
+  o: { now: Date; status: "done" | "failed"; error?: string; progress: RoundProgress; durationMs?: number },
 ): void {
   transaction(db, () => {
-    db.update(rounds)
+    const finished = db
+      .update(rounds)
       .set({ ...o.progress, status: o.status, finishedAt: o.now.toISOString(), error: o.error ?? null })
       .where(and(eq(rounds.id, roundId), eq(rounds.status, "running")))
       .run();
+    // A round another holder already marked abandoned was counted then.
+    if (finished.changes > 0) {
+      countEvent(db, "rounds_finished", o.status);
+      if (o.durationMs !== undefined) observeRoundDuration(db, o.durationMs / 1000);
+    }
     db.delete(roundLock)
       .where(and(eq(roundLock.id, 1), eq(roundLock.roundId, roundId), eq(roundLock.holder, holder)))
       .run();

@@ -1,16 +1,12 @@
-import { createHash, timingSafeEqual } from "node:crypto";
+import { bearerMatches } from "@/lib/site/bearer";
 
 export type BearerCheck = "ok" | "disabled" | "unauthorized";
 
-/** Compares `Authorization: Bearer <token>` with the configured secret in constant time (both sides hashed,
- * so neither content nor length leaks). No secret configured → the route is disabled. */
+/** Compares `Authorization: Bearer <token>` with the configured secret in constant time. No secret
+ * configured → the route is disabled. */
 export function checkBearer(request: Request, secret: string | undefined): BearerCheck {
   if (!secret) return "disabled";
-  const header = request.headers.get("authorization") ?? "";
-  const m = /^Bearer\s+(.+)$/i.exec(header.trim());
-  const given = createHash("sha256").update(m?.[1] ?? "").digest();
-  const want = createHash("sha256").update(secret).digest();
-  return m && timingSafeEqual(given, want) ? "ok" : "unauthorized";
+  return bearerMatches(request.headers.get("authorization"), secret) ? "ok" : "unauthorized";
 }
 
 /** The JSON answer for a failed check; null when the request may proceed. */

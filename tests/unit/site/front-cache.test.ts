@@ -225,4 +225,21 @@ describe("front cache", () => {
     expect((await get(r, "/cached/a")).how).toBe("hit");
     expect((await get(r, "/cached/b")).how).toBe("fill");
   });
+
+  test("counts its answers by outcome and the renders in flight, for /metrics", async () => {
+    const r = await start();
+    expect(r.front.stats()).toEqual({ answers: { hit: 0, stale: 0, fill: 0, pass: 0 }, rendersInFlight: 0 });
+    await get(r, "/cached/a");
+    await get(r, "/cached/a");
+    await get(r, "/other");
+    r.backend.delayMs = 300;
+    r.backend.version = "v2";
+    const slow = get(r, "/cached/a");
+    await new Promise((done) => setTimeout(done, 100));
+    // The first request after the write renders; one beside it gets the previous answer.
+    expect(r.front.stats().rendersInFlight).toBe(1);
+    expect((await get(r, "/cached/a")).how).toBe("stale");
+    await slow;
+    expect(r.front.stats()).toEqual({ answers: { hit: 1, stale: 1, fill: 2, pass: 1 }, rendersInFlight: 0 });
+  });
 });
