@@ -1,6 +1,6 @@
 import tseslint from "typescript-eslint";
 
-// Layer boundaries from STYLE.md, top to bottom: server.ts (npm start) → app → lib/cli → lib/metrics → lib/rounds → lib/demo → lib/site →
+// Layer boundaries from STYLE.md, top to bottom: server.ts (npm start) → app → lib/cli → lib/metrics → lib/rounds → lib/demo → lib/site → lib/api →
 // lib/store → db → lib/registry, lib/checks → lib/probe; `npm run deps` prints the graph they allow.
 // Patterns are regular expressions over the import string (relative or "@/…").
 const dirs = (...names) => `(^|/)(${names.join("|")})(/|$)`;
@@ -34,12 +34,13 @@ export default tseslint.config(
   layer(["lib/rounds/**"], [dirs("cli", "metrics")], "lib/rounds combines the I/O below it and never reaches up to the CLI or the pages (lib/site below it shapes words, e.g. the alert sentence both the webhook and the feed send)."),
   layer(["lib/demo/**"], [dirs("cli", "metrics", "rounds", "site", "registry")], "lib/demo serves the fixture fleet; rounds start it, never the reverse."),
   layer(["lib/site/**"], [dirs("cli", "metrics", "rounds", "demo", "registry", "db"), probeInternals], "lib/site shapes what pages show from stored values."),
-  layer(["lib/store/**"], [dirs("cli", "metrics", "rounds", "demo", "site", "registry"), probeInternals], "lib/store holds queries only."),
-  layer(["db/**"], [dirs("cli", "metrics", "rounds", "demo", "site", "registry", "config"), "(^|/)store/(?!vocabulary$)", probeInternals], "db/ holds the schema and the connection."),
-  layer(["lib/registry/**"], [dirs("cli", "metrics", "rounds", "demo", "site", "store", "db", "checks")], "lib/registry knows the registry only."),
-  layer(["lib/checks/**"], [dirs("cli", "metrics", "rounds", "demo", "site", "store", "db", "registry", "config"), "^(undici|node:http|node:net|node:fs)$"], "lib/checks is pure."),
+  layer(["lib/api/**"], [dirs("cli", "metrics", "rounds", "demo", "site", "registry"), probeInternals], "lib/api holds the JSON API's schemas: vocabularies in, shapes out."),
+  layer(["lib/store/**"], [dirs("cli", "metrics", "rounds", "demo", "site", "api", "registry"), probeInternals], "lib/store holds queries only."),
+  layer(["db/**"], [dirs("cli", "metrics", "rounds", "demo", "site", "api", "registry", "config"), "(^|/)store/(?!vocabulary$)", probeInternals], "db/ holds the schema and the connection."),
+  layer(["lib/registry/**"], [dirs("cli", "metrics", "rounds", "demo", "site", "api", "store", "db", "checks")], "lib/registry knows the registry only."),
+  layer(["lib/checks/**"], [dirs("cli", "metrics", "rounds", "demo", "site", "api", "store", "db", "registry", "config"), "^(undici|node:http|node:net|node:fs)$"], "lib/checks is pure."),
   // lib/probe takes nothing from the rest of lib/ (relative imports inside it name none of these folders).
-  layer(["lib/probe/**"], [dirs("cli", "metrics", "rounds", "demo", "site", "store", "db", "registry", "checks", "config")], "lib/probe knows HTTP and MCP only: from outside itself it takes protocol facts (lib/probe/protocol) alone."),
+  layer(["lib/probe/**"], [dirs("cli", "metrics", "rounds", "demo", "site", "api", "store", "db", "registry", "checks", "config")], "lib/probe knows HTTP and MCP only: from outside itself it takes protocol facts (lib/probe/protocol) alone."),
   {
     files: ["lib/config.ts", "instrumentation.ts", "server.ts", "tests/**", "bench/**", "lib/cli/**", "playwright.config.ts", "scripts/**", "lib/demo/**"],
     rules: { "no-restricted-syntax": "off" },

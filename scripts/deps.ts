@@ -14,6 +14,7 @@ const LAYERS: [name: string, match: (file: string) => boolean][] = [
   ["lib/rounds", (f) => f.startsWith("lib/rounds/")],
   ["lib/demo", (f) => f.startsWith("lib/demo/")],
   ["lib/site", (f) => f.startsWith("lib/site/")],
+  ["lib/api", (f) => f.startsWith("lib/api/")],
   ["lib/store", (f) => f.startsWith("lib/store/") && f !== "lib/store/vocabulary.ts"],
   ["db", (f) => f.startsWith("db/")],
   ["lib/registry", (f) => f.startsWith("lib/registry/")],

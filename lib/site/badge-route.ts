@@ -1,3 +1,5 @@
+import { z } from "zod";
+import type { ApiShape } from "../api/schemas";
 import { CHECK_IDS, type CheckId } from "../checks/vocabulary";
 import { type BadgeStates } from "../store/servers";
 import type { Answer } from "./answer-cache";
@@ -14,10 +16,9 @@ export type BadgeLookup =
 export function resolveBadge(found: BadgeStates | null, checkParam: string | null): BadgeLookup {
   let check: CheckId | undefined;
   if (checkParam !== null && checkParam !== "") {
-    if (!(CHECK_IDS as readonly string[]).includes(checkParam)) {
-      return { ok: false, error: `unknown check "${checkParam}"; use one of ${CHECK_IDS.join(", ")}` };
-    }
-    check = checkParam as CheckId;
+    const parsed = BadgeQuery.shape.check.safeParse(checkParam);
+    if (!parsed.success) return { ok: false, error: `unknown check "${checkParam}"; use one of ${CHECK_IDS.join(", ")}` };
+    check = parsed.data;
   }
   if (!found) return { ok: true, spec: badgeSpec({ known: false, state: null, check }), status: 404 };
   const state = check ? found.states[check] : overallState(found.states);
@@ -25,6 +26,12 @@ export function resolveBadge(found: BadgeStates | null, checkParam: string | nul
 }
 
 export const BADGE_METRICS = ["latency"] as const;
+
+/** The badge routes' query parameters, as /api/openapi.json documents them; an empty value counts as absent. */
+export const BadgeQuery = z.object({
+  check: z.enum(CHECK_IDS).optional().describe("One check's state instead of the overall state."),
+  metric: z.enum(BADGE_METRICS).optional().describe("latency: the handshake p95 over 24 h (30 days when the last day has none)."),
+});
 
 /** Colour steps for a handshake p95, in ms: quick, fine, slow, very slow. */
 const LATENCY_STEPS: [number, string][] = [
@@ -51,7 +58,7 @@ export function resolveBadgeQuery(
 ): BadgeLookup {
   const metric = query.get("metric");
   if (metric === null || metric === "") return resolveBadge(lookup.states(), query.get("check"));
-  if (metric !== "latency") return { ok: false, error: `unknown metric "${metric}"; use one of ${BADGE_METRICS.join(", ")}` };
+  if (!BadgeQuery.shape.metric.safeParse(metric).success) return { ok: false, error: `unknown metric "${metric}"; use one of ${BADGE_METRICS.join(", ")}` };
   const times = lookup.latency();
   return { ok: true, spec: latencyBadgeSpec(times), status: times ? 200 : 404 };
 }
@@ -64,7 +71,7 @@ export function badgeAnswer(result: BadgeLookup, format: BadgeFormat): Answer {
     if (!result.ok) return { status: 400, contentType: "text/plain; charset=utf-8", body: `${result.error}\n` };
     return { status: result.status, contentType: "image/svg+xml; charset=utf-8", body: badgeSvg(result.spec) };
   }
-  if (!result.ok) return { status: 400, contentType: "application/json", body: JSON.stringify({ error: result.error }) };
+  if (!result.ok) return { status: 400, contentType: "application/json", body: JSON.stringify({ error: result.error } satisfies ApiShape<"BadgeError">) };
   return { status: result.status, contentType: "application/json", body: JSON.stringify(shieldsEndpoint(result.spec)) };
 }
 

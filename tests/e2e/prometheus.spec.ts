@@ -25,11 +25,22 @@ interface Sample {
   value: [number, string];
 }
 
+/** The README's example alert rules (the fenced yaml block that starts a rule file). */
+function readmeRules(): string {
+  const block = [...fs.readFileSync("README.md", "utf8").matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]!).find((b) => /^groups:/m.test(b));
+  if (!block) throw new Error("README.md has no yaml block of alert rules");
+  return block;
+}
+
 async function startPrometheus(dir: string, target: string): Promise<{ origin: string; child: ChildProcess; output: () => string }> {
   // Fails, never skips: a CI machine without the package is a broken CI machine.
   if (!fs.existsSync(PROMETHEUS)) throw new Error(`${PROMETHEUS} is missing: run sh scripts/ensure-prometheus.sh (apt-get install -y prometheus)`);
   const port = await freePort();
   const config = path.join(dir, "prometheus.yml");
+  const rules = path.join(dir, "rules.yml");
+  fs.writeFileSync(rules, readmeRules());
+  const check = spawnSync(PROMTOOL, ["check", "rules", rules], { encoding: "utf8" });
+  expect(check.status, `${check.stdout}${check.stderr}`).toBe(0);
   fs.writeFileSync(
     config,
     [
@@ -37,6 +48,7 @@ async function startPrometheus(dir: string, target: string): Promise<{ origin: s
       "  scrape_interval: 1s",
       "  scrape_timeout: 1s",
       "  evaluation_interval: 1s",
+      `rule_files: ["${rules}"]`,
       "scrape_configs:",
       "  - job_name: mcp-status",
       "    metrics_path: /metrics",
@@ -140,6 +152,18 @@ test("Prometheus scrapes npm start with the token: up, a round counter that grow
     expect(await scalar(METRICS.coverageMedian.name)).toBe(status.coverage.median7d);
     expect(await scalar(`sum(${METRICS.checkStates.name}{check="handshake"})`)).toBe(3);
     expect(await scalar(`${METRICS.frontAnswers.name}{outcome="pass"}`)).toBeGreaterThan(0);
+
+    // The README's alert rules load, evaluate without error against these series, and none fires here.
+    const rulesNow = async () => {
+      const res = (await (await fetch(`${prometheus!.origin}/api/v1/rules`)).json()) as {
+        data: { groups: { rules: { name: string; health: string; state: string; lastError?: string }[] }[] };
+      };
+      return res.data.groups.flatMap((g) => g.rules);
+    };
+    await expect.poll(async () => (await rulesNow()).map((r) => `${r.name}:${r.health}`), { timeout: 15_000 }).toEqual(
+      ["McpStatusRoundsStale", "McpStatusNoRoundsRecorded", "McpStatusCoverageLow", "McpStatusSiteAlert"].map((n) => `${n}:ok`),
+    );
+    expect((await rulesNow()).filter((r) => r.state !== "inactive").map((r) => r.name)).toEqual([]);
   } finally {
     const p = prometheus?.child;
     if (p && p.exitCode === null) {

@@ -1,3 +1,4 @@
+import type { ApiShape } from "@/lib/api/schemas";
 import { bearerMatches } from "@/lib/site/bearer";
 
 export type BearerCheck = "ok" | "disabled" | "unauthorized";
@@ -13,13 +14,13 @@ export function checkBearer(request: Request, secret: string | undefined): Beare
 export function authFailure(check: BearerCheck): Response | null {
   if (check === "disabled") {
     return Response.json(
-      { error: "disabled", message: "Round triggering is disabled because CRON_SECRET is not configured." },
+      { error: "disabled", message: "Round triggering is disabled because CRON_SECRET is not configured." } satisfies ApiShape<"ErrorAnswer">,
       { status: 403 },
     );
   }
   if (check === "unauthorized") {
     return Response.json(
-      { error: "unauthorized", message: "Send Authorization: Bearer <CRON_SECRET>." },
+      { error: "unauthorized", message: "Send Authorization: Bearer <CRON_SECRET>." } satisfies ApiShape<"ErrorAnswer">,
       { status: 401, headers: { "www-authenticate": 'Bearer realm="mcp-status rounds"' } },
     );
   }

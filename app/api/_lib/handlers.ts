@@ -1,5 +1,6 @@
-import { z } from "zod";
 import type { Db } from "@/db/client";
+import type { CheckId } from "@/lib/checks/vocabulary";
+import { RoundId, type ApiShape } from "@/lib/api/schemas";
 import type { StartResult } from "@/lib/rounds/round";
 import { serverHistory } from "@/app/_lib/history";
 import type { Answer } from "@/lib/site/answer-cache";
@@ -11,6 +12,7 @@ import { latestCrossReads, siteStatus } from "@/lib/rounds/alerts/status";
 import { authFailure, checkBearer } from "./auth";
 
 // Route logic with its dependencies as parameters: route.ts files wire in the process config, tests pass their own.
+// Every JSON answer is typed by its schema in lib/api/schemas (the source of /api/openapi.json).
 
 const noStore = { "cache-control": "no-store" };
 
@@ -22,20 +24,20 @@ export function postRound(
   if (denied) return denied;
   const r = o.start();
   if (!r.started) {
-    return Response.json({ error: "already_running", id: r.roundId, message: r.reason }, { status: 409, headers: noStore });
+    return Response.json({ error: "already_running", id: r.roundId, message: r.reason } satisfies ApiShape<"RoundRunning">, { status: 409, headers: noStore });
   }
   o.background(r.done);
-  return Response.json({ id: r.roundId, status: "running", progress: `/api/rounds/${r.roundId}` }, { status: 202, headers: noStore });
+  return Response.json({ id: r.roundId, status: "running", progress: `/api/rounds/${r.roundId}` } satisfies ApiShape<"RoundStarted">, { status: 202, headers: noStore });
 }
 
 export function getRoundStatus(request: Request, idParam: string, o: { secret: string | undefined; db: Db }): Response {
   const denied = authFailure(checkBearer(request, o.secret));
   if (denied) return denied;
-  const id = z.coerce.number().int().positive().safeParse(idParam);
-  if (!id.success) return Response.json({ error: "bad_request", message: "Round ids are positive integers." }, { status: 400 });
+  const id = RoundId.safeParse(idParam);
+  if (!id.success) return Response.json({ error: "bad_request", message: "Round ids are positive integers." } satisfies ApiShape<"ErrorAnswer">, { status: 400 });
   const round = getRound(o.db, id.data);
-  if (!round) return Response.json({ error: "not_found", message: `No round ${id.data}.` }, { status: 404 });
-  return Response.json(round, { headers: noStore });
+  if (!round) return Response.json({ error: "not_found", message: `No round ${id.data}.` } satisfies ApiShape<"ErrorAnswer">, { status: 404 });
+  return Response.json(round satisfies ApiShape<"RoundAnswer">, { headers: noStore });
 }
 
 export function getServers(request: Request, db: Db): Response {
@@ -44,24 +46,31 @@ export function getServers(request: Request, db: Db): Response {
   if (!parsed.success) {
     const i = parsed.error.issues[0];
     return Response.json(
-      { error: "bad_request", message: `${i?.path.join(".") || "query"}: ${i?.message ?? "invalid"}` },
+      { error: "bad_request", message: `${i?.path.join(".") || "query"}: ${i?.message ?? "invalid"}` } satisfies ApiShape<"ErrorAnswer">,
       { status: 400 },
     );
   }
-  return Response.json(listServers(db, listQueryOf(parsed.data)), { headers: noStore });
+  return Response.json(listServers(db, listQueryOf(parsed.data)) satisfies ApiShape<"ServerListAnswer">, { headers: noStore });
+}
+
+/** Results keyed by check id, typed per id (Object.fromEntries would leave the values unchecked against the schema). */
+function byCheck<T extends { check: CheckId }>(results: T[]): Partial<Record<CheckId, T>> {
+  const out: Partial<Record<CheckId, T>> = {};
+  for (const r of results) out[r.check] = r;
+  return out;
 }
 
 /** The JSON answer for one server, as text, so it can be cached per data version. */
 export function serverAnswer(name: string, db: Db): Answer {
   const detail = getServerDetail(db, name);
   if (!detail) {
-    const body = JSON.stringify({ error: "not_found", message: `No server named ${JSON.stringify(name)} is known.` });
+    const body = JSON.stringify({ error: "not_found", message: `No server named ${JSON.stringify(name)} is known.` } satisfies ApiShape<"ErrorAnswer">);
     return { status: 404, contentType: "application/json", body };
   }
   // Checks keyed by id (CHECK_IDS order), like the probe CLI's --json report.
-  const checks = Object.fromEntries(detail.checks.map((c) => [c.check, c]));
+  const checks = byCheck(detail.checks);
   const history = serverHistory(db, name, new Date());
-  const body = JSON.stringify({ ...detail, checks, history: history?.days ?? [], responseTimes: history?.responseTimes ?? null });
+  const body = JSON.stringify({ ...detail, checks, history: history?.days ?? [], responseTimes: history?.responseTimes ?? null } satisfies ApiShape<"ServerAnswer">);
   return { status: 200, contentType: "application/json", body };
 }
 
@@ -84,11 +93,11 @@ export function health(db: Db): Response {
         lastRound: last && { id: last.id, status: last.status, startedAt: last.startedAt, finishedAt: last.finishedAt },
         registryRefreshedAt: getMeta(db, META_KEYS.registryRefreshedAt),
         registryError: getMeta(db, META_KEYS.registryLastError) || null,
-      },
+      } satisfies ApiShape<"HealthAnswer">,
       { headers: noStore },
     );
   } catch (e) {
-    return Response.json({ ok: false, error: (e as Error).message }, { status: 503, headers: noStore });
+    return Response.json({ ok: false, error: (e as Error).message } satisfies ApiShape<"HealthFailure">, { status: 503, headers: noStore });
   }
 }
 

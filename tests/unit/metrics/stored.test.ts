@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
@@ -143,5 +144,10 @@ describe("stored metrics", () => {
       expect(p.help.get(name)?.length ?? 0).toBeGreaterThan(10);
       expect(type === "counter").toBe(name.endsWith("_total"));
     }
+  });
+
+  test("the README's metric table names every metric the site exports", () => {
+    const readme = fs.readFileSync("README.md", "utf8");
+    for (const spec of Object.values(METRICS)) expect(readme, spec.name).toMatch(new RegExp(`\\| \`${spec.name}(\\{[a-z,]+\\})?\` \\| ${spec.type} \\|`));
   });
 });

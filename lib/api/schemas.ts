@@ -1,0 +1,261 @@
+import { z } from "zod";
+import { ROUND_STATUSES } from "../../db/schema";
+import { CHECK_IDS, CHECK_STATES, REFUSAL_CODES } from "../checks/vocabulary";
+import { ERAS, NETWORK_ERROR_KINDS, TRANSPORTS } from "../probe/protocol";
+import { EXCHANGE_PHASES } from "../probe/types";
+import { ALERT_KINDS, CROSS_READ_OUTCOMES, TOOL_CHANGE_KINDS } from "../store/vocabulary";
+
+// The JSON API's answers, one zod schema each: the one place a shape is defined. The handlers' answers are
+// typed by these (a missing or mistyped field fails tsc), /api/openapi.json is generated from them, and the
+// e2e suite validates live answers against that document (a field the code adds but no schema names fails
+// there, since every object is closed). A new field is one edit here.
+
+const instant = z.iso.datetime().describe("ISO-8601 instant, UTC");
+const day = z.iso.date().describe("UTC day, YYYY-MM-DD");
+const count = z.number().int().min(0);
+const checkState = z.enum(CHECK_STATES);
+
+/** An object with one property per vocabulary entry, all of one schema. */
+function keyed<K extends string, S extends z.ZodType>(keys: readonly K[], value: S) {
+  return z.object(Object.fromEntries(keys.map((k) => [k, value])) as Record<K, S>);
+}
+
+// ---- Errors --------------------------------------------------------------------------------------------
+
+export const ErrorAnswer = z
+  .object({ error: z.string().describe("A machine-readable code: bad_request, not_found, unauthorized, disabled, …"), message: z.string() })
+  .describe("A refusal: its code and one sentence saying what to change.");
+
+// ---- /api/servers --------------------------------------------------------------------------------------
+
+export const CheckStates = keyed(CHECK_IDS, checkState.nullable()).describe("The latest state of each check; null until the server's first run.");
+
+export const ServerRow = z
+  .object({
+    name: z.string().describe("The registry name (contains '/')."),
+    title: z.string().nullable(),
+    description: z.string().nullable(),
+    remoteUrl: z.string().nullable().describe("The remote the probe reads."),
+    transport: z.enum(TRANSPORTS).nullable(),
+    host: z.string().nullable(),
+    era: z.enum(ERAS).nullable().describe("modern (2026-07-28 discover) or legacy (initialize)."),
+    protocolVersion: z.string().nullable().describe("The agreed protocol revision."),
+    states: CheckStates,
+    needsConfig: z.string().nullable().describe("Why the listed remote cannot be probed as listed; null when it can."),
+    toolCount: count.nullable(),
+    lastProbedAt: instant.nullable(),
+    lastSuccessAt: instant.nullable().describe("The last complete read: the tool list read to its end."),
+    nextDueAt: instant.nullable(),
+    leftRegistryAt: instant.nullable().describe("When the server left the registry; null while it is listed."),
+  })
+  .describe("One server of the index.");
+
+export const ServerListAnswer = z
+  .object({ total: count, page: z.number().int().min(1), pageSize: z.number().int().min(1), rows: z.array(ServerRow) })
+  .describe("One page of servers, ordered by registry name.");
+
+// ---- /api/servers/<name> -------------------------------------------------------------------------------
+
+export const CheckResult = z
+  .object({
+    check: z.enum(CHECK_IDS),
+    state: checkState,
+    reason: z.string().describe("One sentence: what was observed and what it means."),
+    code: z.enum(REFUSAL_CODES).nullable().describe("error_taxonomy only: the refusal shape the census counts."),
+    evidence: z.array(z.number().int()).describe("Sequence numbers of the exchanges behind the verdict."),
+    suiteVersion: z.string(),
+    runId: z.number().int(),
+    decidedAt: instant,
+    since: instant.describe("When the current state began."),
+  })
+  .describe("The latest result of one check.");
+
+export const Exchange = z
+  .object({
+    seq: z.number().int(),
+    phase: z.enum(EXCHANGE_PHASES),
+    method: z.enum(["GET", "POST", "DELETE"]),
+    url: z.string(),
+    requestHeaders: z.record(z.string(), z.string()),
+    requestBody: z.string().optional(),
+    status: z.number().int().optional().describe("Absent when no answer arrived."),
+    responseHeaders: z.record(z.string(), z.string()),
+    bodyExcerpt: z.string().optional(),
+    bodyBytes: count.optional(),
+    truncated: z.boolean().optional(),
+    durationMs: z.number().min(0),
+    error: z.string().optional(),
+    network: z.enum(NETWORK_ERROR_KINDS).optional().describe("Why no HTTP answer arrived, when the network was the cause."),
+    errorCode: z.string().optional(),
+    sseAnswer: z.string().optional(),
+  })
+  .describe("One HTTP request of the probe and what came back.");
+
+export const RunSummary = z.object({
+  id: z.number().int(),
+  startedAt: instant,
+  finishedAt: instant,
+  durationMs: count,
+  suiteVersion: z.string(),
+  era: z.enum(ERAS),
+  protocolVersion: z.string().nullable(),
+  requests: count,
+  requestsOk: count,
+  read: z.boolean().describe("A complete read (the tool list read to its end)."),
+  handshakeMs: count.nullable(),
+  toolsListMs: count.nullable(),
+});
+
+export const Transition = z.object({
+  check: z.enum(CHECK_IDS),
+  fromState: checkState.nullable(),
+  toState: checkState,
+  reason: z.string(),
+  suiteVersion: z.string(),
+  runId: z.number().int(),
+  at: instant,
+});
+
+export const ToolChange = z.object({
+  at: instant,
+  toolName: z.string(),
+  kind: z.enum(TOOL_CHANGE_KINDS),
+  path: z.string().describe('Field path inside the tool; "" for a whole tool.'),
+  before: z.string().nullable(),
+  after: z.string().nullable(),
+});
+
+export const HistoryDay = z
+  .object({ day, state: checkState.nullable(), probes: count, runId: z.number().int().nullable() })
+  .describe("One UTC day: the worst discovery state of its probes; state null when nothing probed the server.");
+
+const Percentiles = z.object({ p50: z.number().nullable(), p95: z.number().nullable(), samples: count }).describe("Milliseconds.");
+const Timings = z.object({ handshake: Percentiles, toolsList: Percentiles });
+
+export const ResponseTimes = z.object({
+  last24h: Timings,
+  last30d: Timings,
+  daily: z.array(z.object({ day, handshakeP50: z.number().nullable(), toolsListP50: z.number().nullable() })),
+});
+
+export const ServerAnswer = ServerRow.extend({
+  version: z.string().nullable(),
+  firstSeenAt: instant,
+  lastSeenAt: instant,
+  registryStatus: z.string().describe("active, or left once the registry stopped listing it."),
+  checks: z
+    .object(Object.fromEntries(CHECK_IDS.map((id) => [id, CheckResult.optional()])) as Record<(typeof CHECK_IDS)[number], z.ZodOptional<typeof CheckResult>>)
+    .describe("Keyed by check id; present once the server was evaluated."),
+  latestRun: RunSummary.nullable(),
+  exchanges: z.array(Exchange).describe("The latest run's exchanges; empty when none were kept."),
+  transitions: z.array(Transition).describe("Most recent first."),
+  tools: z.array(z.unknown()).nullable().describe("The current complete tool list, as the server sent it; null if never read."),
+  toolHash: z.string().nullable(),
+  toolChanges: z.array(ToolChange).describe("Most recent first."),
+  schedule: z.object({ nextDueAt: instant.nullable(), consecutiveFailures: count, scheduleReason: z.string().nullable() }),
+  optOut: z.object({ source: z.string(), reason: z.string(), since: instant }).nullable(),
+  history: z.array(HistoryDay).describe("The last 90 UTC days, oldest first."),
+  responseTimes: ResponseTimes.nullable(),
+}).describe("Everything the server page shows.");
+
+// ---- /api/badge/<name> ---------------------------------------------------------------------------------
+
+export const ShieldsAnswer = z
+  .object({ schemaVersion: z.literal(1), label: z.string(), message: z.string(), color: z.string(), cacheSeconds: count })
+  .describe("A shields.io endpoint badge; an unknown server gets a grey 'unknown' one with 404.");
+
+export const BadgeError = z.object({ error: z.string() }).describe("An unknown check or metric.");
+
+// ---- /api/status, /api/cross-reads ---------------------------------------------------------------------
+
+export const StatusAnswer = z
+  .object({
+    lastRoundFinishedAt: instant.nullable(),
+    coverage: z.object({
+      today: count.describe("Distinct servers read completely so far this UTC day."),
+      median7d: z.number().nullable().describe("Median of the 7 complete days before today; null until there is enough history."),
+    }),
+    crossRead: z.object({ day, ...keyed(CROSS_READ_OUTCOMES, count).shape }).nullable().describe("The latest cross-read day's counts by outcome."),
+    alerts: z.array(z.object({ kind: z.enum(ALERT_KINDS), since: instant, day, message: z.string() })).describe("The open alerts."),
+  })
+  .describe("For outside monitors: 503 while any alert is open, 200 otherwise, the same JSON either way.");
+
+export const CrossReadsAnswer = z
+  .object({
+    day: day.nullable(),
+    servers: z.array(z.object({ name: z.string(), outcome: z.enum(CROSS_READ_OUTCOMES), paths: z.array(z.string()).describe("Where the tool lists differ.") })),
+  })
+  .describe("The latest cross-read day's outcomes, the probe's possible blind spots first.");
+
+// ---- /api/rounds ---------------------------------------------------------------------------------------
+
+export const RoundStarted = z.object({ id: z.number().int(), status: z.literal("running"), progress: z.string().describe("Where to read its progress.") });
+
+export const RoundRunning = ErrorAnswer.extend({ error: z.literal("already_running"), id: z.number().int() }).describe("Another round holds the lock.");
+
+export const RoundAnswer = z
+  .object({
+    id: z.number().int(),
+    startedAt: instant,
+    finishedAt: instant.nullable(),
+    status: z.enum(ROUND_STATUSES),
+    trigger: z.string().describe("What started it: scheduler, api, cli, reprobe, …"),
+    due: count,
+    probed: count,
+    read: count,
+    partlyRead: count,
+    failed: count,
+    gated: count,
+    slowedDown: count,
+    skipped: count,
+    heartbeatAt: instant.nullable(),
+    error: z.string().nullable(),
+  })
+  .describe("A round's progress; the counters add up to probed.");
+
+export const RoundId = z.coerce.number().int().positive();
+
+// ---- /api/reprobe, /api/health -------------------------------------------------------------------------
+
+export const ReprobeForm = z.object({
+  server: z.string().min(1).max(500).describe("The registry name."),
+  token: z.string().max(200).describe("The token the server page signed for this server."),
+});
+
+export const HealthAnswer = z.object({
+  ok: z.literal(true),
+  servers: count,
+  lastRound: z.object({ id: z.number().int(), status: z.enum(ROUND_STATUSES), startedAt: instant, finishedAt: instant.nullable() }).nullable(),
+  registryRefreshedAt: instant.nullable(),
+  registryError: z.string().nullable(),
+});
+
+export const HealthFailure = z.object({ ok: z.literal(false), error: z.string() });
+
+/** Every schema the document names as a component. */
+export const API_SCHEMAS = {
+  ErrorAnswer,
+  CheckStates,
+  ServerRow,
+  ServerListAnswer,
+  CheckResult,
+  Exchange,
+  RunSummary,
+  Transition,
+  ToolChange,
+  HistoryDay,
+  ResponseTimes,
+  ServerAnswer,
+  ShieldsAnswer,
+  BadgeError,
+  StatusAnswer,
+  CrossReadsAnswer,
+  RoundStarted,
+  RoundRunning,
+  RoundAnswer,
+  HealthAnswer,
+  HealthFailure,
+} as const;
+
+/** The output type of a named schema: `ApiShape<"ServerAnswer">`. */
+export type ApiShape<K extends keyof typeof API_SCHEMAS> = z.output<(typeof API_SCHEMAS)[K]>;
