@@ -57,6 +57,8 @@ export const servers = sqliteTable(
     index("servers_et_idx").on(t.stateErrorTaxonomy, t.name),
     index("servers_am_idx").on(t.stateAuthMetadata, t.name),
     index("servers_left_idx").on(t.leftRegistryAt, t.name),
+    // /metrics counts listed servers per check and state on every scrape: an index-only scan, not a table scan.
+    index("servers_states_idx").on(t.leftRegistryAt, t.stateHandshake, t.stateProtocolVersion, t.stateToolsList, t.stateErrorTaxonomy, t.stateAuthMetadata),
   ],
 );
 

@@ -415,6 +415,29 @@ export function summaryCounts(db: Db): SummaryCounts {
   return { servers: Number(row.total ?? 0), byCheck };
 }
 
+/** The same counts as `summaryCounts`, from one grouped pass over the covering servers_states_idx (a few
+ * milliseconds at 30,000 servers instead of a table scan): what /metrics reads on every scrape. */
+export function checkStateCounts(db: Db): SummaryCounts {
+  const groups = prepared(db, "servers.stateCounts", () =>
+    db
+      .select({ ...stateSelect, n: sql<number>`count(*)` })
+      .from(servers)
+      .where(isNull(servers.leftRegistryAt))
+      .groupBy(...CHECK_IDS.map(stateColumn))
+      .prepare(),
+  ).all();
+  const byCheck = Object.fromEntries(CHECK_IDS.map((id) => [id, Object.fromEntries(CHECK_STATES.map((s) => [s, 0]))])) as Record<CheckId, Record<CheckState, number>>;
+  let total = 0;
+  for (const g of groups) {
+    total += g.n;
+    for (const id of CHECK_IDS) {
+      const state = g[STATE_FIELDS[id]];
+      if (state) byCheck[id][state] += g.n;
+    }
+  }
+  return { servers: total, byCheck };
+}
+
 export interface ServerDetail extends ServerSummary, Pick<ServerRow, "version" | "firstSeenAt" | "lastSeenAt" | "registryStatus"> {
   /** Present (in CHECK_IDS order) once the server was evaluated. */
   checks: CheckResultRow[];

@@ -109,6 +109,12 @@ describe("stored metrics", () => {
     expect(p.samples.filter((s) => s.name === METRICS.checkStates.name)).toHaveLength(CHECK_IDS.length * CHECK_STATES.length);
   });
 
+  test("check states are counted from the covering index alone, never by reading the table", () => {
+    const cols = CHECK_IDS.map((id) => `state_${id}`).join(", ");
+    const plan = db.$client.prepare(`explain query plan select ${cols}, count(*) from servers where left_registry_at is null group by ${cols}`).all() as { detail: string }[];
+    expect(plan.map((p) => p.detail).join("; ")).toMatch(/USING COVERING INDEX servers_states_idx/);
+  });
+
   test("a second round adds to the counters; a round taken over from a dead holder counts as abandoned", async () => {
     clock += 7 * 3_600_000;
     probed += (await runRound(deps({ trigger: "scheduler" }))).probed;

@@ -1,0 +1,1 @@
+CREATE INDEX `servers_states_idx` ON `servers` (`left_registry_at`,`state_handshake`,`state_protocol_version`,`state_tools_list`,`state_error_taxonomy`,`state_auth_metadata`);
