@@ -1,6 +1,6 @@
 import tseslint from "typescript-eslint";
 
-// Layer boundaries from STYLE.md, top to bottom: server.ts (npm start) → app → lib/cli → lib/metrics → lib/rounds → lib/demo → lib/site → lib/api →
+// Layer boundaries from STYLE.md, top to bottom: server.ts (npm start) → app → lib/cli → lib/metrics → lib/mcp → lib/rounds → lib/demo → lib/site → lib/api →
 // lib/store → db → lib/registry, lib/checks → lib/probe; `npm run deps` prints the graph they allow.
 // Patterns are regular expressions over the import string (relative or "@/…").
 const dirs = (...names) => `(^|/)(${names.join("|")})(/|$)`;
@@ -30,7 +30,8 @@ export default tseslint.config(
   },
   layer(["app/**", "instrumentation.ts"], [dirs("cli", "demo"), "(^|/)db/schema$", "^drizzle-orm"], "app/ renders and routes: it reads through lib/store and starts rounds through lib/rounds.", [noTests]),
   layer(["lib/cli/**", "lib/config.ts"], [], ""),
-  layer(["lib/metrics/**"], [dirs("cli", "demo"), probeInternals], "lib/metrics reads stored figures and process counters for /metrics; it starts nothing."),
+  layer(["lib/metrics/**"], [dirs("cli", "mcp", "demo"), probeInternals], "lib/metrics reads stored figures and process counters for /metrics; it starts nothing."),
+  layer(["lib/mcp/**"], [dirs("cli", "metrics", "rounds", "demo", "registry", "config"), "(^|/)db/schema$", "^drizzle-orm", probeInternals], "lib/mcp answers MCP tool calls through lib/store and lib/site: it never probes, writes or reads the environment."),
   layer(["lib/rounds/**"], [dirs("cli", "metrics")], "lib/rounds combines the I/O below it and never reaches up to the CLI or the pages (lib/site below it shapes words, e.g. the alert sentence both the webhook and the feed send)."),
   layer(["lib/demo/**"], [dirs("cli", "metrics", "rounds", "site", "registry")], "lib/demo serves the fixture fleet; rounds start it, never the reverse."),
   layer(["lib/site/**"], [dirs("cli", "metrics", "rounds", "demo", "registry", "db"), probeInternals], "lib/site shapes what pages show from stored values."),

@@ -11,6 +11,7 @@ const LAYERS: [name: string, match: (file: string) => boolean][] = [
   ["app", (f) => f.startsWith("app/") || f === "instrumentation.ts"],
   ["lib/cli", (f) => f.startsWith("lib/cli/")],
   ["lib/metrics", (f) => f.startsWith("lib/metrics/")],
+  ["lib/mcp", (f) => f.startsWith("lib/mcp/")],
   ["lib/rounds", (f) => f.startsWith("lib/rounds/")],
   ["lib/demo", (f) => f.startsWith("lib/demo/")],
   ["lib/site", (f) => f.startsWith("lib/site/")],

@@ -6,13 +6,15 @@ import { TRANSPORTS, type Transport } from "../probe/protocol";
 import { createAddressPolicy, probeServer } from "../probe";
 import { readArgs, UsageError } from "./args";
 
-const USAGE = `usage: npm run --silent probe -- <url> [--transport streamable-http|sse] [--json] [--opt-out <host>]...
+const USAGE = `usage: npm run --silent probe -- <url> [--transport streamable-http|sse] [--legacy] [--json] [--opt-out <host>]...
 
 Probes one remote MCP server the way mcp-status does and prints the five checks
 (handshake, protocol_version, tools_list, error_taxonomy, auth_metadata) with the
 HTTP exchanges behind them.
 
   --transport <t>   streamable-http (default) or sse (the 2024-11-05 HTTP+SSE transport)
+  --legacy          start with initialize and never send server/discover, as a 2025-era
+                    client does (the legacy path of a server that speaks both eras)
   --json            print only the JSON report on stdout
   --opt-out <host>  treat <host> as having asked not to be probed (repeatable)
   -h, --help        show this help
@@ -26,11 +28,13 @@ export interface CliArgs {
   transport: Transport;
   json: boolean;
   optOut: string[];
+  legacy: boolean;
 }
 
 const OPTIONS = {
   transport: { type: "string" },
   json: { type: "boolean" },
+  legacy: { type: "boolean" },
   "opt-out": { type: "string", multiple: true },
   help: { type: "boolean", short: "h" },
 } as const;
@@ -47,7 +51,9 @@ export function parseArgs(argv: readonly string[]): CliArgs | "help" {
   const url = positionals[0];
   const transport = t as Transport;
   const json = values.json === true;
+  const legacy = values.legacy === true;
   if (url === undefined) throw new UsageError("missing <url>");
+  if (legacy && transport === "sse") throw new UsageError("--legacy is for streamable-http: the sse transport has no server/discover to leave out");
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -55,7 +61,7 @@ export function parseArgs(argv: readonly string[]): CliArgs | "help" {
     throw new UsageError(`not a URL: ${url}`);
   }
   if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new UsageError(`only http and https URLs can be probed (got ${parsed.protocol})`);
-  return { url: parsed.toString(), transport, json, optOut };
+  return { url: parsed.toString(), transport, json, optOut, legacy };
 }
 
 function pad(s: string, n: number): string {
@@ -118,6 +124,7 @@ async function main(): Promise<number> {
     {
       addressPolicy: createAddressPolicy({ allowPrivate }),
       isOptedOut: (host) => (optOut.has(host.toLowerCase()) ? "opted out on the command line" : null),
+      legacyOnly: args.legacy,
     },
   );
   const report = buildReport(obs, judge(obs));

@@ -53,7 +53,13 @@ export interface ProbeOptions {
   dnsLookup?: DnsLookup;
   /** Rounds pass their kept-open connections, so probes of servers on one host reuse them. */
   connections?: SharedConnections;
+  /** Start with legacy `initialize` and never send server/discover, as a 2025-era client does: how an operator
+   * sees the legacy path of a server that speaks both eras (`npm run probe -- --legacy`). Rounds never set it. */
+  legacyOnly?: boolean;
 }
+
+/** The clause a legacy-only probe's handshake reason starts with, where a fallback would name its cause. */
+export const LEGACY_ONLY_CAUSE = "server/discover was not sent (the probe was asked to speak only the legacy era)";
 
 /** A handshake after which tools/list may be sent. */
 function sessionOpen(hs: HandshakeOutcome): boolean {
@@ -121,9 +127,9 @@ async function toolsAndCall(
 }
 
 /** Runs the Streamable HTTP steps; returns what ends the session, to be sent after everything else. */
-async function runStreamable(ctx: ProbeContext, obs: ProbeObservation, url: string): Promise<() => Promise<void>> {
+async function runStreamable(ctx: ProbeContext, obs: ProbeObservation, url: string, legacyOnly: boolean): Promise<() => Promise<void>> {
   const ch = new StreamableChannel(ctx.http, url, ctx.limits.excerptChars);
-  const first = await discover(ctx, ch);
+  const first = legacyOnly ? { fallback: LEGACY_ONLY_CAUSE, seqs: [] } : await discover(ctx, ch);
   let hs = "decided" in first ? first.decided : await legacyInitialize(ctx, ch, first.fallback, first.seqs);
   obs.handshake = hs;
   if (sessionOpen(hs) && !ctx.stopped) {
@@ -266,7 +272,7 @@ export async function probeServer(target: ProbeTarget, opts: ProbeOptions): Prom
       obs.blocked = { kind: "address_policy", host: url.hostname, detail: refused };
       return done();
     } else {
-      const endSession = target.transport === "sse" ? await runSse(ctx, obs, url.toString()) : await runStreamable(ctx, obs, url.toString());
+      const endSession = target.transport === "sse" ? await runSse(ctx, obs, url.toString()) : await runStreamable(ctx, obs, url.toString(), opts.legacyOnly ?? false);
       const source = sourceChallenge(obs, ctx);
       if (source && !ctx.stopped) obs.authMetadata = await followAuthMetadata(ctx, source, url, (u) => metadataOptOut(opts, u));
       else if (!source && ctx.brokenChallenges[0]) obs.authMetadata = { kind: "unparseable_challenge", broken: ctx.brokenChallenges[0] };

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gte, inArray, isNotNull, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, gte, inArray, isNotNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { runs, serverDays, servers, transitions } from "../../db/schema";
 import { DISCOVERY_CHECKS, type CheckId, type CheckState } from "../checks/vocabulary";
@@ -188,8 +188,9 @@ export interface StateChangeRow {
   at: string;
 }
 
-/** Check transitions newest first, across all servers or for one. First results (no previous state) count too. */
-export function stateChanges(db: Db, o: { serverId?: number; limit: number }): StateChangeRow[] {
+/** Check transitions newest first, across all servers or for one, optionally only those after `since` (ISO-8601).
+ * First results (no previous state) count too. */
+export function stateChanges(db: Db, o: { serverId?: number; limit: number; since?: string }): StateChangeRow[] {
   return db
     .select({
       id: transitions.id,
@@ -203,7 +204,12 @@ export function stateChanges(db: Db, o: { serverId?: number; limit: number }): S
     })
     .from(transitions)
     .innerJoin(servers, eq(servers.id, transitions.serverId))
-    .where(o.serverId !== undefined ? eq(transitions.serverId, o.serverId) : isNotNull(transitions.id))
+    .where(
+      and(
+        o.serverId !== undefined ? eq(transitions.serverId, o.serverId) : isNotNull(transitions.id),
+        o.since !== undefined ? gt(transitions.at, o.since) : undefined,
+      ),
+    )
     .orderBy(desc(transitions.at), desc(transitions.id))
     .limit(o.limit)
     .all();

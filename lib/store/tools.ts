@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { placeholders, prepared } from "./prepared";
 import { servers, toolChanges, toolSnapshots } from "../../db/schema";
@@ -77,12 +77,12 @@ export function serverToolChanges(db: Db, serverId: number, limit: number): Serv
     .all();
 }
 
-/** Tool-definition changes, newest first, optionally for one server. */
+/** Tool-definition changes, newest first, optionally for one server and only those after `since` (ISO-8601). */
 export function toolChangeList(
   db: Db,
-  opts: { serverName?: string; limit?: number; offset?: number } = {},
+  opts: { serverName?: string; limit?: number; offset?: number; since?: string } = {},
 ): { total: number; rows: ToolChangeRow[] } {
-  const where = opts.serverName ? eq(servers.name, opts.serverName) : undefined;
+  const where = and(opts.serverName ? eq(servers.name, opts.serverName) : undefined, opts.since !== undefined ? gt(toolChanges.at, opts.since) : undefined);
   const total = db
     .select({ n: sql<number>`count(*)` })
     .from(toolChanges)

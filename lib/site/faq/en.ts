@@ -7,6 +7,7 @@ import {
   INVALID_CHALLENGES,
   LEGACY_DECLINE_BODY,
   LIMITS,
+  MCP_CLIENT_CONFIG,
   METADATA_EXAMPLE,
   OPT_OUT_COMMANDS,
   RESERVED_CALL,
@@ -721,6 +722,7 @@ export const FAQ_EN: FaqBook = {
           "`--transport sse` probes an endpoint of the 2024-11-05 HTTP+SSE transport; the default is `streamable-http`.",
           "`--json` prints `{url, suite, era, protocolVersion, checks: {<id>: {state, reason}}, exchanges: […]}`.",
           "`--opt-out <host>` (repeatable) treats a host as opted out, to see what the site would show for it.",
+          "`--legacy` starts with `initialize` and never sends `server/discover`, as a client of 2025 does: the way to see the legacy path of a server that speaks both eras, which the site's own probe never takes once discover succeeds.",
           "The exit code is 0 whenever the probe ran, whatever the verdicts, and 2 with a message on bad usage.",
         ],
       },
@@ -731,6 +733,67 @@ export const FAQ_EN: FaqBook = {
       { h2: "By hand, with curl", id: "curl" },
       { p: `The first two requests of a probe, to compare with what your server logs. Every exchange on a server page also has its own curl line.` },
       { code: SELF_TEST_CURL, label: "Self-test with curl" },
+    ],
+  },
+
+  "ask-over-mcp": {
+    title: "Asking this site from an MCP client",
+    summary: "The site is a remote MCP server itself: three read-only tools, how to add it to a client, what bad input gets, and the rate limit.",
+    firstPublished: "2026-12-01",
+    body: [
+      { h2: "Adding the endpoint", id: "connect" },
+      {
+        p: `An agent about to connect a server can ask this site first, over MCP. The endpoint is \`/mcp\` on the site's own address (Streamable HTTP). It speaks both eras: a ${MODERN_REVISION} client opens with \`server/discover\`, an older one with \`initialize\` (${LEGACY_REVISIONS[0]} and earlier). It keeps no sessions, asks for no sign-in and sets no cookie, so any copy of the site behind a load balancer can answer any request.`,
+      },
+      { code: MCP_CLIENT_CONFIG, label: "MCP client configuration" },
+      { p: "Replace the address with the site's own. Some clients call the top-level key `servers` instead of `mcpServers`, or write the type as `streamable-http`." },
+      { h2: "The three tools", id: "tools" },
+      {
+        table: {
+          caption: "Tools on /mcp",
+          head: ["Tool", "Arguments", "What comes back"],
+          rows: [
+            [
+              "`get_server_status`",
+              "`name`: a registry name such as `io.github.owner/server`",
+              "The overall state, the five checks with state, reason and hint, the agreed revision, when the server was last probed and last read completely, its uptime, and links to its page and JSON.",
+            ],
+            [
+              "`search_servers`",
+              "`query` (part of a name or title), a state per check (e.g. `tools_list: \"failed\"`), `includeLeft`, `page`, `pageSize`",
+              "One page of servers with the overall state and the five states of each, and how many match in all. The same list and filters as [the index](/).",
+            ],
+            [
+              "`recent_changes`",
+              "`since` (a date or date-time, 24 hours ago by default), `name` for one server, `limit`",
+              "Checks that changed state and tool definitions that changed (added, removed, or a field changed), newest first.",
+            ],
+          ],
+        },
+      },
+      {
+        p: `Every tool only reads what the pages read; none starts a probe or writes anything, and each says so in its annotations (\`readOnlyHint\`). Each answer comes twice: as structured content that matches the tool's published output schema, and as a short text for a model to read, with the states in words, every reason and hint, the times, and the page to cite.`,
+      },
+      { h2: "Reading the answers", id: "reading" },
+      {
+        p: `States mean exactly what they mean on the pages. ${S.not_checked} says the probe could not look (a credential required, an opt-out, a request to slow down), which is not a fault of the server. The overall state is ${S.failed} if any check failed, else ${S.observed_risk} if any showed a risk, and ${S.verified} only when the ${C.handshake.toLowerCase()} completed and the tool list was read; a server behind a credential gate is therefore ${S.not_checked} overall, never ${S.verified}. Links are built from \`PUBLIC_BASE_URL\` when the site has one.`,
+      },
+      { h2: "Bad input", id: "bad-input" },
+      {
+        ul: [
+          "A wrong type, a missing `name`, a property the tool does not have, or a `query` over 200 characters: a tool error (`isError: true`) that names the field and says what was expected. Nothing is guessed.",
+          "A registry name the site does not know: a tool error that names it and points to `search_servers`.",
+          "`pageSize` over 50 or `limit` over 100 is lowered to the cap; the answer carries a note saying so, in `notes` and in its text.",
+        ],
+      },
+      { h2: "The rate limit", id: "rate-limit" },
+      {
+        p: `Each client address may send 60 requests at once, and regains 120 a minute after that (an IPv6 address counts with its whole /64). Past it the answer is HTTP 429 with \`Retry-After\` in seconds; a ${MODERN_REVISION} client also gets the JSON-RPC error \`-32023\` (rate limited, from a draft proposal) with \`data.retryAfterMs\`, and an older client \`-32000\`. The address is the one that opened the connection to the site; an \`X-Forwarded-For\` a client writes itself is not believed. No answer of \`/mcp\` is ever stored by a cache.`,
+      },
+      { h2: "Held to its own standard", id: "self-checked" },
+      {
+        p: `The site's test suite runs [the probe](${at("self-test")}) against its own \`/mcp\` in both eras (with \`--legacy\` for the older one) and requires ${C.handshake}, ${C.protocol_version}, ${C.tools_list} and ${C.error_taxonomy} to be ${S.verified}, and ${C.auth_metadata} ${S.not_checked} because nothing asks for a credential. It also runs the official MCP conformance suite's protocol scenarios against it.`,
+      },
     ],
   },
 

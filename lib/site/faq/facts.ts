@@ -38,6 +38,8 @@ npm run --silent probe -- https://mcp.example.com/mcp
 npm run --silent probe -- https://mcp.example.com/mcp --json
 # an endpoint of the 2024-11-05 HTTP+SSE transport
 npm run --silent probe -- https://mcp.example.com/sse --transport sse
+# the legacy path of a server that speaks both eras: initialize, no server/discover
+npm run --silent probe -- https://mcp.example.com/mcp --legacy
 # a server on your own machine (private and loopback addresses are refused otherwise)
 PROBE_ALLOW_PRIVATE_NETWORKS=1 npm run --silent probe -- http://127.0.0.1:3000/mcp`;
 
@@ -96,4 +98,14 @@ export const INVALID_CHALLENGES = [
 export const WEBHOOK_EXAMPLE = `{
   "text": "mcp-status alert rounds_stale (…) opened: no round has finished for 120 minutes.",
   "alert": { "kind": "rounds_stale", "state": "open", "since": "2026-11-30T10:05:00Z", "message": "…" }
+}`;
+
+/** How an MCP client adds this site's own endpoint (most clients take this shape; some name the key "servers"). */
+export const MCP_CLIENT_CONFIG = `{
+  "mcpServers": {
+    "mcp-status": {
+      "type": "http",
+      "url": "https://status.example/mcp"
+    }
+  }
 }`;

@@ -140,6 +140,16 @@ export const RULE_INDEX: readonly RuleGroup[] = [
     ],
   },
   {
+    id: "mcp",
+    title: { en: "The site as an MCP server", zh: "本站作为 MCP 服务端" },
+    rules: [
+      r("4-mcp-endpoint", "ask-over-mcp", "connect", "/mcp answers both eras, without sessions or cookies", "/mcp 两个时代都支持，不用会话，也不设 cookie"),
+      r("4-mcp-tools", "ask-over-mcp", "tools", "Three read-only tools: get_server_status, search_servers, recent_changes", "三个只读工具：get_server_status、search_servers、recent_changes"),
+      r("4-mcp-bad-input", "ask-over-mcp", "bad-input", "Bad arguments are tool errors that name the field; page sizes over the cap are lowered", "错误参数返回指明字段的工具错误；超过上限的页大小按上限处理"),
+      r("4-mcp-rate-limit", "ask-over-mcp", "rate-limit", "One limit per client address: 429 with Retry-After, -32023 for 2026-07-28 clients", "每个客户端地址一个限额：429 加 Retry-After，2026-07-28 客户端另有 -32023"),
+    ],
+  },
+  {
     id: "operating",
     title: { en: "Operating the site", zh: "站点运维" },
     rules: [

@@ -13,6 +13,7 @@ export const FAQ_SLUGS = [
   "which-servers",
   "schedule",
   "self-test",
+  "ask-over-mcp",
   "json-and-badges",
   "opting-out",
   "coverage",

@@ -7,6 +7,7 @@ import {
   INVALID_CHALLENGES,
   LEGACY_DECLINE_BODY,
   LIMITS,
+  MCP_CLIENT_CONFIG,
   METADATA_EXAMPLE,
   OPT_OUT_COMMANDS,
   RESERVED_CALL,
@@ -589,6 +590,7 @@ export const FAQ_ZH: FaqBook = {
           "`--transport sse`：探测 2024-11-05 HTTP+SSE 传输的端点；默认为 `streamable-http`。",
           "`--json`：输出 `{url, suite, era, protocolVersion, checks: {<id>: {state, reason}}, exchanges: […]}`。",
           "`--opt-out <host>`（可重复）：把某台主机当作已退出探测，看看本站会怎样显示它。",
+          "`--legacy`：一开始就发 `initialize`，完全不发 `server/discover`，和 2025 年的客户端一样。两个时代都支持的服务端，只有这样才能看到它走旧版路径的表现；本站自己的探测器在 discover 成功后不会走这条路。",
           "只要探测跑完，不论结果如何，退出码都是 0；用法错误时退出码为 2，并给出提示。",
         ],
       },
@@ -599,6 +601,67 @@ export const FAQ_ZH: FaqBook = {
       { h2: "用 curl 手动测试", id: "curl" },
       { p: `下面是一次探测的前两个请求，可以和服务端日志对照。服务端页面上的每一次请求也都附有对应的 curl 命令。` },
       { code: SELF_TEST_CURL, label: "用 curl 自测" },
+    ],
+  },
+
+  "ask-over-mcp": {
+    title: "用 MCP 客户端向本站查询",
+    summary: "本站自己就是一个远程 MCP 服务端：三个只读工具、如何添加到客户端、错误输入会得到什么，以及请求频率限制。",
+    firstPublished: "2026-12-01",
+    body: [
+      { h2: "添加这个端点", id: "connect" },
+      {
+        p: `智能体在连接某个服务端之前，可以先通过 MCP 问一问本站。端点是本站地址下的 \`/mcp\`（Streamable HTTP），两个时代都支持：${MODERN_REVISION} 的客户端以 \`server/discover\` 开始，较早的客户端以 \`initialize\` 开始（${LEGACY_REVISIONS[0]} 及更早）。它不保留会话、不要求登录、不设置 cookie，所以负载均衡后面的任何一个站点副本都能回答任何请求。`,
+      },
+      { code: MCP_CLIENT_CONFIG, label: "MCP 客户端配置" },
+      { p: "把地址换成本站的实际地址。有些客户端的顶层键名是 `servers` 而不是 `mcpServers`，类型也可能写作 `streamable-http`。" },
+      { h2: "三个工具", id: "tools" },
+      {
+        table: {
+          caption: "/mcp 上的工具",
+          head: ["工具", "参数", "返回内容"],
+          rows: [
+            [
+              "`get_server_status`",
+              "`name`：注册表名称，例如 `io.github.owner/server`",
+              "总体状态；五项检查各自的状态、原因和修改建议（hint）；协商出的修订；上次探测和上次完整读取的时间；可用率；以及服务端页面和 JSON 的链接。",
+            ],
+            [
+              "`search_servers`",
+              "`query`（名称或标题的一部分）、每项检查的状态筛选（如 `tools_list: \"failed\"`）、`includeLeft`、`page`、`pageSize`",
+              "一页服务端，每个都带总体状态和五项状态，以及总共匹配多少个。列表和筛选条件与[首页](/)相同。",
+            ],
+            [
+              "`recent_changes`",
+              "`since`（日期或日期时间，默认 24 小时前）、只看一个服务端时的 `name`、`limit`",
+              "状态发生变化的检查，以及发生变化的工具定义（新增、删除或某个字段改变），按时间从新到旧排列。",
+            ],
+          ],
+        },
+      },
+      {
+        p: `每个工具都只读取页面读取的数据，不会发起探测，也不写入任何内容，并在注解里声明这一点（\`readOnlyHint\`）。每个回答都有两份：一份是符合该工具公开输出模式的结构化内容，一份是给模型读的简短文字，其中用文字写出状态，列出每条原因和修改建议、相关时间，以及可以引用的页面。`,
+      },
+      { h2: "如何理解回答", id: "reading" },
+      {
+        p: `状态的含义与页面上完全相同。${S.not_checked}表示探测器没能查看（需要凭据、已退出探测、被要求放慢），并不是服务端的过错。总体状态的规则是：任何一项${S.failed}则为${S.failed}；否则任何一项${S.observed_risk}则为${S.observed_risk}；只有${C.handshake}完成并且读到了工具列表，才是${S.verified}。因此被凭据拦截的服务端总体上是${S.not_checked}，绝不会是${S.verified}。本站设置了 \`PUBLIC_BASE_URL\` 时，链接以它为基础生成。`,
+      },
+      { h2: "错误输入", id: "bad-input" },
+      {
+        ul: [
+          "类型不对、缺少 `name`、传了工具没有的属性，或者 `query` 超过 200 个字符：返回工具错误（`isError: true`），指出是哪个字段、期望的是什么。本站不会去猜。",
+          "本站不知道的注册表名称：返回工具错误，写出这个名称，并建议改用 `search_servers`。",
+          "`pageSize` 超过 50 或 `limit` 超过 100 时按上限处理，回答的 `notes` 和文字里都会说明这一点。",
+        ],
+      },
+      { h2: "请求频率限制", id: "rate-limit" },
+      {
+        p: `每个客户端地址一次最多可以发 60 个请求，之后每分钟恢复 120 个（IPv6 地址按整个 /64 计算）。超过限制时返回 HTTP 429，并在 \`Retry-After\` 中给出秒数；${MODERN_REVISION} 的客户端还会收到 JSON-RPC 错误 \`-32023\`（表示被限流，出自一份草案提案），附带 \`data.retryAfterMs\`，较早的客户端收到的是 \`-32000\`。这里的地址是与本站建立连接的那个地址；客户端自己写的 \`X-Forwarded-For\` 不予采信。\`/mcp\` 的回答从不被任何缓存保存。`,
+      },
+      { h2: "用自己的标准检验自己", id: "self-checked" },
+      {
+        p: `本站的测试套件会用[探测器](${at("self-test")})在两个时代分别探测自己的 \`/mcp\`（较早的时代用 \`--legacy\`），要求${C.handshake}、${C.protocol_version}、${C.tools_list}、${C.error_taxonomy}都是${S.verified}，${C.auth_metadata}是${S.not_checked}，因为没有任何地方要求凭据。测试套件还会用官方 MCP 一致性测试套件中与协议相关的场景来检验它。`,
+      },
     ],
   },
 

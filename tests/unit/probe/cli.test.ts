@@ -20,13 +20,15 @@ function run(args: string[], env: Record<string, string> = {}): Promise<{ code: 
 
 describe("probe CLI arguments", () => {
   test("defaults and every flag", () => {
-    expect(parseArgs(["https://a.example/mcp"])).toEqual({ url: "https://a.example/mcp", transport: "streamable-http", json: false, optOut: [] });
+    expect(parseArgs(["https://a.example/mcp"])).toEqual({ url: "https://a.example/mcp", transport: "streamable-http", json: false, optOut: [], legacy: false });
     expect(parseArgs(["--json", "--transport", "sse", "https://a.example/sse", "--opt-out", "B.example", "--opt-out=c.example"])).toEqual({
       url: "https://a.example/sse",
       transport: "sse",
       json: true,
       optOut: ["b.example", "c.example"],
+      legacy: false,
     });
+    expect(parseArgs(["--legacy", "https://a.example/mcp"])).toMatchObject({ transport: "streamable-http", legacy: true });
     expect(parseArgs(["--help"])).toBe("help");
   });
   test.each([
@@ -39,6 +41,7 @@ describe("probe CLI arguments", () => {
     [["https://a/", "--opt-out", "--json"], /--opt-out needs a value/],
     [["https://a/", "https://b/"], /only one URL/],
     [["https://a/", "--json=yes"], /takes no value/],
+    [["https://a/", "--legacy", "--transport", "sse"], /--legacy is for streamable-http/],
   ])("%j is a usage error", (argv, message) => {
     expect(() => parseArgs(argv)).toThrow(UsageError);
     expect(() => parseArgs(argv)).toThrow(message);
@@ -52,6 +55,8 @@ describe("probe CLI process", () => {
       const m = JSON.parse(body || "{}") as { id?: number; method?: string };
       res.writeHead(200, { "content-type": "application/json" });
       if (m.method === "server/discover") res.end(JSON.stringify({ jsonrpc: "2.0", id: m.id, result: { supportedVersions: ["2026-07-28"] } }));
+      else if (m.method === "initialize") res.end(JSON.stringify({ jsonrpc: "2.0", id: m.id, result: { protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "cli", version: "1" } } }));
+      else if (m.method === "notifications/initialized") res.end();
       else if (m.method === "tools/list") res.end(JSON.stringify({ jsonrpc: "2.0", id: m.id, result: { tools: [] } }));
       else res.end(JSON.stringify({ jsonrpc: "2.0", id: m.id, error: { code: -32602, message: "Unknown tool" } }));
     });
@@ -84,5 +89,17 @@ describe("probe CLI process", () => {
     expect(report.era).toBe("modern");
     expect(report.checks.error_taxonomy!.state).toBe("verified");
     expect(server.log.length).toBe(3);
+  });
+
+  test("--legacy sends initialize first and never server/discover", async () => {
+    const before = server.log.length;
+    const r = await run([`${server.url}/mcp`, "--json", "--legacy"], { PROBE_ALLOW_PRIVATE_NETWORKS: "1" });
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.stdout) as { exchanges: { phase: string }[]; checks: Record<string, { state: string; reason: string }> };
+    expect(report.exchanges[0]!.phase).toBe("initialize");
+    expect(report.exchanges.map((e) => e.phase)).not.toContain("discover");
+    expect(server.log.slice(before).map((l) => (JSON.parse(l.body || "{}") as { method?: string }).method)).not.toContain("server/discover");
+    expect(report.checks.handshake!.reason).toMatch(/server\/discover was not sent/);
+    expect(report.checks.protocol_version!.state).toBe("verified");
   });
 });

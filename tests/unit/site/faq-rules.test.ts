@@ -22,6 +22,7 @@ const DESIGN_RULES = [
   "3-registry", "3-needs-configuration", "3-left", "3-rounds", "3-healthy", "3-backoff", "3-credential",
   "3-slow-down", "3-when-fix-shows", "3-probe-again", "3-coverage", "3-success-rate", "3-failing", "3-alert",
   "3-tool-history", "4-self-test",
+  "4-mcp-endpoint", "4-mcp-tools", "4-mcp-bad-input", "4-mcp-rate-limit",
   "6-health", "6-alerts", "6-coverage-drop", "6-rounds-stale", "6-cross-read-alert", "6-status", "6-webhook",
   "6-cross-reader", "6-outcomes", "6-only-cross-reader", "6-cross-reader-politeness",
 ] as const;

@@ -1,0 +1,55 @@
+import { describe, expect, test } from "vitest";
+import { serverStatusOutput, type ServerStatus } from "@/lib/mcp/schemas";
+import { serverStatusText } from "@/lib/mcp/text";
+
+const check = (state: "verified" | "failed" | "not_checked", reason: string, hint: string | null = null) => ({
+  state,
+  reason,
+  hint,
+  since: "2026-11-28T10:00:00.000Z",
+  decidedAt: "2026-11-30T10:00:00.000Z",
+  suiteVersion: "0.13.0",
+});
+
+const figure = (ratio: number | null) => ({ ratio, up: 9, reached: 10, from: "2026-11-30T10:00:00.000Z" });
+
+const status: ServerStatus = {
+  name: "io.github.acme/tls",
+  title: "TLS trouble",
+  description: null,
+  page: "https://status.example/servers/io.github.acme/tls",
+  json: "https://status.example/api/servers/io.github.acme/tls",
+  remoteUrl: "https://tls.acme.dev/mcp",
+  transport: "streamable-http",
+  inRegistry: true,
+  leftRegistryAt: null,
+  overall: { state: "failed", check: "handshake", reason: "The TLS handshake failed: the certificate expired on 2026-11-01.", cause: null },
+  checks: {
+    handshake: check("failed", "The TLS handshake failed: the certificate expired on 2026-11-01.", "Renew the certificate of tls.acme.dev."),
+    protocol_version: check("failed", "No revision was agreed: the handshake failed."),
+    tools_list: check("not_checked", "The tool list was not requested: the handshake failed."),
+    error_taxonomy: check("not_checked", "The reserved-tool call was withheld because the handshake failed."),
+    auth_metadata: null,
+  },
+  era: "unknown",
+  protocolVersion: null,
+  toolCount: null,
+  lastProbedAt: "2026-11-30T10:00:00.000Z",
+  lastCompleteReadAt: null,
+  nextDueAt: "2026-11-30T16:00:00.000Z",
+  uptime: { last24h: figure(0.9), last7d: figure(1), last30d: figure(null), last90d: figure(0.5) },
+};
+
+describe("get_server_status's summary for a model", () => {
+  test("names every check's state with its reason, the hint as what to change, the times and the page", () => {
+    expect(serverStatusOutput.safeParse(status).success).toBe(true);
+    const text = serverStatusText(status);
+    expect(text).toContain("Overall: Failed, decided by handshake: The TLS handshake failed");
+    expect(text).toContain("- handshake (Handshake): Failed. The TLS handshake failed: the certificate expired on 2026-11-01.\n  What to change: Renew the certificate of tls.acme.dev.");
+    expect(text).toContain("- tools_list (Tool list): Not checked. The tool list was not requested");
+    expect(text).toContain("- auth_metadata (Auth metadata): not probed yet.");
+    expect(text).toContain("Last probe: 2026-11-30T10:00:00Z. Last complete read of the tool list: never.");
+    expect(text).toContain("Uptime: 24 h 90.0%, 7 days 100%, 30 days no probe reached it, 90 days 50.0%.");
+    expect(text).toContain("Page: https://status.example/servers/io.github.acme/tls");
+  });
+});
