@@ -1,5 +1,5 @@
 import { sqliteTable, text, integer, real, index, uniqueIndex, primaryKey } from "drizzle-orm/sqlite-core";
-import { CHECK_IDS, CHECK_STATES, REFUSAL_CODES } from "../lib/checks/vocabulary";
+import { CHECK_IDS, CHECK_STATES, HINT_CODES, REFUSAL_CODES } from "../lib/checks/vocabulary";
 import { ERAS, TRANSPORTS } from "../lib/probe/protocol";
 import { ALERT_KINDS, ALERT_STATES, CROSS_READ_OUTCOMES, EVENT_COUNTERS, OPT_OUT_SOURCES, TOOL_CHANGE_KINDS } from "../lib/store/vocabulary";
 
@@ -46,6 +46,8 @@ export const servers = sqliteTable(
     registryUpdatedAt: text("registry_updated_at"),
     /** Latest run, for the detail page's evidence. */
     lastRunId: integer("last_run_id"),
+    /** JSON: every listed remote with its transport and standing (DESIGN §2.6, suite 0.13.0); null before 0.13.0. */
+    remotes: text("remotes"),
   },
   (t) => [
     uniqueIndex("servers_name_uq").on(t.name),
@@ -87,6 +89,8 @@ export const runs = sqliteTable(
     handshakeMs: integer("handshake_ms"),
     /** Wall time of the tools/list pages; null when no page was answered. */
     toolsListMs: integer("tools_list_ms"),
+    /** JSON: the server's TLS certificate as the probe saw it (issuer, expiry; DESIGN §2.8); null for http. */
+    certificate: text("certificate"),
   },
   (t) => [index("runs_server_idx").on(t.serverId, t.startedAt), index("runs_started_idx").on(t.startedAt)],
 );
@@ -108,6 +112,10 @@ export const checkResults = sqliteTable(
     since: text("since").notNull(),
     /** error_taxonomy only: the refusal code the judge decided on; null for other checks and older rows. */
     code: text("code", { enum: REFUSAL_CODES }),
+    /** The known misconfiguration the evidence matched (DESIGN §2.8); null when none. */
+    hintCode: text("hint_code", { enum: HINT_CODES }),
+    /** JSON: the facts the hint's sentence is rendered from (a redirect's target, a host, …). */
+    hintFacts: text("hint_facts"),
   },
   (t) => [primaryKey({ columns: [t.serverId, t.check] })],
 );

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ROUND_STATUSES } from "../../db/schema";
-import { CHECK_IDS, CHECK_STATES, REFUSAL_CODES } from "../checks/vocabulary";
-import { ERAS, NETWORK_ERROR_KINDS, TRANSPORTS } from "../probe/protocol";
+import { CHECK_IDS, CHECK_STATES, HINT_CODES, REFUSAL_CODES } from "../checks/vocabulary";
+import { ERAS, NETWORK_ERROR_KINDS, REMOTE_STANDINGS, TRANSPORTS } from "../probe/protocol";
 import { EXCHANGE_PHASES } from "../probe/types";
 import { ALERT_KINDS, CROSS_READ_OUTCOMES, TOOL_CHANGE_KINDS } from "../store/vocabulary";
 
@@ -62,6 +62,8 @@ export const CheckResult = z
     state: checkState,
     reason: z.string().describe("One sentence: what was observed and what it means."),
     code: z.enum(REFUSAL_CODES).nullable().describe("error_taxonomy only: the refusal shape the census counts."),
+    hint: z.string().nullable().describe("What to change, one sentence, when the evidence matches a known misconfiguration (DESIGN §2.8)."),
+    hintCode: z.enum(HINT_CODES).nullable().describe("The misconfiguration the hint names."),
     evidence: z.array(z.number().int()).describe("Sequence numbers of the exchanges behind the verdict."),
     suiteVersion: z.string(),
     runId: z.number().int(),
@@ -91,6 +93,18 @@ export const Exchange = z
   })
   .describe("One HTTP request of the probe and what came back.");
 
+export const CertificateFacts = z
+  .object({
+    host: z.string().describe("host:port it was presented for."),
+    subject: z.string().optional(),
+    issuer: z.string().optional(),
+    validFrom: z.string().optional(),
+    validTo: z.string().optional(),
+    altNames: z.array(z.string()).optional(),
+    rejected: z.string().optional().describe("Why the probe did not accept it; absent when accepted."),
+  })
+  .describe("The TLS certificate the server's host presented, as the probe saw it.");
+
 export const RunSummary = z.object({
   id: z.number().int(),
   startedAt: instant,
@@ -104,6 +118,7 @@ export const RunSummary = z.object({
   read: z.boolean().describe("A complete read (the tool list read to its end)."),
   handshakeMs: count.nullable(),
   toolsListMs: count.nullable(),
+  certificate: CertificateFacts.nullable(),
 });
 
 export const Transition = z.object({
@@ -138,11 +153,34 @@ export const ResponseTimes = z.object({
   daily: z.array(z.object({ day, handshakeP50: z.number().nullable(), toolsListP50: z.number().nullable() })),
 });
 
+export const Remote = z
+  .object({
+    url: z.string().describe("As listed."),
+    filledUrl: z.string().optional().describe("With its variables' defaults filled in, when that differs."),
+    transport: z.enum(TRANSPORTS),
+    standing: z.enum(REMOTE_STANDINGS),
+    why: z.string().nullable().describe("Why it needs configuration; null otherwise."),
+  })
+  .describe("One listed remote and its standing (DESIGN §2.6).");
+
+export const Certificate = z
+  .object({
+    issuer: z.string().nullable(),
+    subject: z.string().nullable(),
+    validTo: z.string().nullable(),
+    daysLeft: z.number().int().nullable().describe("Whole days until it expires, negative once expired."),
+    warn: z.boolean().describe("Expired, or close to it."),
+    rejected: z.string().nullable(),
+  })
+  .describe("The certificate fact beside the checks (DESIGN §2.8).");
+
 export const ServerAnswer = ServerRow.extend({
   version: z.string().nullable(),
   firstSeenAt: instant,
   lastSeenAt: instant,
   registryStatus: z.string().describe("active, or left once the registry stopped listing it."),
+  remotes: z.array(Remote).describe("Every listed remote."),
+  certificate: Certificate.nullable(),
   checks: z
     .object(Object.fromEntries(CHECK_IDS.map((id) => [id, CheckResult.optional()])) as Record<(typeof CHECK_IDS)[number], z.ZodOptional<typeof CheckResult>>)
     .describe("Keyed by check id; present once the server was evaluated."),
@@ -240,7 +278,10 @@ export const API_SCHEMAS = {
   ServerListAnswer,
   CheckResult,
   Exchange,
+  CertificateFacts,
   RunSummary,
+  Remote,
+  Certificate,
   Transition,
   ToolChange,
   HistoryDay,

@@ -1,5 +1,6 @@
-import type { Exchange, ProbeObservation } from "../probe/types";
+import type { CertificateFacts, Exchange, ProbeObservation } from "../probe/types";
 import { judgeAuthMetadata, judgeErrorTaxonomy, judgeHandshake, judgeProtocolVersion, judgeToolsList } from "./judges";
+import { diagnose, hintSentence } from "./hints";
 import { refusalCode } from "./refusal";
 import type { CheckResult } from "./types";
 import { SUITE_VERSION, type Era } from "../probe/protocol";
@@ -7,6 +8,7 @@ import { CHECK_IDS, type CheckId, type CheckState } from "./vocabulary";
 
 export { judgeAuthMetadata, judgeErrorTaxonomy, judgeHandshake, judgeProtocolVersion, judgeToolsList } from "./judges";
 export type { CheckResult } from "./types";
+export { hintSentence, type Hint } from "./hints";
 
 /** The five verdicts, in CHECK_IDS order. Pure: the same observation always gives the same results. */
 export function judge(obs: ProbeObservation): CheckResult[] {
@@ -17,7 +19,14 @@ export function judge(obs: ProbeObservation): CheckResult[] {
     error_taxonomy: (o) => ({ ...judgeErrorTaxonomy(o), code: refusalCode(o) }),
     auth_metadata: judgeAuthMetadata,
   };
-  return CHECK_IDS.map((id) => byId[id](obs));
+  return CHECK_IDS.map((id) => withHint(obs, byId[id](obs)));
+}
+
+/** Adds the hint the verdict's evidence matches (DESIGN §2.8), and the exchanges it rests on. */
+function withHint(obs: ProbeObservation, r: CheckResult): CheckResult {
+  const d = diagnose(obs, r);
+  if (!d) return r;
+  return { ...r, hint: d.hint, evidence: [...new Set([...r.evidence, ...d.evidence])].sort((a, b) => a - b) };
 }
 
 /** The report the CLI prints and the JSON link targets serve (DESIGN §4). */
@@ -26,8 +35,10 @@ export interface ProbeReport {
   suite: string;
   era: Era;
   protocolVersion: string | null;
-  checks: Record<CheckId, { state: CheckState; reason: string }>;
+  checks: Record<CheckId, { state: CheckState; reason: string; hint?: string }>;
   exchanges: Exchange[];
+  /** The TLS certificate of an https server, as presented (DESIGN §2.8). */
+  certificate?: CertificateFacts;
 }
 
 /** The revision both sides agreed, or null when none was. */
@@ -39,6 +50,16 @@ export function agreedRevision(obs: ProbeObservation): string | null {
 }
 
 export function buildReport(obs: ProbeObservation, results: readonly CheckResult[]): ProbeReport {
-  const checks = Object.fromEntries(results.map((r) => [r.check, { state: r.state, reason: r.reason }])) as ProbeReport["checks"];
-  return { url: obs.url, suite: SUITE_VERSION, era: obs.era, protocolVersion: agreedRevision(obs), checks, exchanges: obs.exchanges };
+  const checks = Object.fromEntries(
+    results.map((r) => [r.check, { state: r.state, reason: r.reason, ...(r.hint ? { hint: hintSentence(r.hint) } : {}) }]),
+  ) as ProbeReport["checks"];
+  return {
+    url: obs.url,
+    suite: SUITE_VERSION,
+    era: obs.era,
+    protocolVersion: agreedRevision(obs),
+    checks,
+    exchanges: obs.exchanges,
+    ...(obs.certificate ? { certificate: obs.certificate } : {}),
+  };
 }

@@ -17,8 +17,15 @@ export function blockedReason(b: Blocked): string {
 }
 
 export function slowDownReason(sd: SlowDown): string {
-  const ra = sd.retryAfterSeconds !== undefined ? ` with Retry-After ${sd.retryAfterSeconds} s` : "";
-  return `Asked to slow down: ${phaseWords(sd.phase)} answered HTTP ${sd.status}${ra}, so nothing more was sent this round.`;
+  const wait = sd.retryAfterSeconds;
+  // A -32023 (draft SEP-3304) says it in the body; its wait may come from data.retryAfterMs alone.
+  const what =
+    sd.code !== undefined
+      ? ` with JSON-RPC error ${sd.code} (rate limited)${wait !== undefined ? `, asking for a pause of ${wait} s` : ""}`
+      : wait !== undefined
+        ? ` with Retry-After ${wait} s`
+        : "";
+  return `Asked to slow down: ${phaseWords(sd.phase)} answered HTTP ${sd.status}${what}, so nothing more was sent this round.`;
 }
 
 export function phaseWords(phase: SlowDown["phase"]): string {

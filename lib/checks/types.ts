@@ -1,3 +1,4 @@
+import type { Hint } from "./hints";
 import type { CheckId, CheckState, RefusalCode } from "./vocabulary";
 
 /** What one check concluded: a state, one sentence, and pointers into the observation's exchanges. */
@@ -9,4 +10,6 @@ export interface CheckResult {
   evidence: number[];
   /** error_taxonomy only: how the server answered the reserved-tool call. */
   code?: RefusalCode;
+  /** DESIGN §2.8: the known misconfiguration the evidence matched, for Failed and Observed risk only. */
+  hint?: Hint;
 }

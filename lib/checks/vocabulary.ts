@@ -34,3 +34,21 @@ export const REFUSAL_CODES = [
   "not_probed",
 ] as const;
 export type RefusalCode = (typeof REFUSAL_CODES)[number];
+
+/**
+ * Known misconfigurations a Failed or Observed-risk verdict's evidence can match exactly (DESIGN §2.8, suite
+ * 0.13.0). Stored beside the result with the facts behind it; lib/checks/hints.ts renders the sentence.
+ */
+export const HINT_CODES = [
+  "invalid_host",
+  "redirect",
+  "transport_mismatch",
+  "tls_expired",
+  "tls_wrong_name",
+  "tls_unknown_issuer",
+  "connection_refused",
+  "name_not_found",
+  "not_acceptable",
+  "unsupported_media_type",
+] as const;
+export type HintCode = (typeof HINT_CODES)[number];

@@ -76,6 +76,12 @@ export function renderHuman(report: ProbeReport, transport: Transport): string {
   for (const id of CHECK_IDS) {
     const c = report.checks[id];
     lines.push(`  ${pad(CHECK_LABELS.en[id], 18)}${pad(STATE_LABELS.en[c.state], 15)}${c.reason}`);
+    if (c.hint) lines.push(`  ${pad("", 33)}What to change: ${c.hint}`);
+  }
+  const cert = report.certificate;
+  if (cert) {
+    const state = cert.rejected ? `not accepted (${cert.rejected})` : "accepted";
+    lines.push("", `certificate: ${cert.subject ?? cert.host}, issued by ${cert.issuer ?? "?"}, expires ${cert.validTo ?? "?"}, ${state}`);
   }
   lines.push("");
   lines.push(report.exchanges.length ? "Exchanges:" : "Exchanges: none (nothing was sent)");

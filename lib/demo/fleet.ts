@@ -18,7 +18,8 @@ const DEMO_OPT_OUT_REASON = "the demo's metadata host asked not to be probed";
 const SLOW = new Set(["hostile-huge-body", "hostile-gzip-bomb", "hostile-hang-after-headers", "hostile-slow-drip", "hostile-endless-sse", "hostile-ten-thousand-tools", "hostile-deep-json-nesting"]);
 
 function demoBehaviours(): string[] {
-  return Object.keys(ZOO_EXPECTATIONS).filter((n) => !SLOW.has(n));
+  // TLS and broken-network cases need a test's own certificates or lookups: the zoo tests run them.
+  return Object.keys(ZOO_EXPECTATIONS).filter((n) => !SLOW.has(n) && !ZOO_EXPECTATIONS[n]!.tls && !ZOO_EXPECTATIONS[n]!.network);
 }
 
 export interface RunningFleet {
@@ -115,6 +116,24 @@ export async function startDemoFleet(): Promise<RunningFleet> {
           },
         ],
         { description: "Listed with a required secret Authorization header, so anonymous probing is not meaningful." },
+      ),
+      entry(
+        `${DEMO_NAMESPACE}/several-remotes`,
+        [
+          {
+            type: "streamable-http",
+            url: `${originOf("credential-gate-valid-prm")}/credential-gate-valid-prm/mcp`,
+            headers: [{ name: "Authorization", isRequired: true, isSecret: true, description: "Bearer token" }],
+          },
+          { type: "sse", url: `${originOf("http-sse-2024-11-05")}/http-sse-2024-11-05/sse`, headers: [{ name: "X-Api-Key", value: "{api_key}" }] },
+          {
+            type: "streamable-http",
+            url: `${originOf("modern-healthy-paged")}/modern-healthy-paged/mcp`,
+            headers: [{ name: "X-Trace-Id", isSecret: false, description: "optional" }],
+          },
+          { type: "sse", url: `${originOf("http-sse-2024-11-05")}/http-sse-2024-11-05/sse` },
+        ],
+        { description: "Lists four remotes: the first needs a secret, the second a key in a header value; the third is probed, the fourth passed over." },
       ),
       entry(`${DEMO_NAMESPACE}/deleted-entry`, [{ type: "streamable-http", url: `${originOf("modern-healthy-paged")}/modern-healthy-paged/mcp` }], {
         description: "Deleted from the registry; ingestion skips entries that are not active.",

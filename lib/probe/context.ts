@@ -1,5 +1,7 @@
 import type { HttpAnswer, HttpSession } from "./transport/http";
 import { isSlowDown, parseRetryAfter } from "./transport/http";
+import { looseError } from "./jsonrpc";
+import { RATE_LIMITED_CODE } from "./protocol";
 import { challengeProblem, validChallenges } from "./www-authenticate";
 import type { BrokenChallenge, ExchangePhase, ProbeLimits, SeenChallenge, SlowDown } from "./types";
 
@@ -19,12 +21,16 @@ export class ProbeContext {
   ) {}
 
   /** Records what any answer says beyond its own step: a slow-down, a credential challenge. */
-  note(a: HttpAnswer, phase: ExchangePhase): void {
+  note(a: HttpAnswer & { json?: unknown }, phase: ExchangePhase): void {
     if (a.status === undefined) return;
-    if (isSlowDown(a) && !this.slowDown) {
+    const limited = rateLimited(a.json);
+    if ((isSlowDown(a) || limited) && !this.slowDown) {
       const sd: SlowDown = { phase, status: a.status, seq: a.seq };
-      const secs = parseRetryAfter(a.headers["retry-after"], this.now());
-      if (secs !== undefined) sd.retryAfterSeconds = secs;
+      const fromHeader = parseRetryAfter(a.headers["retry-after"], this.now());
+      // DESIGN §2.8: a -32023's data.retryAfterMs is read like Retry-After; the longer of the two is honoured.
+      const secs = [fromHeader, limited?.retryAfterSeconds].filter((v): v is number => v !== undefined);
+      if (secs.length) sd.retryAfterSeconds = Math.max(...secs);
+      if (limited) sd.code = RATE_LIMITED_CODE;
       this.slowDown = sd;
     }
     const seen = this.challengeOf(a, phase);
@@ -50,4 +56,12 @@ export class ProbeContext {
   get stopped(): boolean {
     return this.slowDown !== undefined || this.deadline.aborted;
   }
+}
+
+/** A JSON-RPC -32023 (rate limited, draft SEP-3304) and the wait its data asks for, whatever the HTTP status. */
+export function rateLimited(json: unknown): { retryAfterSeconds?: number } | null {
+  const err = looseError(json);
+  if (!err || err.code !== RATE_LIMITED_CODE) return null;
+  const ms = (err.data as { retryAfterMs?: unknown } | null | undefined)?.retryAfterMs;
+  return typeof ms === "number" && Number.isFinite(ms) && ms >= 0 ? { retryAfterSeconds: Math.ceil(ms / 1000) } : {};
 }

@@ -1,4 +1,4 @@
-import { LEGACY_REVISIONS, MODERN_REVISION } from "./protocol";
+import { LEGACY_REVISIONS, MODERN_REVISION, SUPPORTED_VERSIONS_FIELDS } from "./protocol";
 import type { ProbeContext } from "./context";
 import { CLIENT_INFO, DiscoverResult, InitializeResult, isModernDecline, looseError } from "./jsonrpc";
 import { describeAnswer, type RpcAnswer, type StreamableChannel } from "./rpc";
@@ -21,8 +21,15 @@ export function modernDecline(a: RpcAnswer, method: string): HandshakeOutcome | 
   const err = looseError(a.json);
   if (!err || !isModernDecline(err.code) || a.status === undefined) return null;
   const out: HandshakeOutcome = { kind: "declined", code: err.code, message: err.message, status: a.status, seq: a.seq, method };
-  const supported = (err.data as { supported?: unknown } | undefined)?.supported;
-  if (Array.isArray(supported) && supported.every((s) => typeof s === "string")) out.supported = supported as string[];
+  // DESIGN §2.8: `data.supportedVersions` has been seen where the spec says `data.supported`; both are read.
+  const data = err.data as Record<string, unknown> | null | undefined;
+  for (const field of SUPPORTED_VERSIONS_FIELDS) {
+    const supported = typeof data === "object" && data !== null ? data[field] : undefined;
+    if (Array.isArray(supported) && supported.length && supported.every((s) => typeof s === "string")) {
+      out.supported = supported as string[];
+      break;
+    }
+  }
   return out;
 }
 

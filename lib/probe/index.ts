@@ -8,7 +8,7 @@ import { ProbeContext } from "./context";
 import { discover, legacyInitialize, sseInitialize, sseOpenFailed } from "./handshake";
 import { StreamableChannel } from "./rpc";
 import { listsReservedName, readTools, type ReadToolsOptions, type RpcCaller } from "./tools";
-import { HttpSession, type SharedConnections, type DnsLookup, type HostGate } from "./transport/http";
+import { HttpSession, type SharedConnections, type DnsLookup, type HostGate, type TrustAnchors } from "./transport/http";
 import { LegacySseChannel } from "./transport/legacy-sse";
 import {
   DEFAULT_LIMITS,
@@ -27,7 +27,7 @@ type Withheld = Extract<ToolCallOutcome, { kind: "withheld" }>;
 
 export { createAddressPolicy, type AddressPolicy, type AddressPolicyOptions } from "./address-policy";
 export { parseWwwAuthenticate } from "./www-authenticate";
-export { parseRetryAfter, SharedConnections, type DnsLookup, type HostGate } from "./transport/http";
+export { parseRetryAfter, SharedConnections, type DnsLookup, type HostGate, type TrustAnchors } from "./transport/http";
 export * from "./types";
 
 /** The probe's User-Agent: names the site and links the page on how to opt out. */
@@ -53,6 +53,11 @@ export interface ProbeOptions {
   dnsLookup?: DnsLookup;
   /** Rounds pass their kept-open connections, so probes of servers on one host reuse them. */
   connections?: SharedConnections;
+  /**
+   * Trust anchors that replace the system's roots for this probe's own connections: for tests' certificates
+   * only (shared connections bring their own). Deliberately an option, never read from the environment.
+   */
+  ca?: TrustAnchors;
   /** Start with legacy `initialize` and never send server/discover, as a 2025-era client does: how an operator
    * sees the legacy path of a server that speaks both eras (`npm run probe -- --legacy`). Rounds never set it. */
   legacyOnly?: boolean;
@@ -184,6 +189,44 @@ async function runSse(ctx: ProbeContext, obs: ProbeObservation, url: string): Pr
   return async () => undefined;
 }
 
+/** SSE GET refusals a Streamable HTTP server gives (no GET stream, no session, not acceptable); a 200 that is
+ * not an event stream counts too. */
+const SSE_GET_MISSES = new Set([400, 404, 405, 406]);
+/** How a 2024-11-05 HTTP+SSE server answers a POST to its stream URL. */
+const POST_MISSES = new Set([404, 405]);
+
+/**
+ * DESIGN §2.8: a handshake that failed on the listed transport in the way the other transport's servers
+ * fail it gets one look at whether the URL speaks that other transport. Its exchanges are evidence for the
+ * hint only: the verdicts were decided before it.
+ */
+async function checkOtherTransport(ctx: ProbeContext, obs: ProbeObservation, url: string): Promise<void> {
+  const hs = obs.handshake;
+  if (hs?.kind !== "failed" || ctx.stopped) return;
+  const decided = (hs.seqs ?? []).map((q) => obs.exchanges.find((x) => x.seq === q));
+  const statuses = decided.map((x) => x?.status);
+  const mark = obs.exchanges.length;
+  const since = () => obs.exchanges.slice(mark).map((x) => x.seq);
+  if (obs.transport === "sse") {
+    const get = decided.length === 1 ? decided[0] : undefined;
+    const notAStream = get?.status === 200 && !(get.responseHeaders["content-type"] ?? "").toLowerCase().startsWith("text/event-stream");
+    if (get?.status === undefined || !(SSE_GET_MISSES.has(get.status) || notAStream)) return;
+    const ch = new StreamableChannel(ctx.http, url, ctx.limits.excerptChars);
+    const first = await discover(ctx, ch);
+    let speaks = "decided" in first && (first.decided.kind === "modern" || first.decided.kind === "declined" || first.decided.kind === "discovered_newer");
+    if (!speaks && "fallback" in first && !ctx.stopped) {
+      speaks = (await legacyInitialize(ctx, ch, first.fallback, first.seqs)).kind === "legacy";
+      if (!ctx.stopped) await ch.endSession();
+    }
+    obs.transportCheck = { transport: "streamable-http", answered: speaks, seqs: since() };
+    return;
+  }
+  if (statuses.length === 0 || !statuses.every((s) => s !== undefined && POST_MISSES.has(s))) return;
+  const open = await LegacySseChannel.open(ctx.http, url, { ...ctx.limits, headersTimeoutMs: Math.min(ctx.limits.headersTimeoutMs, 5_000) });
+  if (open.ok) open.channel.close();
+  obs.transportCheck = { transport: "sse", answered: open.ok, seqs: since() };
+}
+
 /** Fills what the run did not reach, so every later step says why it was not taken. */
 function finishSteps(ctx: ProbeContext, obs: ProbeObservation, hs: HandshakeOutcome): void {
   if (!obs.toolsList) obs.toolsList = { kind: "not_attempted", why: notAttemptedWhy(hs, ctx) };
@@ -261,6 +304,7 @@ export async function probeServer(target: ProbeTarget, opts: ProbeOptions): Prom
     exchanges,
     ...(opts.dnsLookup ? { dnsLookup: opts.dnsLookup } : {}),
     ...(opts.connections ? { shared: opts.connections } : {}),
+    ...(opts.ca ? { ca: opts.ca } : {}),
   });
   const ctx = new ProbeContext(http, limits, now, controller.signal);
   try {
@@ -278,6 +322,8 @@ export async function probeServer(target: ProbeTarget, opts: ProbeOptions): Prom
       else if (!source && ctx.brokenChallenges[0]) obs.authMetadata = { kind: "unparseable_challenge", broken: ctx.brokenChallenges[0] };
       else if (!source && !ctx.slowDown) obs.authMetadata = { kind: "no_challenge" };
       await endSession();
+      // After everything the checks rest on, so its answers change none of them (DESIGN §2.8).
+      await checkOtherTransport(ctx, obs, url.toString());
     }
   } catch (err) {
     // Our own bug, not server behaviour; keep the observation honest rather than throwing into a round.
@@ -286,6 +332,8 @@ export async function probeServer(target: ProbeTarget, opts: ProbeOptions): Prom
     finishSteps(ctx, obs, obs.handshake);
   } finally {
     clearTimeout(timer);
+    const certificate = http.certificateFor(url);
+    if (certificate) obs.certificate = certificate;
     await http.close();
   }
   if (ctx.slowDown) obs.slowDown = ctx.slowDown;

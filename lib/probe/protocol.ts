@@ -1,7 +1,7 @@
 // Wire and suite facts the probe speaks: revisions, the reserved tool, the suite version. No display text here.
 
 /** The version of the check suite; every stored result carries the one that produced it. */
-export const SUITE_VERSION = "0.12.0";
+export const SUITE_VERSION = "0.13.0";
 
 export const MODERN_REVISION = "2026-07-28";
 export const LEGACY_REVISIONS = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"] as const;
@@ -19,6 +19,19 @@ export type Era = (typeof ERAS)[number];
 
 export const TRANSPORTS = ["streamable-http", "sse"] as const;
 export type Transport = (typeof TRANSPORTS)[number];
+
+/**
+ * How one listed remote of a registry server stands (DESIGN §2.6, suite 0.13.0): the one probed, one that
+ * needs the user's own values first, or one passed over because another remote of the server was probed.
+ */
+export const REMOTE_STANDINGS = ["probed", "needs_configuration", "passed_over"] as const;
+export type RemoteStanding = (typeof REMOTE_STANDINGS)[number];
+
+/** A -32022 whose `data` names the revisions a server speaks; `supportedVersions` has been seen in the wild. */
+export const SUPPORTED_VERSIONS_FIELDS = ["supported", "supportedVersions"] as const;
+
+/** JSON-RPC error for "rate limited" (draft SEP-3304): a slow-down, its `data.retryAfterMs` read like Retry-After. */
+export const RATE_LIMITED_CODE = -32023;
 
 /**
  * Why a request got no HTTP answer at all, when the cause lies in the network between the probe and the

@@ -43,8 +43,11 @@ export type ExchangePhase = (typeof EXCHANGE_PHASES)[number];
 export interface SlowDown {
   phase: ExchangePhase;
   status: number;
-  /** Seconds from Retry-After (delta or HTTP date), when given and parseable. */
+  /** Seconds from Retry-After (delta or HTTP date), when given and parseable; or from a -32023's
+   * `data.retryAfterMs`, whichever asks for longer. */
   retryAfterSeconds?: number;
+  /** The JSON-RPC code when the body said it (-32023, rate limited: draft SEP-3304). */
+  code?: number;
   seq: number;
 }
 
@@ -257,6 +260,23 @@ export type Blocked =
   | { kind: "needs_config"; detail: string }
   | { kind: "invalid_url"; detail: string };
 
+/** The TLS certificate a server presented (DESIGN §2.8): a fact beside the checks, not a sixth check. */
+export interface CertificateFacts {
+  /** host:port it was presented for. */
+  host: string;
+  /** Subject common name. */
+  subject?: string;
+  /** Issuer organisation, else its common name. */
+  issuer?: string;
+  validFrom?: string;
+  /** ISO time the certificate expires. */
+  validTo?: string;
+  /** Subject alternative names ("DNS:example.com", "IP Address:127.0.0.1"), at most 20. */
+  altNames?: string[];
+  /** Why the probe did not accept it (CERT_HAS_EXPIRED, ERR_TLS_CERT_ALTNAME_INVALID, …); absent when accepted. */
+  rejected?: string;
+}
+
 /** Everything the probe saw of one server: input to the pure judges in lib/checks. */
 export interface ProbeObservation {
   url: string;
@@ -274,6 +294,14 @@ export interface ProbeObservation {
   deadlineHit?: boolean;
   era: Era;
   exchanges: Exchange[];
+  /** The certificate of the server's own host, for https URLs that got as far as a TLS handshake. */
+  certificate?: CertificateFacts;
+  /**
+   * DESIGN §2.8: after a handshake that failed on the listed transport the way the other transport's servers
+   * fail it, the one look at that other transport: its exchanges, and whether the URL answered it (a remote
+   * listed as sse that speaks Streamable HTTP, or the reverse).
+   */
+  transportCheck?: { transport: Transport; answered: boolean; seqs: number[] };
 }
 
 export interface ProbeTarget {

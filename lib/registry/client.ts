@@ -2,25 +2,13 @@ import { request, type Dispatcher } from "undici";
 import { z } from "zod";
 import type { Transport } from "../probe/protocol";
 import { parseRetryAfter } from "../probe";
+import { analyseRemote, chooseRemote, MAX_REMOTES, type RegistryRemote } from "./remotes";
+
+export type { RegistryRemote } from "./remotes";
 
 // The registry's vocabulary (server.json, _meta, cursors) stops in this module: callers get RegistryServer.
 
 const OFFICIAL_META = "io.modelcontextprotocol.registry/official";
-
-const HeaderSchema = z.looseObject({
-  name: z.string(),
-  description: z.string().nullish(),
-  isRequired: z.boolean().nullish(),
-  isSecret: z.boolean().nullish(),
-  value: z.string().nullish(),
-});
-
-const RemoteSchema = z.looseObject({
-  type: z.string(),
-  url: z.string().nullish(),
-  headers: z.array(HeaderSchema).nullish(),
-  variables: z.record(z.string(), z.unknown()).nullish(),
-});
 
 const EntrySchema = z.looseObject({
   server: z.looseObject({
@@ -29,7 +17,7 @@ const EntrySchema = z.looseObject({
     description: z.string().nullish(),
     version: z.string().nullish(),
     status: z.string().nullish(),
-    remotes: z.array(RemoteSchema).nullish(),
+    remotes: z.unknown().optional(),
   }),
   _meta: z.record(z.string(), z.unknown()).nullish(),
 });
@@ -41,7 +29,8 @@ const OfficialMetaSchema = z.looseObject({
 });
 
 const PageSchema = z.object({
-  servers: z.array(EntrySchema),
+  // Entries are read one by one: a malformed entry is logged and skipped, never the page.
+  servers: z.array(z.unknown()),
   metadata: z
     .looseObject({ nextCursor: z.string().nullish(), count: z.number().nullish() })
     .nullish(),
@@ -53,11 +42,15 @@ export interface RegistryServer {
   title: string | null;
   description: string | null;
   version: string | null;
-  /** The chosen remote: the first streamable-http one, else the first sse one. */
+  /** The probed remote (DESIGN §2.6: the first needing no configuration, streamable-http before sse), its
+   * variables' defaults filled in; when every remote needs configuration, the first streamable-http one. */
   url: string;
   transport: Transport;
-  /** Why the listed remote cannot be probed as is (URL template, required secret header); null when probeable. */
+  /** Why no listed remote can be probed as is (a URL variable without default, a required header, a
+   * `{placeholder}` header value); null when one can. */
   needsConfig: string | null;
+  /** Every listed remote the probe could speak, in registry order, with its standing. */
+  remotes: RegistryRemote[];
   registryUpdatedAt: string | null;
 }
 
@@ -86,8 +79,9 @@ export interface FetchRegistryOptions {
 export interface RegistryFetchResult {
   servers: RegistryServer[];
   pages: number;
-  /** Entries seen in total, and those skipped as inactive or without a usable remote. */
+  /** Entries seen in total, and those skipped as inactive, without a usable remote, or unreadable. */
   entries: number;
+  malformed: number;
   inactive: number;
   withoutRemote: number;
   retries: number;
@@ -113,6 +107,7 @@ export async function fetchRegistry(baseUrl: string, opts: FetchRegistryOptions 
   let entries = 0;
   let inactive = 0;
   let withoutRemote = 0;
+  let malformed = 0;
   let retries = 0;
   const seenCursors = new Set<string>();
 
@@ -128,8 +123,16 @@ export async function fetchRegistry(baseUrl: string, opts: FetchRegistryOptions 
       );
     }
     pages++;
-    for (const e of parsed.data.servers) {
+    for (const [i, raw] of parsed.data.servers.entries()) {
       entries++;
+      const one = EntrySchema.safeParse(raw);
+      if (!one.success) {
+        malformed++;
+        const where = one.error.issues[0];
+        opts.log?.(`[registry] page ${pages} entry ${i + 1}${entryName(raw)} skipped: ${where ? `${where.path.join(".") || "entry"}: ${where.message}` : "unreadable"}`);
+        continue;
+      }
+      const e = one.data;
       const official = OfficialMetaSchema.safeParse(e._meta?.[OFFICIAL_META] ?? {});
       const meta = official.success ? official.data : {};
       const status = meta.status ?? e.server.status ?? "active";
@@ -137,7 +140,7 @@ export async function fetchRegistry(baseUrl: string, opts: FetchRegistryOptions 
         inactive++;
         continue;
       }
-      const server = toRegistryServer(e.server, meta.updatedAt ?? null);
+      const server = toRegistryServer(e.server, meta.updatedAt ?? null, opts.log);
       if (!server) {
         withoutRemote++;
         continue;
@@ -155,9 +158,9 @@ export async function fetchRegistry(baseUrl: string, opts: FetchRegistryOptions 
     if (delay > 0) await sleep(delay);
   }
   opts.log?.(
-    `[registry] ${byName.size} remote servers from ${entries} entries in ${pages} pages (${inactive} inactive, ${withoutRemote} without a remote, ${retries} retries)`,
+    `[registry] ${byName.size} remote servers from ${entries} entries in ${pages} pages (${inactive} inactive, ${withoutRemote} without a remote, ${malformed} unreadable, ${retries} retries)`,
   );
-  return { servers: [...byName.values()].map((v) => v.entry), pages, entries, inactive, withoutRemote, retries };
+  return { servers: [...byName.values()].map((v) => v.entry), pages, entries, inactive, withoutRemote, malformed, retries };
 }
 
 async function getPage(
@@ -206,41 +209,35 @@ async function getPage(
 }
 
 type Entry = z.infer<typeof EntrySchema>["server"];
-type Remote = z.infer<typeof RemoteSchema>;
 
-function toRegistryServer(s: Entry, updatedAt: string | null): RegistryServer | null {
-  const remotes = (s.remotes ?? []).filter((r): r is Remote & { url: string } => typeof r.url === "string" && !!r.url);
-  const remote = remotes.find((r) => r.type === "streamable-http") ?? remotes.find((r) => r.type === "sse");
-  if (!remote) return null;
+/** " (io.x/y)" when a skipped entry still names itself, for the log. */
+function entryName(raw: unknown): string {
+  const name = (raw as { server?: { name?: unknown } } | null)?.server?.name;
+  return typeof name === "string" && name ? ` (${JSON.stringify(name.slice(0, 120))})` : "";
+}
+
+function toRegistryServer(s: Entry, updatedAt: string | null, log?: (line: string) => void): RegistryServer | null {
+  const problems: string[] = [];
+  let listed: unknown[] = [];
+  if (Array.isArray(s.remotes)) listed = s.remotes;
+  else if (s.remotes !== undefined && s.remotes !== null) problems.push("remotes is not a list");
+  if (listed.length > MAX_REMOTES) problems.push(`${listed.length} remotes listed; the first ${MAX_REMOTES} were read`);
+  const analysed = listed
+    .slice(0, MAX_REMOTES)
+    .map((r, i) => analyseRemote(r, problems, i))
+    .filter((a) => a !== null);
+  if (problems.length) log?.(`[registry] ${JSON.stringify(s.name.slice(0, 120))}: ${problems.slice(0, 5).join("; ")}${problems.length > 5 ? `; and ${problems.length - 5} more` : ""}`);
+  const choice = chooseRemote(analysed);
+  if (!choice) return null;
   return {
     name: s.name,
     title: s.title ?? null,
     description: s.description ?? null,
     version: s.version ?? null,
-    url: remote.url,
-    transport: remote.type === "sse" ? "sse" : "streamable-http",
-    needsConfig: needsConfiguration(remote),
+    url: choice.url,
+    transport: choice.transport,
+    needsConfig: choice.needsConfig,
+    remotes: choice.remotes,
     registryUpdatedAt: updatedAt,
   };
-}
-
-/** Why a listed remote cannot be reached without the user's own values (a clause, no final period); null when it
- * can be probed as listed. */
-export function needsConfiguration(remote: Remote & { url: string }): string | null {
-  const vars = remote.url.match(/\{[^}]*\}/g);
-  if (vars) {
-    return `the listed URL is a template with ${[...new Set(vars)].join(", ")} for the user to fill in`;
-  }
-  const secret = (remote.headers ?? []).filter((h) => h.isSecret || (h.isRequired && !h.value));
-  if (secret.length) {
-    const names = secret.map((h) => h.name).join(", ");
-    return `the remote requires the header${secret.length > 1 ? "s" : ""} ${names}, which the user must supply`;
-  }
-  try {
-    const u = new URL(remote.url);
-    if (u.protocol !== "https:" && u.protocol !== "http:") return `the listed URL uses ${u.protocol} rather than HTTP(S)`;
-  } catch {
-    return "the listed URL is not a valid URL";
-  }
-  return null;
 }

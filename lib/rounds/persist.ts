@@ -161,6 +161,7 @@ export function writeRun(db: Db, input: PersistInput): PersistResult {
       requestsOk,
       read,
       exchangesJson: JSON.stringify(obs.exchanges),
+      certificate: obs.certificate ? JSON.stringify(obs.certificate) : null,
       keepEvidence: transitions.length > 0,
       ...timings,
     });
@@ -172,6 +173,7 @@ export function writeRun(db: Db, input: PersistInput): PersistResult {
       state: r.state,
       reason: r.reason,
       code: r.code ?? null,
+      hint: r.hint ?? null,
       evidence: r.evidence,
       suiteVersion: SUITE_VERSION,
       runId,

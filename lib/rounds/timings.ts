@@ -15,6 +15,9 @@ export interface ProbeTimings {
   toolsListMs: number | null;
 }
 
-export function probeTimings(obs: Pick<ProbeObservation, "exchanges">): ProbeTimings {
-  return { handshakeMs: stepMs(obs.exchanges, HANDSHAKE_PHASES), toolsListMs: stepMs(obs.exchanges, ["tools_list"]) };
+export function probeTimings(obs: Pick<ProbeObservation, "exchanges" | "transportCheck">): ProbeTimings {
+  // The look at the other transport (DESIGN §2.8) is a diagnosis after the verdicts, not a step a client takes.
+  const other = new Set(obs.transportCheck?.seqs ?? []);
+  const steps = other.size ? obs.exchanges.filter((e) => !other.has(e.seq)) : obs.exchanges;
+  return { handshakeMs: stepMs(steps, HANDSHAKE_PHASES), toolsListMs: stepMs(steps, ["tools_list"]) };
 }

@@ -3,6 +3,26 @@
  * changes that shipped without a version bump of their own. */
 export const SUITE_CHANGELOG: readonly { version: string | null; date: string; en: string; zh: string }[] = [
   {
+    version: "0.13.0",
+    date: "2026-12-01",
+    en:
+      "Every listed remote of a server is kept and shown with its standing: the one probed is the first, in registry order, that needs no configuration (streamable-http before sse), with URL variables filled in from their defaults; " +
+      "a remote needs configuration when a URL variable has no default, a header is marked required, or a header value holds a {placeholder}, while an optional header alone (secret or not) no longer stops a probe, and a server needs configuration only when all its remotes do. " +
+      "A failure at the network level may be the probe's own: a server that completed a handshake before and now fails that way is probed a second time at least a minute later in the same round before Failed is recorded, " +
+      "and when more than half of the hosts tried (at least 20) fail at the network level, well above their usual share, the round stops starting probes, and the servers it failed on meanwhile are Not checked, due again next round with no back-off. " +
+      "A Failed or Observed-risk check whose evidence matches a known misconfiguration (a 403 naming an Invalid Host, a redirect, a remote listed under the wrong transport, an expired, misnamed or unverifiable certificate, a refused connection, a name that does not exist, a 406 or 415) carries a one-sentence hint on what to change; " +
+      "https probes record the certificate's issuer and expiry, and the page warns when fewer than 14 days remain; " +
+      "a -32023 error (rate limited, a draft proposal) is read as a request to slow down, its data.retryAfterMs like Retry-After, and a -32022 listing data.supportedVersions is read like one listing data.supported.",
+    zh:
+      "服务端登记的每个远程端点都会保留下来，并标出各自的处境：按注册表中的顺序，取第一个无需配置的远程端点来探测（streamable-http 优先于 sse），URL 里的变量若有默认值就先填上；" +
+      "URL 变量没有默认值、请求头被标为必填、或请求头的值里含有 {占位符} 时，该远程端点需要配置；只有可选的请求头（不论是否保密）不再妨碍探测；只有当全部远程端点都需要配置时，服务端才算需要配置。" +
+      "网络层面的失败可能出在探测器自己这一侧：此前完成过握手、这次却在网络层面失败的服务端，会在同一轮里至少隔一分钟再探测一次，两次都失败才记为未通过；" +
+      "若一轮里尝试过的主机不少于 20 个、其中超过一半在网络层面失败且远高于平时的比例，本轮不再启动新的探测，这期间失败的服务端记为未检查，下一轮照常到期，不做退避。" +
+      "未通过或观察到风险的检查，若其证据与已知的配置错误完全吻合（403 响应说 Invalid Host、重定向、远程端点登记的传输方式不对、证书过期或名称不符或无法验证签发者、连接被拒、域名不存在、406 或 415），会附上一句修改提示，说明该改什么；" +
+      "https 探测会记下证书的签发者和到期时间，剩余不足 14 天时页面会提醒；" +
+      "-32023 错误（限流，尚处草案阶段）按放慢请求处理，其中的 data.retryAfterMs 与 Retry-After 同样对待；带 data.supportedVersions 的 -32022 与带 data.supported 的同样解读。",
+  },
+  {
     version: "0.12.0",
     date: "2026-11-30",
     en: "auth_metadata is Observed risk when the metadata is a JSON object a client cannot use (no string resource; a resource that does not cover the server's URL, judged by the official SDK client's rule of same origin and a path the server's path starts with; no authorization server listed), and when a 401 or 403 carried a WWW-Authenticate that is not a valid challenge while no valid challenge appeared anywhere in the probe.",

@@ -3,7 +3,8 @@ import type { Db } from "../../db/client";
 import { fieldsOf, placeholders, prefixed, prepared } from "./prepared";
 import { checkResults, runs, servers, transitions } from "../../db/schema";
 import { CHECK_IDS, type CheckState, type RefusalCode } from "../checks/vocabulary";
-import type { Exchange } from "../probe/types";
+import type { CertificateFacts, Exchange } from "../probe/types";
+import { hintColumns, hintFromColumns, type Hint } from "../checks/hints";
 
 // Runs (one per server probe, with its exchanges), the latest result per check, and state transitions.
 
@@ -14,14 +15,20 @@ export type TransitionSelect = typeof transitions.$inferSelect;
 /** A run as the round writes it; the exchanges arrive already serialised. */
 export type NewRun = Omit<typeof runs.$inferInsert, "id" | "exchanges"> & { exchangesJson: string };
 
-/** A latest result as stored per server, with its evidence (exchange seqs in its run) as numbers. */
-export type CheckResultRow = Omit<CheckResultSelect, "serverId" | "evidence"> & { evidence: number[] };
+/** A latest result as stored per server, with its evidence (exchange seqs in its run) as numbers and its
+ * hint (DESIGN §2.8) as a value. */
+export type CheckResultRow = Omit<CheckResultSelect, "serverId" | "evidence" | "hintCode" | "hintFacts"> & {
+  evidence: number[];
+  hint: Hint | null;
+};
 
 export type TransitionInsert = Omit<typeof transitions.$inferInsert, "id" | "serverId">;
 export type TransitionRow = Omit<TransitionSelect, "id" | "serverId">;
 
-/** A run without its evidence, as the server page shows it. */
-export type RunSummary = Omit<RunRow, "serverId" | "roundId" | "exchanges" | "keepEvidence">;
+/** A run without its evidence, as the server page shows it; its certificate as a value. */
+export type RunSummary = Omit<RunRow, "serverId" | "roundId" | "exchanges" | "keepEvidence" | "certificate"> & {
+  certificate: CertificateFacts | null;
+};
 
 export function parseJson<T>(text: string | null | undefined, fallback: T): T {
   if (text == null) return fallback;
@@ -59,8 +66,8 @@ export function latestRun(db: Db, serverId: number, lastRunId: number | null): R
 }
 
 export function runSummary(run: RunRow): RunSummary {
-  const { serverId: _s, roundId: _r, exchanges: _e, keepEvidence: _k, ...summary } = run;
-  return summary;
+  const { serverId: _s, roundId: _r, exchanges: _e, keepEvidence: _k, certificate, ...summary } = run;
+  return { ...summary, certificate: parseJson<CertificateFacts | null>(certificate, null) };
 }
 
 /** Exchanges of one run, e.g. the run behind a transition (kept for runs at transitions). */
@@ -96,7 +103,7 @@ export function upsertCheckResults(db: Db, serverId: number, rows: CheckResultRo
   if (!rows.length) return;
   // One statement for all five checks: `excluded` is the row that conflicted.
   const excluded = (col: string) => sql.raw(`excluded.${col}`);
-  const values = rows.map((r) => ({ ...r, serverId, evidence: JSON.stringify(r.evidence) }));
+  const values = rows.map(({ hint, ...r }) => ({ ...r, serverId, evidence: JSON.stringify(r.evidence), ...hintColumns(hint ?? undefined) }));
   // Every field any row sets; a row without it writes null (the column's "not known").
   const fields = fieldsOf(Object.assign({}, ...values) as (typeof values)[number]);
   const stmt = prepared(db, `checkResults.upsert.${rows.length}.${fields.join(",")}`, () =>
@@ -114,6 +121,8 @@ export function upsertCheckResults(db: Db, serverId: number, rows: CheckResultRo
           decidedAt: excluded("decided_at"),
           since: excluded("since"),
           code: excluded("code"),
+          hintCode: excluded("hint_code"),
+          hintFacts: excluded("hint_facts"),
         },
       })
       .prepare(),
@@ -143,8 +152,8 @@ export function latestResults(db: Db, serverId: number): CheckResultRow[] {
   for (const id of CHECK_IDS) {
     const r = rows.find((c) => c.check === id);
     if (!r) continue;
-    const { serverId: _s, ...rest } = r;
-    out.push({ ...rest, evidence: parseJson<number[]>(r.evidence, []) });
+    const { serverId: _s, hintCode, hintFacts, ...rest } = r;
+    out.push({ ...rest, evidence: parseJson<number[]>(r.evidence, []), hint: hintFromColumns(hintCode, hintFacts) });
   }
   return out;
 }

@@ -3,6 +3,7 @@ import { transaction, type Db } from "../../db/client";
 import { placeholders, prepared } from "./prepared";
 import { servers, toolSnapshots } from "../../db/schema";
 import { CHECK_IDS, CHECK_STATES, type CheckId, type CheckState } from "../checks/vocabulary";
+import { REMOTE_STANDINGS, TRANSPORTS, type RemoteStanding, type Transport } from "../probe/protocol";
 import type { Exchange } from "../probe/types";
 import { optOutFor } from "./optouts";
 import {
@@ -60,11 +61,47 @@ function escapeLike(s: string): string {
 
 // ---- The registry's view --------------------------------------------------------------------------
 
-/** A registry listing in the shape the store keeps. */
+/** One listed remote of a server as kept (DESIGN §2.6): as listed, its transport, and its standing. */
+export interface StoredRemote {
+  url: string;
+  /** The URL with its variables' defaults filled in, when that differs. */
+  filledUrl?: string;
+  transport: Transport;
+  standing: RemoteStanding;
+  /** Why it needs configuration; null for the probed and passed-over ones. */
+  why: string | null;
+}
+
+/** A registry listing in the shape the store keeps; `remotes` absent keeps one remote, the probed one. */
 export type ListedServer = Pick<
   ServerRow,
   "name" | "title" | "description" | "version" | "host" | "needsConfig" | "registryUpdatedAt"
-> & { url: string; transport: NonNullable<ServerRow["transport"]> };
+> & { url: string; transport: NonNullable<ServerRow["transport"]>; remotes?: StoredRemote[] };
+
+/** The remotes column back as values; rows written before suite 0.13.0 (or without it) get their one remote. */
+export function remotesOf(row: Pick<ServerRow, "remotes" | "remoteUrl" | "transport" | "needsConfig">): StoredRemote[] {
+  const fromJson = parseJson<unknown>(row.remotes, null);
+  if (Array.isArray(fromJson)) {
+    const ok = fromJson.filter(
+      (r): r is StoredRemote =>
+        typeof r === "object" &&
+        r !== null &&
+        typeof (r as StoredRemote).url === "string" &&
+        (TRANSPORTS as readonly string[]).includes((r as StoredRemote).transport) &&
+        (REMOTE_STANDINGS as readonly string[]).includes((r as StoredRemote).standing),
+    );
+    if (ok.length) return ok.map((r) => ({ ...r, why: typeof r.why === "string" ? r.why : null }));
+  }
+  if (!row.remoteUrl) return [];
+  return [
+    {
+      url: row.remoteUrl,
+      transport: row.transport ?? "streamable-http",
+      standing: row.needsConfig ? "needs_configuration" : "probed",
+      why: row.needsConfig,
+    },
+  ];
+}
 
 export interface RegistryApplyResult {
   added: number;
@@ -85,6 +122,7 @@ const REGISTRY_FIELDS = [
   "transport",
   "host",
   "needsConfig",
+  "remotes",
   "registryUpdatedAt",
   "registryStatus",
   "lastSeenAt",
@@ -142,6 +180,7 @@ function applyListed(db: Db, a: RegistryApply, listed: ListedServer[], now: stri
       transport: s.transport,
       host: s.host,
       needsConfig: s.needsConfig,
+      remotes: s.remotes ? JSON.stringify(s.remotes) : null,
       registryUpdatedAt: s.registryUpdatedAt,
       registryStatus: "active",
       lastSeenAt: now,
@@ -439,6 +478,8 @@ export function checkStateCounts(db: Db): SummaryCounts {
 }
 
 export interface ServerDetail extends ServerSummary, Pick<ServerRow, "version" | "firstSeenAt" | "lastSeenAt" | "registryStatus"> {
+  /** Every listed remote with its standing (DESIGN §2.6). */
+  remotes: StoredRemote[];
   /** Present (in CHECK_IDS order) once the server was evaluated. */
   checks: CheckResultRow[];
   latestRun: RunSummary | null;
@@ -477,6 +518,7 @@ export function getServerDetail(db: Db, name: string): ServerDetail | null {
     firstSeenAt: s.firstSeenAt,
     lastSeenAt: s.lastSeenAt,
     registryStatus: s.registryStatus,
+    remotes: remotesOf(s),
     checks: latestResults(db, s.id),
     latestRun: run ? runSummary(run) : null,
     exchanges: parseJson<Exchange[]>(run?.exchanges, []),

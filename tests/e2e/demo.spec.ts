@@ -72,6 +72,13 @@ test("the API shows verdicts of all four states after the first round", async ({
   expect(body.checks.handshake.state).toBe("verified");
   expect(body.checks.handshake.reason).toContain("server-error");
   expect(body.era).toBe("legacy");
+
+  // Suite 0.13.0: a server listing four remotes is probed on the first that needs nothing; a misconfiguration's hint.
+  const several = await (await request.get(`${base}/api/servers/dev.mcp-status.demo/several-remotes`)).json();
+  expect(several.remotes.map((r: { standing: string }) => r.standing)).toEqual(["needs_configuration", "needs_configuration", "probed", "passed_over"]);
+  expect(several.checks.tools_list.state).toBe("verified");
+  const hinted = await (await request.get(`${base}/api/servers/dev.mcp-status.demo/invalid-host-403`)).json();
+  expect(hinted.checks.handshake.hintCode).toBe("invalid_host");
 });
 
 test("the index page shows every state label with counts", async ({ page }) => {

@@ -81,6 +81,7 @@ test("FAQ pages carry a dated note of the rule changes since they first appeared
   }
   await page.goto("/faq/refusals");
   await expect(page.locator("aside.rule-changes")).toContainText("2026-11-30 · suite 0.12.0");
+  await expect(page.locator("aside.rule-changes")).toContainText("2026-12-01 · suite 0.13.0");
 });
 
 test("FAQ content names the facts operators need", async ({ page }) => {

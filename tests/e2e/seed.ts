@@ -4,7 +4,9 @@ import { closeDb, openDb } from "../../db/client";
 import * as t from "../../db/schema";
 import { CHECK_IDS, type CheckId, type CheckState, type RefusalCode } from "../../lib/checks/vocabulary";
 import { SUITE_VERSION } from "../../lib/probe/protocol";
-import type { Exchange } from "../../lib/probe/types";
+import type { CertificateFacts, Exchange } from "../../lib/probe/types";
+import { hintColumns, type Hint } from "../../lib/checks/hints";
+import type { StoredRemote } from "../../lib/store/servers";
 import { META_KEYS } from "../../lib/store/meta";
 import { stateFields } from "../../lib/store/servers";
 
@@ -23,6 +25,10 @@ export const SEED = {
   optedOut: "dev.private/opted-out",
   bulkPrefix: "io.github.bulk/server-",
   bulkCount: 120,
+  /** Suite 0.13.0: several remotes, a hint under a reason, a certificate expiring soon. */
+  multiRemote: "com.msg/multi-remote",
+  hinted: "io.github.sdk-defaults/invalid-host",
+  certSoon: "dev.certs/expiring-soon",
   hostileDescription: `<script>window.__pwned = 1</script><img src=x onerror="window.__pwned=2"> Totally normal server`,
 } as const;
 
@@ -95,6 +101,9 @@ export function seedDatabase(file: string, now = Date.now()): void {
         left?: boolean;
         tools?: unknown[];
         failures?: number;
+        remotes?: StoredRemote[];
+        hints?: Partial<Record<CheckId, Hint>>;
+        certificate?: CertificateFacts;
       }) => {
         const host = new URL(o.url).host;
         const probed = hoursAgo(now, o.probedHoursAgo ?? 1);
@@ -122,6 +131,7 @@ export function seedDatabase(file: string, now = Date.now()): void {
             consecutiveFailures: o.failures ?? 0,
             scheduleReason: (o.failures ?? 0) > 0 ? "backing off after failures" : "healthy interval",
             toolCount: o.tools?.length ?? null,
+            remotes: o.remotes ? JSON.stringify(o.remotes) : null,
           })
           .returning()
           .all();
@@ -143,6 +153,7 @@ export function seedDatabase(file: string, now = Date.now()): void {
             read: success !== null && success === probed,
             exchanges: JSON.stringify(exchanges),
             keepEvidence: true,
+            certificate: o.certificate ? JSON.stringify(o.certificate) : null,
           })
           .returning()
           .all();
@@ -160,6 +171,7 @@ export function seedDatabase(file: string, now = Date.now()): void {
               runId: run!.id,
               decidedAt: probed,
               since: hoursAgo(now, 24 * 3),
+              ...hintColumns(o.hints?.[check]),
             })
             .run();
           tx.insert(t.transitions)
@@ -302,6 +314,84 @@ export function seedDatabase(file: string, now = Date.now()): void {
         ],
         probedHoursAgo: 3,
         successHoursAgo: null,
+      });
+
+      // 0.13.0a. Several remotes: the first needs a secret, the second a placeholder, the third is probed.
+      const um = "https://mcp.msg.example/search";
+      addServer({
+        name: SEED.multiRemote,
+        title: "Messaging suite",
+        description: "Eighteen products in the registry; only the search remote needs no key.",
+        url: um,
+        era: "modern",
+        revision: "2026-07-28",
+        states: { handshake: "verified", protocol_version: "verified", tools_list: "verified", error_taxonomy: "verified", auth_metadata: "not_checked" },
+        reasons: {
+          handshake: "server/discover answered with a discover result listing 2026-07-28; the 2026-07-28 handshake completed.",
+          protocol_version: "2026-07-28 agreed; the server supports 2026-07-28.",
+          tools_list: "Read 1 tool over 1 page.",
+          error_taxonomy: "tools/call for a tool that does not exist got a well-formed JSON-RPC error -32602, the code the spec prescribes, at HTTP 200.",
+        },
+        evidence: { handshake: [1], protocol_version: [1] },
+        exchanges: [discover(1, um, 200, `{"jsonrpc":"2.0","id":"discover-1","result":{"resultType":"complete","supportedVersions":["2026-07-28"]}}`)],
+        tools: [{ name: "search_messages", inputSchema: { type: "object" } }],
+        remotes: [
+          { url: "https://mcp.msg.example/sms", transport: "streamable-http", standing: "needs_configuration", why: "its header Authorization holds {API_KEY} for the user to fill in" },
+          { url: "https://mcp.msg.example/sms/sse", transport: "sse", standing: "needs_configuration", why: "it requires the header Authorization, and the probe never sends registry headers" },
+          { url: "https://{region}.msg.example/chat", filledUrl: "https://eu.msg.example/chat", transport: "streamable-http", standing: "passed_over", why: null },
+          { url: um, transport: "streamable-http", standing: "probed", why: null },
+          { url: "https://mcp.msg.example/search/sse", transport: "sse", standing: "passed_over", why: null },
+        ],
+      });
+
+      // 0.13.0b. The TS SDK v2 localhost-only Host allowlist: Failed, with the hint under the reason.
+      const uh = "https://tools.sdk-defaults.example/mcp";
+      const invalidHost = `{"jsonrpc":"2.0","error":{"code":-32000,"message":"Invalid Host: tools.sdk-defaults.example"},"id":null}`;
+      const hostHint: Hint = { code: "invalid_host", host: "tools.sdk-defaults.example" };
+      const refused = `server/discover answered HTTP 403 with -32000 under id null; fell back to initialize; initialize answered HTTP 403 with -32000 under id null ("Invalid Host: tools.sdk-defaults.example").`;
+      addServer({
+        name: SEED.hinted,
+        title: "SDK defaults",
+        description: "Deployed with the app helper's defaults, so it refuses every outside Host.",
+        url: uh,
+        era: "unknown",
+        states: { handshake: "failed", protocol_version: "failed", tools_list: "failed", error_taxonomy: "not_checked", auth_metadata: "not_checked" },
+        reasons: {
+          handshake: refused,
+          protocol_version: refused,
+          tools_list: refused,
+          error_taxonomy: "The reserved-tool call was withheld because the handshake failed.",
+        },
+        evidence: { handshake: [1, 2], protocol_version: [1, 2], tools_list: [1, 2] },
+        exchanges: [discover(1, uh, 403, invalidHost), rpc(2, "initialize", uh, "initialize", 403, invalidHost)],
+        hints: { handshake: hostHint, protocol_version: hostHint, tools_list: hostHint },
+        // Read fine until a redeploy on the app helper's defaults four days ago.
+        successHoursAgo: 24 * 4,
+        failures: 2,
+        certificate: { host: "tools.sdk-defaults.example:443", issuer: "Let's Encrypt", subject: "tools.sdk-defaults.example", validTo: hoursAgo(now, -24 * 61) },
+      });
+
+      // 0.13.0c. Healthy, but its certificate expires in five days.
+      const uc = "https://mcp.certs.dev/mcp";
+      addServer({
+        name: SEED.certSoon,
+        title: "Certificate due",
+        description: "Healthy, with a certificate that runs out within the week.",
+        url: uc,
+        era: "modern",
+        revision: "2026-07-28",
+        states: { handshake: "verified", protocol_version: "verified", tools_list: "verified", error_taxonomy: "verified", auth_metadata: "not_checked" },
+        evidence: { handshake: [1], protocol_version: [1] },
+        exchanges: [discover(1, uc, 200, `{"jsonrpc":"2.0","id":"discover-1","result":{"resultType":"complete","supportedVersions":["2026-07-28"]}}`)],
+        tools: [{ name: "ping", inputSchema: { type: "object" } }],
+        certificate: {
+          host: "mcp.certs.dev:443",
+          issuer: "Example Trust Services",
+          subject: "mcp.certs.dev",
+          validFrom: hoursAgo(now, 24 * 85),
+          validTo: hoursAgo(now, -(24 * 5 + 6)),
+          altNames: ["DNS:mcp.certs.dev"],
+        },
       });
 
       // 4. Legacy server; error via isError.

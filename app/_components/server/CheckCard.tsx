@@ -6,6 +6,7 @@ import { CHECK_LABELS } from "@/lib/site/labels";
 import { checkAnchor } from "@/lib/site/paths";
 import type { CheckResultRow, TransitionRow } from "@/lib/store/runs";
 import { StateChip } from "../StateChip";
+import { CheckHint } from "./CheckHint";
 
 function SuiteVersion({ version }: { version: string }) {
   if (version === SUITE_VERSION) return <>{version}</>;
@@ -88,6 +89,7 @@ export function CheckCard({
       {check ? (
         <>
           <p className="reason">{check.reason}</p>
+          <CheckHint hint={check.hint} />
           <dl className="facts">
             <dt>Decided</dt>
             <dd>

@@ -5,6 +5,8 @@ import type { StartResult } from "@/lib/rounds/round";
 import { serverHistory } from "@/app/_lib/history";
 import type { Answer } from "@/lib/site/answer-cache";
 import { listQueryOf, ServerListParams } from "@/lib/site/query";
+import { certificateView } from "@/lib/site/certificate";
+import { hintSentence } from "@/lib/checks/hints";
 import { getServerDetail, listServers, summaryCounts } from "@/lib/store/servers";
 import { getRound, listRecentRounds } from "@/lib/store/rounds";
 import { getMeta, META_KEYS } from "@/lib/store/meta";
@@ -68,9 +70,14 @@ export function serverAnswer(name: string, db: Db): Answer {
     return { status: 404, contentType: "application/json", body };
   }
   // Checks keyed by id (CHECK_IDS order), like the probe CLI's --json report.
-  const checks = byCheck(detail.checks);
-  const history = serverHistory(db, name, new Date());
-  const body = JSON.stringify({ ...detail, checks, history: history?.days ?? [], responseTimes: history?.responseTimes ?? null } satisfies ApiShape<"ServerAnswer">);
+  // `hint` is the sentence (DESIGN §2.8), `hintCode` the misconfiguration it names.
+  const checks = byCheck(detail.checks.map(({ hint, ...c }) => ({ ...c, hint: hint ? hintSentence(hint) : null, hintCode: hint?.code ?? null })));
+  const now = new Date();
+  const history = serverHistory(db, name, now);
+  const certificate = certificateView(detail.latestRun?.certificate, now);
+  const body = JSON.stringify(
+    { ...detail, checks, certificate, history: history?.days ?? [], responseTimes: history?.responseTimes ?? null } satisfies ApiShape<"ServerAnswer">,
+  );
   return { status: 200, contentType: "application/json", body };
 }
 

@@ -12,9 +12,11 @@ import { RenderStamp } from "../../_components/RenderStamp";
 import { ReprobeSection } from "../../_components/ReprobeForm";
 import { ServerHistory } from "../../_components/ServerHistory";
 import { StateChip } from "../../_components/StateChip";
+import { CertificateFact } from "../../_components/server/CertificateFact";
 import { CheckCard } from "../../_components/server/CheckCard";
 import { EvidenceSection } from "../../_components/server/EvidenceSection";
 import { LinkTargets } from "../../_components/server/LinkTargets";
+import { RemotesSection } from "../../_components/server/RemotesSection";
 import { ServerFacts } from "../../_components/server/ServerFacts";
 import { ServerHeader } from "../../_components/server/ServerHeader";
 import { ToolChangesSection, ToolsSection } from "../../_components/server/ToolsSection";
@@ -98,6 +100,8 @@ export default async function ServerPage({ params }: Params) {
     <>
       <ServerHeader detail={detail} />
       <ServerFacts detail={detail} />
+      <RemotesSection remotes={detail.remotes} />
+      <CertificateFact run={detail.latestRun} now={new Date()} />
       <ServerHistory name={name} now={new Date()} />
       <ReprobeSection name={name} leftRegistry={!!detail.leftRegistryAt} optedOut={!!detail.optOut} query={query} />
       <ChecksSection detail={detail} cites={evidence.cites} />

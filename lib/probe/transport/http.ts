@@ -2,11 +2,12 @@ import dns from "node:dns";
 import type { LookupAddress } from "node:dns";
 import { Transform, pipeline, type Readable } from "node:stream";
 import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
-import { Agent, request } from "undici";
+import { TLSSocket, type PeerCertificate } from "node:tls";
+import { Agent, buildConnector, request } from "undici";
 import type { AddressPolicy } from "../address-policy";
 import { isIpLiteral, unbracket } from "../address-policy";
 import { SseParser, type SseEvent } from "../sse";
-import type { Exchange, ExchangePhase, ProbeLimits } from "../types";
+import type { CertificateFacts, Exchange, ExchangePhase, ProbeLimits } from "../types";
 import type { NetworkErrorKind } from "../protocol";
 
 /** Paces requests per host across the probes of a round (DESIGN §2.5); rounds share one. */
@@ -89,6 +90,8 @@ export interface HttpSessionOptions {
   dnsLookup?: DnsLookup;
   /** A round's kept-open connections; without it the probe opens its own and closes them at its end. */
   shared?: SharedConnections;
+  /** Trust anchors for the probe's own connections (tests' certificates); the shared ones bring their own. */
+  ca?: TrustAnchors;
 }
 
 export type DnsLookup = (hostname: string) => Promise<LookupAddress[]>;
@@ -112,8 +115,90 @@ async function resolveChecked(hostname: string, policy: AddressPolicy, dnsLookup
   return addrs;
 }
 
+/** Trust anchors for tests' own certificates: they replace the system's roots, so production never sets them. */
+export type TrustAnchors = string | Buffer | (string | Buffer)[];
+
+/** OpenSSL verify results and Node's name check that mean "this certificate is not accepted" (DESIGN §2.8). */
+export const TLS_VERIFY_CODES = [
+  "CERT_HAS_EXPIRED",
+  "CERT_NOT_YET_VALID",
+  "ERR_TLS_CERT_ALTNAME_INVALID",
+  "HOSTNAME_MISMATCH",
+  "UNABLE_TO_VERIFY_LEAF_SIGNATURE",
+  "UNABLE_TO_GET_ISSUER_CERT",
+  "UNABLE_TO_GET_ISSUER_CERT_LOCALLY",
+  "SELF_SIGNED_CERT_IN_CHAIN",
+  "DEPTH_ZERO_SELF_SIGNED_CERT",
+  "CERT_UNTRUSTED",
+  "CERT_REVOKED",
+  "CERT_SIGNATURE_FAILURE",
+] as const;
+
+/** The certificates presented per host:port, as connections were made (a reused connection keeps its own). */
+export class CertificateBook {
+  private readonly byHost = new Map<string, CertificateFacts>();
+  record(facts: CertificateFacts): void {
+    this.byHost.set(facts.host, facts);
+  }
+  get(hostPort: string): CertificateFacts | undefined {
+    return this.byHost.get(hostPort);
+  }
+}
+
+const iso = (d: string | undefined) => {
+  const t = d ? Date.parse(d) : NaN;
+  return Number.isNaN(t) ? undefined : new Date(t).toISOString();
+};
+const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
+
+function certificateFacts(host: string, cert: PeerCertificate, rejected: string | undefined): CertificateFacts {
+  const issuer = first(cert.issuer?.O) ?? first(cert.issuer?.CN);
+  const subject = first(cert.subject?.CN);
+  const altNames = cert.subjectaltname?.split(/,\s*/).filter(Boolean).slice(0, 20);
+  return {
+    host,
+    ...(subject ? { subject: subject.slice(0, 200) } : {}),
+    ...(issuer ? { issuer: issuer.slice(0, 200) } : {}),
+    ...(iso(cert.valid_from) ? { validFrom: iso(cert.valid_from) } : {}),
+    ...(iso(cert.valid_to) ? { validTo: iso(cert.valid_to) } : {}),
+    ...(altNames?.length ? { altNames: altNames.map((n) => n.slice(0, 200)) } : {}),
+    ...(rejected ? { rejected } : {}),
+  };
+}
+
+/**
+ * undici's connector, with the certificate's verdict taken after the handshake instead of inside it, so the
+ * probe can record what was presented even when it refuses it (an expired certificate's date). Node computes
+ * `authorized` exactly as it would before refusing; an unaccepted socket is destroyed before any byte of a
+ * request is written.
+ */
+function recordingConnector(opts: buildConnector.BuildOptions, book: CertificateBook, ca: TrustAnchors | undefined): buildConnector.connector {
+  // No TLS session cache: a resumed session skips Node's name check, and a refused certificate's session
+  // must never be resumed into an accepted connection.
+  const base = buildConnector({ ...opts, maxCachedSessions: 0, rejectUnauthorized: false, ...(ca ? { ca } : {}) } as buildConnector.BuildOptions);
+  return (o, cb) =>
+    base(o, (err, socket) => {
+      if (err || !socket) return cb(err ?? new Error("no socket"), null);
+      if (!(socket instanceof TLSSocket)) return cb(null, socket);
+      const rejected = socket.authorized ? undefined : String(socket.authorizationError ?? "UNABLE_TO_VERIFY_LEAF_SIGNATURE");
+      const cert = socket.getPeerCertificate();
+      if (cert && Object.keys(cert).length) book.record(certificateFacts(`${o.hostname}:${o.port || 443}`, cert, rejected));
+      if (rejected) {
+        socket.destroy();
+        return cb(Object.assign(new Error(`certificate not accepted: ${rejected}`), { code: rejected }), null);
+      }
+      cb(null, socket);
+    });
+}
+
 /** An undici Agent whose connections only reach addresses `resolve` checked (and pinned). */
-function guardedAgent(limits: ProbeLimits, resolve: (hostname: string) => Promise<LookupAddress[]>, keepAliveMs: number): Agent {
+function guardedAgent(
+  limits: ProbeLimits,
+  resolve: (hostname: string) => Promise<LookupAddress[]>,
+  keepAliveMs: number,
+  book: CertificateBook,
+  ca?: TrustAnchors,
+): Agent {
   const lookup = (
     hostname: string,
     options: { family?: number | string; all?: boolean },
@@ -132,7 +217,7 @@ function guardedAgent(limits: ProbeLimits, resolve: (hostname: string) => Promis
     );
   };
   return new Agent({
-    connect: { timeout: limits.connectTimeoutMs, lookup } as object,
+    connect: recordingConnector({ timeout: limits.connectTimeoutMs, lookup } as buildConnector.BuildOptions, book, ca),
     headersTimeout: limits.headersTimeoutMs,
     bodyTimeout: limits.bodyTimeoutMs,
     keepAliveTimeout: keepAliveMs,
@@ -149,10 +234,11 @@ function guardedAgent(limits: ProbeLimits, resolve: (hostname: string) => Promis
  */
 export class SharedConnections {
   readonly agent: Agent;
+  readonly certificates = new CertificateBook();
   private readonly pinned = new Map<string, Promise<LookupAddress[]>>();
 
-  constructor(private readonly o: { policy: AddressPolicy; limits: ProbeLimits; dnsLookup?: DnsLookup }) {
-    this.agent = guardedAgent(o.limits, (h) => this.resolve(h), 1_000);
+  constructor(private readonly o: { policy: AddressPolicy; limits: ProbeLimits; dnsLookup?: DnsLookup; ca?: TrustAnchors }) {
+    this.agent = guardedAgent(o.limits, (h) => this.resolve(h), 1_000, this.certificates, o.ca);
   }
 
   resolve(hostname: string): Promise<LookupAddress[]> {
@@ -179,12 +265,20 @@ export class SharedConnections {
 export class HttpSession {
   private readonly agent: Agent;
   private readonly ownsAgent: boolean;
+  private readonly certificates: CertificateBook;
   private readonly pinned = new Map<string, Promise<LookupAddress[]>>();
   private seq = 0;
 
   constructor(private readonly o: HttpSessionOptions) {
     this.ownsAgent = !o.shared;
-    this.agent = o.shared ? o.shared.agent : guardedAgent(o.limits, (h) => this.resolve(h), 5_000);
+    this.certificates = o.shared?.certificates ?? new CertificateBook();
+    this.agent = o.shared ? o.shared.agent : guardedAgent(o.limits, (h) => this.resolve(h), 5_000, this.certificates, o.ca);
+  }
+
+  /** The certificate presented on the connection to an https URL's host, once one was made. */
+  certificateFor(url: URL): CertificateFacts | undefined {
+    if (url.protocol !== "https:") return undefined;
+    return this.certificates.get(`${url.hostname}:${url.port || 443}`);
   }
 
   get exchanges(): Exchange[] {
@@ -463,7 +557,7 @@ export class HttpSession {
       default:
         break;
     }
-    if (code && /CERT|SSL|TLS|ERR_TLS/.test(code)) return { message: `TLS failed (${code})`, kind: "network", network: "tls", code };
+    if (code && ((TLS_VERIFY_CODES as readonly string[]).includes(code) || /CERT|SSL|TLS|ERR_TLS/.test(code))) return { message: `TLS failed (${code})`, kind: "network", network: "tls", code };
     const msg = first?.message ?? String(err);
     return { message: code ? `${code}: ${msg}` : msg, kind: "network", code };
   }

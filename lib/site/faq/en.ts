@@ -2,8 +2,11 @@ import { CHECK_LABELS, STATE_LABELS } from "../labels";
 import { LEGACY_REVISIONS, MODERN_REVISION, RESERVED_TOOL_NAME } from "../../probe/protocol";
 import { faqPath } from "../paths";
 import {
+  CERTIFICATE_WARN_DAYS,
   FRESH_CLONE,
   GOOD_REFUSAL,
+  INVALID_HOST_BODY,
+  RATE_LIMITED_BODY,
   INVALID_CHALLENGES,
   LEGACY_DECLINE_BODY,
   LIMITS,
@@ -647,23 +650,150 @@ export const FAQ_EN: FaqBook = {
 
   "which-servers": {
     title: "Which servers are probed, and servers that need configuration",
-    summary: "How the registry is read, remotes that need a value from the user, and servers that leave the registry.",
+    summary: "How the registry is read, which remote is probed, every remote's standing, remotes that need a value from the user, and servers that leave the registry.",
     firstPublished: "2026-11-30",
     body: [
       { h2: "From the registry", id: "registry" },
       {
-        p: `The site reads the official MCP registry page by page (\`/v0.1/servers?version=latest&limit=100\`, cursor to the end), keeps only entries whose status is \`active\`, and stores one row per server name. Every remote of a server is probed with its own transport: \`streamable-http\`, or \`sse\` for the [older HTTP+SSE transport](${at("handshake", "sse")}).`,
+        p: `The site reads the official MCP registry page by page (\`/v0.1/servers?version=latest&limit=100\`, cursor to the end), keeps only entries whose status is \`active\`, and stores one row per server name. A remote is probed with the transport it is listed under: \`streamable-http\`, or \`sse\` for the [older HTTP+SSE transport](${at("handshake", "sse")}).`,
+      },
+      { h2: "Which remote is probed", id: "which-remote" },
+      {
+        p: `A registry entry may list several remotes; one lists eighteen. The probe talks to one of them per round: the first one, in the order the registry lists them, that needs no configuration, taking a \`streamable-http\` remote before an \`sse\` one. A URL variable that comes with a default (\`https://{region}.example.com/mcp\` with \`region\` defaulting to \`eu\`) is filled in with it, and the filled-in URL is what gets probed.`,
+      },
+      { h2: "Every remote and its standing", id: "remotes" },
+      {
+        p: `The server page and its JSON (\`remotes\` in \`/api/servers/<name>\`) list every remote the entry names, with its transport and one of three standings: **probed**, **needs configuration** (with the reason), or **passed over**, meaning it needs nothing but another remote of the same server was the one probed. A remote under a transport the probe does not speak is left out of the list.`,
+      },
+      { h2: "When a remote needs configuration", id: "what-needs-configuration" },
+      {
+        ul: [
+          `Its URL has a \`{variable}\` for which the entry gives no default.`,
+          `One of its headers is marked \`isRequired\`. The probe never sends the headers a registry entry describes, so a required one cannot be honoured.`,
+          `One of its header values holds a \`{placeholder}\`, such as \`Bearer {api_key}\`, even when the header is not marked required: a value with a hole in it is one the user has to supply.`,
+        ],
+      },
+      {
+        p: `A header that is optional, secret or not, does not make a remote need configuration: an anonymous client would simply connect without it, and so does the probe.`,
       },
       { h2: "Servers that need configuration", id: "needs-configuration" },
       {
-        p: `Some remotes cannot be reached as listed: the URL is a template with a value for the user to fill in (such as \`https://{tenant}.example.com/mcp\`), or the remote requires a secret header the user must supply. The probe has no such values and never makes them up. Every check is ${S.not_checked}, the reason names the missing value, and the server is not counted as down. It is looked at again once a day, in case the registry entry changes.`,
+        p: `A server needs configuration only when every one of its remotes does. The probe has none of the missing values and never makes them up, so nothing is sent: every check is ${S.not_checked}, the reason names what is missing, and the server is not counted as down. It is looked at again once a day, in case the registry entry changes.`,
       },
       {
-        p: `If anonymous discovery is what you want, publish a remote whose URL works as is; otherwise nothing needs doing.`,
+        p: `If anonymous discovery is what you want, list a remote whose URL works as is; otherwise nothing needs doing.`,
+      },
+      {
+        p: `Registry entries that cannot be read (a name that is not a string, remotes that are not a list) are skipped and named in the site's log; a malformed part of an entry (variables that are not an object, a header name that is not a valid HTTP token, more than fifty remotes) is logged with the entry's name, and the rest of the entry and of the registry are still read.`,
       },
       { h2: "Servers that leave the registry", id: "left" },
       {
         p: `A server that disappears from the registry is no longer probed, but its page, its results and its tool history stay, marked as no longer listed.`,
+      },
+    ],
+  },
+
+  hints: {
+    title: "Hints: what to change when a check fails",
+    summary: "The misconfigurations a Failed check can name exactly, the one sentence each adds, certificate facts, and newer error shapes read today.",
+    firstPublished: "2026-12-01",
+    body: [
+      { h2: "When a check carries a hint", id: "hints" },
+      {
+        p: `A check that is ${S.failed} or ${S.observed_risk} gets a hint when the exchange that decided it matches one of the patterns below exactly. The hint is a single sentence saying what to change, shown under the reason on the server page and in JSON as \`checks.<id>.hint\` (with \`hintCode\` naming the pattern). It is stored with the result, so it always belongs to the evidence it was drawn from. A hint never changes a state; it only turns "this failed" into "change this".`,
+      },
+      {
+        p: `Only exact matches count. When the evidence fits no pattern, the check has no hint rather than a guess. The three discovery checks share the handshake's evidence, so a handshake that fails this way shows the same hint on all three.`,
+      },
+      { h2: "The hints", id: "list" },
+      {
+        table: {
+          caption: "Patterns the probe recognises, and what each hint asks",
+          head: ["What the evidence shows", "What the hint says", "Why"],
+          rows: [
+            {
+              id: "hint-invalid-host",
+              cells: [
+                "403 whose body or JSON-RPC message begins with \`Invalid Host\`",
+                "Allow the server's public host name in its Host allowlist",
+                "The app helpers of the TypeScript SDK v2 turn on a localhost-only allowlist by default, so a server deployed with defaults refuses every client that reaches it by its real name",
+              ],
+            },
+            {
+              id: "hint-redirect",
+              cells: [
+                "A 3xx with a \`Location\` (for example http to https, or \`/sse\` to \`/mcp\`)",
+                "List the URL it points to as the remote's URL; for a metadata URL, point \`resource_metadata\` at it",
+                "The probe does not follow redirects, and MCP clients do not follow them for their POSTs either",
+              ],
+            },
+            {
+              id: "hint-transport",
+              cells: [
+                "Listed as \`sse\`, its GET fails, and the same URL answers a Streamable HTTP handshake; or listed as \`streamable-http\`, its POSTs get 404 or 405, and a GET opens a 2024-11-05 stream that names its endpoint",
+                "List the remote under the transport it speaks",
+                "A client picks its transport from the listing; the wrong one fails however healthy the server is",
+              ],
+            },
+            {
+              id: "hint-tls",
+              cells: [
+                "The TLS certificate is expired, names other hosts, or comes from an issuer that cannot be verified",
+                "Renew it (with the date it expired), serve one that covers the host (naming what the presented one covers), or serve the full chain from a publicly trusted CA",
+                "Clients refuse such a connection before any MCP message is exchanged; a missing intermediate certificate is the usual cause of the last",
+              ],
+            },
+            {
+              id: "hint-refused",
+              cells: ["The connection is refused", "Check that the server runs on that host and port, or correct them in the registry", "Nothing accepts connections where the listing points"],
+            },
+            {
+              id: "hint-nxdomain",
+              cells: [
+                "The host name does not exist (the resolver answers, and says so)",
+                "Publish the DNS record, or correct the host name in the registry",
+                "A resolver that does not answer at all gets no hint: that may be the probe's own network",
+              ],
+            },
+            {
+              id: "hint-406-415",
+              cells: [
+                "406 or 415 to a POST that sent \`Accept: application/json, text/event-stream\` and \`Content-Type: application/json\`",
+                "Accept the header the spec asks clients to send",
+                "Those are exactly the headers a conforming client sends; a server that refuses them refuses every client",
+              ],
+            },
+          ],
+        },
+      },
+      { h2: "An example", id: "example" },
+      { wire: INVALID_HOST_BODY, label: "A server with a localhost-only Host allowlist, reached from outside" },
+      {
+        p: `The handshake is ${S.failed}, its reason quotes the 403 and the message, and the hint asks for the public host name to be allowed. Nothing about the server's code needs to change beyond that setting.`,
+      },
+      { h2: "When there is no hint", id: "no-hint" },
+      {
+        ul: [
+          `A 403 with another message, or a redirect without a \`Location\`: a refusal, but not one with a known fix.`,
+          `A connection reset, a TLS failure with no certificate to blame (plain HTTP on an https URL), or a resolver that does not answer.`,
+          `A 406 or 415 that a later request got past: the check did not fail, and only ${S.failed} and ${S.observed_risk} checks carry hints.`,
+        ],
+      },
+      { h2: "Certificate facts", id: "certificate" },
+      {
+        p: `Every probe of an https URL records the certificate the server presented: its issuer, its subject and the names it covers, and when it expires. The server page shows the days left and warns when fewer than ${CERTIFICATE_WARN_DAYS} remain; the JSON carries the same as \`certificate\` (\`issuer\`, \`validTo\`, \`daysLeft\`, \`warn\`). This is a fact beside the five checks, not a sixth check: a certificate two days from expiry leaves every state as it was.`,
+      },
+      {
+        p: `A certificate the probe refuses is recorded too, with the reason it was refused, which is how an expired certificate's hint can name the day it expired. No request is ever sent over a connection whose certificate was refused.`,
+      },
+      { h2: "Rate limiting with -32023", id: "rate-limited" },
+      {
+        p: `A draft proposal gives rate limiting its own JSON-RPC error, -32023, with the wait in \`data.retryAfterMs\`. The probe reads it today: an answer carrying -32023, whatever its HTTP status, is a request to slow down, exactly like a 429. Nothing more is sent to the server that round, and \`data.retryAfterMs\` counts like a \`Retry-After\` header; when both are present, the longer wait is kept.`,
+      },
+      { wire: RATE_LIMITED_BODY, label: "A rate-limited answer in the draft's shape" },
+      { h2: "-32022 with supportedVersions", id: "supported-versions" },
+      {
+        p: `A -32022 (unsupported protocol version) lists the revisions the server speaks in \`data.supported\`. Some servers send the list as \`data.supportedVersions\` instead; the probe reads either, and the reason names the revisions either way.`,
       },
     ],
   },

@@ -100,6 +100,21 @@ export const WEBHOOK_EXAMPLE = `{
   "alert": { "kind": "rounds_stale", "state": "open", "since": "2026-11-30T10:05:00Z", "message": "…" }
 }`;
 
+/** The refusal of the TS SDK v2 app helpers' localhost-only Host allowlist, as a probe from outside gets it. */
+export const INVALID_HOST_BODY = `HTTP/1.1 403 Forbidden
+Content-Type: application/json
+
+{"jsonrpc":"2.0","error":{"code":-32000,"message":"Invalid Host: mcp.example.com"},"id":null}`;
+
+/** A -32023 answer in the shape of the draft proposal (SEP-3304). */
+export const RATE_LIMITED_BODY = `HTTP/1.1 429 Too Many Requests
+Content-Type: application/json
+
+{"jsonrpc":"2.0","id":1,"error":{"code":-32023,"message":"Rate limited","data":{"retryAfterMs":90000}}}`;
+
+/** Days before expiry under which the server page warns about the certificate (lib/site/certificate.ts). */
+export { CERTIFICATE_WARN_DAYS } from "../certificate";
+
 /** How an MCP client adds this site's own endpoint (most clients take this shape; some name the key "servers"). */
 export const MCP_CLIENT_CONFIG = `{
   "mcpServers": {

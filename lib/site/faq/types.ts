@@ -11,6 +11,7 @@ export const FAQ_SLUGS = [
   "credential-gate",
   "auth-metadata",
   "which-servers",
+  "hints",
   "schedule",
   "self-test",
   "ask-over-mcp",

@@ -36,7 +36,7 @@ describe("registry client", () => {
     expect(reg.requests[1]).toBe(`/v0.1/servers?version=latest&limit=100&cursor=${encodeURIComponent("io.github.a/two:1.0.0")}`);
   });
 
-  test("templated URLs and secret or required headers are recorded as needing configuration", async () => {
+  test("URL variables without a default and required headers need configuration; an optional secret header alone does not", async () => {
     reg = await startFixtureRegistry([
       entry("t/template", [{ type: "streamable-http", url: "https://{tenant_id}.api.example/mcp", variables: { tenant_id: {} } }]),
       entry("t/secret", [{ type: "streamable-http", url: "https://s.example/mcp", headers: [{ name: "Authorization", isSecret: true }] }]),
@@ -45,9 +45,9 @@ describe("registry client", () => {
     ]);
     const { servers } = await fetchRegistry(reg.url, noSleep);
     const by = Object.fromEntries(servers.map((s) => [s.name, s.needsConfig]));
-    expect(by["t/template"]).toBe("the listed URL is a template with {tenant_id} for the user to fill in");
-    expect(by["t/secret"]).toMatch(/header Authorization/);
-    expect(by["t/required"]).toMatch(/header X-Api-Key/);
+    expect(by["t/template"]).toBe("its URL has {tenant_id} with no default, for the user to fill in");
+    expect(by["t/secret"]).toBeNull();
+    expect(by["t/required"]).toMatch(/requires the header X-Api-Key/);
     expect(by["t/optional"]).toBeNull();
   });
 

@@ -48,19 +48,21 @@ describe("site queries over the seeded fleet", () => {
     const rows = revisionCensus(db);
     const total = rows.reduce((n, r) => n + r.count, 0);
     expect(rows.map((r) => r.protocolVersion).sort()).toEqual(["2025-03-26", "2025-06-18", "2026-07-28"]);
-    // 60 verified bulk servers, weather, quotes and the hostile one; the retired server is not counted.
-    expect(total).toBe(63);
-    expect(countServers(db)).toEqual({ inRegistry: 127, left: 1 });
+    // 60 verified bulk servers, weather, quotes, the hostile one and the two healthy 0.13.0 ones (several remotes,
+    // a certificate due); the retired server is not counted.
+    expect(total).toBe(65);
+    expect(countServers(db)).toEqual({ inRegistry: 130, left: 1 });
   });
 
   test("the complete-read census counts malformed but complete lists as read and endless ones as not", () => {
     const rows = completeReadCensus(db);
     const count = (complete: boolean, state?: string) =>
       rows.filter((r) => r.complete === complete && (state === undefined || r.toolsList === state)).reduce((n, r) => n + r.count, 0);
-    // weather, quotes, the hostile one and 52 bulk servers; 8 bulk lists with a duplicate name; the rest not read to the end.
-    expect(count(true, "verified")).toBe(55);
+    // weather, quotes, the hostile one, two 0.13.0 ones and 52 bulk servers; 8 bulk lists with a duplicate name; the
+    // rest (the Invalid Host one among them) not read to the end.
+    expect(count(true, "verified")).toBe(57);
     expect(count(true, "observed_risk")).toBe(8);
-    expect(count(false)).toBe(64);
+    expect(count(false)).toBe(65);
     expect(rows.some((r) => !r.complete && r.toolsList === "observed_risk")).toBe(true); // the cursor loop
     expect(count(true) + count(false)).toBe(countServers(db).inRegistry);
   });
@@ -70,7 +72,7 @@ describe("site queries over the seeded fleet", () => {
     const kinds = new Map(tally.byCode);
     expect(kinds.get("is_error_result")).toBe(1);
     expect(kinds.get("malformed_empty")).toBe(20);
-    expect(kinds.get("jsonrpc_invalid_params")).toBe(41);
+    expect(kinds.get("jsonrpc_invalid_params")).toBe(43);
     expect(tally.byCode.map(([c]) => c).indexOf("jsonrpc_invalid_params")).toBe(0);
     expect(tally.total).toBe(tally.byCode.reduce((n, [, c]) => n + c, 0));
     expect(tally.uncoded).toBe(0);

@@ -7,6 +7,9 @@ import { CHECK_IDS, type CheckId, type CheckState } from "@/lib/checks/vocabular
 import type { Exchange, ProbeLimits, ProbeObservation } from "@/lib/probe/types";
 import { parseWwwAuthenticate } from "@/lib/probe/www-authenticate";
 import { startZooServer, ZOO_ALSO_ACCEPTABLE, ZOO_EXPECTATIONS, type RunningZooServer } from "@/lib/demo/zoo";
+import { hintSentence } from "@/lib/checks/hints";
+import type { DnsLookup } from "@/lib/probe";
+import { testCertificates } from "../../fixtures/tls";
 
 export const HOSTILE_LIMITS: Partial<ProbeLimits> = { deadlineMs: 3_000, maxBodyBytes: 1024 * 1024 };
 export const ORDINARY_LIMITS: Partial<ProbeLimits> = { deadlineMs: 15_000 };
@@ -27,10 +30,33 @@ export function protocolVersionOf(obs: ProbeObservation): string | undefined {
   return h && (h.kind === "modern" || h.kind === "legacy" || h.kind === "sse") ? h.protocolVersion : undefined;
 }
 
+/** A lookup that fails the way a resolver does: ENOTFOUND (the name does not exist) or EAI_AGAIN (no answer). */
+const failingLookup =
+  (code: string): DnsLookup =>
+  async (host) => {
+    throw Object.assign(new Error(`getaddrinfo ${code} ${host}`), { code });
+  };
+
+/** Where the probe is pointed, and what it trusts, for cases that need a TLS listener or a broken network. */
+async function arrange(name: string): Promise<{ server: RunningZooServer; url: string; ca?: string; dnsLookup?: DnsLookup }> {
+  const exp = ZOO_EXPECTATIONS[name]!;
+  const certs = exp.tls && exp.tls !== "plain_http" ? await testCertificates() : undefined;
+  const server = await startZooServer(name, certs && exp.tls && exp.tls !== "plain_http" ? { tls: certs.leaf[exp.tls] } : {});
+  let url = server.url;
+  if (exp.tls === "plain_http") url = url.replace(/^http:/, "https:");
+  if (exp.network === "refused") await server.close();
+  if (exp.network === "nxdomain" || exp.network === "dns_unavailable") {
+    url = url.replace("127.0.0.1", "mcp.zoo.test");
+    return { server, url, dnsLookup: failingLookup(exp.network === "nxdomain" ? "ENOTFOUND" : "EAI_AGAIN") };
+  }
+  // Only the test's CA is trusted, never the system's roots: passed as an option, not through the environment.
+  return { server, url, ...(certs || exp.tls ? { ca: (certs ?? (await testCertificates())).ca } : {}) };
+}
+
 export async function runZooCase(name: string): Promise<ZooRun> {
   const exp = ZOO_EXPECTATIONS[name];
   if (!exp) throw new Error(`no expectation for ${name}`);
-  const server = await startZooServer(name);
+  const { server, url, ca, dnsLookup } = await arrange(name);
   try {
     const optedOutHost =
       exp.optOut === "server" ? new URL(server.origin).hostname : exp.optOut === "metadata" ? server.other?.host : undefined;
@@ -40,8 +66,14 @@ export async function runZooCase(name: string): Promise<ZooRun> {
         : null;
     const started = Date.now();
     const obs = await probeServer(
-      { url: server.url, transport: exp.transport ?? "streamable-http" },
-      { addressPolicy: LOOPBACK_ONLY, isOptedOut, limits: { ...(exp.hostile ? HOSTILE_LIMITS : ORDINARY_LIMITS), ...exp.limits } },
+      { url, transport: exp.transport ?? "streamable-http" },
+      {
+        addressPolicy: LOOPBACK_ONLY,
+        isOptedOut,
+        limits: { ...(exp.hostile ? HOSTILE_LIMITS : ORDINARY_LIMITS), ...exp.limits },
+        ...(ca ? { ca } : {}),
+        ...(dnsLookup ? { dnsLookup } : {}),
+      },
     );
     const elapsedMs = Date.now() - started;
     return { name, server, obs, results: judge(obs), elapsedMs };
@@ -185,6 +217,24 @@ export function contradiction(run: ZooRun): string | null {
     for (const seq of r.evidence) if (!run.obs.exchanges.some((x) => x.seq === seq)) return `${r.check}: evidence ${seq} does not exist`;
     const why = claimProblem(r.reason, run.obs.exchanges);
     if (why) return `${r.check}: "${r.reason}" ${why}`;
+  }
+  return null;
+}
+
+/** DESIGN §2.8: each check carries exactly the hint the case names (none where it names none), as one sentence
+ * holding the expected facts. */
+export function hintProblem(run: ZooRun): string | null {
+  const exp = ZOO_EXPECTATIONS[run.name]!;
+  for (const r of run.results) {
+    const want = exp.hints?.[r.check];
+    if (r.hint?.code !== want) return `${r.check}: hint ${r.hint?.code ?? "none"}, expected ${want ?? "none"}`;
+    if (!r.hint) continue;
+    if (r.state !== "failed" && r.state !== "observed_risk") return `${r.check}: a hint on a ${r.state} check`;
+    const text = hintSentence(r.hint);
+    const bad = reasonProblem(text);
+    if (bad) return `${r.check}: hint "${text}" ${bad}`;
+    const fragment = exp.hintIncludes?.[r.check];
+    if (fragment && !text.toLowerCase().includes(fragment)) return `${r.check}: hint "${text}" lacks "${fragment}"`;
   }
   return null;
 }

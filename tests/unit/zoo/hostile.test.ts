@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { ZOO_EXPECTATIONS } from "@/lib/demo/zoo";
-import { HOSTILE_LIMITS, contradiction, expectedStatesFor, politenessProblem, reasonProblem, refusalCodeProblem, runZooCase, statesOf } from "./harness";
+import { HOSTILE_LIMITS, contradiction, expectedStatesFor, hintProblem, politenessProblem, reasonProblem, refusalCodeProblem, runZooCase, statesOf } from "./harness";
 
 const hostile = Object.entries(ZOO_EXPECTATIONS).filter(([, e]) => e.hostile);
 const MB = 1024 * 1024;
@@ -33,6 +33,7 @@ describe("probe against hostile zoo servers (small limits)", () => {
     expect(exp.forbidden?.(run.server.log) ?? null, `${name} forbidden request`).toBeNull();
     expect(politenessProblem(run), name).toBeNull();
     expect(refusalCodeProblem(run), name).toBeNull();
+    expect(hintProblem(run), name).toBeNull();
     expect(({} as Record<string, unknown>).polluted, "prototype polluted").toBeUndefined();
     expect(Object.prototype.hasOwnProperty.call(Object.prototype, "polluted")).toBe(false);
   });

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { CHECK_IDS } from "@/lib/checks/vocabulary";
 import { ZOO_BEHAVIOURS, ZOO_EXPECTATIONS } from "@/lib/demo/zoo";
-import { contradiction, expectedStatesFor, politenessProblem, protocolVersionOf, reasonProblem, refusalCodeProblem, runZooCase, statesOf } from "./harness";
+import { contradiction, expectedStatesFor, hintProblem, politenessProblem, protocolVersionOf, reasonProblem, refusalCodeProblem, runZooCase, statesOf } from "./harness";
 
 const ordinary = Object.entries(ZOO_EXPECTATIONS).filter(([, e]) => !e.hostile);
 
@@ -37,6 +37,7 @@ describe.concurrent("probe against the zoo", () => {
     expect(exp.forbidden?.(run.server.log) ?? null, `${name} forbidden request`).toBeNull();
     expect(politenessProblem(run), name).toBeNull();
     expect(refusalCodeProblem(run), name).toBeNull();
+    expect(hintProblem(run), `${name}: ${JSON.stringify(run.results.map((r) => r.hint ?? null))}`).toBeNull();
     if (exp.optOut === "server") expect(run.server.log).toEqual([]);
     if (exp.optOut === "metadata") {
       expect(run.server.other?.log, "the opted-out metadata host got a request").toEqual([]);
