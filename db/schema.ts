@@ -1,7 +1,7 @@
 import { sqliteTable, text, integer, real, index, uniqueIndex, primaryKey } from "drizzle-orm/sqlite-core";
-import { CHECK_IDS, CHECK_STATES, HINT_CODES, REFUSAL_CODES } from "../lib/checks/vocabulary";
+import { CHECK_IDS, CHECK_STATES, HINT_CODES, NO_FALLBACK_RULES, NOT_CHECKED_CAUSES, REFUSAL_CODES } from "../lib/checks/vocabulary";
 import { ERAS, TRANSPORTS } from "../lib/probe/protocol";
-import { ALERT_KINDS, ALERT_STATES, CROSS_READ_OUTCOMES, EVENT_COUNTERS, OPT_OUT_SOURCES, TOOL_CHANGE_KINDS } from "../lib/store/vocabulary";
+import { ALERT_KINDS, ALERT_STATES, CROSS_READ_EXPLANATIONS, CROSS_READ_OUTCOMES, EVENT_COUNTERS, OPT_OUT_SOURCES, TOOL_CHANGE_KINDS, UPTIME_OUTCOMES } from "../lib/store/vocabulary";
 
 // Times are ISO-8601 UTC strings throughout: sortable, readable in evidence, no tz surprises.
 
@@ -34,6 +34,10 @@ export const servers = sqliteTable(
     stateToolsList: text("state_tools_list", { enum: CHECK_STATES }),
     stateErrorTaxonomy: text("state_error_taxonomy", { enum: CHECK_STATES }),
     stateAuthMetadata: text("state_auth_metadata", { enum: CHECK_STATES }),
+    /** The overall state (DESIGN §2, lib/checks/overall.ts), written with the states above; null until the first run. */
+    overall: text("overall", { enum: CHECK_STATES }),
+    /** When the overall state is Not checked: the kind of its first Not checked discovery check. */
+    overallCause: text("overall_cause", { enum: NOT_CHECKED_CAUSES }),
     // Schedule
     nextDueAt: text("next_due_at"),
     consecutiveFailures: integer("consecutive_failures").notNull().default(0),
@@ -59,8 +63,18 @@ export const servers = sqliteTable(
     index("servers_et_idx").on(t.stateErrorTaxonomy, t.name),
     index("servers_am_idx").on(t.stateAuthMetadata, t.name),
     index("servers_left_idx").on(t.leftRegistryAt, t.name),
-    // /metrics counts listed servers per check and state on every scrape: an index-only scan, not a table scan.
-    index("servers_states_idx").on(t.leftRegistryAt, t.stateHandshake, t.stateProtocolVersion, t.stateToolsList, t.stateErrorTaxonomy, t.stateAuthMetadata),
+    index("servers_overall_idx").on(t.overall, t.name),
+    index("servers_probed_idx").on(t.lastProbedAt, t.name),
+    // /metrics counts listed servers per overall state, check and state on every scrape: an index-only scan.
+    index("servers_states_idx").on(
+      t.leftRegistryAt,
+      t.overall,
+      t.stateHandshake,
+      t.stateProtocolVersion,
+      t.stateToolsList,
+      t.stateErrorTaxonomy,
+      t.stateAuthMetadata,
+    ),
   ],
 );
 
@@ -91,6 +105,12 @@ export const runs = sqliteTable(
     toolsListMs: integer("tools_list_ms"),
     /** JSON: the server's TLS certificate as the probe saw it (issuer, expiry; DESIGN §2.8); null for http. */
     certificate: text("certificate"),
+    /** The overall state this run left the server in (DESIGN §2), and its Not checked kind: what the state feed
+     * says beside each change. Null for runs stored before it was. */
+    overall: text("overall", { enum: CHECK_STATES }),
+    overallCause: text("overall_cause", { enum: NOT_CHECKED_CAUSES }),
+    /** How this probe counts for uptime (DESIGN §4); null for runs recorded before uptime was kept. */
+    uptime: text("uptime", { enum: UPTIME_OUTCOMES }),
   },
   (t) => [index("runs_server_idx").on(t.serverId, t.startedAt), index("runs_started_idx").on(t.startedAt)],
 );
@@ -116,6 +136,12 @@ export const checkResults = sqliteTable(
     hintCode: text("hint_code", { enum: HINT_CODES }),
     /** JSON: the facts the hint's sentence is rendered from (a redirect's target, a host, …). */
     hintFacts: text("hint_facts"),
+    /** Not checked only: the kind the judge decided on; null for other states and for rows stored before kinds were. */
+    notCheckedCause: text("not_checked_cause", { enum: NOT_CHECKED_CAUSES }),
+    /** Failed discovery by a rule that forbids the fallback to initialize, and the number behind it (JSON-RPC code
+     * or HTTP status): what makes a cross-reader's legacy read an explained difference (DESIGN §6). */
+    noFallback: text("no_fallback", { enum: NO_FALLBACK_RULES }),
+    noFallbackCode: integer("no_fallback_code"),
   },
   (t) => [primaryKey({ columns: [t.serverId, t.check] })],
 );
@@ -302,8 +328,13 @@ export const crossReads = sqliteTable(
     crossToolCount: integer("cross_tool_count"),
     probeToolCount: integer("probe_tool_count"),
     readAt: text("read_at").notNull(),
+    /** A difference the probe's own rules account for (DESIGN §6): not counted by the cross_read alert. */
+    explained: integer("explained", { mode: "boolean" }).notNull().default(false),
+    /** Which rule explains it, and the number behind it (JSON-RPC code or HTTP status), when explained. */
+    explanation: text("explanation", { enum: CROSS_READ_EXPLANATIONS }),
+    explanationCode: integer("explanation_code"),
   },
-  (t) => [primaryKey({ columns: [t.day, t.serverId] })],
+  (t) => [primaryKey({ columns: [t.day, t.serverId] }), index("cross_reads_server_idx").on(t.serverId, t.day)],
 );
 
 /** Small key/value facts: registry refreshed at, demo markers, … */
@@ -327,6 +358,10 @@ export const serverDays = sqliteTable(
     handshakeMsMax: integer("handshake_ms_max"),
     toolsListMsSum: integer("tools_list_ms_sum").notNull().default(0),
     toolsListMsCount: integer("tools_list_ms_count").notNull().default(0),
+    /** Uptime counters (DESIGN §4): probes that reached the server, and those whose handshake completed or
+     * met a credential gate. Zero on days recorded before uptime was kept. */
+    uptimeReached: integer("uptime_reached").notNull().default(0),
+    uptimeUp: integer("uptime_up").notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.serverId, t.day] })],
 );
@@ -341,6 +376,30 @@ export const reprobeRequests = sqliteTable(
     requestedAt: text("requested_at").notNull(),
   },
   (t) => [index("reprobe_server_idx").on(t.serverId, t.requestedAt), index("reprobe_at_idx").on(t.requestedAt)],
+);
+
+/** A stretch of time in which a server's discovery checks were Failed (DESIGN §4): opened by the run that turned
+ * one of them Failed, closed by the first later run that reached the server with none Failed. Written in the
+ * run's own transaction. */
+export const incidents = sqliteTable(
+  "incidents",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    serverId: integer("server_id").notNull().references(() => servers.id),
+    startedAt: text("started_at").notNull(),
+    /** Null while the incident is open. */
+    endedAt: text("ended_at"),
+    /** The first Failed discovery check of the opening run, and its reason. */
+    check: text("check", { enum: CHECK_IDS }).notNull(),
+    reason: text("reason").notNull(),
+    openedRunId: integer("opened_run_id").notNull(),
+    closedRunId: integer("closed_run_id"),
+  },
+  (t) => [
+    index("incidents_server_idx").on(t.serverId, t.startedAt),
+    index("incidents_started_idx").on(t.startedAt),
+    index("incidents_open_idx").on(t.endedAt, t.serverId),
+  ],
 );
 
 /** Running totals of events for `/metrics` (rounds started and finished, round durations by bucket, servers

@@ -4,10 +4,9 @@ import { SUITE_VERSION } from "@/lib/probe/protocol";
 import { type Lang } from "@/lib/site/labels";
 import { FAQ, FAQ_CHROME, FAQ_SLUGS, RULE_INDEX, changesSince, ruleHref, rowCells, rowId, type Block, type FaqSlug } from "@/lib/site/faq";
 import { faqPath } from "@/lib/site/paths";
+import { HTML_LANG } from "@/lib/site/chrome";
 import { CopyField } from "./CopyField";
 import { Inline } from "./Inline";
-
-const HTML_LANG: Record<Lang, string> = { en: "en", zh: "zh-Hans" };
 
 /** The other language's name, shown in that language, plus a hidden phrase in the reader's language. */
 function LangSwitch({ lang, href }: { lang: Lang; href: string }) {

@@ -2,6 +2,7 @@ import type { CheckState } from "@/lib/checks/vocabulary";
 import { HISTORY_SEVERITY } from "@/lib/store/history";
 import type { StripDay } from "@/lib/site/history";
 import { STATE_LABELS } from "@/lib/site/labels";
+import { counted, WORDS } from "@/lib/site/plural";
 import { runPath } from "@/lib/site/paths";
 
 // Bars are drawn in SVG for sighted mouse users (a native tooltip per day, a click opens the day's run);
@@ -12,7 +13,7 @@ type Cell = CheckState | "none";
 
 function dayTitle(d: StripDay): string {
   if (!d.state) return `${d.day}: ${NO_PROBE.toLowerCase()}`;
-  const probes = `${d.probes} ${d.probes === 1 ? "probe" : "probes"}`;
+  const probes = counted(d.probes, WORDS.probe);
   return `${d.day}: ${STATE_LABELS.en[d.state]} (worst of ${probes})${d.runId ? "; click to open the day's last run" : ""}`;
 }
 
@@ -20,8 +21,8 @@ function dayTitle(d: StripDay): string {
 export function historySummary(days: StripDay[]): string {
   const counts = new Map<Cell, number>();
   for (const d of days) counts.set(d.state ?? "none", (counts.get(d.state ?? "none") ?? 0) + 1);
-  const parts = HISTORY_SEVERITY.filter((s) => counts.has(s)).map((s) => `${counts.get(s)} ${counts.get(s) === 1 ? "day" : "days"} ${STATE_LABELS.en[s]}`);
-  if (counts.has("none")) parts.push(`${counts.get("none")} ${counts.get("none") === 1 ? "day" : "days"} without a probe`);
+  const parts = HISTORY_SEVERITY.filter((s) => counts.has(s)).map((s) => `${counted(counts.get(s)!, WORDS.day)} ${STATE_LABELS.en[s]}`);
+  if (counts.has("none")) parts.push(`${counted(counts.get("none")!, WORDS.day)} without a probe`);
   return `Last ${days.length} UTC days: ${parts.join(", ")}.`;
 }
 

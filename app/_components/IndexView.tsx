@@ -1,36 +1,48 @@
 import Link from "next/link";
-import { CHECK_IDS, CHECK_STATES } from "@/lib/checks/vocabulary";
-import { CHECK_LABELS, STATE_LABELS } from "@/lib/site/labels";
+import { CHECK_IDS, CHECK_STATES, type CheckState } from "@/lib/checks/vocabulary";
+import { CHECK_LABELS, SORT_LABELS, SORT_ORDER_WORDS, STATE_LABELS } from "@/lib/site/labels";
+import { counted, WORDS } from "@/lib/site/plural";
+import { SERVER_SORTS } from "@/lib/store/vocabulary";
 import { getConfig } from "@/lib/config";
-import { listServers, summaryCounts } from "@/lib/store/servers";
-import { formatCount, formatUtc } from "@/lib/site/format";
-import { serverPath } from "@/lib/site/paths";
+import { listServers, SORT_DEFAULT_ORDER, summaryCounts } from "@/lib/store/servers";
+import { formatCount } from "@/lib/site/format";
 import { indexHref, type IndexQuery } from "@/lib/site/query";
-import { Ago } from "./Ago";
-import { HistoryStripCompact } from "./HistoryStrip";
 import { historyDays } from "@/lib/store/history";
-import { historyFromDay, stripDays } from "@/lib/site/history";
+import { historyFromDay } from "@/lib/site/history";
 import { RenderStamp } from "./RenderStamp";
 import { StateChip } from "./StateChip";
+import { ServerTable } from "./index/ServerTable";
 import { siteDb } from "../_lib/db";
 
+
 const PAGE_SIZE = 50;
+
+/** One state filter of the search form: "any state" or one of the four. */
+function StateSelect({ name, label, value }: { name: string; label: string; value: CheckState | undefined }) {
+  return (
+    <div className="field">
+      <label htmlFor={`f-${name}`}>{label}</label>
+      <select id={`f-${name}`} name={name} defaultValue={value ?? ""}>
+        <option value="">Any state</option>
+        {CHECK_STATES.map((s) => (
+          <option key={s} value={s}>
+            {STATE_LABELS.en[s]}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
 
 /** The index for one query: summary counts, the search form and one page of servers. */
 export function IndexView({ query }: { query: IndexQuery }) {
   const db = siteDb();
   const counts = summaryCounts(db);
-  const list = listServers(db, {
-    q: query.q,
-    states: query.states,
-    page: query.page,
-    pageSize: PAGE_SIZE,
-    includeLeft: query.includeLeft,
-  });
+  const list = listServers(db, { ...query, pageSize: PAGE_SIZE });
   const pages = Math.max(1, Math.ceil(list.total / list.pageSize));
   const now = new Date();
   const history = historyDays(db, list.rows.map((r) => r.name), historyFromDay(now));
-  const filtered = query.q !== "" || Object.keys(query.states).length > 0 || query.includeLeft;
+  const filtered = query.q !== "" || Object.keys(query.states).length > 0 || query.includeLeft || query.overall !== undefined;
 
   return (
     <>
@@ -48,7 +60,7 @@ export function IndexView({ query }: { query: IndexQuery }) {
       ) : null}
 
       <section aria-labelledby="summary-h">
-        <h2 id="summary-h">Summary: {formatCount(counts.servers)} servers in the registry</h2>
+        <h2 id="summary-h">Summary: {counted(counts.servers, WORDS.server)} in the registry</h2>
         <table className="summary-table stack">
           <caption className="visually-hidden">Servers per check and state; each number links to that filter</caption>
           <thead>
@@ -62,12 +74,22 @@ export function IndexView({ query }: { query: IndexQuery }) {
             </tr>
           </thead>
           <tbody>
+            <tr className="summary-overall">
+              <th scope="row">Overall</th>
+              {CHECK_STATES.map((s) => (
+                <td key={s} data-label={STATE_LABELS.en[s]}>
+                  <Link href={indexHref({ overall: s })} aria-label={`Overall ${STATE_LABELS.en[s]}: ${counted(counts.byOverall[s], WORDS.server)}`}>
+                    {formatCount(counts.byOverall[s])}
+                  </Link>
+                </td>
+              ))}
+            </tr>
             {CHECK_IDS.map((id) => (
               <tr key={id}>
                 <th scope="row">{CHECK_LABELS.en[id]}</th>
                 {CHECK_STATES.map((s) => (
                   <td key={s} data-label={STATE_LABELS.en[s]}>
-                    <Link href={indexHref({ states: { [id]: s } })} aria-label={`${CHECK_LABELS.en[id]} ${STATE_LABELS.en[s]}: ${counts.byCheck[id][s]} servers`}>
+                    <Link href={indexHref({ states: { [id]: s } })} aria-label={`${CHECK_LABELS.en[id]} ${STATE_LABELS.en[s]}: ${counted(counts.byCheck[id][s], WORDS.server)}`}>
                       {formatCount(counts.byCheck[id][s])}
                     </Link>
                   </td>
@@ -85,19 +107,20 @@ export function IndexView({ query }: { query: IndexQuery }) {
             <label htmlFor="q">Name contains</label>
             <input id="q" name="q" type="search" defaultValue={query.q} placeholder="io.github.example/server" />
           </div>
+          <StateSelect name="overall" label="Overall" value={query.overall} />
           {CHECK_IDS.map((id) => (
-            <div className="field" key={id}>
-              <label htmlFor={`f-${id}`}>{CHECK_LABELS.en[id]}</label>
-              <select id={`f-${id}`} name={id} defaultValue={query.states[id] ?? ""}>
-                <option value="">Any state</option>
-                {CHECK_STATES.map((s) => (
-                  <option key={s} value={s}>
-                    {STATE_LABELS.en[s]}
-                  </option>
-                ))}
-              </select>
-            </div>
+            <StateSelect key={id} name={id} label={CHECK_LABELS.en[id]} value={query.states[id]} />
           ))}
+          <div className="field">
+            <label htmlFor="f-sort">Sort by</label>
+            <select id="f-sort" name="sort" defaultValue={query.sort}>
+              {SERVER_SORTS.map((s) => (
+                <option key={s} value={s}>
+                  {`${SORT_LABELS[s]} (${SORT_ORDER_WORDS[s][SORT_DEFAULT_ORDER[s]]})`}
+                </option>
+              ))}
+            </select>
+          </div>
           <div className="field checkbox">
             <label>
               <input type="checkbox" name="includeLeft" value="1" defaultChecked={query.includeLeft} /> Include servers that left the registry
@@ -114,58 +137,10 @@ export function IndexView({ query }: { query: IndexQuery }) {
         <p role="status">
           {list.total === 0
             ? "No server matches."
-            : `${formatCount(list.total)} ${list.total === 1 ? "server" : "servers"}${filtered ? " match" : ""}; showing ${formatCount((list.page - 1) * list.pageSize + 1)}–${formatCount(Math.min(list.total, list.page * list.pageSize))}.`}
+            : `${counted(list.total, filtered ? WORDS.serverMatch : WORDS.server)}; showing ${formatCount((list.page - 1) * list.pageSize + 1)}–${formatCount(Math.min(list.total, list.page * list.pageSize))}, ${SORT_LABELS[query.sort].toLowerCase()} ${SORT_ORDER_WORDS[query.sort][query.order]}.`}
         </p>
 
-        {list.rows.length > 0 ? (
-          <table className="stack server-table">
-            <thead>
-              <tr>
-                <th scope="col">Server</th>
-                <th scope="col">Host</th>
-                <th scope="col">Era · revision</th>
-                {CHECK_IDS.map((id) => (
-                  <th scope="col" key={id}>
-                    {CHECK_LABELS.en[id]}
-                  </th>
-                ))}
-                <th scope="col">Last probed</th>
-                <th scope="col">Last 90 days</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.rows.map((row) => (
-                <tr key={row.name}>
-                  <td data-label="Server">
-                    <Link className="server-name" href={serverPath(row.name)}>
-                      {row.name}
-                    </Link>
-                    {row.title && row.title !== row.name ? <div className="sub">{row.title}</div> : null}
-                    {row.leftRegistryAt ? <div className="sub">Left the registry {formatUtc(row.leftRegistryAt)}</div> : null}
-                  </td>
-                  <td data-label="Host">
-                    <span className="sub">{row.host ?? "–"}</span>
-                  </td>
-                  <td data-label="Era · revision">
-                    {row.era ? row.era : "–"}
-                    {row.protocolVersion ? <div className="sub">{row.protocolVersion}</div> : null}
-                  </td>
-                  {CHECK_IDS.map((id) => (
-                    <td key={id} data-label={CHECK_LABELS.en[id]}>
-                      <StateChip state={row.states[id]} />
-                    </td>
-                  ))}
-                  <td data-label="Last probed">
-                    {row.lastProbedAt ? <Ago iso={row.lastProbedAt} /> : "not yet"}
-                  </td>
-                  <td data-label="Last 90 days">
-                    <HistoryStripCompact days={stripDays(history.get(row.name) ?? [], now)} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        ) : null}
+        {list.rows.length > 0 ? <ServerTable rows={list.rows} query={query} history={history} now={now} /> : null}
 
         {pages > 1 ? (
           <nav className="pager" aria-label="Pages">

@@ -48,8 +48,12 @@ export function LatencyChart({ times, today }: { times: ResponseTimes; today: st
           </tr>
         </tbody>
       </table>
-      {measured === 0 ? (
-        <p className="sub">No response time was measured in the last 30 days.</p>
+      {measured < 2 ? (
+        <p className="sub">
+          {measured === 0
+            ? "No response time was measured in the last 30 days."
+            : "Response times were measured on one day only; the chart of daily medians starts once there are two."}
+        </p>
       ) : (
         <svg className="chart latency" viewBox={`0 0 ${W} ${H}`} role="img" aria-labelledby="latency-t latency-d">
           <title id="latency-t">Daily median response time, last 30 days</title>
@@ -75,7 +79,7 @@ export function LatencyChart({ times, today }: { times: ResponseTimes; today: st
           <path className="series tools" d={line("toolsListP50")} />
         </svg>
       )}
-      {measured > 0 ? (
+      {measured >= 2 ? (
         <ul className="legend" aria-hidden="true">
           <li>
             <span className="swatch series-handshake" /> Handshake

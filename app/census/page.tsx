@@ -9,9 +9,15 @@ import { formatCount, formatPercent } from "@/lib/site/format";
 import { REFUSAL_LABELS, tallyRefusals } from "@/lib/site/refusals";
 import { StateChip } from "../_components/StateChip";
 import { siteDb } from "../_lib/db";
+import { pageMetadata } from "../_lib/meta";
 
 export const dynamic = "force-dynamic";
-export const metadata: Metadata = { title: "Census" };
+export const generateMetadata = (): Promise<Metadata> =>
+  pageMetadata({
+    path: "/census",
+    title: "Census",
+    description: "Across remote MCP servers: tool lists read to the end, protocol revisions agreed, and how servers refuse a call to a tool that does not exist.",
+  });
 
 export default function CensusPage() {
   const db = siteDb();

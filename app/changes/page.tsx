@@ -5,13 +5,17 @@ import { formatCount, formatUtc } from "@/lib/site/format";
 import { serverPath } from "@/lib/site/paths";
 import { firstParam, type SearchParams } from "@/lib/site/query";
 import { siteDb } from "../_lib/db";
+import { pageMetadata } from "../_lib/meta";
 
 export const dynamic = "force-dynamic";
 
-export const metadata: Metadata = {
-  title: "Tool-definition changes",
-  alternates: { types: { "application/atom+xml": "/changes/feed.xml" } },
-};
+export const generateMetadata = (): Promise<Metadata> =>
+  pageMetadata({
+    path: "/changes",
+    title: "Tool-definition changes",
+    description: "Every change to a remote MCP server's tool definitions, field by field, newest first.",
+    feeds: [{ url: "/changes/feed.xml", title: "Tool-definition changes" }],
+  });
 
 const PAGE_SIZE = 100;
 

@@ -4,19 +4,30 @@ import { coverageDays } from "@/lib/store/coverage";
 import { countServers, failingLongest } from "@/lib/store/servers";
 import { CROSS_READ_ALERT_MIN, CROSS_READ_ALERT_RATE, disagreementRate } from "@/lib/rounds/alerts/evaluate";
 import { openAlerts, resolvedAlerts } from "@/lib/store/alerts";
-import { crossReadCounts, crossReadsOn, latestCrossReadDay, CROSS_READ_ORDER } from "@/lib/store/cross-reads";
+import { crossReadCounts, crossReadsOn, isDifference, latestCrossReadDay, CROSS_READ_ORDER } from "@/lib/store/cross-reads";
+import { explanationClause } from "@/lib/site/cross-read";
+import { counted, WORDS } from "@/lib/site/plural";
 import { formatCount, formatDuration, formatPercent, formatRelative, formatUtc } from "@/lib/site/format";
 import { ALERT_KIND_LABELS, CROSS_READ_LABELS } from "@/lib/site/labels";
 import { serverPath } from "@/lib/site/paths";
 import { BarChart } from "../_components/BarChart";
 import { StateChip } from "../_components/StateChip";
 import { siteDb } from "../_lib/db";
+import { pageMetadata } from "../_lib/meta";
 
 export const dynamic = "force-dynamic";
-export const metadata: Metadata = {
-  title: "Coverage",
-  alternates: { types: { "application/atom+xml": "/coverage/feed.xml" } },
-};
+export const generateMetadata = (): Promise<Metadata> =>
+  pageMetadata({
+    path: "/coverage",
+    title: "Coverage",
+    description: "How many remote MCP servers were read completely each day, the operated alerts, and the independent cross-reader's outcomes.",
+    feeds: [{ url: "/coverage/feed.xml", title: "Alerts" }],
+  });
+
+const EXPLAINED_BLIND = {
+  en: { one: "# server read only by the cross-reader is explained", other: "# servers read only by the cross-reader are explained" },
+  zh: { other: "另有 # 个只有交叉读取器读到的服务端可由探测器规则解释" },
+} as const;
 
 /** Differing paths shown per server before "and N more". */
 const PATHS_SHOWN = 4;
@@ -236,7 +247,9 @@ function CrossReadSection({ db, day }: { db: ReturnType<typeof siteDb>; day: str
   const counts = crossReadCounts(db, day);
   const rows = crossReadsOn(db, day);
   const rate = disagreementRate(counts);
-  const blind = counts.only_cross_reader;
+  // DESIGN §6: a server only the cross-reader read is a possible blind spot unless the probe's own rules explain it.
+  const blind = rows.filter((r) => r.outcome === "only_cross_reader" && !r.explained).length;
+  const explainedBlind = counts.only_cross_reader - blind;
   return (
     <section aria-labelledby="cross-h">
       <h2 id="cross-h">Cross-reader</h2>
@@ -248,14 +261,20 @@ function CrossReadSection({ db, day }: { db: ReturnType<typeof siteDb>; day: str
       <div className={blind > 0 ? "notice warn" : "notice ok"} role="status">
         <p>
           <strong>
-            {formatCount(blind)} {blind === 1 ? "server" : "servers"} read only by the cross-reader.
+            {counted(blind, WORDS.server)} read only by the cross-reader, for no reason the probe&apos;s rules give.
           </strong>{" "}
           {blind > 0
             ? "The second reader got a tool list where our probe could not: each one is a possible blind spot of the probe."
-            : "Everything the second reader could read, our probe read too."}
+            : "Everything the second reader could read, our probe read too, or its rules say why not."}
         </p>
+        {explainedBlind > 0 ? (
+          <p>
+            {counted(explainedBlind, EXPLAINED_BLIND)} by the probe&apos;s own rules (<Link href="/faq/operating#explained">explained differences</Link>
+            ): a fact about the server, shown on its page and not counted by the alert.
+          </p>
+        ) : null}
         <p>
-          Disagreement: {formatCount(rate.disagreeing)} of {formatCount(rate.compared)} servers that either side read ({formatPercent(rate.disagreeing, rate.compared)}
+          Unexplained differences: {formatCount(rate.disagreeing)} of {formatCount(rate.compared)} servers that either side read ({formatPercent(rate.disagreeing, rate.compared)}
           ); an alert opens above {Math.round(CROSS_READ_ALERT_RATE * 100)}% with at least {CROSS_READ_ALERT_MIN} servers.
         </p>
       </div>
@@ -278,11 +297,12 @@ function CrossReadSection({ db, day }: { db: ReturnType<typeof siteDb>; day: str
       </table>
       {rows.length > 0 ? (
         <table className="stack" id="cross-read-table">
-          <caption>Every sampled server, possible blind spots first</caption>
+          <caption>Every sampled server, possible blind spots first (unexplained before explained)</caption>
           <thead>
             <tr>
               <th scope="col">Server</th>
               <th scope="col">Outcome</th>
+              <th scope="col">Explained</th>
               <th scope="col">Differing field paths</th>
               <th scope="col" className="num">Tools (probe / cross-reader)</th>
             </tr>
@@ -296,6 +316,9 @@ function CrossReadSection({ db, day }: { db: ReturnType<typeof siteDb>; day: str
                 <td data-label="Outcome">
                   {CROSS_READ_LABELS[r.outcome]}
                   {r.detail && r.outcome !== "agreed" ? <div className="sub">{r.detail}</div> : null}
+                </td>
+                <td data-label="Explained">
+                  {isDifference(r.outcome) ? (r.explanation ? `yes: ${explanationClause(r.explanation, r.explanationCode)}` : "no") : "–"}
                 </td>
                 <td data-label="Differing field paths">
                   {r.paths.length === 0 ? (

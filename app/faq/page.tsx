@@ -1,11 +1,17 @@
 import type { Metadata } from "next";
 import { FAQ_CHROME } from "@/lib/site/faq";
 import { FaqIndex } from "@/app/_components/FaqArticle";
+import { pageMetadata } from "@/app/_lib/meta";
+import { faqPath } from "@/lib/site/paths";
 
-export const metadata: Metadata = {
-  title: FAQ_CHROME.en.indexTitle,
-  alternates: { languages: { en: "/faq", "zh-Hans": "/zh/faq" } },
-};
+export const generateMetadata = (): Promise<Metadata> =>
+  pageMetadata({
+    path: faqPath("en"),
+    title: FAQ_CHROME.en.indexTitle,
+    description: FAQ_CHROME.en.indexLede,
+    lang: "en",
+    languages: { en: faqPath("en"), zh: faqPath("zh") },
+  });
 
 export default function FaqIndexPage() {
   return <FaqIndex lang="en" />;

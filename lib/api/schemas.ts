@@ -1,9 +1,10 @@
 import { z } from "zod";
 import { ROUND_STATUSES } from "../../db/schema";
-import { CHECK_IDS, CHECK_STATES, HINT_CODES, REFUSAL_CODES } from "../checks/vocabulary";
+import { CHECK_IDS, CHECK_STATES, HINT_CODES, NO_FALLBACK_RULES, NOT_CHECKED_CAUSES, REFUSAL_CODES } from "../checks/vocabulary";
 import { ERAS, NETWORK_ERROR_KINDS, REMOTE_STANDINGS, TRANSPORTS } from "../probe/protocol";
 import { EXCHANGE_PHASES } from "../probe/types";
-import { ALERT_KINDS, CROSS_READ_OUTCOMES, TOOL_CHANGE_KINDS } from "../store/vocabulary";
+import { ALERT_KINDS, CROSS_READ_EXPLANATIONS, CROSS_READ_OUTCOMES, TOOL_CHANGE_KINDS, UPTIME_OUTCOMES } from "../store/vocabulary";
+import { UPTIME_WINDOWS } from "../store/uptime";
 
 // The JSON API's answers, one zod schema each: the one place a shape is defined. The handlers' answers are
 // typed by these (a missing or mistyped field fails tsc), /api/openapi.json is generated from them, and the
@@ -14,6 +15,7 @@ const instant = z.iso.datetime().describe("ISO-8601 instant, UTC");
 const day = z.iso.date().describe("UTC day, YYYY-MM-DD");
 const count = z.number().int().min(0);
 const checkState = z.enum(CHECK_STATES);
+const notCheckedCause = z.enum(NOT_CHECKED_CAUSES);
 
 /** An object with one property per vocabulary entry, all of one schema. */
 function keyed<K extends string, S extends z.ZodType>(keys: readonly K[], value: S) {
@@ -41,6 +43,11 @@ export const ServerRow = z
     era: z.enum(ERAS).nullable().describe("modern (2026-07-28 discover) or legacy (initialize)."),
     protocolVersion: z.string().nullable().describe("The agreed protocol revision."),
     states: CheckStates,
+    overall: checkState.nullable().describe("The overall state (DESIGN §2); null until the first run."),
+    overallCause: notCheckedCause.nullable().describe("When the overall state is Not checked: the kind of its first Not checked discovery check."),
+    notCheckedCauses: z
+      .object(Object.fromEntries(CHECK_IDS.map((id) => [id, notCheckedCause.optional()])) as Record<(typeof CHECK_IDS)[number], z.ZodOptional<typeof notCheckedCause>>)
+      .describe("The kind of each Not checked check, by check id."),
     needsConfig: z.string().nullable().describe("Why the listed remote cannot be probed as listed; null when it can."),
     toolCount: count.nullable(),
     lastProbedAt: instant.nullable(),
@@ -64,6 +71,9 @@ export const CheckResult = z
     code: z.enum(REFUSAL_CODES).nullable().describe("error_taxonomy only: the refusal shape the census counts."),
     hint: z.string().nullable().describe("What to change, one sentence, when the evidence matches a known misconfiguration (DESIGN §2.8)."),
     hintCode: z.enum(HINT_CODES).nullable().describe("The misconfiguration the hint names."),
+    notCheckedCause: notCheckedCause.nullable().describe("Not checked only: the kind the judge decided on."),
+    noFallback: z.enum(NO_FALLBACK_RULES).nullable().describe("Failed discovery by a rule that forbids the fallback to initialize."),
+    noFallbackCode: z.number().int().nullable().describe("The JSON-RPC code or HTTP status behind that rule."),
     evidence: z.array(z.number().int()).describe("Sequence numbers of the exchanges behind the verdict."),
     suiteVersion: z.string(),
     runId: z.number().int(),
@@ -119,6 +129,9 @@ export const RunSummary = z.object({
   handshakeMs: count.nullable(),
   toolsListMs: count.nullable(),
   certificate: CertificateFacts.nullable(),
+  overall: checkState.nullable().describe("The overall state this run left the server in."),
+  overallCause: notCheckedCause.nullable(),
+  uptime: z.enum(UPTIME_OUTCOMES).nullable().describe("How this probe counts for uptime: up, down, or left out."),
 });
 
 export const Transition = z.object({
@@ -174,6 +187,49 @@ export const Certificate = z
   })
   .describe("The certificate fact beside the checks (DESIGN §2.8).");
 
+const crossReadFields = {
+  explained: z.boolean().describe("The difference follows from the probe's own rules (DESIGN §6)."),
+  explanation: z.enum(CROSS_READ_EXPLANATIONS).nullable().describe("The rule that explains it."),
+};
+
+export const ServerCrossRead = z
+  .object({
+    day,
+    name: z.string(),
+    outcome: z.enum(CROSS_READ_OUTCOMES),
+    paths: z.array(z.string()),
+    detail: z.string().nullable(),
+    crossToolCount: count.nullable(),
+    probeToolCount: count.nullable(),
+    readAt: instant,
+    ...crossReadFields,
+    explanationCode: z.number().int().nullable(),
+    sentence: z.string().describe("The outcome in one sentence."),
+  })
+  .describe("The server's latest cross-read (DESIGN §6).");
+
+const UptimeFigure = z.object({
+  ratio: z.number().min(0).max(1).nullable().describe("up / reached; null when no probe reached the server."),
+  up: count,
+  reached: count,
+  from: instant.describe("Where the window starts."),
+});
+
+export const Uptime = keyed(UPTIME_WINDOWS, UptimeFigure).describe("Uptime per window (DESIGN §4).");
+
+export const Incident = z
+  .object({
+    id: z.number().int(),
+    startedAt: instant,
+    endedAt: instant.nullable().describe("Null while it is open."),
+    durationMs: count.nullable(),
+    check: z.enum(CHECK_IDS).describe("The discovery check that opened it."),
+    reason: z.string(),
+    openedRunId: z.number().int(),
+    closedRunId: z.number().int().nullable(),
+  })
+  .describe("A stretch of time in which a discovery check was Failed (DESIGN §4).");
+
 export const ServerAnswer = ServerRow.extend({
   version: z.string().nullable(),
   firstSeenAt: instant,
@@ -194,6 +250,11 @@ export const ServerAnswer = ServerRow.extend({
   optOut: z.object({ source: z.string(), reason: z.string(), since: instant }).nullable(),
   history: z.array(HistoryDay).describe("The last 90 UTC days, oldest first."),
   responseTimes: ResponseTimes.nullable(),
+  overallCheck: z.enum(CHECK_IDS).nullable().describe("The check that decided the overall state; null when Verified."),
+  overallReason: z.string().nullable().describe("That check's reason."),
+  crossRead: ServerCrossRead.nullable(),
+  uptime: Uptime.nullable(),
+  incidents: z.array(Incident).describe("The latest incidents, most recent first."),
 }).describe("Everything the server page shows.");
 
 // ---- /api/badge/<name> ---------------------------------------------------------------------------------
@@ -213,7 +274,10 @@ export const StatusAnswer = z
       today: count.describe("Distinct servers read completely so far this UTC day."),
       median7d: z.number().nullable().describe("Median of the 7 complete days before today; null until there is enough history."),
     }),
-    crossRead: z.object({ day, ...keyed(CROSS_READ_OUTCOMES, count).shape }).nullable().describe("The latest cross-read day's counts by outcome."),
+    crossRead: z
+      .object({ day, ...keyed(CROSS_READ_OUTCOMES, count).shape, explained: count.describe("Differences the probe's own rules account for.") })
+      .nullable()
+      .describe("The latest cross-read day's counts by outcome."),
     alerts: z.array(z.object({ kind: z.enum(ALERT_KINDS), since: instant, day, message: z.string() })).describe("The open alerts."),
   })
   .describe("For outside monitors: 503 while any alert is open, 200 otherwise, the same JSON either way.");
@@ -221,7 +285,9 @@ export const StatusAnswer = z
 export const CrossReadsAnswer = z
   .object({
     day: day.nullable(),
-    servers: z.array(z.object({ name: z.string(), outcome: z.enum(CROSS_READ_OUTCOMES), paths: z.array(z.string()).describe("Where the tool lists differ.") })),
+    servers: z.array(
+      z.object({ name: z.string(), outcome: z.enum(CROSS_READ_OUTCOMES), ...crossReadFields, paths: z.array(z.string()).describe("Where the tool lists differ.") }),
+    ),
   })
   .describe("The latest cross-read day's outcomes, the probe's possible blind spots first.");
 
@@ -286,6 +352,9 @@ export const API_SCHEMAS = {
   ToolChange,
   HistoryDay,
   ResponseTimes,
+  ServerCrossRead,
+  Uptime,
+  Incident,
   ServerAnswer,
   ShieldsAnswer,
   BadgeError,

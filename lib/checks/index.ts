@@ -9,6 +9,7 @@ import { CHECK_IDS, type CheckId, type CheckState } from "./vocabulary";
 export { judgeAuthMetadata, judgeErrorTaxonomy, judgeHandshake, judgeProtocolVersion, judgeToolsList } from "./judges";
 export type { CheckResult } from "./types";
 export { hintSentence, type Hint } from "./hints";
+export { overallOf, overallState, type Overall, type OverallInput } from "./overall";
 
 /** The five verdicts, in CHECK_IDS order. Pure: the same observation always gives the same results. */
 export function judge(obs: ProbeObservation): CheckResult[] {

@@ -1,10 +1,12 @@
 import type { HandshakeOutcome, ProbeObservation } from "../probe/types";
 import {
+  blockedCause,
   blockedReason,
   brokenChallengeReason,
   challengeWords,
   credentialReason,
   handshakeStop,
+  type HandshakeStop,
   lateRetryWords,
   metadataProblemWords,
   phaseWords,
@@ -13,10 +15,33 @@ import {
 } from "./reasons";
 import type { CheckResult } from "./types";
 import { MODERN_REVISION } from "../probe/protocol";
-import type { CheckId, CheckState } from "./vocabulary";
+import type { CheckId, CheckState, NotCheckedCause } from "./vocabulary";
 
-function result(check: CheckId, state: CheckState, reason: string, evidence: number[]): CheckResult {
-  return { check, state, reason, evidence: [...new Set(evidence)].sort((a, b) => a - b) };
+const seqs = (evidence: number[]) => [...new Set(evidence)].sort((a, b) => a - b);
+
+function result(check: CheckId, state: Exclude<CheckState, "not_checked">, reason: string, evidence: number[]): CheckResult {
+  return { check, state, reason, evidence: seqs(evidence) };
+}
+
+/** A Not checked verdict always names its kind, so nothing downstream reads the kind back from the sentence. */
+function notChecked(check: CheckId, cause: NotCheckedCause, reason: string, evidence: number[]): CheckResult {
+  return { check, state: "not_checked", reason, evidence: seqs(evidence), notCheckedCause: cause };
+}
+
+function fromStop(check: CheckId, stop: HandshakeStop, evidence: number[]): CheckResult {
+  if (stop.state === "not_checked") return notChecked(check, stop.cause, stop.reason, evidence);
+  const r = result(check, "failed", stop.reason, evidence);
+  return stop.noFallback ? { ...r, noFallback: stop.noFallback } : r;
+}
+
+function blocked(check: CheckId, obs: ProbeObservation): CheckResult | null {
+  return obs.blocked ? notChecked(check, blockedCause(obs.blocked), blockedReason(obs.blocked), []) : null;
+}
+
+/** Nothing reached this step: the slow-down that stopped the probe, else the deadline, else `fallback`. */
+function unreached(check: CheckId, obs: ProbeObservation, reason: string, evidence: number[]): CheckResult {
+  if (obs.slowDown) return notChecked(check, "slow_down", slowDownReason(obs.slowDown), evidence);
+  return notChecked(check, obs.deadlineHit ? "deadline" : "not_reached", reason, evidence);
 }
 
 function handshakeSeqs(hs: HandshakeOutcome | undefined): number[] {
@@ -43,10 +68,11 @@ function deadlineWords(obs: ProbeObservation): string | undefined {
 /** `handshake`: did server/discover or the one legacy fallback complete? */
 export function judgeHandshake(obs: ProbeObservation): CheckResult {
   const id = "handshake";
-  if (obs.blocked) return result(id, "not_checked", blockedReason(obs.blocked), []);
+  const b = blocked(id, obs);
+  if (b) return b;
   const hs = obs.handshake;
   const ev = handshakeSeqs(hs);
-  if (!hs) return result(id, "not_checked", obs.slowDown ? slowDownReason(obs.slowDown) : "The probe did not reach the handshake.", ev);
+  if (!hs) return unreached(id, obs, "The probe did not reach the handshake.", ev);
   switch (hs.kind) {
     case "modern":
       return result(id, "verified", sentence(`server/discover answered with a discover result listing ${hs.supportedVersions.join(", ")}; the ${MODERN_REVISION} handshake completed`), ev);
@@ -71,17 +97,16 @@ export function judgeHandshake(obs: ProbeObservation): CheckResult {
         sentence(`server/discover answered with a discover result listing ${hs.supportedVersions.join(", ")}, so the handshake completed`, "no revision in it is one the probe speaks, and such a result is no reason to fall back to initialize"),
         ev,
       );
-    default: {
-      const stop = handshakeStop(hs, obs)!;
-      return result(id, stop.state, stop.reason, ev);
-    }
+    default:
+      return fromStop(id, handshakeStop(hs, obs)!, ev);
   }
 }
 
 /** `protocol_version`: was a revision both sides speak agreed? */
 export function judgeProtocolVersion(obs: ProbeObservation): CheckResult {
   const id = "protocol_version";
-  if (obs.blocked) return result(id, "not_checked", blockedReason(obs.blocked), []);
+  const b = blocked(id, obs);
+  if (b) return b;
   const hs = obs.handshake;
   const ev = handshakeSeqs(hs);
   if (hs?.kind === "modern") {
@@ -90,21 +115,19 @@ export function judgeProtocolVersion(obs: ProbeObservation): CheckResult {
   if ((hs?.kind === "legacy" || hs?.kind === "sse") && hs.common) {
     return result(id, "verified", sentence(`${hs.protocolVersion} agreed through initialize`), ev);
   }
-  const stop = handshakeStop(hs, obs)!;
-  return result(id, stop.state, stop.reason, ev);
+  return fromStop(id, handshakeStop(hs, obs)!, ev);
 }
 
 /** `tools_list`: was the complete tool list read? */
 export function judgeToolsList(obs: ProbeObservation): CheckResult {
   const id = "tools_list";
-  if (obs.blocked) return result(id, "not_checked", blockedReason(obs.blocked), []);
+  const b = blocked(id, obs);
+  if (b) return b;
   const stop = handshakeStop(obs.handshake, obs);
-  if (stop) return result(id, stop.state, stop.reason, handshakeSeqs(obs.handshake));
+  if (stop) return fromStop(id, stop, handshakeSeqs(obs.handshake));
   const t = obs.toolsList;
   const ev = toolsSeqs(obs);
-  if (!t) {
-    return result(id, "not_checked", obs.slowDown ? slowDownReason(obs.slowDown) : sentence("the tool list was not requested", deadlineWords(obs)), ev);
-  }
+  if (!t) return unreached(id, obs, sentence("the tool list was not requested", deadlineWords(obs)), ev);
   switch (t.kind) {
     case "complete": {
       const read = `read ${t.tools.length} tool${t.tools.length === 1 ? "" : "s"} over ${t.pages} page${t.pages === 1 ? "" : "s"}`;
@@ -123,9 +146,9 @@ export function judgeToolsList(obs: ProbeObservation): CheckResult {
       );
     case "budget_exhausted": {
       const pending = t.pendingMs !== undefined ? `, the next one pending for ${t.pendingMs} ms` : ", a cursor to the next one pending";
-      return result(
+      return notChecked(
         id,
-        "not_checked",
+        "deadline",
         sentence(
           `the probe's per-server deadline ran out while the server was still answering tools/list: ${t.pages} page${t.pages === 1 ? "" : "s"} (${t.tools.length} tool${t.tools.length === 1 ? "" : "s"}) came back in time${pending}`,
           "that is the probe's budget, not a fault of the server",
@@ -134,36 +157,36 @@ export function judgeToolsList(obs: ProbeObservation): CheckResult {
       );
     }
     case "credential_gate":
-      return result(id, "not_checked", credentialReason(t.challenge.phase, t.challenge.status, t.challenge.challenges.map((c) => c.scheme), t.after), ev);
+      return notChecked(id, "credential_required", credentialReason(t.challenge.phase, t.challenge.status, t.challenge.challenges.map((c) => c.scheme), t.after), ev);
     case "slow_down":
-      return result(id, "not_checked", slowDownReason(t.slowDown), ev);
+      return notChecked(id, "slow_down", slowDownReason(t.slowDown), ev);
     case "failed":
       return result(id, "failed", sentence(t.cause, t.pages > 0 && `after ${t.pages} page${t.pages === 1 ? "" : "s"} read`, t.lateRetry && lateRetryWords(t.lateRetry)), ev);
     case "not_attempted":
-      if (obs.slowDown) return result(id, "not_checked", slowDownReason(obs.slowDown), ev);
-      return result(id, "not_checked", sentence(`the tool list was not requested: ${t.why}`), ev);
+      return unreached(id, obs, sentence(`the tool list was not requested: ${t.why}`), ev);
   }
 }
 
 /** `error_taxonomy`: how the server refuses a call to a tool that does not exist. */
 export function judgeErrorTaxonomy(obs: ProbeObservation): CheckResult {
   const id = "error_taxonomy";
-  if (obs.blocked) return result(id, "not_checked", blockedReason(obs.blocked), []);
+  const b = blocked(id, obs);
+  if (b) return b;
   const c = obs.toolCall;
   if (!c) {
-    if (obs.slowDown) return result(id, "not_checked", slowDownReason(obs.slowDown), [obs.slowDown.seq]);
-    return result(id, "not_checked", "The reserved-tool call was not made.", []);
+    if (obs.slowDown) return notChecked(id, "slow_down", slowDownReason(obs.slowDown), [obs.slowDown.seq]);
+    return notChecked(id, "withheld", "The reserved-tool call was not made.", []);
   }
   switch (c.kind) {
     case "withheld": {
       const ev = obs.toolsList && obs.toolsList.kind !== "not_attempted" ? toolsSeqs(obs) : handshakeSeqs(obs.handshake);
-      if (obs.slowDown && c.cause === "slow_down") return result(id, "not_checked", slowDownReason(obs.slowDown), [...ev, obs.slowDown.seq]);
-      return result(id, "not_checked", sentence(`the reserved-tool call was withheld because ${c.why}`), ev);
+      if (obs.slowDown && c.cause === "slow_down") return notChecked(id, "slow_down", slowDownReason(obs.slowDown), [...ev, obs.slowDown.seq]);
+      return notChecked(id, "withheld", sentence(`the reserved-tool call was withheld because ${c.why}`), ev);
     }
     case "slow_down":
-      return result(id, "not_checked", slowDownReason(c.slowDown), [c.slowDown.seq]);
+      return notChecked(id, "slow_down", slowDownReason(c.slowDown), [c.slowDown.seq]);
     case "failed":
-      if (obs.deadlineHit) return result(id, "not_checked", sentence(c.cause, "the probe's per-server deadline ran out before an answer"), c.seq ? [c.seq] : []);
+      if (obs.deadlineHit) return notChecked(id, "deadline", sentence(c.cause, "the probe's per-server deadline ran out before an answer"), c.seq ? [c.seq] : []);
       return result(id, "observed_risk", sentence(`${c.cause}, so a client calling a tool that does not exist gets no refusal it can read`), c.seq ? [c.seq] : []);
     case "answered": {
       const s = c.shape;
@@ -188,24 +211,25 @@ export function judgeErrorTaxonomy(obs: ProbeObservation): CheckResult {
 /** `auth_metadata`: can a client discover how to authenticate from the challenge? */
 export function judgeAuthMetadata(obs: ProbeObservation): CheckResult {
   const id = "auth_metadata";
-  if (obs.blocked) return result(id, "not_checked", blockedReason(obs.blocked), []);
+  const b = blocked(id, obs);
+  if (b) return b;
   const a = obs.authMetadata;
   if (!a) {
-    if (obs.slowDown) return result(id, "not_checked", slowDownReason(obs.slowDown), [obs.slowDown.seq]);
-    return result(id, "not_checked", sentence("the challenge was not followed", deadlineWords(obs) ?? "the probe stopped before this step"), []);
+    if (obs.slowDown) return notChecked(id, "slow_down", slowDownReason(obs.slowDown), [obs.slowDown.seq]);
+    return unreached(id, obs, sentence("the challenge was not followed", deadlineWords(obs) ?? "the probe stopped before this step"), []);
   }
-  if (a.kind === "no_challenge") return result(id, "not_checked", "No credential challenge was presented, so there was no auth metadata to discover.", []);
+  if (a.kind === "no_challenge") return notChecked(id, "no_challenge", "No credential challenge was presented, so there was no auth metadata to discover.", []);
   if (a.kind === "unparseable_challenge") return result(id, "observed_risk", brokenChallengeReason(a.broken), [a.broken.seq]);
   const ch = a.challenge;
   const from = `${phaseWords(ch.phase)} answered ${challengeWords(ch.status, ch.challenges.map((c) => c.scheme))}`;
   const ev = "seq" in a && typeof a.seq === "number" ? [ch.seq, a.seq] : [ch.seq];
   switch (a.kind) {
     case "no_metadata_url":
-      return result(id, "not_checked", sentence(`${from} but no resource_metadata URL, so there was no metadata to follow`), ev);
+      return notChecked(id, "no_metadata_url", sentence(`${from} but no resource_metadata URL, so there was no metadata to follow`), ev);
     case "opted_out_host":
-      return result(id, "not_checked", sentence(`${from} pointing at ${a.url}, but ${a.host} asked not to be probed (${a.reason}), so nothing was fetched`), ev);
+      return notChecked(id, "opted_out", sentence(`${from} pointing at ${a.url}, but ${a.host} asked not to be probed (${a.reason}), so nothing was fetched`), ev);
     case "address_refused":
-      return result(id, "not_checked", sentence(`${from} pointing at ${a.url}, which the probe does not fetch: ${a.detail}`), ev);
+      return notChecked(id, "address_policy", sentence(`${from} pointing at ${a.url}, which the probe does not fetch: ${a.detail}`), ev);
     case "invalid_url":
       return result(id, "observed_risk", sentence(`${from} whose resource_metadata (${a.url.slice(0, 120)}) is not an absolute http(s) URL, so a client cannot fetch it`), ev);
     case "http_error":
@@ -226,9 +250,9 @@ export function judgeAuthMetadata(obs: ProbeObservation): CheckResult {
         ev,
       );
     case "slow_down":
-      return result(id, "not_checked", slowDownReason(a.slowDown), [...ev, a.slowDown.seq]);
+      return notChecked(id, "slow_down", slowDownReason(a.slowDown), [...ev, a.slowDown.seq]);
     case "failed":
-      if (obs.deadlineHit) return result(id, "not_checked", sentence(`${from}; fetching ${a.url} was cut short because the probe's per-server deadline ran out`), ev);
+      if (obs.deadlineHit) return notChecked(id, "deadline", sentence(`${from}; fetching ${a.url} was cut short because the probe's per-server deadline ran out`), ev);
       return result(id, "observed_risk", sentence(`${from}; its metadata URL ${a.url} could not be read (${a.cause})`), ev);
     case "ok": {
       const as = `authorization server${a.authorizationServers.length === 1 ? "" : "s"} ${a.authorizationServers.join(", ")}`;

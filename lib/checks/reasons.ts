@@ -1,5 +1,7 @@
 import type { Blocked, BrokenChallenge, HandshakeOutcome, MetadataProblem, ProbeObservation, SlowDown } from "../probe/types";
 import { LEGACY_REVISIONS, MODERN_REVISION } from "../probe/protocol";
+import type { CheckResult } from "./types";
+import type { NotCheckedCause } from "./vocabulary";
 
 // Shared phrasing, so the same situation reads the same way under every check.
 
@@ -13,6 +15,24 @@ export function blockedReason(b: Blocked): string {
       return `Not probed: the server needs configuration first (${b.detail}).`;
     case "invalid_url":
       return `Not probed: ${b.detail}.`;
+    case "probe_network":
+      return `Not judged: the probe's own network was failing while this server was due (${b.detail}), so nothing about the server was concluded.`;
+  }
+}
+
+/** The kind of "not checked" a block is, for every check it stops. */
+export function blockedCause(b: Blocked): NotCheckedCause {
+  switch (b.kind) {
+    case "opted_out":
+      return "opted_out";
+    case "address_policy":
+      return "address_policy";
+    case "needs_config":
+      return "needs_configuration";
+    case "invalid_url":
+      return "invalid_url";
+    case "probe_network":
+      return "probe_network";
   }
 }
 
@@ -67,9 +87,18 @@ export function challengeWords(status: number, schemes: string[]): string {
   return `HTTP ${status} with ${list.slice(0, -1).join(", ")} and ${list[list.length - 1]} challenges`;
 }
 
+/** Why discovery stopped at the handshake, for the checks that depend on it. */
+export type HandshakeStop =
+  | { state: "failed"; reason: string; noFallback?: CheckResult["noFallback"] }
+  | { state: "not_checked"; reason: string; cause: NotCheckedCause };
+
 /** Why discovery stopped at the handshake, for the checks that depend on it; null when it did not. */
-export function handshakeStop(hs: HandshakeOutcome | undefined, obs: ProbeObservation): { state: "failed" | "not_checked"; reason: string } | null {
-  if (!hs) return { state: "not_checked", reason: obs.slowDown ? slowDownReason(obs.slowDown) : "The probe did not reach the handshake." };
+export function handshakeStop(hs: HandshakeOutcome | undefined, obs: ProbeObservation): HandshakeStop | null {
+  if (!hs) {
+    return obs.slowDown
+      ? { state: "not_checked", reason: slowDownReason(obs.slowDown), cause: "slow_down" }
+      : { state: "not_checked", reason: "The probe did not reach the handshake.", cause: "not_reached" };
+  }
   switch (hs.kind) {
     case "modern":
       return null;
@@ -80,18 +109,35 @@ export function handshakeStop(hs: HandshakeOutcome | undefined, obs: ProbeObserv
       return {
         state: "failed",
         reason: sentence(`No common protocol revision: server/discover offered only ${hs.supportedVersions.join(", ")}, all newer than ${MODERN_REVISION}, the newest revision the probe speaks`),
+        noFallback: { rule: "newer_revisions_only", code: null },
       };
     case "declined":
-      return { state: "failed", reason: declinedReason(hs) };
+      return { state: "failed", reason: declinedReason(hs), noFallback: { rule: "modern_declined", code: hs.code } };
     case "slow_down":
-      return { state: "not_checked", reason: slowDownReason(hs.slowDown) };
+      return { state: "not_checked", reason: slowDownReason(hs.slowDown), cause: "slow_down" };
     case "credential_gate":
-      return { state: "not_checked", reason: credentialReason(hs.challenge.phase, hs.challenge.status, hs.challenge.challenges.map((c) => c.scheme), hs.fallbackCause) };
+      return {
+        state: "not_checked",
+        reason: credentialReason(hs.challenge.phase, hs.challenge.status, hs.challenge.challenges.map((c) => c.scheme), hs.fallbackCause),
+        cause: "credential_required",
+      };
     case "refused_no_challenge":
       return { state: "failed", reason: refusedReason(hs) };
-    case "failed":
-      return { state: "failed", reason: failedReason(hs) };
+    case "failed": {
+      const noFallback = discoverStatusRule(hs, obs);
+      return noFallback ? { state: "failed", reason: failedReason(hs), noFallback } : { state: "failed", reason: failedReason(hs) };
+    }
   }
+}
+
+/** A discover answer that ended discovery without a fallback: a redirect (never followed) or a 5xx (DESIGN §2.1.7). */
+function discoverStatusRule(hs: Extract<HandshakeOutcome, { kind: "failed" }>, obs: ProbeObservation): CheckResult["noFallback"] | undefined {
+  if (hs.fallbackCause !== undefined || hs.seq === undefined) return undefined;
+  const x = obs.exchanges.find((e) => e.seq === hs.seq);
+  if (x?.phase !== "discover" || x.status === undefined) return undefined;
+  if (x.status >= 500 && x.status < 600) return { rule: "discover_server_error", code: x.status };
+  if (x.status >= 300 && x.status < 400) return { rule: "discover_redirect", code: x.status };
+  return undefined;
 }
 
 export function declinedReason(hs: Extract<HandshakeOutcome, { kind: "declined" }>): string {

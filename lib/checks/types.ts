@@ -1,5 +1,5 @@
 import type { Hint } from "./hints";
-import type { CheckId, CheckState, RefusalCode } from "./vocabulary";
+import type { CheckId, CheckState, NoFallbackRule, NotCheckedCause, RefusalCode } from "./vocabulary";
 
 /** What one check concluded: a state, one sentence, and pointers into the observation's exchanges. */
 export interface CheckResult {
@@ -12,4 +12,9 @@ export interface CheckResult {
   code?: RefusalCode;
   /** DESIGN §2.8: the known misconfiguration the evidence matched, for Failed and Observed risk only. */
   hint?: Hint;
+  /** Not checked only: which kind of "not checked" the judge decided on (the index names it). */
+  notCheckedCause?: NotCheckedCause;
+  /** Failed discovery by a rule that forbids falling back to initialize, with the number behind it: the JSON-RPC
+   * error code of a modern decline, the HTTP status of server/discover, none for a discover result of newer revisions. */
+  noFallback?: { rule: NoFallbackRule; code: number | null };
 }

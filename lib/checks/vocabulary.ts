@@ -52,3 +52,25 @@ export const HINT_CODES = [
   "unsupported_media_type",
 ] as const;
 export type HintCode = (typeof HINT_CODES)[number];
+/** Why a check is Not checked, stored beside the reason (the judge's own decision, never read back from the
+ * sentence): the index names the kind, the overall state carries the first discovery check's. */
+export const NOT_CHECKED_CAUSES = [
+  "credential_required",
+  "slow_down",
+  "opted_out",
+  "needs_configuration",
+  "withheld",
+  "probe_network",
+  "address_policy",
+  "invalid_url",
+  "no_challenge",
+  "no_metadata_url",
+  "deadline",
+  "not_reached",
+] as const;
+export type NotCheckedCause = (typeof NOT_CHECKED_CAUSES)[number];
+
+/** The rules that end discovery with no fallback to initialize (DESIGN §2.1 steps 3, 7 and 11): what a legacy client
+ * ignores and a modern one obeys, so a cross-reader that read the server anyway is an explained difference (§6). */
+export const NO_FALLBACK_RULES = ["modern_declined", "discover_server_error", "discover_redirect", "newer_revisions_only"] as const;
+export type NoFallbackRule = (typeof NO_FALLBACK_RULES)[number];

@@ -4,6 +4,7 @@ import { getConfig } from "../config";
 import { addOptOut, listOptOuts, normaliseHost, removeOptOut } from "../store/optouts";
 import { makeHostDue } from "../store/servers";
 import { argsOrUsage, readArgs } from "./args";
+import { counted, WORDS } from "../site/plural";
 
 const USAGE = `usage:
   npm run opt-out -- add <host> --reason "why"   stop probing a host (host name or host:port)
@@ -41,7 +42,7 @@ function main(argv: string[]): void {
     addOptOut(db, { host, reason: reason.trim(), source: "operator", since: now });
     // Due at once, so the next round replaces their verdicts with Not checked without sending anything.
     const n = makeHostDue(db, host, "host opted out; verdicts replaced in the next round");
-    console.log(`opted out ${host} (${n} server${n === 1 ? "" : "s"} affected): ${reason.trim()}`);
+    console.log(`opted out ${host} (${counted(n, WORDS.server)} affected): ${reason.trim()}`);
     return;
   }
 
@@ -54,7 +55,7 @@ function main(argv: string[]): void {
       process.exit(1);
     }
     const n = makeHostDue(db, host, "opt-out removed; probed in the next round");
-    console.log(`removed the opt-out for ${host}; ${n} server${n === 1 ? "" : "s"} due in the next round`);
+    console.log(`removed the opt-out for ${host}; ${counted(n, WORDS.server)} due in the next round`);
     return;
   }
 

@@ -1,12 +1,15 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { entry, startFixtureRegistry, type FixtureEntry, type FixtureRegistry } from "./loopback-registry";
-import { createZooHandler, ZOO_EXPECTATIONS, ZOO_SECOND_HOST, type ZooRequestHandler } from "./zoo";
+import { CHANGING_ABOUT, CHANGING_SERVER, changingTools } from "./changing";
+import { createBehaviourHandler, createZooHandler, ZOO_EXPECTATIONS, ZOO_SECOND_HOST, type ZooRequestHandler } from "./zoo";
 
 // The demo fleet is the zoo served for real: the same behaviours the probe is tested against,
 // mounted by path on loopback listeners, listed by a loopback registry.
 
 const DEMO_NAMESPACE = "dev.mcp-status.demo";
+/** The registry name of the server that changes between probes (lib/demo/changing.ts). */
+export const DEMO_CHANGING_SERVER = `${DEMO_NAMESPACE}/${CHANGING_SERVER}`;
 /** Host whose robots.txt asks our probe to stay away. */
 const DEMO_ROBOTS_HOST = "127.0.0.3";
 /** Host an operator opted out; a credential challenge points its metadata there. */
@@ -93,6 +96,9 @@ export async function startDemoFleet(): Promise<RunningFleet> {
       servers.push(one);
       origins.set(name, await listen(one, "127.0.0.1"));
     }
+    const changing = mountAll(new Map([[CHANGING_SERVER, createBehaviourHandler(CHANGING_SERVER, changingTools, { prefix: `/${CHANGING_SERVER}` })]]));
+    servers.push(changing);
+    origins.set(CHANGING_SERVER, await listen(changing, "127.0.0.1"));
     const originOf = (name: string) => origins.get(name) ?? robotsOrigin;
 
     const entries = names.map((name) => {
@@ -103,6 +109,10 @@ export async function startDemoFleet(): Promise<RunningFleet> {
       return entry(`${DEMO_NAMESPACE}/${name}`, [remote], { title: name.replace(/-/g, " "), description: exp.about });
     });
     entries.push(
+      entry(DEMO_CHANGING_SERVER, [{ type: "streamable-http", url: `${originOf(CHANGING_SERVER)}/${CHANGING_SERVER}/mcp` }], {
+        title: "changing tools",
+        description: CHANGING_ABOUT,
+      }),
       entry(`${DEMO_NAMESPACE}/templated-url`, [{ type: "streamable-http", url: "https://{tenant_id}.demo.invalid/mcp" }], {
         description: "Listed with a per-tenant URL template, so it needs configuration before anyone can probe it.",
       }),

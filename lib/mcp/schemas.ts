@@ -109,7 +109,7 @@ export const serverStatusOutput = z.object({
   uptime: z
     .object({ last24h: uptimeFigure, last7d: uptimeFigure, last30d: uptimeFigure, last90d: uptimeFigure })
     .nullable()
-    .describe("Uptime over 24 hours, 7, 30 and 90 days; null while this site does not compute it"),
+    .describe("Uptime over 24 hours, 7, 30 and 90 whole UTC days (DESIGN §4); a window's ratio is null when no probe reached the server"),
 });
 
 const serverRow = z.object({

@@ -6,7 +6,9 @@ import { serverIdByName, stateChanges } from "../store/history";
 import { getServerDetail, listServers } from "../store/servers";
 import type { CheckResultRow } from "../store/runs";
 import { toolChangeList } from "../store/tools";
-import { overallOf } from "./overall";
+import { overallOf } from "../checks/overall";
+import { serverUptime } from "../store/uptime";
+import { hintSentence } from "../checks/hints";
 import {
   CHANGES_LIMIT,
   SEARCH_PAGE_SIZE,
@@ -38,8 +40,8 @@ const unknownServer = (name: string) =>
 
 const link = (ctx: ToolContext, name: string) => ctx.origin + serverPath(name);
 
-/** A stored result's hint (DESIGN §2.8), once results carry one; null until then. */
-const hintOf = (c: CheckResultRow): string | null => (c as CheckResultRow & { hint?: string | null }).hint ?? null;
+/** A stored result's hint (DESIGN §2.8) as its sentence; null when the evidence matched no known misconfiguration. */
+const hintOf = (c: CheckResultRow): string | null => (c.hint ? hintSentence(c.hint) : null);
 
 export function getServerStatus(ctx: ToolContext, input: z.output<typeof getServerStatusInput>): Answer<ServerStatus> {
   const d = getServerDetail(ctx.db, input.name);
@@ -71,8 +73,7 @@ export function getServerStatus(ctx: ToolContext, input: z.output<typeof getServ
       lastProbedAt: d.lastProbedAt,
       lastCompleteReadAt: d.lastSuccessAt,
       nextDueAt: d.nextDueAt,
-      // Stand-in until the store computes uptime (DESIGN §4).
-      uptime: null,
+      uptime: serverUptime(ctx.db, d.name, ctx.now),
     },
   };
 }
@@ -102,7 +103,7 @@ export function searchServers(ctx: ToolContext, input: z.output<typeof searchSer
         name: r.name,
         title: r.title,
         page: link(ctx, r.name),
-        overall: overallOf(CHECK_IDS.map((check) => ({ check, state: r.states[check] })))?.state ?? null,
+        overall: r.overall,
         states: r.states,
         toolCount: r.toolCount,
         lastProbedAt: r.lastProbedAt,

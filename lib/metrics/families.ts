@@ -56,6 +56,11 @@ export const METRICS = {
     type: "gauge",
     help: "Registry servers by check and latest state (servers never evaluated are not counted).",
   },
+  overallStates: {
+    name: "mcp_status_overall_state_servers",
+    type: "gauge",
+    help: "Registry servers by overall state (DESIGN §2; servers never evaluated are not counted).",
+  },
   registryServers: {
     name: "mcp_status_registry_servers",
     type: "gauge",

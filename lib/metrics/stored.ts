@@ -37,6 +37,7 @@ export function storedFamilies(db: Db, now: Date): Family[] {
       METRICS.checkStates,
       CHECK_IDS.flatMap((check) => CHECK_STATES.map((state) => ({ value: summary.byCheck[check][state], labels: { check, state } }))),
     ),
+    family(METRICS.overallStates, CHECK_STATES.map((state) => ({ value: summary.byOverall[state], labels: { state } }))),
     family(METRICS.registryServers, [{ value: summary.servers, labels: {} }]),
     family(
       METRICS.crossReads,

@@ -258,7 +258,8 @@ export type Blocked =
   | { kind: "opted_out"; host: string; reason: string }
   | { kind: "address_policy"; host: string; detail: string }
   | { kind: "needs_config"; detail: string }
-  | { kind: "invalid_url"; detail: string };
+  | { kind: "invalid_url"; detail: string }
+  | { kind: "probe_network"; detail: string };
 
 /** The TLS certificate a server presented (DESIGN §2.8): a fact beside the checks, not a sixth check. */
 export interface CertificateFacts {

@@ -6,6 +6,7 @@ import { startAlertClock, type AlertClock } from "./alerts/clock";
 import { evaluateAlerts } from "./alerts/evaluate";
 import { createAddressPolicy, DEFAULT_USER_AGENT, probeUserAgent } from "../probe";
 import { makeAllDue } from "../store/servers";
+import { startDemoChanges } from "./demo-changes";
 import { createHostGate, type RoundHostGate } from "./host-gate";
 import { startRoundAfterReprobes } from "./reprobe";
 import { startRound, type RoundDeps } from "./round";
@@ -115,6 +116,11 @@ async function startDemoRound(config: Config, log: (line: string) => void): Prom
   makeAllDue(db, new Date().toISOString(), "demo start");
   const r = startRound(roundDepsFromConfig(config, { trigger: "demo-start", log, registryMaxAgeMs: 0, registryUrl }));
   if (!r.started) log(`[demo] first round not started: ${r.reason}`);
-  else void r.done.then((s) => log(`[demo] first round ${s.status}: ${s.probed} servers probed; pages now show their verdicts`));
+  else
+    void r.done.then((s) => {
+      log(`[demo] first round ${s.status}: ${s.probed} servers probed; pages now show their verdicts`);
+      // Then the changing server's next steps: tool changes and an incident within the first minutes.
+      startDemoChanges(() => roundDepsFromConfig(config, { trigger: "demo-start", log, registryUrl }), { log });
+    });
   return registryUrl;
 }

@@ -1,5 +1,6 @@
 import { transaction, type Db } from "../../db/client";
 import { agreedRevision } from "../checks";
+import { overallOf } from "../checks/overall";
 import type { CheckResult } from "../checks/types";
 import { type OptOutSource } from "../store/vocabulary";
 import { SUITE_VERSION } from "../probe/protocol";
@@ -11,11 +12,14 @@ import { getServerRunState, STATE_FIELDS, updateServer, type ServerRunUpdate } f
 import { getToolSnapshot, insertToolChanges, upsertToolSnapshot } from "../store/tools";
 import { insertRun, insertTransitions, pruneRunExchanges, upsertCheckResults, type CheckResultRow, type TransitionInsert } from "../store/runs";
 import { recordServerDay, worstDiscoveryState } from "../store/history";
+import { closeIncident, insertIncident, openIncidentId } from "../store/incidents";
+import type { UptimeOutcome } from "../store/vocabulary";
 import { utcDay } from "./coverage";
 import { hostOf } from "./hosts";
 import { nameJitter, nextSchedule, type ScheduleOutcome } from "./schedule";
 import { probeTimings } from "./timings";
 import { canonicalToolList, diffToolLists, hashToolList } from "./tool-history";
+import { incidentStep, uptimeOutcome } from "./uptime";
 
 /** How a server's run went, as the round counts it. `partly_read`: the handshake worked but the tool list was not
  * read to its end (endless pages, the probe's deadline), without a failure, gate or slow-down to blame. */
@@ -106,13 +110,29 @@ function runKind(outcome: ScheduleOutcome, complete: boolean, skipped: boolean):
 }
 
 /** The history strip's rollup row: kept apart from the run's other writes so batching can move it as one piece. */
-function recordDay(db: Db, serverId: number, runId: number, results: CheckResult[], timings: ReturnType<typeof probeTimings>, now: Date): void {
+function recordDay(
+  db: Db,
+  serverId: number,
+  runId: number,
+  results: CheckResult[],
+  timings: ReturnType<typeof probeTimings>,
+  uptime: UptimeOutcome,
+  now: Date,
+): void {
   const state = worstDiscoveryState(Object.fromEntries(results.map((r) => [r.check, r.state])));
-  if (state) recordServerDay(db, { serverId, day: utcDay(now), state, runId, ...timings });
+  if (state) recordServerDay(db, { serverId, day: utcDay(now), state, runId, ...timings, uptime });
+}
+
+/** Opens or closes the server's incident (DESIGN §4) as this run decides. */
+function recordIncident(db: Db, serverId: number, runId: number, results: CheckResult[], uptime: UptimeOutcome, nowIso: string): void {
+  const open = openIncidentId(db, serverId);
+  const step = incidentStep(results, uptime, open !== null);
+  if (step?.kind === "open") insertIncident(db, { serverId, startedAt: nowIso, check: step.check, reason: step.reason, runId });
+  else if (step?.kind === "close" && open !== null) closeIncident(db, open, nowIso, runId);
 }
 
 /** Writes one server's run in a single transaction: run + evidence, latest results, transitions, denormalised
- * states, schedule, tool snapshot and diffs, coverage. */
+ * states, schedule, tool snapshot and diffs, coverage, the day's rollup (uptime counters included), incidents. */
 export function persistRun(db: Db, input: PersistInput): PersistResult {
   return transaction(db, () => writeRun(db, input));
 }
@@ -142,10 +162,12 @@ export function writeRun(db: Db, input: PersistInput): PersistResult {
       }
     }
 
+    const overall = overallOf(results);
     const read = isCompleteRead(obs);
     const requests = obs.exchanges.length;
     const requestsOk = obs.exchanges.filter((e) => isOk(e.status)).length;
     const timings = probeTimings(obs);
+    const uptime = uptimeOutcome(obs);
     const startedMs = Date.parse(obs.startedAt);
     const finishedMs = Date.parse(obs.finishedAt);
     const runId = insertRun(db, {
@@ -164,8 +186,12 @@ export function writeRun(db: Db, input: PersistInput): PersistResult {
       certificate: obs.certificate ? JSON.stringify(obs.certificate) : null,
       keepEvidence: transitions.length > 0,
       ...timings,
+      overall: overall?.state ?? null,
+      overallCause: overall?.cause ?? null,
+      uptime,
     });
-    recordDay(db, input.serverId, runId, results, timings, now);
+    recordDay(db, input.serverId, runId, results, timings, uptime, now);
+    recordIncident(db, input.serverId, runId, results, uptime, nowIso);
     if (prev.lastRunId) pruneRunExchanges(db, prev.lastRunId);
 
     const rows: CheckResultRow[] = results.map((r) => ({
@@ -174,6 +200,9 @@ export function writeRun(db: Db, input: PersistInput): PersistResult {
       reason: r.reason,
       code: r.code ?? null,
       hint: r.hint ?? null,
+      notCheckedCause: r.notCheckedCause ?? null,
+      noFallback: r.noFallback?.rule ?? null,
+      noFallbackCode: r.noFallback?.code ?? null,
       evidence: r.evidence,
       suiteVersion: SUITE_VERSION,
       runId,
@@ -230,6 +259,8 @@ export function writeRun(db: Db, input: PersistInput): PersistResult {
     };
     if (toolCount !== undefined) update.toolCount = toolCount;
     for (const r of results) update[STATE_FIELDS[r.check]] = r.state;
+    update.overall = overall?.state ?? null;
+    update.overallCause = overall?.cause ?? null;
     updateServer(db, input.serverId, update);
 
     if (!input.skipped) {

@@ -1,4 +1,5 @@
 import type { OptOutSource } from "../store/vocabulary";
+import { counted, WORDS } from "../site/plural";
 // When to probe a server next. Pure: the round passes the outcome and the clock.
 
 export const MINUTE = 60_000;
@@ -57,13 +58,13 @@ export function nextSchedule(now: Date, prev: ScheduleState, outcome: ScheduleOu
       intervalMs = Math.min(HEALTHY_MIN_MS * 2 ** unchangedStreak, HEALTHY_MAX_MS);
       reason = outcome.changed
         ? `healthy; results changed, next probe in ${human(intervalMs)}`
-        : `healthy; results unchanged ${unchangedStreak} time${unchangedStreak === 1 ? "" : "s"}, next probe in ${human(intervalMs)}`;
+        : `healthy; results unchanged ${counted(unchangedStreak, WORDS.time)}, next probe in ${human(intervalMs)}`;
       break;
     }
     case "failed": {
       consecutiveFailures = prev.consecutiveFailures + 1;
       intervalMs = FAILURE_STEPS_MS[Math.min(consecutiveFailures, FAILURE_STEPS_MS.length) - 1]!;
-      reason = `${consecutiveFailures} failure${consecutiveFailures === 1 ? "" : "s"} in a row; next probe in ${human(intervalMs)}`;
+      reason = `${counted(consecutiveFailures, WORDS.failureInARow)}; next probe in ${human(intervalMs)}`;
       break;
     }
     case "credential_gate":

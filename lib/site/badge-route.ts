@@ -6,7 +6,8 @@ import type { Answer } from "./answer-cache";
 import { badgeQueryKey } from "./cached-routes";
 import { BADGE_CACHE_CONTROL, BADGE_COLORS, badgeSpec, badgeSvg, shieldsEndpoint, type BadgeSpec } from "./badge";
 import type { ResponseTimes } from "./history";
-import { overallState } from "./states";
+import type { ServerUptime } from "../store/uptime";
+import { DEFAULT_UPTIME_BADGE_WINDOW, formatUptime, UPTIME_BADGE_WINDOWS, uptimeColor } from "./uptime";
 
 export type BadgeLookup =
   | { ok: true; spec: BadgeSpec; status: 200 | 404 }
@@ -21,16 +22,23 @@ export function resolveBadge(found: BadgeStates | null, checkParam: string | nul
     check = parsed.data;
   }
   if (!found) return { ok: true, spec: badgeSpec({ known: false, state: null, check }), status: 404 };
-  const state = check ? found.states[check] : overallState(found.states);
+  const state = check ? found.states[check] : found.overall;
   return { ok: true, spec: badgeSpec({ known: true, state, check, leftRegistry: found.leftRegistryAt !== null }), status: 200 };
 }
 
-export const BADGE_METRICS = ["latency"] as const;
+export const BADGE_METRICS = ["latency", "uptime"] as const;
 
 /** The badge routes' query parameters, as /api/openapi.json documents them; an empty value counts as absent. */
 export const BadgeQuery = z.object({
   check: z.enum(CHECK_IDS).optional().describe("One check's state instead of the overall state."),
-  metric: z.enum(BADGE_METRICS).optional().describe("latency: the handshake p95 over 24 h (30 days when the last day has none)."),
+  metric: z
+    .enum(BADGE_METRICS)
+    .optional()
+    .describe("latency: the handshake p95 over 24 h (30 days when the last day has none); uptime: the share of probes that found the server up."),
+  window: z
+    .enum(Object.keys(UPTIME_BADGE_WINDOWS) as [string, ...string[]])
+    .optional()
+    .describe(`With metric=uptime: the window, ${DEFAULT_UPTIME_BADGE_WINDOW} by default.`),
 });
 
 /** Colour steps for a handshake p95, in ms: quick, fine, slow, very slow. */
@@ -51,16 +59,34 @@ export function latencyBadgeSpec(times: ResponseTimes | null): BadgeSpec {
   return { label, message: `${p.toLocaleString("en-US")} ms (${window})`, color };
 }
 
-/** A badge request: ?metric=latency, else ?check=<id> or the overall state. Lookups run only when needed. */
+/** The uptime badge (DESIGN §4): the share of probes that reached the server and found it up, over `window`. */
+export function uptimeBadgeSpec(uptime: ServerUptime | null, window: string): BadgeSpec {
+  const label = `MCP uptime ${window}`;
+  if (!uptime) return { label, message: "unknown", color: BADGE_COLORS.unknown };
+  const f = uptime[UPTIME_BADGE_WINDOWS[window]!];
+  if (f.ratio === null) return { label, message: "no probes", color: BADGE_COLORS.unknown };
+  return { label, message: formatUptime(f), color: uptimeColor(f.ratio, BADGE_COLORS.failed) };
+}
+
+/** A badge request: ?metric=latency or ?metric=uptime (&window=24h|7d|30d|90d), else ?check=<id> or the overall
+ * state. Lookups run only when needed. */
 export function resolveBadgeQuery(
   query: URLSearchParams,
-  lookup: { states: () => BadgeStates | null; latency: () => ResponseTimes | null },
+  lookup: { states: () => BadgeStates | null; latency: () => ResponseTimes | null; uptime: () => ServerUptime | null },
 ): BadgeLookup {
   const metric = query.get("metric");
   if (metric === null || metric === "") return resolveBadge(lookup.states(), query.get("check"));
-  if (!BadgeQuery.shape.metric.safeParse(metric).success) return { ok: false, error: `unknown metric "${metric}"; use one of ${BADGE_METRICS.join(", ")}` };
-  const times = lookup.latency();
-  return { ok: true, spec: latencyBadgeSpec(times), status: times ? 200 : 404 };
+  if (metric === "latency") {
+    const times = lookup.latency();
+    return { ok: true, spec: latencyBadgeSpec(times), status: times ? 200 : 404 };
+  }
+  if (metric === "uptime") {
+    const window = query.get("window") || DEFAULT_UPTIME_BADGE_WINDOW;
+    if (!BadgeQuery.shape.window.safeParse(window).success) return { ok: false, error: `unknown window "${window}"; use one of ${Object.keys(UPTIME_BADGE_WINDOWS).join(", ")}` };
+    const uptime = lookup.uptime();
+    return { ok: true, spec: uptimeBadgeSpec(uptime, window), status: uptime ? 200 : 404 };
+  }
+  return { ok: false, error: `unknown metric "${metric}"; use one of ${BADGE_METRICS.join(", ")}` };
 }
 
 export type BadgeFormat = "svg" | "shields";

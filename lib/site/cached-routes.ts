@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from "node:http";
-import { badgeVersion, indexVersion, serverPageVersion } from "../store/versions";
+import { badgeVersion, cardVersion, indexVersion, serverPageVersion, siteDataVersion } from "../store/versions";
 import { originFrom } from "./cache-key";
-import { badgePath, nameFromSegments, serverJsonPath, serverPath, shieldsEndpointPath } from "./paths";
+import { badgePath, cardPath, nameFromSegments, serverJsonPath, serverPath, shieldsEndpointPath } from "./paths";
 import { indexHref, parseIndexQuery } from "./query";
 
 // The answers cached between two writes, keyed here for the front cache of `npm start`. Their versions come
@@ -10,7 +10,7 @@ import { indexHref, parseIndexQuery } from "./query";
 type Db = Parameters<typeof indexVersion>[0];
 
 /** The query parameters a badge answer depends on; any other parameter is ignored by the handler. */
-export const badgeQueryKey = (query: URLSearchParams) => [query.get("check") ?? "", query.get("metric") ?? ""].join("\n");
+export const badgeQueryKey = (query: URLSearchParams) => [query.get("check") ?? "", query.get("metric") ?? "", query.get("window") ?? ""].join("\n");
 
 /** The "probe again" form's feedback on a server page (?reprobe=…&retry=…), part of the cached page. */
 export function reprobeFeedback(query: URLSearchParams): string {
@@ -83,6 +83,13 @@ export function cachedRoute(
   }
   name = named("/api/servers/", serverJsonPath);
   if (name !== null) return { key: ["json", name].join("\n"), version: serverPageVersion(ctx.db, name, now) };
+  // The link-preview card: per server and data version; its ?run= only names the version for unfurlers.
+  name = named("/card/", cardPath);
+  if (name !== null) return { key: ["card", name].join("\n"), version: cardVersion(ctx.db, name) ?? "unknown" };
+  // Sitemaps list every server page with absolute URLs: per origin, changed by rounds and registry refreshes.
+  if (pathname === "/sitemap.xml" || /^\/sitemaps\/(0|[1-9]\d{0,6})\.xml$/.test(pathname)) {
+    return { key: ["sitemap", origin(), pathname].join("\n"), version: siteDataVersion(ctx.db) };
+  }
   for (const [kind, prefix, canonical] of [
     ["svg", "/badge/", badgePath],
     ["shields", "/api/badge/", shieldsEndpointPath],

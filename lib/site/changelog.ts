@@ -23,6 +23,12 @@ export const SUITE_CHANGELOG: readonly { version: string | null; date: string; e
       "-32023 错误（限流，尚处草案阶段）按放慢请求处理，其中的 data.retryAfterMs 与 Retry-After 同样对待；带 data.supportedVersions 的 -32022 与带 data.supported 的同样解读。",
   },
   {
+    version: null,
+    date: "2026-12-01",
+    en: "The overall state on server pages, badges, the index and in the JSON now follows the rule written for it: Failed if any check failed, else Observed risk if any check showed a risk, else Verified only when the handshake completed and the tool list was read, else Not checked with the kind of its first unchecked discovery check. Before, one Verified check was enough, so a server behind a credential gate whose metadata was fine showed Verified although nobody could read it. Cross-read differences that the probe's own rules explain (a modern decline, a 5xx or redirect on server/discover, a discover result listing only newer revisions, a slow-down, an opt-out) no longer raise the cross_read alert.",
+    zh: "服务端页面、徽章、首页列表和 JSON 里的总体状态，现在按为它写下的规则来定：有一项未通过即为未通过；否则有一项观察到风险即为观察到风险；否则只有握手完成、工具列表也读到了才算已通过；其余为未检查，并注明第一项未检查的发现类检查属于哪种情况。此前只要有一项已通过，总体就显示已通过，于是凭据拦截之后、元数据没有问题的服务端也显示已通过，尽管谁都读不到它。探测器自身规则能解释的交叉读取差异（新版握手被有意拒绝、server/discover 返回 5xx 或重定向、discover 结果只列出更新的修订、被要求放慢、主机已退出探测）不再触发 cross_read 告警。",
+  },
+  {
     version: "0.12.0",
     date: "2026-11-30",
     en: "auth_metadata is Observed risk when the metadata is a JSON object a client cannot use (no string resource; a resource that does not cover the server's URL, judged by the official SDK client's rule of same origin and a path the server's path starts with; no authorization server listed), and when a 401 or 403 carried a WWW-Authenticate that is not a valid challenge while no valid challenge appeared anywhere in the probe.",

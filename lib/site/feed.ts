@@ -1,8 +1,10 @@
 import { Feed } from "feed";
 import { type ToolChangeRow } from "../store/tools";
 import type { StateChangeRow } from "../store/history";
-import { CHECK_LABELS, STATE_LABELS } from "./labels";
+import type { IncidentEvent } from "../store/incidents";
+import { CHECK_LABELS, NOT_CHECKED_CAUSE_LABELS, STATE_LABELS } from "./labels";
 import { checkAnchor, serverPath } from "./paths";
+import { formatIncidentDuration } from "./uptime";
 
 function describe(c: ToolChangeRow): string {
   const where = c.path ? ` (${c.path})` : "";
@@ -31,6 +33,13 @@ function newFeed(h: FeedHead): Feed {
   });
 }
 
+/** " Overall: Not checked (credential required)." after a change, when the run recorded its overall state. */
+function overallWords(t: StateChangeRow): string {
+  if (!t.overall) return "";
+  const kind = t.overall === "not_checked" && t.overallCause ? ` (${NOT_CHECKED_CAUSE_LABELS.en[t.overallCause]})` : "";
+  return ` Overall after this probe: ${STATE_LABELS.en[t.overall]}${kind}.`;
+}
+
 /** Atom for check state changes (transitions), first results included. */
 export function stateChangesAtom(opts: { origin: string; selfPath: string; title: string; rows: StateChangeRow[]; now: Date }): string {
   const { origin, rows } = opts;
@@ -43,7 +52,7 @@ export function stateChangesAtom(opts: { origin: string; selfPath: string; title
       title: `${t.serverName}: ${check} ${change}`,
       link: `${origin}${serverPath(t.serverName)}#${checkAnchor(t.check)}`,
       date: new Date(t.at),
-      description: `${t.reason} (suite ${t.suiteVersion})`,
+      description: `${t.reason} (suite ${t.suiteVersion})${overallWords(t)}`,
     });
   }
   return feed.atom1();
@@ -65,6 +74,30 @@ export function changesAtom(opts: { origin: string; selfPath: string; title: str
       link: `${origin}${serverPath(c.serverName)}#changes-h`,
       date: new Date(c.at),
       description: lines.join("\n"),
+    });
+  }
+  return feed.atom1();
+}
+
+/** Atom of incident openings and closings (DESIGN §4), newest first. */
+export function incidentsAtom(opts: { origin: string; selfPath: string; title: string; events: IncidentEvent[]; now: Date }): string {
+  const { origin, events } = opts;
+  const feed = newFeed({ ...opts, updated: events[0] ? new Date(events[0].at) : opts.now });
+  for (const e of events) {
+    const i = e.incident;
+    const check = CHECK_LABELS.en[i.check];
+    const title =
+      e.kind === "opened"
+        ? `${i.serverName}: incident opened, ${check} Failed`
+        : `${i.serverName}: incident closed after ${formatIncidentDuration(i.durationMs ?? 0)}`;
+    feed.addItem({
+      id: `${origin}/incidents#incident-${i.id}-${e.kind}`,
+      title,
+      link: `${origin}${serverPath(i.serverName)}#incidents-h`,
+      date: new Date(e.at),
+      description: [`${title}.`, `Opened at ${i.startedAt} by ${check}: ${i.reason}`, i.endedAt ? `Closed at ${i.endedAt}.` : null]
+        .filter((l): l is string => l !== null)
+        .join("\n"),
     });
   }
   return feed.atom1();

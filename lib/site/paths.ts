@@ -32,3 +32,8 @@ export const serverFeedPath = (name: string) => `/changes/feed.xml?server=${enco
 export const faqPath = (lang: "en" | "zh", slug?: string) => `${lang === "zh" ? "/zh" : ""}/faq${slug ? `/${slug}` : ""}`;
 export const runPath = (id: number) => `/runs/${id}`;
 export const serverStatesFeedPath = (name: string) => `/changes/states.xml?server=${encodeURIComponent(name)}`;
+/** `/incidents`, across servers or for one (`?server=`), and its Atom feed. */
+export const incidentsPath = (server?: string) => `/incidents${server ? `?server=${encodeURIComponent(server)}` : ""}`;
+export const incidentsFeedPath = (server?: string) => `/incidents/feed.xml${server ? `?server=${encodeURIComponent(server)}` : ""}`;
+/** The server's link-preview card (a PNG), as OpenGraph and Twitter name it. */
+export const cardPath = (name: string) => `/card/${encodeName(name)}`;

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { CHECK_IDS, CHECK_STATES, type CheckId, type CheckState } from "../checks/vocabulary";
-import { MAX_PAGE_SIZE, type ServerListQuery } from "../store/servers";
+import { MAX_PAGE_SIZE, SORT_DEFAULT_ORDER } from "../store/servers";
+import { SERVER_SORTS, SORT_ORDERS, type ServerSort, type SortOrder } from "../store/vocabulary";
 
 export type SearchParams = Record<string, string | string[] | undefined>;
 
@@ -12,7 +13,7 @@ export function firstParam(sp: SearchParams, key: string): string | undefined {
 const stateParam = z.enum(CHECK_STATES).optional();
 
 /** The server list's query parameters, one schema for the index page and GET /api/servers:
- * ?q=…&page=…&pageSize=…&includeLeft=1&<check id>=<state>. */
+ * ?q=…&page=…&pageSize=…&includeLeft=1&overall=<state>&<check id>=<state>&sort=name|overall|last_probed&order=asc|desc. */
 export const ServerListParams = z.object({
   q: z.string().max(200).optional(),
   page: z.coerce.number().int().min(1).max(100_000).default(1),
@@ -22,21 +23,39 @@ export const ServerListParams = z.object({
     .enum(["1", "0", "true", "false"])
     .optional()
     .transform((v) => v === "1" || v === "true"),
+  /** Only servers in this overall state (DESIGN §2). */
+  overall: stateParam,
+  sort: z.enum(SERVER_SORTS).default("name"),
+  /** Default: the sort's natural order (names A to Z, worst overall state first, latest probe first). */
+  order: z.enum(SORT_ORDERS).optional(),
   ...(Object.fromEntries(CHECK_IDS.map((id) => [id, stateParam])) as Record<CheckId, typeof stateParam>),
 });
 export type ServerListParams = z.output<typeof ServerListParams>;
 
+/** A list query with every default filled in: what the store is asked and what a canonical link spells. */
+export interface ListQuery {
+  q: string;
+  page: number;
+  pageSize: number;
+  includeLeft: boolean;
+  states: Partial<Record<CheckId, CheckState>>;
+  overall: CheckState | undefined;
+  sort: ServerSort;
+  order: SortOrder;
+}
+
 /** Parsed parameters as the store's list query. */
-export function listQueryOf(p: ServerListParams): Required<Omit<ServerListQuery, "q">> & { q: string } {
+export function listQueryOf(p: ServerListParams): ListQuery {
   const states: Partial<Record<CheckId, CheckState>> = {};
   for (const id of CHECK_IDS) {
     const s = p[id];
     if (s) states[id] = s;
   }
-  return { q: p.q ?? "", page: p.page, pageSize: p.pageSize, includeLeft: p.includeLeft, states };
+  const order = p.order ?? SORT_DEFAULT_ORDER[p.sort];
+  return { q: p.q ?? "", page: p.page, pageSize: p.pageSize, includeLeft: p.includeLeft, states, overall: p.overall, sort: p.sort, order };
 }
 
-export type IndexQuery = Omit<ReturnType<typeof listQueryOf>, "pageSize">;
+export type IndexQuery = Omit<ListQuery, "pageSize">;
 
 /** The index page reads the same parameters leniently: a value that does not parse is ignored (its default
  * applies), and a long search is cut rather than refused. */
@@ -58,11 +77,15 @@ export function parseIndexQuery(sp: SearchParams): IndexQuery {
 export function indexHref(query: Partial<IndexQuery>): string {
   const p = new URLSearchParams();
   if (query.q) p.set("q", query.q);
+  if (query.overall) p.set("overall", query.overall);
   for (const id of CHECK_IDS) {
     const s = query.states?.[id];
     if (s) p.set(id, s);
   }
   if (query.includeLeft) p.set("includeLeft", "1");
+  const sort = query.sort ?? "name";
+  if (sort !== "name") p.set("sort", sort);
+  if (query.order && query.order !== SORT_DEFAULT_ORDER[sort]) p.set("order", query.order);
   if (query.page && query.page > 1) p.set("page", String(query.page));
   const s = p.toString();
   return s ? `/?${s}` : "/";

@@ -1,7 +1,8 @@
-import { and, asc, desc, eq, isNotNull, isNull, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNotNull, isNull, sql } from "drizzle-orm";
 import { transaction, type Db } from "../../db/client";
-import { crossReads, servers, toolSnapshots } from "../../db/schema";
-import { CROSS_READ_OUTCOMES, type CrossReadOutcome } from "./vocabulary";
+import { checkResults, crossReads, servers, toolSnapshots } from "../../db/schema";
+import { DISCOVERY_CHECKS } from "../checks/vocabulary";
+import { CROSS_READ_OUTCOMES, type CrossReadExplanation, type CrossReadOutcome } from "./vocabulary";
 
 export type CrossReadRecord = typeof crossReads.$inferSelect;
 
@@ -43,11 +44,38 @@ export interface CrossReadInput {
   crossToolCount: number | null;
   probeToolCount: number | null;
   readAt: string;
+  /** Set when the difference follows from one of the probe's rules (DESIGN §6). */
+  explanation?: { rule: CrossReadExplanation; code: number | null } | null;
+}
+
+/** What the probe's current discovery verdicts say about why it did not read what a legacy reader read. */
+export type ProbeDiscoveryVerdict = Pick<typeof checkResults.$inferSelect, "check" | "state" | "notCheckedCause" | "noFallback" | "noFallbackCode">;
+
+export function probeDiscoveryVerdicts(db: Db, serverId: number): ProbeDiscoveryVerdict[] {
+  return db
+    .select({
+      check: checkResults.check,
+      state: checkResults.state,
+      notCheckedCause: checkResults.notCheckedCause,
+      noFallback: checkResults.noFallback,
+      noFallbackCode: checkResults.noFallbackCode,
+    })
+    .from(checkResults)
+    .where(and(eq(checkResults.serverId, serverId), inArray(checkResults.check, [...DISCOVERY_CHECKS])))
+    .all();
 }
 
 /** Stores one server's outcome for a day (a re-run of the same day replaces it). */
 export function putCrossRead(db: Db, day: string, r: CrossReadInput): void {
-  const values = { day, ...r, paths: JSON.stringify(r.paths) };
+  const { explanation, ...rest } = r;
+  const values = {
+    day,
+    ...rest,
+    paths: JSON.stringify(r.paths),
+    explained: !!explanation,
+    explanation: explanation?.rule ?? null,
+    explanationCode: explanation?.code ?? null,
+  };
   db.insert(crossReads)
     .values(values)
     .onConflictDoUpdate({ target: [crossReads.day, crossReads.serverId], set: values })
@@ -66,28 +94,49 @@ export interface CrossReadRow {
   crossToolCount: number | null;
   probeToolCount: number | null;
   readAt: string;
+  explained: boolean;
+  explanation: CrossReadExplanation | null;
+  explanationCode: number | null;
 }
 
-/** One day's outcomes, the possible blind spots of the probe first, then by name. */
+const rowColumns = {
+  name: servers.name,
+  outcome: crossReads.outcome,
+  paths: crossReads.paths,
+  detail: crossReads.detail,
+  crossToolCount: crossReads.crossToolCount,
+  probeToolCount: crossReads.probeToolCount,
+  readAt: crossReads.readAt,
+  explained: crossReads.explained,
+  explanation: crossReads.explanation,
+  explanationCode: crossReads.explanationCode,
+};
+
+/** One server's latest cross-read with its day, for its page (cross_reads_server_idx); null when it has none. */
+export function latestCrossReadOf(db: Db, serverId: number): (CrossReadRow & { day: string }) | null {
+  const r = db
+    .select({ day: crossReads.day, ...rowColumns })
+    .from(crossReads)
+    .innerJoin(servers, eq(servers.id, crossReads.serverId))
+    .where(eq(crossReads.serverId, serverId))
+    .orderBy(desc(crossReads.day))
+    .limit(1)
+    .get();
+  return r ? { ...r, paths: JSON.parse(r.paths) as string[] } : null;
+}
+
+/** One day's outcomes, the possible blind spots of the probe first (unexplained before explained), then by name. */
 export function crossReadsOn(db: Db, day: string): CrossReadRow[] {
   const order = sql`case ${crossReads.outcome} ${sql.join(
     CROSS_READ_ORDER.map((o, i) => sql`when ${o} then ${i}`),
     sql` `,
   )} else 99 end`;
   return db
-    .select({
-      name: servers.name,
-      outcome: crossReads.outcome,
-      paths: crossReads.paths,
-      detail: crossReads.detail,
-      crossToolCount: crossReads.crossToolCount,
-      probeToolCount: crossReads.probeToolCount,
-      readAt: crossReads.readAt,
-    })
+    .select(rowColumns)
     .from(crossReads)
     .innerJoin(servers, eq(servers.id, crossReads.serverId))
     .where(eq(crossReads.day, day))
-    .orderBy(order, asc(servers.name))
+    .orderBy(order, asc(crossReads.explained), asc(servers.name))
     .all()
     .map((r) => ({ ...r, paths: JSON.parse(r.paths) as string[] }));
 }
@@ -95,17 +144,29 @@ export function crossReadsOn(db: Db, day: string): CrossReadRow[] {
 /** The order a person scans outcomes in: what the probe may be missing first, plain agreement last. */
 export const CROSS_READ_ORDER: readonly CrossReadOutcome[] = ["only_cross_reader", "disagreed", "only_probe", "neither", "agreed"];
 
-export type CrossReadCounts = Record<CrossReadOutcome, number>;
+/** A day's outcomes counted, and how many of its differences (disagreed, only_cross_reader) the probe's own rules
+ * explain (DESIGN §6). */
+export type CrossReadCounts = Record<CrossReadOutcome, number> & { explained: number };
+
+export function emptyCrossReadCounts(): CrossReadCounts {
+  return { ...(Object.fromEntries(CROSS_READ_OUTCOMES.map((o) => [o, 0])) as Record<CrossReadOutcome, number>), explained: 0 };
+}
+
+/** Whether an outcome is a difference between the readers (what the cross_read alert is about). */
+export const isDifference = (o: CrossReadOutcome) => o === "disagreed" || o === "only_cross_reader";
 
 export function crossReadCounts(db: Db, day: string): CrossReadCounts {
-  const counts = Object.fromEntries(CROSS_READ_OUTCOMES.map((o) => [o, 0])) as CrossReadCounts;
+  const counts = emptyCrossReadCounts();
   const rows = db
-    .select({ outcome: crossReads.outcome, n: sql<number>`count(*)` })
+    .select({ outcome: crossReads.outcome, explained: crossReads.explained, n: sql<number>`count(*)` })
     .from(crossReads)
     .where(eq(crossReads.day, day))
-    .groupBy(crossReads.outcome)
+    .groupBy(crossReads.outcome, crossReads.explained)
     .all();
-  for (const r of rows) counts[r.outcome] = r.n;
+  for (const r of rows) {
+    counts[r.outcome] += r.n;
+    if (r.explained && isDifference(r.outcome)) counts.explained += r.n;
+  }
   return counts;
 }
 

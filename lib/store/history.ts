@@ -1,7 +1,8 @@
 import { and, asc, desc, eq, gt, gte, inArray, isNotNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { runs, serverDays, servers, transitions } from "../../db/schema";
-import { DISCOVERY_CHECKS, type CheckId, type CheckState } from "../checks/vocabulary";
+import { DISCOVERY_CHECKS, type CheckId, type CheckState, type NotCheckedCause } from "../checks/vocabulary";
+import type { UptimeOutcome } from "./vocabulary";
 
 // Per-day history, response times and the state-change feed. Written in the run's own transaction
 // (persistRun) and read by the server page, the index, the JSON API, badges and the feeds.
@@ -26,12 +27,15 @@ export interface DayRollupInput {
   runId: number;
   handshakeMs: number | null;
   toolsListMs: number | null;
+  uptime: UptimeOutcome;
 }
 
 /** Folds one run into its server's UTC day in a single upsert. */
 export function recordServerDay(db: Db, r: DayRollupInput): void {
   const hs = r.handshakeMs;
   const tl = r.toolsListMs;
+  const reached = r.uptime === "left_out" ? 0 : 1;
+  const up = r.uptime === "up" ? 1 : 0;
   db.insert(serverDays)
     .values({
       serverId: r.serverId,
@@ -44,6 +48,8 @@ export function recordServerDay(db: Db, r: DayRollupInput): void {
       handshakeMsMax: hs,
       toolsListMsSum: tl ?? 0,
       toolsListMsCount: tl === null ? 0 : 1,
+      uptimeReached: reached,
+      uptimeUp: up,
     })
     .onConflictDoUpdate({
       target: [serverDays.serverId, serverDays.day],
@@ -56,6 +62,8 @@ export function recordServerDay(db: Db, r: DayRollupInput): void {
         handshakeMsMax: hs === null ? sql`${serverDays.handshakeMsMax}` : sql`max(coalesce(${serverDays.handshakeMsMax}, 0), ${hs})`,
         toolsListMsSum: sql`${serverDays.toolsListMsSum} + ${tl ?? 0}`,
         toolsListMsCount: sql`${serverDays.toolsListMsCount} + ${tl === null ? 0 : 1}`,
+        uptimeReached: sql`${serverDays.uptimeReached} + ${reached}`,
+        uptimeUp: sql`${serverDays.uptimeUp} + ${up}`,
       },
     })
     .run();
@@ -186,6 +194,9 @@ export interface StateChangeRow {
   reason: string;
   suiteVersion: string;
   at: string;
+  /** The overall state the run behind the change left the server in; null for runs stored before it was. */
+  overall: CheckState | null;
+  overallCause: NotCheckedCause | null;
 }
 
 /** Check transitions newest first, across all servers or for one, optionally only those after `since` (ISO-8601).
@@ -201,9 +212,12 @@ export function stateChanges(db: Db, o: { serverId?: number; limit: number; sinc
       reason: transitions.reason,
       suiteVersion: transitions.suiteVersion,
       at: transitions.at,
+      overall: runs.overall,
+      overallCause: runs.overallCause,
     })
     .from(transitions)
     .innerJoin(servers, eq(servers.id, transitions.serverId))
+    .leftJoin(runs, eq(runs.id, transitions.runId))
     .where(
       and(
         o.serverId !== undefined ? eq(transitions.serverId, o.serverId) : isNotNull(transitions.id),

@@ -123,6 +123,9 @@ export function upsertCheckResults(db: Db, serverId: number, rows: CheckResultRo
           code: excluded("code"),
           hintCode: excluded("hint_code"),
           hintFacts: excluded("hint_facts"),
+          notCheckedCause: excluded("not_checked_cause"),
+          noFallback: excluded("no_fallback"),
+          noFallbackCode: excluded("no_fallback_code"),
         },
       })
       .prepare(),

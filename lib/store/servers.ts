@@ -1,9 +1,10 @@
 import { and, asc, desc, eq, inArray, isNotNull, isNull, lte, or, sql, type SQL } from "drizzle-orm";
 import { transaction, type Db } from "../../db/client";
 import { placeholders, prepared } from "./prepared";
-import { servers, toolSnapshots } from "../../db/schema";
-import { CHECK_IDS, CHECK_STATES, type CheckId, type CheckState } from "../checks/vocabulary";
+import { checkResults, servers, toolSnapshots } from "../../db/schema";
+import { CHECK_IDS, CHECK_STATES, type CheckId, type CheckState, type NotCheckedCause } from "../checks/vocabulary";
 import { REMOTE_STANDINGS, TRANSPORTS, type RemoteStanding, type Transport } from "../probe/protocol";
+import { SERVER_SORTS, type ServerSort, type SortOrder } from "./vocabulary";
 import type { Exchange } from "../probe/types";
 import { optOutFor } from "./optouts";
 import {
@@ -19,6 +20,8 @@ import {
   type TransitionRow,
 } from "./runs";
 import { serverToolChanges, type ServerToolChange } from "./tools";
+import { latestCrossReadOf, type CrossReadRow } from "./cross-reads";
+import { HISTORY_SEVERITY } from "./history";
 
 // One row per registry server: the registry's listing, the latest state of each check (denormalised so
 // the index filters and pages on indexes alone), and the schedule.
@@ -291,6 +294,8 @@ export type ServerRunUpdate = Partial<
     | "lastProbedAt"
     | "lastSuccessAt"
     | StateField
+    | "overall"
+    | "overallCause"
     | "nextDueAt"
     | "consecutiveFailures"
     | "unchangedStreak"
@@ -346,11 +351,15 @@ const summaryFields = [
   "lastSuccessAt",
   "nextDueAt",
   "leftRegistryAt",
+  "overall",
+  "overallCause",
 ] as const satisfies readonly (keyof ServerRow)[];
 
 /** One row of the server index. A state is null until the server's first run. */
 export type ServerSummary = Pick<ServerRow, (typeof summaryFields)[number]> & {
   states: Record<CheckId, CheckState | null>;
+  /** The kind of each Not checked check (absent for other states and for results stored before kinds were). */
+  notCheckedCauses: Partial<Record<CheckId, NotCheckedCause>>;
 };
 
 const summaryColumns = {
@@ -360,7 +369,7 @@ const summaryColumns = {
   ...stateSelect,
 };
 
-function toSummary(r: Pick<ServerRow, (typeof summaryFields)[number] | StateField>): ServerSummary {
+function toSummary(r: Pick<ServerRow, (typeof summaryFields)[number] | StateField>, notCheckedCauses: ServerSummary["notCheckedCauses"]): ServerSummary {
   return {
     name: r.name,
     title: r.title,
@@ -371,6 +380,9 @@ function toSummary(r: Pick<ServerRow, (typeof summaryFields)[number] | StateFiel
     era: r.era,
     protocolVersion: r.protocolVersion,
     states: statesOf(r),
+    overall: r.overall,
+    overallCause: r.overallCause,
+    notCheckedCauses,
     needsConfig: r.needsConfig,
     toolCount: r.toolCount,
     lastProbedAt: r.lastProbedAt,
@@ -388,6 +400,33 @@ export interface ServerListQuery {
   page?: number;
   pageSize?: number;
   includeLeft?: boolean;
+  /** Only servers in this overall state. */
+  overall?: CheckState;
+  /** Default name; `order` defaults to the sort's natural one (SORT_DEFAULT_ORDER). */
+  sort?: ServerSort;
+  order?: SortOrder;
+}
+
+/** The order each sort reads in unless asked otherwise: names A to Z, the worst overall state first, the most
+ * recent probe first. */
+export const SORT_DEFAULT_ORDER: Record<ServerSort, SortOrder> = { name: "asc", overall: "asc", last_probed: "desc" };
+
+function orderBy(sort: ServerSort, order: SortOrder): SQL[] {
+  const dir = (e: SQL | typeof servers.name) => (order === "asc" ? asc(e) : desc(e));
+  switch (sort) {
+    case "name":
+      return [dir(servers.name)];
+    // Worst first, as a day of the history strip is ranked; servers not probed yet come last either way.
+    case "overall": {
+      const rank = sql`case ${servers.overall} ${sql.join(
+        HISTORY_SEVERITY.map((s, i) => sql`when ${s} then ${i}`),
+        sql` `,
+      )} else null end`;
+      return [sql`${servers.overall} is null`, dir(rank), asc(servers.name)];
+    }
+    case "last_probed":
+      return [sql`${servers.lastProbedAt} is null`, dir(sql`${servers.lastProbedAt}`), asc(servers.name)];
+  }
 }
 
 export interface ServerList {
@@ -409,6 +448,7 @@ export function listServers(db: Db, query: ServerListQuery = {}): ServerList {
     const state = query.states?.[id];
     if (state && (CHECK_STATES as readonly string[]).includes(state)) where.push(eq(stateColumn(id), state));
   }
+  if (query.overall && (CHECK_STATES as readonly string[]).includes(query.overall)) where.push(eq(servers.overall, query.overall));
   const q = query.q?.trim();
   if (q) {
     const pattern = `%${escapeLike(q.toLowerCase())}%`;
@@ -421,15 +461,34 @@ export function listServers(db: Db, query: ServerListQuery = {}): ServerList {
   }
   const cond = where.length ? and(...where) : undefined;
   const total = db.select({ n: sql<number>`count(*)` }).from(servers).where(cond).get()?.n ?? 0;
+  const sort = query.sort && (SERVER_SORTS as readonly string[]).includes(query.sort) ? query.sort : "name";
   const rows = db
-    .select(summaryColumns)
+    .select({ id: servers.id, ...summaryColumns })
     .from(servers)
     .where(cond)
-    .orderBy(asc(servers.name))
+    .orderBy(...orderBy(sort, query.order ?? SORT_DEFAULT_ORDER[sort]))
     .limit(pageSize)
     .offset((page - 1) * pageSize)
     .all();
-  return { total, page, pageSize, rows: rows.map(toSummary) };
+  const causes = notCheckedCausesOf(db, rows.map((r) => r.id));
+  return { total, page, pageSize, rows: rows.map((r) => toSummary(r, causes.get(r.id) ?? {})) };
+}
+
+/** The Not checked kinds of some servers' latest results, one indexed lookup per page of the index. */
+function notCheckedCausesOf(db: Db, serverIds: number[]): Map<number, ServerSummary["notCheckedCauses"]> {
+  const out = new Map<number, ServerSummary["notCheckedCauses"]>();
+  if (serverIds.length === 0) return out;
+  const rows = db
+    .select({ serverId: checkResults.serverId, check: checkResults.check, cause: checkResults.notCheckedCause })
+    .from(checkResults)
+    .where(and(inArray(checkResults.serverId, serverIds), isNotNull(checkResults.notCheckedCause)))
+    .all();
+  for (const r of rows) {
+    const m = out.get(r.serverId) ?? {};
+    m[r.check] = r.cause!;
+    out.set(r.serverId, m);
+  }
+  return out;
 }
 
 export interface SummaryCounts {
@@ -437,6 +496,8 @@ export interface SummaryCounts {
   servers: number;
   /** Per check, how many listed servers are in each state (servers never evaluated are not counted). */
   byCheck: Record<CheckId, Record<CheckState, number>>;
+  /** How many listed servers are in each overall state. */
+  byOverall: Record<CheckState, number>;
 }
 
 export function summaryCounts(db: Db): SummaryCounts {
@@ -447,11 +508,13 @@ export function summaryCounts(db: Db): SummaryCounts {
       fields[`${id}:${state}`] = sql<number>`coalesce(sum(${stateColumn(id)} = ${state}), 0)`;
     }
   }
+  for (const state of CHECK_STATES) fields[`overall:${state}`] = sql<number>`coalesce(sum(${servers.overall} = ${state}), 0)`;
   const row = db.select(fields).from(servers).where(isNull(servers.leftRegistryAt)).get() ?? {};
   const byCheck = Object.fromEntries(
     CHECK_IDS.map((id) => [id, Object.fromEntries(CHECK_STATES.map((s) => [s, Number(row[`${id}:${s}`] ?? 0)]))]),
   ) as Record<CheckId, Record<CheckState, number>>;
-  return { servers: Number(row.total ?? 0), byCheck };
+  const byOverall = Object.fromEntries(CHECK_STATES.map((s) => [s, Number(row[`overall:${s}`] ?? 0)])) as Record<CheckState, number>;
+  return { servers: Number(row.total ?? 0), byCheck, byOverall };
 }
 
 /** The same counts as `summaryCounts`, from one grouped pass over the covering servers_states_idx (a few
@@ -459,22 +522,25 @@ export function summaryCounts(db: Db): SummaryCounts {
 export function checkStateCounts(db: Db): SummaryCounts {
   const groups = prepared(db, "servers.stateCounts", () =>
     db
-      .select({ ...stateSelect, n: sql<number>`count(*)` })
+      .select({ overall: servers.overall, ...stateSelect, n: sql<number>`count(*)` })
       .from(servers)
       .where(isNull(servers.leftRegistryAt))
-      .groupBy(...CHECK_IDS.map(stateColumn))
+      .groupBy(servers.overall, ...CHECK_IDS.map(stateColumn))
       .prepare(),
   ).all();
-  const byCheck = Object.fromEntries(CHECK_IDS.map((id) => [id, Object.fromEntries(CHECK_STATES.map((s) => [s, 0]))])) as Record<CheckId, Record<CheckState, number>>;
+  const zeros = () => Object.fromEntries(CHECK_STATES.map((s) => [s, 0])) as Record<CheckState, number>;
+  const byCheck = Object.fromEntries(CHECK_IDS.map((id) => [id, zeros()])) as Record<CheckId, Record<CheckState, number>>;
+  const byOverall = zeros();
   let total = 0;
   for (const g of groups) {
     total += g.n;
+    if (g.overall) byOverall[g.overall] += g.n;
     for (const id of CHECK_IDS) {
       const state = g[STATE_FIELDS[id]];
       if (state) byCheck[id][state] += g.n;
     }
   }
-  return { servers: total, byCheck };
+  return { servers: total, byCheck, byOverall };
 }
 
 export interface ServerDetail extends ServerSummary, Pick<ServerRow, "version" | "firstSeenAt" | "lastSeenAt" | "registryStatus"> {
@@ -495,6 +561,8 @@ export interface ServerDetail extends ServerSummary, Pick<ServerRow, "version" |
   schedule: Pick<ServerRow, "nextDueAt" | "consecutiveFailures" | "scheduleReason">;
   /** The operator's opt-out for this host, if any. */
   optOut: { source: string; reason: string; since: string } | null;
+  /** The server's latest cross-read (DESIGN §6), when it was sampled. */
+  crossRead: (CrossReadRow & { day: string }) | null;
 }
 
 const DETAIL_TRANSITIONS = 50;
@@ -512,14 +580,16 @@ export function getServerDetail(db: Db, name: string): ServerDetail | null {
         .where(and(eq(toolSnapshots.serverId, s.id), eq(toolSnapshots.hash, s.currentToolHash)))
         .get()
     : undefined;
+  const checks = latestResults(db, s.id);
+  const causes = Object.fromEntries(checks.filter((c) => c.notCheckedCause).map((c) => [c.check, c.notCheckedCause!]));
   return {
-    ...toSummary(s),
+    ...toSummary(s, causes),
     version: s.version,
     firstSeenAt: s.firstSeenAt,
     lastSeenAt: s.lastSeenAt,
     registryStatus: s.registryStatus,
     remotes: remotesOf(s),
-    checks: latestResults(db, s.id),
+    checks,
     latestRun: run ? runSummary(run) : null,
     exchanges: parseJson<Exchange[]>(run?.exchanges, []),
     transitions: recentTransitions(db, s.id, DETAIL_TRANSITIONS),
@@ -532,6 +602,7 @@ export function getServerDetail(db: Db, name: string): ServerDetail | null {
       scheduleReason: s.scheduleReason,
     },
     optOut: (s.host ? optOutFor(db, s.host) : undefined) ?? null,
+    crossRead: latestCrossReadOf(db, s.id),
   };
 }
 
@@ -595,14 +666,31 @@ export function revisionCensus(db: Db): RevisionCount[] {
     .all();
 }
 
-export type BadgeStates = Pick<ServerRow, "name" | "leftRegistryAt"> & { states: Record<CheckId, CheckState | null> };
+export type BadgeStates = Pick<ServerRow, "name" | "leftRegistryAt" | "overall"> & { states: Record<CheckId, CheckState | null> };
 
-/** The five denormalised states of one server, for badges: one indexed row, no joins. */
+/** The five denormalised states and the overall state of one server, for badges: one indexed row, no joins. */
 export function badgeStates(db: Db, name: string): BadgeStates | null {
   const row = db
-    .select({ name: servers.name, leftRegistryAt: servers.leftRegistryAt, ...stateSelect })
+    .select({ name: servers.name, leftRegistryAt: servers.leftRegistryAt, overall: servers.overall, ...stateSelect })
     .from(servers)
     .where(eq(servers.name, name))
     .get();
-  return row ? { name: row.name, leftRegistryAt: row.leftRegistryAt, states: statesOf(row) } : null;
+  return row ? { name: row.name, leftRegistryAt: row.leftRegistryAt, overall: row.overall, states: statesOf(row) } : null;
+}
+
+export type CardFacts = BadgeStates & Pick<ServerRow, "title" | "lastProbedAt" | "lastRunId">;
+
+/** What a server's link-preview card shows: its states, title and last probe, from one indexed row. */
+export function serverCardFacts(db: Db, name: string): CardFacts | null {
+  const row = db
+    .select({ name: servers.name, title: servers.title, leftRegistryAt: servers.leftRegistryAt, overall: servers.overall, lastProbedAt: servers.lastProbedAt, lastRunId: servers.lastRunId, ...stateSelect })
+    .from(servers)
+    .where(eq(servers.name, name))
+    .get();
+  return row ? { name: row.name, title: row.title, leftRegistryAt: row.leftRegistryAt, overall: row.overall, lastProbedAt: row.lastProbedAt, lastRunId: row.lastRunId, states: statesOf(row) } : null;
+}
+
+/** Every server page for the sitemap, left servers included (their pages stay), in id order, paged. */
+export function sitemapServers(db: Db, o: { offset: number; limit: number }): Pick<ServerRow, "name" | "lastProbedAt">[] {
+  return db.select({ name: servers.name, lastProbedAt: servers.lastProbedAt }).from(servers).orderBy(asc(servers.id)).limit(o.limit).offset(o.offset).all();
 }

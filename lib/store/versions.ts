@@ -8,7 +8,9 @@ import { META_KEYS } from "./meta";
 const SERVER_VERSION_SQL = `
   select s.last_run_id as runId, s.next_due_at as nextDueAt, s.left_registry_at as leftAt, s.last_seen_at as seenAt,
          (select o.since || o.source from opt_outs o where o.host = s.host) as optOut,
-         (select max(r.requested_at) from reprobe_requests r where r.server_id = s.id) as reprobe
+         (select max(r.requested_at) from reprobe_requests r where r.server_id = s.id) as reprobe,
+         (select c.day || c.read_at || c.outcome || c.explained from cross_reads c where c.server_id = s.id
+           order by c.day desc limit 1) as crossRead
     from servers s where s.name = ?`;
 
 // Aggregate pages change once per round: the last finished round, plus registry refreshes and opt-out edits.
@@ -38,8 +40,8 @@ function join(row: Record<string, string | number | null> | undefined): string |
   return row ? Object.values(row).map((v) => v ?? "").join("|") : null;
 }
 
-/** Changes with every committed write that alters what one server's page, badge or JSON shows; null for
- * an unknown name. */
+/** Changes with every committed write that alters what one server's page, badge or JSON shows (its latest
+ * cross-read included); null for an unknown name. */
 export function serverDataVersion(db: Db, name: string): string | null {
   return join(statements(db).server.get(name));
 }
@@ -61,3 +63,7 @@ export const serverPageVersion = (db: Db, name: string, now: Date) => `${serverD
 
 /** Badges: every write about the server, and the UTC day (the latency badge reads the last 24 h). */
 export const badgeVersion = (db: Db, name: string, now: Date) => `${serverDataVersion(db, name) ?? "unknown"}|${utcDay(now)}`;
+
+/** A server's link-preview card: every write about the server (states, last probe, leaving the registry); null
+ * for an unknown name. */
+export const cardVersion = (db: Db, name: string) => serverDataVersion(db, name);

@@ -1,3 +1,5 @@
+import { NO_FALLBACK_RULES } from "../checks/vocabulary";
+
 // Kinds the store records besides check verdicts.
 
 /** Where an opt-out came from: an operator's command, or the host's own robots.txt. */
@@ -20,8 +22,24 @@ export type AlertState = (typeof ALERT_STATES)[number];
 export const CROSS_READ_OUTCOMES = ["agreed", "disagreed", "only_probe", "only_cross_reader", "neither"] as const;
 export type CrossReadOutcome = (typeof CROSS_READ_OUTCOMES)[number];
 
+/** What explains a cross-read difference (DESIGN §6): a rule that forbids what the legacy reader did (the no-fallback
+ * rules of the handshake), or a probe that was told to hold back (a slow-down, an opt-out). */
+export const CROSS_READ_EXPLANATIONS = [...NO_FALLBACK_RULES, "slow_down", "opted_out"] as const;
+export type CrossReadExplanation = (typeof CROSS_READ_EXPLANATIONS)[number];
+
 /** The trigger of a one-server round started by "Probe again now" on a server page. */
 export const REPROBE_ROUND_TRIGGER = "reprobe";
+
+/** How the server list can be ordered (the index's and GET /api/servers' `sort`), and in which direction. */
+export const SERVER_SORTS = ["name", "overall", "last_probed"] as const;
+export type ServerSort = (typeof SERVER_SORTS)[number];
+export const SORT_ORDERS = ["asc", "desc"] as const;
+export type SortOrder = (typeof SORT_ORDERS)[number];
+/** How one probe counts for uptime (DESIGN §4): `up` when the handshake completed or met a credential gate,
+ * `down` when it reached the server and failed; `left_out` when it did not reach the server on the server's
+ * account (a slow-down, an opt-out, needing configuration, the probe's own network or deadline). */
+export const UPTIME_OUTCOMES = ["up", "down", "left_out"] as const;
+export type UptimeOutcome = (typeof UPTIME_OUTCOMES)[number];
 
 /** Events counted in the database for `/metrics` (each with one label: a trigger, round status, run kind,
  * request outcome or duration bucket), so every process serves the same totals and a restart loses none. */

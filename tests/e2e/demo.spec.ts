@@ -3,13 +3,14 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
+import { freePort } from "../../lib/cli/ports";
 import { CHECK_IDS, CHECK_STATES } from "@/lib/checks/vocabulary";
 import { STATE_LABELS } from "@/lib/site/labels";
 
 // The README's first command, minus the build `test:e2e` has just done: `npm run demo`, a fresh database,
 // the built-in fleet on loopback, a first round at start. Pages and API must show all four states.
-const DEMO_PORT = 3917;
-const base = `http://127.0.0.1:${DEMO_PORT}`;
+// A free port of its own, so parallel suites on one machine never meet on it.
+let base = "";
 
 let demo: ChildProcess | undefined;
 let dir = "";
@@ -18,11 +19,13 @@ let output = "";
 test.describe.configure({ mode: "serial", timeout: 150_000 });
 
 test.beforeAll(async () => {
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
   dir = mkdtempSync(path.join(os.tmpdir(), "mcp-status-demo-"));
   const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_PATH: path.join(dir, "demo.db"), NEXT_TELEMETRY_DISABLED: "1" };
   delete env.REGISTRY_URL;
   delete env.PROBE_SCHEDULE;
-  demo = spawn("npm", ["run", "--silent", "demo", "--", "--no-build", "--port", String(DEMO_PORT)], { env, detached: true });
+  demo = spawn("npm", ["run", "--silent", "demo", "--", "--no-build", "--port", String(port)], { env, detached: true });
   demo.stdout?.on("data", (c: Buffer) => (output += c.toString()));
   demo.stderr?.on("data", (c: Buffer) => (output += c.toString()));
   const until = Date.now() + 120_000;
@@ -87,4 +90,50 @@ test("the index page shows every state label with counts", async ({ page }) => {
   await expect(page.getByRole("link", { name: /dev\.mcp-status\.demo\// }).first()).toBeVisible();
   await page.goto(`${base}/servers/dev.mcp-status.demo/credential-gate-valid-prm`);
   await expect(page.locator("#check-handshake")).toContainText(/credential/i);
+});
+
+test("a fresh demo starts green: once its first round and cross-read are done, /api/status answers 200", async ({ request }) => {
+  // The cross-reader reads after the first round of the UTC day; the alerts are judged the moment it has stored its day.
+  const until = Date.now() + 90_000;
+  while (!/\[crossread\] \d{4}-\d{2}-\d{2}: \d+ sampled/.test(output)) {
+    if (Date.now() > until) throw new Error(`the demo's cross-read did not finish in 90 s:\n${output}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  await new Promise((r) => setTimeout(r, 500));
+  const res = await request.get(`${base}/api/status`);
+  const body = await res.json();
+  expect(body.alerts, JSON.stringify(body)).toEqual([]);
+  expect(res.status()).toBe(200);
+  expect(output).not.toContain("cross_read opened");
+  // The fleet's explained differences are there, stored as such, and they are what kept the alert shut.
+  expect(body.crossRead.explained).toBeGreaterThan(0);
+  const reads = await (await request.get(`${base}/api/cross-reads`)).json();
+  const discover500 = reads.servers.find((s: { name: string }) => s.name === "dev.mcp-status.demo/discover-500-stack-trace");
+  expect(discover500).toMatchObject({ outcome: "only_cross_reader", explained: true, explanation: "discover_server_error" });
+  const page = await (await request.get(`${base}/api/servers/dev.mcp-status.demo/discover-500-stack-trace`)).json();
+  expect(page.crossRead.sentence).toMatch(/^An initialize-first reader read \d+ tools? on \d{4}-\d{2}-\d{2}; modern clients fail here because server\/discover answered HTTP 500\.$/);
+  // The credential gate with good metadata is Not checked overall in the demo too.
+  const gate = await (await request.get(`${base}/api/servers/dev.mcp-status.demo/credential-gate-valid-prm`)).json();
+  expect(gate).toMatchObject({ overall: "not_checked", overallCause: "credential_required" });
+  expect((await (await request.get(`${base}/api/badge/dev.mcp-status.demo/credential-gate-valid-prm`)).json()).message).toBe("not checked");
+});
+
+test("within the first minutes the changing server shows tool changes, the tool feed has them, and an incident opened and closed", async ({ page, request }) => {
+  const name = "dev.mcp-status.demo/changing-tools";
+  const until = Date.now() + 130_000;
+  let body: { toolChanges: unknown[]; incidents: { endedAt: string | null; reason: string }[]; uptime: { last24h: { up: number; reached: number } } };
+  for (;;) {
+    body = await (await request.get(`${base}/api/servers/${name}`)).json();
+    if (body.incidents.some((i) => i.endedAt) && body.toolChanges.length > 0) break;
+    if (Date.now() > until) throw new Error(`no closed incident and tool change after 130 s:\n${JSON.stringify(body.incidents)}\n${output.slice(-2000)}`);
+    await new Promise((r) => setTimeout(r, 2_000));
+  }
+  expect(body.incidents[0]!.reason).toContain("502");
+  expect(body.uptime.last24h).toMatchObject({ up: 3, reached: 4 });
+  await page.goto(`${base}/changes`);
+  await expect(page.getByRole("link", { name }).first()).toBeVisible();
+  const feed = await (await request.get(`${base}/changes/feed.xml`)).text();
+  expect(feed).toContain(name);
+  await page.goto(`${base}/incidents`);
+  await expect(page.locator("table.incidents")).toContainText(name);
 });

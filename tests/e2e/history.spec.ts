@@ -134,7 +134,7 @@ test("state changes: the Atom feeds parse, newest first, and the server page lin
 
 test("index rows carry a compact 90-day strip with its sentence", async ({ page }) => {
   await page.goto(`/?q=${encodeURIComponent("acme/weather")}`);
-  const cell = page.locator("table.server-table tbody tr").first().locator("td[data-label='Last 90 days']");
+  const cell = page.locator("table.server-table tbody tr").first().locator("td[data-label='Last probed']");
   await expect(cell.locator("svg.strip-compact path")).toHaveCount(4);
   await expect(cell.locator(".visually-hidden")).toHaveText("Last 90 UTC days: 1 day Failed, 1 day Observed risk, 85 days Verified, 3 days without a probe.");
   await expect(cell.locator(".strip-cell")).toHaveAttribute("title", /^Last 90 UTC days: 1 day Failed/);

@@ -4,8 +4,8 @@ import { SEED } from "./seed";
 test("index shows summary counts and one row per server with labelled state chips", async ({ page }) => {
   await page.goto("/");
   await expect(page.getByRole("heading", { level: 1 })).toContainText("Remote MCP servers");
-  // 130 servers still in the registry (131 seeded, one left).
-  await expect(page.getByRole("heading", { name: /Summary: 130 servers in the registry/ })).toBeVisible();
+  // 132 servers still in the registry (133 seeded, one left).
+  await expect(page.getByRole("heading", { name: /Summary: 132 servers in the registry/ })).toBeVisible();
   const rows = page.locator("table.server-table tbody tr");
   await expect(rows).toHaveCount(50);
   const first = rows.first();
@@ -23,7 +23,7 @@ test("searching by name narrows the list and keeps the query in the form", async
   await expect(rows).toHaveCount(1);
   await expect(rows.first()).toContainText(SEED.modern);
   await expect(page.getByLabel("Name contains")).toHaveValue("weather");
-  await expect(page.getByRole("status")).toContainText("1 server match");
+  await expect(page.getByRole("status")).toContainText("1 server matches");
 });
 
 test("search works without JavaScript (plain GET form)", async ({ browser }) => {
@@ -45,7 +45,7 @@ test("filtering by one check's state shows only servers in that state", async ({
   await page.getByLabel("Handshake", { exact: true }).selectOption("failed");
   await page.getByRole("button", { name: "Show servers" }).click();
   await expect(page).toHaveURL(/handshake=failed/);
-  const cells = page.locator("table.server-table tbody tr td:nth-child(4)");
+  const cells = page.locator("table.server-table tbody tr td[data-label='Handshake']");
   const n = await cells.count();
   expect(n).toBeGreaterThan(5);
   for (let i = 0; i < n; i++) await expect(cells.nth(i)).toHaveText(/Failed/);
@@ -54,7 +54,7 @@ test("filtering by one check's state shows only servers in that state", async ({
 
 test("summary counts link to the matching filter", async ({ page }) => {
   await page.goto("/");
-  await page.getByRole("link", { name: /^Auth metadata Verified: 1 servers$/ }).click();
+  await page.getByRole("link", { name: /^Auth metadata Verified: 1 server$/ }).click();
   await expect(page).toHaveURL(/auth_metadata=verified/);
   await expect(page.locator("table.server-table tbody tr")).toHaveCount(1);
   await expect(page.locator("table.server-table")).toContainText(SEED.gated);
@@ -70,7 +70,7 @@ test("pagination walks through every server", async ({ page }) => {
   const firstOnPage2 = await page.locator("table.server-table tbody tr").first().locator("a").innerText();
   expect(firstOnPage2).not.toEqual(firstOnPage1);
   await page.getByRole("link", { name: "Next →" }).click();
-  await expect(page.locator("table.server-table tbody tr")).toHaveCount(30);
+  await expect(page.locator("table.server-table tbody tr")).toHaveCount(32);
   await expect(page.getByRole("link", { name: "Next →" })).toHaveCount(0);
   // Filters survive paging.
   await page.goto("/?handshake=verified&page=2");

@@ -39,12 +39,16 @@ test("coverage shows alerts with times, the alert feed, and the cross-reader's t
   await expect(alerts.getByRole("link", { name: "Atom feed of alerts" })).toHaveAttribute("href", "/coverage/feed.xml");
 
   const cross = page.locator("section[aria-labelledby=cross-h]");
-  await expect(cross.getByRole("status")).toContainText("1 server read only by the cross-reader.");
+  await expect(cross.getByRole("status")).toContainText("1 server read only by the cross-reader, for no reason the probe's rules give.");
+  await expect(cross.getByRole("status")).toContainText("1 server read only by the cross-reader is explained by the probe's own rules");
   const rows = cross.locator("#cross-read-table tbody tr");
-  await expect(rows).toHaveCount(14);
+  await expect(rows).toHaveCount(15);
   await expect(rows.first()).toContainText("Only the cross-reader read it");
   await expect(rows.first().getByRole("link", { name: "net.broken/always-down" })).toHaveAttribute("href", "/servers/net.broken/always-down");
-  await expect(rows.nth(1)).toContainText("get_forecast.description");
+  await expect(rows.first().locator("td[data-label=Explained]")).toHaveText("no");
+  await expect(rows.nth(1)).toContainText("net.flaky/discover-500");
+  await expect(rows.nth(1).locator("td[data-label=Explained]")).toHaveText("yes: modern clients fail here because server/discover answered HTTP 500");
+  await expect(rows.nth(2)).toContainText("get_forecast.description");
 
   const feed = await request.get("/coverage/feed.xml");
   expect(feed.status()).toBe(200);
@@ -54,7 +58,8 @@ test("coverage shows alerts with times, the alert feed, and the cross-reader's t
   expect(status.status()).toBe(503);
   const body = await status.json();
   expect(body.alerts[0]).toMatchObject({ kind: "coverage_drop" });
-  expect(body.crossRead).toMatchObject({ agreed: 11, disagreed: 1, only_probe: 0, only_cross_reader: 1, neither: 1 });
+  expect(body.crossRead).toMatchObject({ agreed: 11, disagreed: 1, only_probe: 0, only_cross_reader: 2, neither: 1, explained: 1 });
   const reads = await (await request.get("/api/cross-reads")).json();
-  expect(reads.servers[0]).toEqual({ name: "net.broken/always-down", outcome: "only_cross_reader", paths: [] });
+  expect(reads.servers[0]).toEqual({ name: "net.broken/always-down", outcome: "only_cross_reader", explained: false, explanation: null, paths: [] });
+  expect(reads.servers[1]).toEqual({ name: "net.flaky/discover-500", outcome: "only_cross_reader", explained: true, explanation: "discover_server_error", paths: [] });
 });

@@ -2,7 +2,8 @@ import fs from "node:fs";
 import { eq } from "drizzle-orm";
 import { closeDb, openDb } from "../../db/client";
 import * as t from "../../db/schema";
-import { CHECK_IDS, type CheckId, type CheckState, type RefusalCode } from "../../lib/checks/vocabulary";
+import { overallOf } from "../../lib/checks/overall";
+import { CHECK_IDS, type CheckId, type CheckState, type NoFallbackRule, type NotCheckedCause, type RefusalCode } from "../../lib/checks/vocabulary";
 import { SUITE_VERSION } from "../../lib/probe/protocol";
 import type { CertificateFacts, Exchange } from "../../lib/probe/types";
 import { hintColumns, type Hint } from "../../lib/checks/hints";
@@ -11,8 +12,8 @@ import { META_KEYS } from "../../lib/store/meta";
 import { stateFields } from "../../lib/store/servers";
 
 // A realistic small fleet for the e2e suite: every state, transitions, evidence, tools and their
-// changes, coverage days with a dip and an open alert, a server that left the registry, and
-// hostile strings in server-provided fields.
+// changes, coverage days with a dip and an open alert, a server that left the registry, uptime and
+// incidents, and hostile strings in server-provided fields.
 
 export const SEED = {
   allStates: "io.github.example/four-states",
@@ -30,9 +31,16 @@ export const SEED = {
   hinted: "io.github.sdk-defaults/invalid-host",
   certSoon: "dev.certs/expiring-soon",
   hostileDescription: `<script>window.__pwned = 1</script><img src=x onerror="window.__pwned=2"> Totally normal server`,
+  /** 80 characters, as long as the longest names in the real registry. */
+  longName: "io.github.northwind-analytics-platform/enterprise-resource-planning-mcp-gateways",
+  /** Failed on discovery with a 500 on server/discover, read by the cross-reader: an explained difference. */
+  discover500: "net.flaky/discover-500",
 } as const;
 
 type States = Record<CheckId, CheckState>;
+
+/** The kinds the bulk servers' Not checked discovery checks cycle through, so the index shows each chip. */
+const BULK_CAUSES: NotCheckedCause[] = ["slow_down", "credential_required", "needs_configuration", "probe_network"];
 
 const hoursAgo = (now: number, h: number) => new Date(now - h * 3_600_000).toISOString();
 const day = (now: number, d: number) => new Date(now - d * 86_400_000).toISOString().slice(0, 10);
@@ -94,6 +102,9 @@ export function seedDatabase(file: string, now = Date.now()): void {
         reasons?: Partial<Record<CheckId, string>>;
         /** The error_taxonomy refusal code; by default the usual one for its state. */
         refusal?: RefusalCode;
+        /** Not checked kinds; by default no_challenge for auth_metadata, withheld for error_taxonomy, not_reached elsewhere. */
+        causes?: Partial<Record<CheckId, NotCheckedCause>>;
+        noFallback?: { rule: NoFallbackRule; code: number };
         evidence?: Partial<Record<CheckId, number[]>>;
         exchanges?: Exchange[];
         probedHoursAgo?: number;
@@ -104,8 +115,13 @@ export function seedDatabase(file: string, now = Date.now()): void {
         remotes?: StoredRemote[];
         hints?: Partial<Record<CheckId, Hint>>;
         certificate?: CertificateFacts;
+        /** Judged without a request (opted out): no probe time. */
+        noRequest?: boolean;
       }) => {
         const host = new URL(o.url).host;
+        const causeOf = (check: CheckId): NotCheckedCause | null =>
+          o.states[check] !== "not_checked" ? null : (o.causes?.[check] ?? DEFAULT_CAUSE[check]);
+        const overall = overallOf(CHECK_IDS.map((check) => ({ check, state: o.states[check], notCheckedCause: causeOf(check) })));
         const probed = hoursAgo(now, o.probedHoursAgo ?? 1);
         const success = o.successHoursAgo === null ? null : hoursAgo(now, o.successHoursAgo ?? o.probedHoursAgo ?? 1);
         const [srv] = tx
@@ -124,9 +140,11 @@ export function seedDatabase(file: string, now = Date.now()): void {
             leftRegistryAt: o.left ? hoursAgo(now, 24 * 5) : null,
             era: o.era,
             protocolVersion: o.revision ?? null,
-            lastProbedAt: probed,
+            lastProbedAt: o.noRequest ? null : probed,
             lastSuccessAt: success,
             ...stateFields(o.states),
+            overall: overall?.state ?? null,
+            overallCause: overall?.cause ?? null,
             nextDueAt: o.left ? null : hoursAgo(now, -2),
             consecutiveFailures: o.failures ?? 0,
             scheduleReason: (o.failures ?? 0) > 0 ? "backing off after failures" : "healthy interval",
@@ -154,6 +172,8 @@ export function seedDatabase(file: string, now = Date.now()): void {
             exchanges: JSON.stringify(exchanges),
             keepEvidence: true,
             certificate: o.certificate ? JSON.stringify(o.certificate) : null,
+            overall: overall?.state ?? null,
+            overallCause: overall?.cause ?? null,
           })
           .returning()
           .all();
@@ -166,6 +186,9 @@ export function seedDatabase(file: string, now = Date.now()): void {
               state: o.states[check],
               reason: o.reasons?.[check] ?? defaultReason(check, o.states[check]),
               code: check === "error_taxonomy" ? (o.refusal ?? DEFAULT_REFUSAL[o.states[check]]) : null,
+              notCheckedCause: causeOf(check),
+              noFallback: o.noFallback && o.states[check] === "failed" && check !== "error_taxonomy" && check !== "auth_metadata" ? o.noFallback.rule : null,
+              noFallbackCode: o.noFallback && o.states[check] === "failed" && check !== "error_taxonomy" && check !== "auth_metadata" ? o.noFallback.code : null,
               evidence: JSON.stringify(o.evidence?.[check] ?? []),
               suiteVersion: SUITE_VERSION,
               runId: run!.id,
@@ -288,6 +311,7 @@ export function seedDatabase(file: string, now = Date.now()): void {
         title: "Example CRM",
         url: u3,
         era: "unknown",
+        causes: { handshake: "credential_required", protocol_version: "credential_required", tools_list: "credential_required" },
         states: { handshake: "not_checked", protocol_version: "not_checked", tools_list: "not_checked", error_taxonomy: "not_checked", auth_metadata: "verified" },
         reasons: {
           handshake: "Credential required: initialize got 401 with a valid Bearer challenge; we send no credentials.",
@@ -476,7 +500,42 @@ export function seedDatabase(file: string, now = Date.now()): void {
         states: { handshake: "not_checked", protocol_version: "not_checked", tools_list: "not_checked", error_taxonomy: "not_checked", auth_metadata: "not_checked" },
         reasons: Object.fromEntries(CHECK_IDS.map((c) => [c, "The host mcp.private.dev asked not to be probed (robots.txt); nothing was sent."])),
         refusal: "not_probed",
+        causes: Object.fromEntries(CHECK_IDS.map((c) => [c, "opted_out"])),
+        noRequest: true,
         successHoursAgo: null,
+      });
+
+      // 8b. A registry name of 80 characters, as long as real ones get, with a title.
+      addServer({
+        name: SEED.longName,
+        title: "Northwind ERP gateway",
+        url: "https://erp-gateway.northwind-analytics.example/mcp",
+        era: "modern",
+        revision: "2026-07-28",
+        states: { handshake: "verified", protocol_version: "verified", tools_list: "verified", error_taxonomy: "verified", auth_metadata: "not_checked" },
+        tools: [{ name: "list_orders", description: "Lists open orders.", inputSchema: { type: "object" } }],
+      });
+
+      // 8c. Failed discovery on a 500 from server/discover, which the initialize-first cross-reader read anyway.
+      const u8 = "https://flaky.example.net/mcp";
+      addServer({
+        name: SEED.discover500,
+        title: "Flaky discover",
+        url: u8,
+        era: "unknown",
+        states: { handshake: "failed", protocol_version: "failed", tools_list: "failed", error_taxonomy: "not_checked", auth_metadata: "not_checked" },
+        reasons: {
+          handshake: "server/discover answered HTTP 500 with a text/html body (Internal Server Error).",
+          protocol_version: "server/discover answered HTTP 500 with a text/html body (Internal Server Error).",
+          tools_list: "server/discover answered HTTP 500 with a text/html body (Internal Server Error).",
+          error_taxonomy: "The reserved-tool call was withheld because the handshake failed.",
+        },
+        noFallback: { rule: "discover_server_error", code: 500 },
+        evidence: { handshake: [1], protocol_version: [1], tools_list: [1] },
+        exchanges: [{ ...discover(1, u8, 500, "<html><body>Internal Server Error</body></html>"), responseHeaders: { "content-type": "text/html" } }],
+        probedHoursAgo: 2,
+        successHoursAgo: null,
+        failures: 1,
       });
 
       // 9. Bulk servers for paging and filters.
@@ -507,6 +566,7 @@ export function seedDatabase(file: string, now = Date.now()): void {
                 }
               : {},
           refusal: hs === "verified" && i % 4 === 0 ? "malformed_empty" : undefined,
+          causes: hs === "not_checked" ? Object.fromEntries(["handshake", "protocol_version", "tools_list"].map((c) => [c, BULK_CAUSES[Math.floor(i / 6) % BULK_CAUSES.length]!])) : undefined,
           probedHoursAgo: (i % 12) + 1,
           successHoursAgo: hs === "verified" ? (i % 12) + 1 : 24 * ((i % 4) + 1),
           failures: hs === "verified" ? 0 : (i % 3) + 1,
@@ -518,6 +578,17 @@ export function seedDatabase(file: string, now = Date.now()): void {
       seedHistory(tx, now, four.serverId, (d) => (d % 11 === 5 ? null : d < 40 ? "failed" : "verified"), false);
       seedHistory(tx, now, down.serverId, (d) => (d <= 8 ? "failed" : d % 13 === 0 ? null : "verified"), false);
       bulk.forEach((b, i) => seedHistory(tx, now, b.serverId, (d) => ((d + i) % 17 === 0 ? null : d === 0 || (d + i) % 23 !== 0 ? b.state : "failed"), false));
+
+      // Incidents (DESIGN §4), matching the history strips: a short closed one on the weather server, an old
+      // closed one and an ongoing one on the four-states server, and an ongoing one on the server that is down.
+      const incident = (serverId: number, runId: number, startedH: number, endedH: number | null, check: CheckId, reason: string) =>
+        tx.insert(t.incidents)
+          .values({ serverId, startedAt: hoursAgo(now, startedH), endedAt: endedH === null ? null : hoursAgo(now, endedH), check, reason, openedRunId: runId, closedRunId: endedH === null ? null : runId })
+          .run();
+      incident(w.serverId, w.runId, 24 * 2 + 5, 24 * 2 + 1 - 10 / 60, "handshake", "server/discover answered HTTP 502 with an HTML page from the load balancer.");
+      incident(four.serverId, four.runId, 24 * 70, 24 * 70 - 3, "tools_list", "tools/list answered HTTP 500 after the handshake completed.");
+      incident(four.serverId, four.runId, 24 * 39 + 6, null, "protocol_version", "initialize answered 2023-01-01, a revision the probe does not speak.");
+      incident(down.serverId, down.runId, 24 * 8 + 3, null, "handshake", "The connection was refused (ECONNREFUSED).");
 
       // Coverage: 21 days with a dip over the last two, and an open alert for today.
       for (let d = 20; d >= 0; d--) {
@@ -548,6 +619,7 @@ export function seedDatabase(file: string, now = Date.now()): void {
       tx.insert(t.crossReads)
         .values([
           cross(SEED.down, "only_cross_reader"),
+          { ...cross(SEED.discover500, "only_cross_reader"), explained: true, explanation: "discover_server_error" as const, explanationCode: 500 },
           cross(SEED.modern, "disagreed", ["get_forecast.description"]),
           cross(SEED.legacy, "agreed"),
           cross(SEED.allStates, "neither"),
@@ -580,7 +652,7 @@ function seedHistory(tx: Tx, now: number, serverId: number, stateOn: (daysAgo: n
         const at = new Date(now - d * 86_400_000 - (k * 6 + 1) * 3_600_000).toISOString();
         const [run] = tx
           .insert(t.runs)
-          .values({ serverId, startedAt: at, finishedAt: at, durationMs: handshakeMs + toolsListMs, suiteVersion: SUITE_VERSION, era: "modern", protocolVersion: "2026-07-28", requests: 3, requestsOk: 3, read: state === "verified", exchanges: null, keepEvidence: false, handshakeMs, toolsListMs })
+          .values({ serverId, startedAt: at, finishedAt: at, durationMs: handshakeMs + toolsListMs, suiteVersion: SUITE_VERSION, era: "modern", protocolVersion: "2026-07-28", requests: 3, requestsOk: 3, read: state === "verified", exchanges: null, keepEvidence: false, handshakeMs, toolsListMs, uptime: state === "failed" && k % 2 === 0 ? "down" : "up" })
           .returning()
           .all();
         lastRunId = run!.id;
@@ -589,8 +661,10 @@ function seedHistory(tx: Tx, now: number, serverId: number, stateOn: (daysAgo: n
       }
     }
     const probes = hs.length || 1 + ((serverId + d) % 3);
+    // Uptime counters: every probe reached the server; on a Failed day, half of them (rounded down) were up.
+    const up = state === "failed" ? Math.floor(probes / 2) : probes;
     tx.insert(t.serverDays)
-      .values({ serverId, day: day(now, d), state, probes, lastRunId, handshakeMsSum: hs.reduce((a, b) => a + b, 0), handshakeMsCount: hs.length, handshakeMsMax: hs.length ? Math.max(...hs) : null, toolsListMsSum: tl.reduce((a, b) => a + b, 0), toolsListMsCount: tl.length })
+      .values({ serverId, day: day(now, d), state, probes, lastRunId, handshakeMsSum: hs.reduce((a, b) => a + b, 0), handshakeMsCount: hs.length, handshakeMsMax: hs.length ? Math.max(...hs) : null, toolsListMsSum: tl.reduce((a, b) => a + b, 0), toolsListMsCount: tl.length, uptimeReached: probes, uptimeUp: up })
       .run();
   }
 }
@@ -598,6 +672,14 @@ function seedHistory(tx: Tx, now: number, serverId: number, stateOn: (daysAgo: n
 function eqId(id: number) {
   return eq(t.servers.id, id);
 }
+
+const DEFAULT_CAUSE: Record<CheckId, NotCheckedCause> = {
+  handshake: "not_reached",
+  protocol_version: "not_reached",
+  tools_list: "not_reached",
+  error_taxonomy: "withheld",
+  auth_metadata: "no_challenge",
+};
 
 const DEFAULT_REFUSAL: Record<CheckState, RefusalCode | null> = {
   verified: "jsonrpc_invalid_params",

@@ -84,7 +84,7 @@ export function CheckCard({
     <section className="check" id={anchor} aria-labelledby={`${anchor}-h`}>
       <h3 id={`${anchor}-h`}>
         <a href={`#${anchor}`}>{CHECK_LABELS.en[id]}</a>
-        <StateChip state={check?.state ?? null} />
+        <StateChip state={check?.state ?? null} cause={check?.notCheckedCause} />
       </h3>
       {check ? (
         <>

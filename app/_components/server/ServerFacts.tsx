@@ -1,8 +1,8 @@
 import { formatDuration, formatUtc } from "@/lib/site/format";
-import { overallState } from "@/lib/site/states";
+import { NOT_CHECKED_CAUSE_LABELS } from "@/lib/site/labels";
+import { counted, WORDS } from "@/lib/site/plural";
 import type { ServerDetail } from "@/lib/store/servers";
 import { Ago } from "../Ago";
-import { StateChip } from "../StateChip";
 
 function NextProbe({ detail }: { detail: ServerDetail }) {
   const { schedule } = detail;
@@ -18,19 +18,38 @@ function NextProbe({ detail }: { detail: ServerDetail }) {
       ) : (
         "with the next round"
       )}
-      {schedule.consecutiveFailures > 0 ? ` · ${schedule.consecutiveFailures} failed probes in a row` : ""}
+      {schedule.consecutiveFailures > 0 ? ` · ${counted(schedule.consecutiveFailures, WORDS.failedProbeInARow)}` : ""}
     </>
   );
 }
 
-/** The server at a glance: overall state, where it is, what it speaks, and when it was and will be probed. */
+/** When the server was last probed; a server judged without a request (opted out, needs configuration) says so
+ * rather than "not yet" beside the days its history shows. */
+function LastProbed({ detail }: { detail: ServerDetail }) {
+  const run = detail.latestRun;
+  if (detail.lastProbedAt) {
+    return (
+      <>
+        <Ago iso={detail.lastProbedAt} withUtc />
+        {run ? `, ${counted(run.requests, WORDS.request)} in ${formatDuration(run.durationMs)}` : ""}
+      </>
+    );
+  }
+  if (run) {
+    const kind = detail.overall === "not_checked" && detail.overallCause ? ` (${NOT_CHECKED_CAUSE_LABELS.en[detail.overallCause]})` : "";
+    return (
+      <>
+        no request sent{kind}; last judged <Ago iso={run.startedAt} withUtc />
+      </>
+    );
+  }
+  return <>not yet</>;
+}
+
+/** Where the server is, what it speaks, and when it was and will be probed. */
 export function ServerFacts({ detail }: { detail: ServerDetail }) {
   return (
-    <dl className="facts">
-      <dt>Overall</dt>
-      <dd>
-        <StateChip state={overallState(detail.states)} />
-      </dd>
+    <dl className="facts" id="server-facts">
       <dt>Remote URL</dt>
       <dd>{detail.remoteUrl ? <code>{detail.remoteUrl}</code> : "none listed"}</dd>
       <dt>Transport</dt>
@@ -47,14 +66,7 @@ export function ServerFacts({ detail }: { detail: ServerDetail }) {
       </dd>
       <dt>Last probed</dt>
       <dd>
-        {detail.lastProbedAt ? (
-          <>
-            <Ago iso={detail.lastProbedAt} withUtc />
-            {detail.latestRun ? `, ${detail.latestRun.requests} requests in ${formatDuration(detail.latestRun.durationMs)}` : ""}
-          </>
-        ) : (
-          "not yet"
-        )}
+        <LastProbed detail={detail} />
       </dd>
       <dt>Last complete read</dt>
       <dd>{detail.lastSuccessAt ? <Ago iso={detail.lastSuccessAt} withUtc /> : "never: the tool list has not been read to its end yet"}</dd>

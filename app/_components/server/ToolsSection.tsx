@@ -36,7 +36,7 @@ export function ToolsSection({ tools }: { tools: ServerDetail["tools"] }) {
 }
 
 /** Field-level changes between complete tool lists, newest first, with the server's Atom feed. */
-export function ToolChangesSection({ name, changes }: { name: string; changes: ServerDetail["toolChanges"] }) {
+export function ToolChangesSection({ name, changes, everRead }: { name: string; changes: ServerDetail["toolChanges"]; everRead: boolean }) {
   return (
     <section aria-labelledby="changes-h">
       <h2 id="changes-h">Tool-definition changes</h2>
@@ -44,7 +44,11 @@ export function ToolChangesSection({ name, changes }: { name: string; changes: S
         <a href={serverFeedPath(name)}>Atom feed of this server&apos;s changes</a>
       </p>
       {changes.length === 0 ? (
-        <p className="sub">No change recorded since the first complete tool list.</p>
+        <p className="sub">
+          {everRead
+            ? "No change recorded since the first complete tool list."
+            : "No complete tool list has been read yet, so there is nothing to compare a change against."}
+        </p>
       ) : (
         <table className="stack">
           <thead>

@@ -4,10 +4,14 @@ import { RoundId, type ApiShape } from "@/lib/api/schemas";
 import type { StartResult } from "@/lib/rounds/round";
 import { serverHistory } from "@/app/_lib/history";
 import type { Answer } from "@/lib/site/answer-cache";
+import { overallOf } from "@/lib/checks/overall";
+import { crossReadSentence } from "@/lib/site/cross-read";
 import { listQueryOf, ServerListParams } from "@/lib/site/query";
 import { certificateView } from "@/lib/site/certificate";
 import { hintSentence } from "@/lib/checks/hints";
 import { getServerDetail, listServers, summaryCounts } from "@/lib/store/servers";
+import { incidentList } from "@/lib/store/incidents";
+import { serverUptime } from "@/lib/store/uptime";
 import { getRound, listRecentRounds } from "@/lib/store/rounds";
 import { getMeta, META_KEYS } from "@/lib/store/meta";
 import { latestCrossReads, siteStatus } from "@/lib/rounds/alerts/status";
@@ -62,6 +66,8 @@ function byCheck<T extends { check: CheckId }>(results: T[]): Partial<Record<Che
   return out;
 }
 
+const SERVER_JSON_INCIDENTS = 100;
+
 /** The JSON answer for one server, as text, so it can be cached per data version. */
 export function serverAnswer(name: string, db: Db): Answer {
   const detail = getServerDetail(db, name);
@@ -75,8 +81,25 @@ export function serverAnswer(name: string, db: Db): Answer {
   const now = new Date();
   const history = serverHistory(db, name, now);
   const certificate = certificateView(detail.latestRun?.certificate, now);
+  // The overall state (DESIGN §2) with the check that decided it and that check's reason (absent when Verified).
+  const o = overallOf(detail.checks);
+  const overall = { overall: o?.state ?? null, overallCause: o?.cause ?? null, overallCheck: o?.check ?? null, overallReason: o?.reason ?? null };
+  // DESIGN §4: uptime per window, and the latest incidents (most recent first) without the server's own name.
+  const uptime = serverUptime(db, name, now);
+  const incidents = incidentList(db, { server: name, limit: SERVER_JSON_INCIDENTS }).rows.map(({ serverName: _, ...i }) => i);
+  const crossRead = detail.crossRead && { ...detail.crossRead, sentence: crossReadSentence(detail.crossRead) };
   const body = JSON.stringify(
-    { ...detail, checks, certificate, history: history?.days ?? [], responseTimes: history?.responseTimes ?? null } satisfies ApiShape<"ServerAnswer">,
+    {
+      ...detail,
+      ...overall,
+      checks,
+      certificate,
+      crossRead,
+      history: history?.days ?? [],
+      responseTimes: history?.responseTimes ?? null,
+      uptime,
+      incidents,
+    } satisfies ApiShape<"ServerAnswer">,
   );
   return { status: 200, contentType: "application/json", body };
 }

@@ -7,6 +7,7 @@ import { serverPath } from "@/lib/site/paths";
 import { getRunView } from "@/lib/store/history";
 import { ExchangeView } from "../../_components/ExchangeView";
 import { siteDb } from "../../_lib/db";
+import { pageMetadata } from "../../_lib/meta";
 
 export const dynamic = "force-dynamic";
 
@@ -19,7 +20,12 @@ function runOf(idParam: string) {
 
 export async function generateMetadata({ params }: Params): Promise<Metadata> {
   const run = runOf((await params).id);
-  return run ? { title: `Run ${run.id} of ${run.serverName}` } : { title: "No such run" };
+  if (!run) return { title: "No such run" };
+  return pageMetadata({
+    path: `/runs/${run.id}`,
+    title: `Run ${run.id} of ${run.serverName}`,
+    description: `One probe of ${run.serverName}: its timings, requests and, while kept, every exchange.`,
+  });
 }
 
 // GET /runs/<id>: one probe of one server, as the history strip links it (runs are kept 30 days).

@@ -1,26 +1,28 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { overallOf } from "@/lib/checks/overall";
 import { CHECK_IDS } from "@/lib/checks/vocabulary";
 import { parseVersionSegment } from "@/lib/site/cache-key";
 import { evidenceModel } from "@/lib/site/evidence";
-import { CHECK_LABELS } from "@/lib/site/labels";
-import { checkAnchor, nameFromSegments, serverFeedPath, serverStatesFeedPath } from "@/lib/site/paths";
+import { nameFromSegments } from "@/lib/site/paths";
 import { getRunExchanges } from "@/lib/store/runs";
 import { getServerDetail, type ServerDetail } from "@/lib/store/servers";
 import { RenderStamp } from "../../_components/RenderStamp";
 import { ReprobeSection } from "../../_components/ReprobeForm";
 import { ServerHistory } from "../../_components/ServerHistory";
-import { StateChip } from "../../_components/StateChip";
+import { AtAGlance } from "../../_components/server/AtAGlance";
 import { CertificateFact } from "../../_components/server/CertificateFact";
 import { CheckCard } from "../../_components/server/CheckCard";
 import { EvidenceSection } from "../../_components/server/EvidenceSection";
+import { IncidentsSection } from "../../_components/server/IncidentsSection";
 import { LinkTargets } from "../../_components/server/LinkTargets";
 import { RemotesSection } from "../../_components/server/RemotesSection";
 import { ServerFacts } from "../../_components/server/ServerFacts";
 import { ServerHeader } from "../../_components/server/ServerHeader";
 import { ToolChangesSection, ToolsSection } from "../../_components/server/ToolsSection";
 import { siteDb } from "../../_lib/db";
+import { serverPageMetadata } from "../../_lib/server-meta";
 
 // Rendered once per data version and kept in Next's ISR cache: proxy.ts appends a segment naming the
 // server's data version (and the origin for copyable links), so a write from any process is a new page.
@@ -41,36 +43,16 @@ async function pageTarget(params: Params["params"]): Promise<{ name: string; ori
 }
 
 export async function generateMetadata({ params }: Params): Promise<Metadata> {
-  const { name } = await pageTarget(params);
-  const detail = getServerDetail(siteDb(), name);
-  if (!detail) return { title: "No such server" };
-  return {
-    title: name,
-    description: `Observed MCP checks for ${name}, with reasons and evidence.`,
-    alternates: {
-      types: {
-        "application/atom+xml": [
-          { url: serverFeedPath(name), title: `Tool changes: ${name}` },
-          { url: serverStatesFeedPath(name), title: `State changes: ${name}` },
-        ],
-      },
-    },
-  };
+  const { name, origin } = await pageTarget(params);
+  return (await serverPageMetadata(name, origin)) ?? { title: "No such server" };
 }
 
 function ChecksSection({ detail, cites }: { detail: ServerDetail; cites: ReturnType<typeof evidenceModel>["cites"] }) {
   return (
     <section aria-labelledby="checks-h">
-      <h2 id="checks-h">Checks</h2>
-      <ul className="check-nav">
-        {CHECK_IDS.map((id) => (
-          <li key={id}>
-            <a href={`#${checkAnchor(id)}`}>{CHECK_LABELS.en[id]}</a> <StateChip state={detail.states[id]} />
-          </li>
-        ))}
-      </ul>
+      <h2 id="checks-h">Checks in detail, and their history</h2>
       <p className="sub">
-        Each check links to itself (<code>#check-&lt;id&gt;</code>) and to the exchanges it cites in the evidence below. States are observations of
+        Each check links to itself (<code>#check-&lt;id&gt;</code>) and to the exchanges it cites in the evidence above. States are observations of
         one anonymous probe, not a certification; <Link href="/faq/refusals">how refusals are recorded</Link>.
       </p>
       {CHECK_IDS.map((id) => (
@@ -99,15 +81,17 @@ export default async function ServerPage({ params }: Params) {
   return (
     <>
       <ServerHeader detail={detail} />
+      <AtAGlance overall={overallOf(detail.checks)} checks={detail.checks} crossRead={detail.crossRead} />
       <ServerFacts detail={detail} />
       <RemotesSection remotes={detail.remotes} />
       <CertificateFact run={detail.latestRun} now={new Date()} />
-      <ServerHistory name={name} now={new Date()} />
       <ReprobeSection name={name} leftRegistry={!!detail.leftRegistryAt} optedOut={!!detail.optOut} query={query} />
-      <ChecksSection detail={detail} cites={evidence.cites} />
-      <EvidenceSection items={evidence.items} latestRun={detail.latestRun} />
+      <ServerHistory name={name} now={new Date()} />
+      <IncidentsSection name={name} />
       <ToolsSection tools={detail.tools} />
-      <ToolChangesSection name={name} changes={detail.toolChanges} />
+      <ToolChangesSection name={name} changes={detail.toolChanges} everRead={detail.toolHash !== null || detail.lastSuccessAt !== null} />
+      <EvidenceSection items={evidence.items} latestRun={detail.latestRun} />
+      <ChecksSection detail={detail} cites={evidence.cites} />
       <LinkTargets name={name} origin={origin} />
       <RenderStamp note="it is rendered again when a probe of this server is recorded." />
     </>

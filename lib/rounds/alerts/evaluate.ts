@@ -6,6 +6,7 @@ import { lastRoundFinishedAt, openAlert, openAlertOf, resolveAlerts } from "../.
 import { coverageBetween, firstCoverageDay } from "../../store/coverage";
 import { crossReadCounts, latestCrossReadDay, type CrossReadCounts } from "../../store/cross-reads";
 import { getMeta, META_KEYS, setMeta } from "../../store/meta";
+import { counted, WORDS } from "../../site/plural";
 
 /** cross_read opens when more than this share of the servers either reader could read disagree… */
 export const CROSS_READ_ALERT_RATE = 0.05;
@@ -37,7 +38,7 @@ export function evaluateRoundsStale(db: Db, now: Date, staleMinutes: number, log
   const reference = last ?? watched;
   const ageMin = Math.floor((now.getTime() - Date.parse(reference)) / 60_000);
   if (ageMin >= staleMinutes) {
-    const minutes = (n: number) => `${n} minute${n === 1 ? "" : "s"}`;
+    const minutes = (n: number) => counted(n, WORDS.minute);
     const message = last
       ? `No round has finished for ${minutes(ageMin)} (the last finished at ${last}); the limit is ${minutes(staleMinutes)}.`
       : `No round has finished in the ${minutes(ageMin)} since this site started watching; the limit is ${minutes(staleMinutes)}.`;
@@ -74,10 +75,10 @@ export function evaluateCoverage(db: Db, now: Date, log: (line: string) => void)
   }
 }
 
-/** The day's disagreement rate: servers where the readers disagree or only the cross-reader read, over the servers
- * at least one of them read. */
+/** The day's disagreement rate: servers where the readers disagree or only the cross-reader read and the probe's own
+ * rules do not explain it (DESIGN §6), over the servers at least one of them read. */
 export function disagreementRate(c: CrossReadCounts): { disagreeing: number; compared: number; rate: number } {
-  const disagreeing = c.disagreed + c.only_cross_reader;
+  const disagreeing = Math.max(0, c.disagreed + c.only_cross_reader - c.explained);
   const compared = c.agreed + c.disagreed + c.only_probe + c.only_cross_reader;
   return { disagreeing, compared, rate: compared > 0 ? disagreeing / compared : 0 };
 }
@@ -95,11 +96,12 @@ export function evaluateCrossRead(db: Db, now: Date, log: (line: string) => void
   const pct = `${Math.round(r.rate * 1000) / 10}%`;
   const open = openAlertOf(db, "cross_read");
   if (crossReadAlarming(counts)) {
-    const message = `The cross-reader disagreed with the probe on ${r.disagreeing} of ${r.compared} servers on ${day} (${pct}; ${counts.only_cross_reader} read only by the cross-reader).`;
+    const explained = counts.explained > 0 ? `; ${counted(counts.explained, WORDS.difference)} more explained by the probe's rules` : "";
+    const message = `The cross-reader disagreed with the probe, for no reason the probe's rules give, on ${r.disagreeing} of ${r.compared} servers on ${day} (${pct}; ${counts.only_cross_reader} read only by the cross-reader${explained}).`;
     const opened = openAlert(db, { kind: "cross_read", day, message, value: r.rate, baseline: CROSS_READ_ALERT_RATE, at: now.toISOString() });
     if (opened) log(`[alerts] cross_read opened: ${message}`);
   } else if (open && day > open.day) {
-    resolveAlerts(db, "cross_read", { at: now.toISOString(), message: `On ${day} the readers disagreed on ${r.disagreeing} of ${r.compared} servers (${pct}).` });
+    resolveAlerts(db, "cross_read", { at: now.toISOString(), message: `On ${day} the readers disagreed unexplained on ${r.disagreeing} of ${r.compared} servers (${pct}).` });
     log(`[alerts] cross_read resolved on ${day}`);
   }
   setMeta(db, META_KEYS.crossReadEvaluatedDay, day);

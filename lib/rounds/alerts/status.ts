@@ -26,5 +26,8 @@ export function siteStatus(db: Db, now: Date): ApiShape<"StatusAnswer"> {
 export function latestCrossReads(db: Db): ApiShape<"CrossReadsAnswer"> {
   const day = latestCrossReadDay(db);
   if (!day) return { day: null, servers: [] };
-  return { day, servers: crossReadsOn(db, day).map((r) => ({ name: r.name, outcome: r.outcome, paths: r.paths })) };
+  return {
+    day,
+    servers: crossReadsOn(db, day).map((r) => ({ name: r.name, outcome: r.outcome, explained: r.explained, explanation: r.explanation, paths: r.paths })),
+  };
 }

@@ -1,5 +1,7 @@
 import { createHash } from "node:crypto";
 import { canonicalToolList, diffToolLists } from "../tool-history";
+import { DISCOVERY_CHECKS } from "../../checks/vocabulary";
+import { isDifference, type CrossReadInput, type ProbeDiscoveryVerdict } from "../../store/cross-reads";
 import type { CrossReadOutcome } from "../../store/vocabulary";
 
 /** The tool fields the official client keeps (its schema drops others), so both lists are compared on these only. */
@@ -32,4 +34,18 @@ export function fixedSample<T extends { name: string }>(items: readonly T[], n: 
     .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
     .slice(0, Math.max(0, n))
     .map((x) => x.item);
+}
+
+/** DESIGN §6: a difference is explained when the probe's verdict follows a rule that forbids what the legacy reader
+ * did (a -32020/21/22 decline, a 5xx or 3xx on server/discover: no fallback) or the probe was told to hold back (a
+ * slow-down, an opt-out). Anything else is unexplained, and only that is what the cross_read alert counts. */
+export function explainDifference(outcome: CrossReadOutcome, verdicts: readonly ProbeDiscoveryVerdict[]): CrossReadInput["explanation"] {
+  if (!isDifference(outcome)) return null;
+  for (const id of DISCOVERY_CHECKS) {
+    const v = verdicts.find((x) => x.check === id);
+    if (!v) continue;
+    if (v.noFallback) return { rule: v.noFallback, code: v.noFallbackCode };
+    if (v.state === "not_checked" && (v.notCheckedCause === "slow_down" || v.notCheckedCause === "opted_out")) return { rule: v.notCheckedCause, code: null };
+  }
+  return null;
 }

@@ -9,9 +9,17 @@ import { createHostQueue } from "../host-queue";
 import { hostOf } from "../hosts";
 import { createRobotsBook, robotsDisallows } from "../robots";
 import { operatorOptOuts } from "../round";
-import { crossReadCandidates, currentProbeRead, replaceCrossReads, type CrossReadCounts, type CrossReadInput } from "../../store/cross-reads";
+import {
+  crossReadCandidates,
+  currentProbeRead,
+  emptyCrossReadCounts,
+  probeDiscoveryVerdicts,
+  replaceCrossReads,
+  type CrossReadCounts,
+  type CrossReadInput,
+} from "../../store/cross-reads";
 import { CROSS_READ_OUTCOMES } from "../../store/vocabulary";
-import { compareToolLists, fixedSample } from "./compare";
+import { compareToolLists, explainDifference, fixedSample } from "./compare";
 import { crossReadServer } from "./reader";
 
 export interface CrossReadDeps {
@@ -85,6 +93,7 @@ export async function runCrossRead(deps: CrossReadDeps): Promise<CrossReadSummar
           crossToolCount: cross.ok ? cross.tools.length : null,
           probeToolCount: probe ? probe.tools.length : null,
           readAt: now().toISOString(),
+          explanation: explainDifference(outcome, probeDiscoveryVerdicts(db, s.id)),
         });
       } catch (e) {
         log(`[crossread] ${s.name}: not recorded: ${(e as Error).message}`);
@@ -97,11 +106,14 @@ export async function runCrossRead(deps: CrossReadDeps): Promise<CrossReadSummar
   await Promise.all(Array.from({ length: n }, worker));
   replaceCrossReads(db, deps.day, rows);
 
-  const counts = Object.fromEntries(CROSS_READ_OUTCOMES.map((o) => [o, 0])) as CrossReadCounts;
-  for (const r of rows) counts[r.outcome]++;
+  const counts: CrossReadCounts = emptyCrossReadCounts();
+  for (const r of rows) {
+    counts[r.outcome]++;
+    if (r.explanation) counts.explained++;
+  }
   const durationMs = Math.round(performance.now() - t0);
   log(
-    `[crossread] ${deps.day}: ${sampled.length} sampled, ${optedOut} opted out; ${CROSS_READ_OUTCOMES.map((o) => `${counts[o]} ${o}`).join(", ")} in ${Math.round(durationMs / 1000)} s`,
+    `[crossread] ${deps.day}: ${sampled.length} sampled, ${optedOut} opted out; ${CROSS_READ_OUTCOMES.map((o) => `${counts[o]} ${o}`).join(", ")} (${counts.explained} explained) in ${Math.round(durationMs / 1000)} s`,
   );
   return { day: deps.day, sampled: sampled.length, optedOut, counts, durationMs };
 }

@@ -23,6 +23,7 @@ import {
   VALID_CHALLENGES,
   WEBHOOK_EXAMPLE,
 } from "./facts";
+import { explainedBlocks, overallBlocks } from "./headline";
 import type { FaqBook, FaqChrome, FaqSlug } from "./types";
 
 const S = STATE_LABELS.en;
@@ -81,6 +82,7 @@ export const FAQ_EN: FaqBook = {
           ],
         },
       },
+      ...overallBlocks("en"),
       { h2: "The five checks", id: "checks" },
       {
         table: {
@@ -103,7 +105,7 @@ export const FAQ_EN: FaqBook = {
         ul: [
           "A certification or an endorsement. Nobody vouches for a server here, the site included.",
           "A security review. Whatever sits behind authentication is out of sight, and the authentication check only asks whether a client can find out how to log in.",
-          "An uptime figure. One visit every 30 minutes to 24 hours sees a moment, not a service level.",
+          `An uptime figure. A state describes the latest probe, one moment; the [uptime](${at("uptime")}) beside the history strip counts many probes over days.`,
           "A review of the tools. The probe reads their definitions and never runs one.",
         ],
       },
@@ -837,6 +839,89 @@ export const FAQ_EN: FaqBook = {
     ],
   },
 
+  uptime: {
+    title: "Uptime: which probes count, over which days",
+    summary: "How the uptime figures beside the history strip and on the uptime badge are counted, which probes are left out, and how to read them.",
+    firstPublished: "2026-12-01",
+    body: [
+      { h2: "What the figure counts", id: "definition" },
+      {
+        p: `Uptime is the share of a server's probes that found it up, among the probes that reached it. A probe finds the server up when the handshake completed, or when it stopped at a [credential gate](${at("credential-gate")}): a server that asks for a login is answering the way it means to. It finds the server down when the handshake failed: a refused connection or a timeout, a redirect or a 5xx, an answer that is not MCP, a 401 without a challenge, a modern handshake declined with -32020, -32021 or -32022.`,
+      },
+      { h2: "Probes that are left out", id: "left-out" },
+      {
+        ul: [
+          "The server asked to slow down (429, or 503 with `Retry-After`) before the handshake ended: it did answer, but nothing about its health was learned.",
+          `The host asked not to be probed ([opt-out](${at("opting-out")}) by the operator list or robots.txt): no request was sent.`,
+          `The registry entry [needs configuration](${at("which-servers", "needs-configuration")}): no request was sent either.`,
+          "The probe's own network was failing: that outage is ours, not the server's.",
+        ],
+      },
+      { p: `These count neither as up nor as down, so a server that is probed rarely is never pushed towards 0 % or 100 % by probes that told us nothing.` },
+      { h2: "Only the handshake decides", id: "handshake-only" },
+      {
+        p: `A server whose handshake completes but whose tool list then fails, or that shares no protocol revision with the probe, counts as up: it answered. Those problems are ${S.failed} checks on its page and open an [incident](${at("incidents")}), which follows all three discovery checks.`,
+      },
+      { h2: "The four windows", id: "windows" },
+      {
+        table: {
+          caption: "Uptime windows",
+          head: ["Window", "Which probes"],
+          rows: [
+            ["24 hours", "Those that started in the 24 hours before the figure was computed (probes are kept 30 days)."],
+            ["7, 30 and 90 days", "Those of the last 7, 30 or 90 whole UTC days, today included, read from per-day counters that stay after the probes themselves are deleted. The 90 days are the days of the history strip."],
+          ],
+        },
+      },
+      { h2: "Reading the number", id: "reading" },
+      {
+        ul: [
+          "A share is never rounded up: one probe missed in ten thousand shows as 99.99 %, not 100 %.",
+          `Each figure shows how many probes it rests on. Probes come every 30 minutes to 24 hours ([schedule](${at("schedule")})), so a 24-hour figure may rest on a few.`,
+          "When no probe reached the server in a window, the figure says so instead of showing 0 % or 100 %.",
+          "Days recorded before uptime was counted carry no counters, so early 90-day figures rest on fewer days.",
+        ],
+      },
+      { h2: "Badge and JSON", id: "badge" },
+      {
+        p: `\`/badge/<registry name>?metric=uptime\` is an SVG badge of the 30-day figure; add \`&window=24h\`, \`7d\` or \`90d\` for another window. The same path under \`/api/badge/\` answers shields.io endpoint JSON. \`/api/servers/<registry name>\` carries \`uptime\` with \`last24h\`, \`last7d\`, \`last30d\` and \`last90d\`, each \`{ratio, up, reached, from}\`: \`ratio\` runs from 0 to 1 and is null when no probe reached the server.`,
+      },
+    ],
+  },
+
+  incidents: {
+    title: "Incidents: what opens one, what closes it",
+    summary: "When an incident opens on a server page, when it closes, how long it is said to have lasted, and where incidents are listed.",
+    firstPublished: "2026-12-01",
+    body: [
+      { h2: "When an incident opens", id: "opens" },
+      {
+        p: `An incident opens at the probe that finds a discovery check (${C.handshake}, ${C.protocol_version}, ${C.tools_list}) ${S.failed} while the server has none open. It keeps that check and its reason as recorded at that probe; when more than one of them failed, the first in that order is named.`,
+      },
+      { h2: "When it closes", id: "closes" },
+      {
+        p: `It closes at the first later probe that reaches the server with none of the three ${S.failed}: the handshake completed, or met a credential gate. Probes that tell nothing about the server's health (a slow-down, an opt-out, a registry entry that needs configuration, the probe's own network failing) neither open nor close one, so an incident stays open through them.`,
+      },
+      { h2: "How long it lasted", id: "duration" },
+      {
+        p: `The duration runs from the probe that opened the incident to the probe that closed it. The outage itself began somewhere after the last good probe and ended somewhere before the first good one again; after failures the probe comes back after 6, 12 and then 24 hours ([schedule](${at("schedule", "backoff")})), so a fix can take that long to show. **Probe again now** on the server page closes an incident as soon as the server is back.`,
+      },
+      { h2: "Where incidents are listed", id: "where" },
+      {
+        ul: [
+          "On each server page, most recent first, with the duration and the reason that opened each (an ongoing one says so).",
+          "On `/incidents`, across all servers and paged; `?server=<registry name>` narrows it to one.",
+          "As Atom at `/incidents/feed.xml` (an entry when one opens and another when it closes; `?server=` too).",
+          "In `/api/servers/<registry name>` as `incidents`: `startedAt`, `endedAt` (null while open), `durationMs`, `check`, `reason`, `openedRunId`, `closedRunId`.",
+        ],
+      },
+      { h2: "Incidents and uptime", id: "uptime" },
+      {
+        p: `They answer different questions. [Uptime](${at("uptime")}) counts probes whose handshake worked; an incident follows all three discovery checks. A server whose tool list fails has an open incident while its uptime stays high, and a server that only asks to slow down has neither.`,
+      },
+    ],
+  },
+
   "self-test": {
     title: "Testing your own server with the command-line probe",
     summary: "From a fresh clone: the same code the site runs, against your URL, as text or JSON.",
@@ -1091,7 +1176,7 @@ export const FAQ_EN: FaqBook = {
             },
             {
               id: "cross-read-alert",
-              cells: ["`cross_read`", "The day's cross-read disagreement rate is above its threshold", "A later day is below it", "Read the day's `only_cross_reader` and `disagreed` servers first."],
+              cells: ["`cross_read`", "The day's rate of [unexplained](/faq/operating#explained) cross-read differences is above its threshold", "A later day is below it", "Read the day's unexplained `only_cross_reader` and `disagreed` servers first."],
             },
           ],
         },
@@ -1124,8 +1209,9 @@ export const FAQ_EN: FaqBook = {
         },
       },
       {
-        p: `\`only_cross_reader\` leads because it is the failure that hides best. A server the probe cannot read looks, on the probe's own figures, like a server that is down; only a reader that does not share the probe's code can tell the two apart. The day's outcomes are on [the coverage page](/coverage) and at \`GET /api/cross-reads\` as \`{day, servers: [{name, outcome, paths}]}\`.`,
+        p: `\`only_cross_reader\` leads because it is the failure that hides best. A server the probe cannot read looks, on the probe's own figures, like a server that is down; only a reader that does not share the probe's code can tell the two apart. The day's outcomes are on [the coverage page](/coverage) and at \`GET /api/cross-reads\` as \`{day, servers: [{name, outcome, explained, paths}]}\`.`,
       },
+      ...explainedBlocks("en"),
       { h2: "The cross-reader's manners", id: "cross-reader-politeness" },
       {
         p: `It keeps the probe's rules: the same opt-outs, address policy, user agent and deadline, one request at a time per host, and it never calls a tool.`,

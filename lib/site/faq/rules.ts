@@ -25,6 +25,8 @@ export const RULE_INDEX: readonly RuleGroup[] = [
     rules: [
       r("2-states", "observed-unsigned", "states", "Four states, each with a one-sentence reason and its evidence", "四种状态，每种都附一句原因和证据"),
       r("2-checks", "observed-unsigned", "checks", "Five checks in display order; the first three are the discovery checks", "五项检查及其显示顺序，前三项属于发现类检查"),
+      r("2-overall", "observed-unsigned", "overall", "The overall state: Failed, else Observed risk, else Verified only when the handshake and tool list are; else Not checked", "总体状态：先看未通过，再看观察到风险，握手和工具列表都已通过才算已通过，其余为未检查"),
+      r("2-not-checked-kinds", "observed-unsigned", "not-checked", "Every Not checked names its kind, and each kind says what to do", "每个未检查都注明属于哪种情况，每种情况都说明该怎么做"),
       r("2-suite-version", "changelog", "versions", "Every result carries the suite version that produced it", "每条结果都记录产生它的套件版本"),
       r("2-corrections", "changelog", "corrections", "Corrections ship without a version bump and are still listed", "更正不升版本号，但同样列入更新记录"),
     ],
@@ -163,6 +165,18 @@ export const RULE_INDEX: readonly RuleGroup[] = [
     ],
   },
   {
+    id: "availability",
+    title: { en: "Uptime and incidents", zh: "可用率与故障记录" },
+    rules: [
+      r("4-uptime", "uptime", "definition", "Uptime: handshakes completed or gated, among the probes that reached the server", "可用率：到达服务端的探测中，握手完成或遇到凭据拦截的比例"),
+      r("4-uptime-left-out", "uptime", "left-out", "Slow-downs, opt-outs and the probe's own outages are left out", "被要求放慢、退出探测和探测器自身的故障不计入"),
+      r("4-uptime-windows", "uptime", "windows", "24 hours, and 7, 30, 90 whole UTC days that outlive the probes' retention", "24 小时，以及在探测记录删除后仍保留的 7、30、90 个 UTC 日"),
+      r("4-incident-opens", "incidents", "opens", "An incident opens when a discovery check turns Failed", "发现类检查变为未通过时开启故障记录"),
+      r("4-incident-closes", "incidents", "closes", "It closes at the first probe that reaches the server with none Failed", "第一次到达服务端且没有未通过项的探测结束故障记录"),
+      r("4-incident-duration", "incidents", "duration", "An incident lasts from the probe that opened it to the one that closed it", "持续时间从开启它的探测算到结束它的探测"),
+    ],
+  },
+  {
     id: "mcp",
     title: { en: "The site as an MCP server", zh: "本站作为 MCP 服务端" },
     rules: [
@@ -186,6 +200,7 @@ export const RULE_INDEX: readonly RuleGroup[] = [
       r("6-cross-reader", "operating", "cross-reader", "The independent cross-reader", "独立的交叉读取器"),
       r("6-outcomes", "operating", "outcomes", "Cross-read outcomes", "交叉读取的结果类别"),
       r("6-only-cross-reader", "operating", "only-cross-reader", "only_cross_reader: a possible blind spot of the probe", "only_cross_reader：探测器可能存在的盲区"),
+      r("6-explained", "operating", "explained", "Differences the probe's own rules explain are shown on the server page and not counted by the alert", "探测器自身规则能解释的差异显示在服务端页面上，不计入告警"),
       r("6-cross-reader-politeness", "operating", "cross-reader-politeness", "The cross-reader keeps the probe's manners", "交叉读取器遵守与探测器相同的规矩"),
     ],
   },

@@ -13,6 +13,8 @@ export const FAQ_SLUGS = [
   "which-servers",
   "hints",
   "schedule",
+  "uptime",
+  "incidents",
   "self-test",
   "ask-over-mcp",
   "json-and-badges",

@@ -23,6 +23,7 @@ import {
   VALID_CHALLENGES,
   WEBHOOK_EXAMPLE,
 } from "./facts";
+import { explainedBlocks, overallBlocks } from "./headline";
 import type { FaqBook, FaqChrome, FaqSlug } from "./types";
 
 const S = STATE_LABELS.zh;
@@ -84,6 +85,7 @@ export const FAQ_ZH: FaqBook = {
           ],
         },
       },
+      ...overallBlocks("zh"),
       { h2: "五项检查", id: "checks" },
       {
         table: {
@@ -104,7 +106,7 @@ export const FAQ_ZH: FaqBook = {
         ul: [
           "不是认证，也不是推荐。本站不为任何服务端担保，包括我们自己。",
           "不是安全审计。鉴权之后的内容探测器看不到；鉴权相关的检查只关心客户端能否得知如何登录。",
-          "不是可用率。每 30 分钟到 24 小时探测一次，只能看到某个时间点，反映不了服务水平。",
+          `不是可用率。状态只描述最近一次探测，是一个时间点；历史条旁边的[可用率](${at("uptime")})才统计多天里的多次探测。`,
           "不是工具评测。探测器只读取工具定义，从不执行任何工具。",
         ],
       },
@@ -701,6 +703,89 @@ export const FAQ_ZH: FaqBook = {
     ],
   },
 
+  uptime: {
+    title: "可用率：哪些探测计入，按哪些天计算",
+    summary: "历史条旁边和可用率徽章上的数字是怎么算出来的，哪些探测不计入，以及该怎样读这些数字。",
+    firstPublished: "2026-12-01",
+    body: [
+      { h2: "这个数字算的是什么", id: "definition" },
+      {
+        p: `可用率是：在到达了服务端的探测中，发现服务端正常的探测所占的比例。握手完成，或者停在了[凭据拦截](${at("credential-gate")})上，都算正常：要求登录的服务端正是在按自己的设计作答。握手失败则算不正常，例如连接被拒或超时、重定向或 5xx、不是 MCP 的响应、不带质询的 401，以及用 -32020、-32021 或 -32022 拒绝新版握手。`,
+      },
+      { h2: "不计入的探测", id: "left-out" },
+      {
+        ul: [
+          "握手结束之前服务端就要求放慢（429，或带 `Retry-After` 的 503）：它确实回应了，但从中看不出它是否健康。",
+          `主机要求不被探测（运维名单或 robots.txt 中的[退出](${at("opting-out")})）：一个请求都没有发。`,
+          `注册表条目[需要配置](${at("which-servers", "needs-configuration")})：同样没有发请求。`,
+          "探测器自己的网络出了问题：这是我们的故障，不是服务端的。",
+        ],
+      },
+      { p: `这些探测既不算正常也不算不正常，所以探测次数少的服务端，不会因为这些没有提供信息的探测而被拉向 0 % 或 100 %。` },
+      { h2: "只看握手", id: "handshake-only" },
+      {
+        p: `握手完成之后工具列表失败，或者与探测器没有共同的协议修订，这样的服务端仍算正常：它回应了。这些问题会在它的页面上显示为${S.failed}的检查，并开启一条[故障](${at("incidents")})记录；故障记录看的是全部三项发现类检查。`,
+      },
+      { h2: "四个时间窗口", id: "windows" },
+      {
+        table: {
+          caption: "可用率的时间窗口",
+          head: ["窗口", "计入哪些探测"],
+          rows: [
+            ["24 小时", "计算时刻之前 24 小时内开始的探测（探测记录保留 30 天）。"],
+            ["7 天、30 天、90 天", "最近 7、30 或 90 个完整的 UTC 日（含今天）内的探测，取自按日保存的计数；探测记录本身删除后，这些计数仍然保留。90 天正是历史条上的那 90 天。"],
+          ],
+        },
+      },
+      { h2: "怎样读这个数字", id: "reading" },
+      {
+        ul: [
+          "比例只舍不入：一万次里漏掉一次，显示 99.99 %，而不是 100 %。",
+          `每个数字旁边都写着它基于多少次探测。探测间隔从 30 分钟到 24 小时不等（见[调度](${at("schedule")})），所以 24 小时的数字可能只基于几次探测。`,
+          "某个窗口内没有任何探测到达服务端时，页面会直接这样说明，而不是显示 0 % 或 100 %。",
+          "开始统计可用率之前的日子没有计数，所以早期的 90 天数字基于的天数较少。",
+        ],
+      },
+      { h2: "徽章与 JSON", id: "badge" },
+      {
+        p: `\`/badge/<registry name>?metric=uptime\` 是 30 天可用率的 SVG 徽章；加上 \`&window=24h\`、\`7d\` 或 \`90d\` 可换成其他窗口。同样的路径放在 \`/api/badge/\` 下，返回 shields.io 端点格式的 JSON。\`/api/servers/<registry name>\` 中的 \`uptime\` 含 \`last24h\`、\`last7d\`、\`last30d\` 和 \`last90d\`，每项为 \`{ratio, up, reached, from}\`：\`ratio\` 介于 0 和 1 之间，没有探测到达服务端时为 null。`,
+      },
+    ],
+  },
+
+  incidents: {
+    title: "故障记录：何时开启，何时结束",
+    summary: "服务端页面上的故障记录何时开启、何时结束、持续时间怎么算，以及在哪里可以看到这些记录。",
+    firstPublished: "2026-12-01",
+    body: [
+      { h2: "何时开启", id: "opens" },
+      {
+        p: `当某次探测发现一项发现类检查（${C.handshake}、${C.protocol_version}、${C.tools_list}）${S.failed}，而该服务端当时没有未结束的故障时，就开启一条故障记录。记录保存这项检查以及它在那次探测中的原因；如果同时有几项${S.failed}，按上面的顺序取第一项。`,
+      },
+      { h2: "何时结束", id: "closes" },
+      {
+        p: `之后第一次到达服务端、且三项都不是${S.failed}的探测（握手完成，或遇到凭据拦截）会结束这条记录。那些看不出服务端是否健康的探测（被要求放慢、退出探测、注册表条目需要配置、探测器自己的网络出问题）既不开启也不结束故障，所以故障会一直持续到这些探测之后。`,
+      },
+      { h2: "持续了多久", id: "duration" },
+      {
+        p: `持续时间从开启它的那次探测算到结束它的那次探测。真正的中断开始于最后一次正常探测之后的某个时刻，结束于重新正常的那次探测之前的某个时刻；失败之后，探测器会在 6 小时、12 小时、然后 24 小时后再来（见[调度](${at("schedule", "backoff")})），所以修复可能要过这么久才显示出来。服务端页面上的「立即重新探测」能让服务端一恢复就结束故障。`,
+      },
+      { h2: "在哪里查看", id: "where" },
+      {
+        ul: [
+          "每个服务端页面上，按时间从新到旧，附持续时间和开启它的原因（尚未结束的会注明）。",
+          "`/incidents` 页面列出所有服务端的故障，分页显示；加 `?server=<registry name>` 只看一个服务端。",
+          "Atom 订阅 `/incidents/feed.xml`（开启时一条，结束时再一条；同样支持 `?server=`）。",
+          "`/api/servers/<registry name>` 中的 `incidents`：`startedAt`、`endedAt`（未结束时为 null）、`durationMs`、`check`、`reason`、`openedRunId`、`closedRunId`。",
+        ],
+      },
+      { h2: "故障记录与可用率", id: "uptime" },
+      {
+        p: `两者回答的问题不同。[可用率](${at("uptime")})统计握手成功的探测；故障记录看的是全部三项发现类检查。工具列表失败的服务端会有一条未结束的故障，可用率却依然很高；只是要求放慢的服务端，两者都不受影响。`,
+      },
+    ],
+  },
+
   "self-test": {
     title: "用命令行探测器测试自己的服务端",
     summary: "从全新克隆开始：用本站同一套代码探测你的 URL，输出文本或 JSON。",
@@ -922,7 +1007,7 @@ export const FAQ_ZH: FaqBook = {
           rows: [
             { id: "coverage-drop", cells: ["`coverage_drop`", "某个完整 UTC 日的覆盖数明显低于近期水平", "之后某个完整日恢复", "查看没读到的服务端，通常能找到共同原因（同一台主机、同一种错误形式）。"] },
             { id: "rounds-stale", cells: ["`rounds_stale`", "`ALERT_STALE_MINUTES`（默认 120）分钟内没有任何一轮结束，不论轮次由谁启动", "有一轮结束", "检查内置调度器或外部 cron，以及最近一轮的日志。"] },
-            { id: "cross-read-alert", cells: ["`cross_read`", "当天交叉读取的不一致比例超过阈值", "之后某天回落到阈值以下", "先看当天的 `only_cross_reader` 和 `disagreed` 服务端。"] },
+            { id: "cross-read-alert", cells: ["`cross_read`", "当天交叉读取中[无解释](/zh/faq/operating#explained)差异的比例超过阈值", "之后某天回落到阈值以下", "先看当天无解释的 `only_cross_reader` 和 `disagreed` 服务端。"] },
           ],
         },
       },
@@ -954,8 +1039,9 @@ export const FAQ_ZH: FaqBook = {
         },
       },
       {
-        p: `把 \`only_cross_reader\` 放在首位，是因为这类问题最不容易被发现。探测器读不到的服务端，在探测器自己的统计里和宕机的服务端没有区别；只有不共用探测器代码的读取器才能把两者分开。当天的结果显示在[覆盖页](/coverage)上，也可以通过 \`GET /api/cross-reads\` 获取，格式为 \`{day, servers: [{name, outcome, paths}]}\`。`,
+        p: `把 \`only_cross_reader\` 放在首位，是因为这类问题最不容易被发现。探测器读不到的服务端，在探测器自己的统计里和宕机的服务端没有区别；只有不共用探测器代码的读取器才能把两者分开。当天的结果显示在[覆盖页](/coverage)上，也可以通过 \`GET /api/cross-reads\` 获取，格式为 \`{day, servers: [{name, outcome, explained, paths}]}\`。`,
       },
+      ...explainedBlocks("zh"),
       { h2: "交叉读取器的规矩", id: "cross-reader-politeness" },
       { p: `它遵守与探测器相同的规则：同样的退出规则、地址策略、User-Agent 和时限，每台主机一次一个请求，并且从不调用任何工具。` },
     ],

@@ -16,7 +16,7 @@ import { startBackground } from "@/lib/rounds/background";
 import { runRound } from "@/lib/rounds/round";
 import { alertsAtom } from "@/lib/site/alerts-feed";
 import { lastRoundFinishedAt, openAlerts, recentAlertEvents, resolvedAlerts } from "@/lib/store/alerts";
-import { replaceCrossReads, type CrossReadInput } from "@/lib/store/cross-reads";
+import { crossReadCounts, replaceCrossReads, type CrossReadInput } from "@/lib/store/cross-reads";
 import { REPROBE_ROUND_TRIGGER, type CrossReadOutcome } from "@/lib/store/vocabulary";
 import { getMeta, META_KEYS } from "@/lib/store/meta";
 import { applyRegistrySnapshot } from "@/lib/store/servers";
@@ -207,6 +207,18 @@ describe("coverage_drop and cross_read open and resolve on later days", () => {
     evaluateCrossRead(db, new Date("2026-11-22T06:00:00Z"), log);
     expect(openAlerts(db).filter((a) => a.kind === "cross_read")).toEqual([]);
     expect(resolvedAlerts(db)[0]).toMatchObject({ kind: "cross_read", day: "2026-11-21" });
+    // DESIGN §6: differences the probe's own rules explain are not counted. Ten only_cross_reader servers, all behind a
+    // 5xx on server/discover or a slow-down, and one unexplained: no alert.
+    const explained = (n: number): CrossReadInput[] =>
+      day(many(n, "only_cross_reader")).map((r, i) => ({ ...r, explanation: i % 2 ? { rule: "slow_down", code: null } : { rule: "discover_server_error", code: 500 } }));
+    replaceCrossReads(db, "2026-11-23", [...explained(10), ...day([...many(11, "agreed"), "only_cross_reader", ...many(28, "agreed")]).slice(10)]);
+    expect(crossReadCounts(db, "2026-11-23")).toMatchObject({ only_cross_reader: 11, explained: 10 });
+    evaluateCrossRead(db, new Date("2026-11-23T06:00:00Z"), log);
+    expect(openAlerts(db).filter((a) => a.kind === "cross_read")).toEqual([]);
+    // The same day without explanations would open it.
+    replaceCrossReads(db, "2026-11-24", day([...many(11, "only_cross_reader"), ...many(29, "agreed")]));
+    evaluateCrossRead(db, new Date("2026-11-24T06:00:00Z"), log);
+    expect(openAlerts(db).filter((a) => a.kind === "cross_read")).toMatchObject([{ day: "2026-11-24", message: expect.stringContaining("11 of 40 servers") }]);
   });
 
   test("a restarted process keeps open alerts and opens no duplicate", () => {

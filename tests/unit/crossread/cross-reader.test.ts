@@ -11,8 +11,9 @@ import { createAddressPolicy, DEFAULT_USER_AGENT, probeServer } from "@/lib/prob
 import { createHostGate } from "@/lib/rounds/host-gate";
 import { runRound } from "@/lib/rounds/round";
 import { crossReadsOn } from "@/lib/store/cross-reads";
+import { applyRegistrySnapshot, getServerDetail } from "@/lib/store/servers";
+import { crossReadSentence } from "@/lib/site/cross-read";
 import { addOptOut } from "@/lib/store/optouts";
-import { applyRegistrySnapshot } from "@/lib/store/servers";
 import { tempDb } from "../store/helpers";
 import { startSplitServer, tool, type SplitServer, type SplitServerSpec } from "./servers";
 
@@ -84,6 +85,17 @@ describe("cross-reader outcomes against the probe's latest complete read", () =>
     expect(outcomeOf("initialize-only")).toMatchObject({ outcome: "only_cross_reader", paths: [], crossToolCount: 1, probeToolCount: null });
   });
 
+  test("a difference the probe's rules explain is stored as explained, with the rule and its number (DESIGN §6)", () => {
+    // server/discover answered 500: the probe never falls back, the legacy reader connects.
+    expect(outcomeOf("initialize-only")).toMatchObject({ explained: true, explanation: "discover_server_error", explanationCode: 500 });
+    // The split server's lists differ for no rule of the probe: unexplained.
+    expect(outcomeOf("split")).toMatchObject({ explained: false, explanation: null });
+    expect(outcomeOf("same")).toMatchObject({ explained: false, explanation: null });
+    expect(summary.counts.explained).toBe(1);
+    const page = getServerDetail(db, "io.test/initialize-only")!.crossRead!;
+    expect(crossReadSentence(page)).toBe(`An initialize-first reader read 1 tool on ${DAY}; modern clients fail here because server/discover answered HTTP 500.`);
+  });
+
   test("a legacy server read by both, over three pages, is agreed", () => {
     expect(outcomeOf("same")).toMatchObject({ outcome: "agreed", crossToolCount: 3, probeToolCount: 3 });
     expect(servers.get("same")!.log.filter((l) => l.rpcMethod === "tools/list")).toHaveLength(3);
@@ -119,8 +131,8 @@ describe("cross-reader outcomes against the probe's latest complete read", () =>
     expect(res.status).toBe(200);
     const body = (await res.json()) as { day: string; servers: { name: string; outcome: string; paths: string[] }[] };
     expect(body.day).toBe(DAY);
-    expect(body.servers[0]).toEqual({ name: "io.test/initialize-only", outcome: "only_cross_reader", paths: [] });
-    expect(body.servers.find((s) => s.outcome === "disagreed")).toEqual({ name: "io.test/split", outcome: "disagreed", paths: ["search.description"] });
+    expect(body.servers[0]).toEqual({ name: "io.test/initialize-only", outcome: "only_cross_reader", explained: true, explanation: "discover_server_error", paths: [] });
+    expect(body.servers.find((s) => s.outcome === "disagreed")).toEqual({ name: "io.test/split", outcome: "disagreed", explained: false, explanation: null, paths: ["search.description"] });
   });
 });
 

@@ -144,7 +144,7 @@ describe("response times and the daily rollup", () => {
     expect(percentile([], 50)).toBeNull();
     expect(latencyBadgeSpec(t)).toEqual({ label: "MCP handshake p95", message: "280 ms (24 h)", color: "#2e7d32" });
     expect(latencyBadgeSpec(null).message).toBe("unknown");
-    const bad = resolveBadgeQuery(new URLSearchParams("metric=speed"), { states: () => null, latency: () => t });
+    const bad = resolveBadgeQuery(new URLSearchParams("metric=speed"), { states: () => null, latency: () => t, uptime: () => null });
     expect(bad).toMatchObject({ ok: false, error: expect.stringContaining("latency") });
   });
 });

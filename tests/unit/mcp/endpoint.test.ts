@@ -58,8 +58,12 @@ describe.each(["modern", "legacy"] as const)("/mcp with the official SDK client 
         protocolVersion: page.protocolVersion,
         toolCount: page.toolCount,
         leftRegistryAt: page.leftRegistryAt,
-        uptime: null,
       });
+      const uptime = page.uptime as Record<string, { ratio: number | null; up: number; reached: number }>;
+      for (const w of ["last24h", "last7d", "last30d", "last90d"]) {
+        const { ratio, up, reached } = uptime[w]!;
+        expect((s.uptime as typeof uptime)[w]).toMatchObject({ ratio, up, reached });
+      }
       expect(text(r)).toContain(`https://status.example/servers/${name}`);
     }
   });

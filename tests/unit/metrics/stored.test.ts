@@ -105,12 +105,13 @@ describe("stored metrics", () => {
     for (const check of CHECK_IDS) {
       for (const state of CHECK_STATES) expect(valueOf(p, METRICS.checkStates.name, { check, state })).toBe(counts.byCheck[check][state]);
     }
+    for (const state of CHECK_STATES) expect(valueOf(p, METRICS.overallStates.name, { state })).toBe(counts.byOverall[state]);
     // One series per check and state: the registry's size never adds series.
     expect(p.samples.filter((s) => s.name === METRICS.checkStates.name)).toHaveLength(CHECK_IDS.length * CHECK_STATES.length);
   });
 
   test("check states are counted from the covering index alone, never by reading the table", () => {
-    const cols = CHECK_IDS.map((id) => `state_${id}`).join(", ");
+    const cols = ["overall", ...CHECK_IDS.map((id) => `state_${id}`)].join(", ");
     const plan = db.$client.prepare(`explain query plan select ${cols}, count(*) from servers where left_registry_at is null group by ${cols}`).all() as { detail: string }[];
     expect(plan.map((p) => p.detail).join("; ")).toMatch(/USING COVERING INDEX servers_states_idx/);
   });

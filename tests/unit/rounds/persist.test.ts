@@ -1,105 +1,15 @@
-import { afterEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { judge } from "@/lib/checks";
-import type { Exchange, ProbeObservation, ToolDefinition } from "@/lib/probe/types";
+import type { ProbeObservation, ToolDefinition } from "@/lib/probe/types";
 import { evaluateCoverage } from "@/lib/rounds/alerts/evaluate";
 import { persistRun } from "@/lib/rounds/persist";
 import { coverageBetween, listAlerts } from "@/lib/store/coverage";
 import { getRunExchanges, pruneOldRuns } from "@/lib/store/runs";
-import { applyRegistrySnapshot, getServerDetail, type ListedServer } from "@/lib/store/servers";
+import { getServerDetail } from "@/lib/store/servers";
 import { DAY, HEALTHY_MAX_MS, HOUR } from "@/lib/rounds/schedule";
-import { tempDb } from "../store/helpers";
+import { down, dueIn, ex, healthy, record, setup, tool, withList } from "./observations";
 
-// persistRun against a real database, fed observations as the probe would hand them over.
-
-const cleanups: (() => void)[] = [];
-afterEach(() => {
-  while (cleanups.length) cleanups.pop()!();
-});
-
-function setup(names: string[]) {
-  const t = tempDb();
-  cleanups.push(t.cleanup);
-  const listed: ListedServer[] = names.map((name, i) => ({
-    name,
-    title: null,
-    description: null,
-    version: "1",
-    url: `https://s${i}.example/mcp`,
-    transport: "streamable-http",
-    host: `s${i}.example`,
-    needsConfig: null,
-    registryUpdatedAt: null,
-  }));
-  applyRegistrySnapshot(t.db, listed, "2026-11-01T00:00:00.000Z");
-  const ids = new Map(
-    (t.db.$client.prepare("select id, name from servers").all() as { id: number; name: string }[]).map((r) => [r.name, r.id]),
-  );
-  return { db: t.db, id: (n: string) => ids.get(n)! };
-}
-
-const ex = (seq: number, phase: Exchange["phase"], status?: number): Exchange => ({
-  seq,
-  phase,
-  method: "POST",
-  url: "https://s0.example/mcp",
-  requestHeaders: {},
-  responseHeaders: {},
-  durationMs: 5,
-  ...(status ? { status, bodyExcerpt: "{}" } : { error: "ECONNREFUSED" }),
-});
-
-function healthy(at: Date, tools: ToolDefinition[]): ProbeObservation {
-  return {
-    url: "https://s0.example/mcp",
-    transport: "streamable-http",
-    startedAt: at.toISOString(),
-    finishedAt: new Date(at.getTime() + 40).toISOString(),
-    era: "modern",
-    handshake: { kind: "modern", protocolVersion: "2026-07-28", supportedVersions: ["2026-07-28"], seq: 1 },
-    toolsList: { kind: "complete", tools, pages: 1, malformed: [], seqs: [2] },
-    toolCall: { kind: "answered", status: 200, shape: { type: "jsonrpc_error", code: -32602, message: "Unknown tool", transport: "json" }, seq: 3 },
-    authMetadata: { kind: "no_challenge" },
-    exchanges: [ex(1, "discover", 200), ex(2, "tools_list", 200), ex(3, "tools_call", 200)],
-  };
-}
-
-function down(at: Date): ProbeObservation {
-  return {
-    url: "https://s0.example/mcp",
-    transport: "streamable-http",
-    startedAt: at.toISOString(),
-    finishedAt: at.toISOString(),
-    era: "unknown",
-    handshake: { kind: "failed", cause: "connection refused (ECONNREFUSED)", seq: 1 },
-    exchanges: [ex(1, "discover")],
-  };
-}
-
-const tool = (name: string, description: string, extra: Partial<ToolDefinition> = {}): ToolDefinition => ({
-  name,
-  description,
-  inputSchema: { type: "object", properties: { q: { type: "string" } } },
-  ...extra,
-});
-
-/** `healthy` with another tool-list outcome (and whatever else the case needs). */
-function withList(at: Date, toolsList: ProbeObservation["toolsList"], extra: Partial<ProbeObservation> = {}): ProbeObservation {
-  const base = healthy(at, []);
-  const noCall = toolsList?.kind !== "complete";
-  return {
-    ...base,
-    toolsList,
-    ...(noCall ? { toolCall: { kind: "withheld", why: "the tool list was not read to its end", cause: "tools_list_unread" } } : {}),
-    ...extra,
-  } as ProbeObservation;
-}
-
-const dueIn = (db: ReturnType<typeof setup>["db"], name: string, from: Date) =>
-  Date.parse(getServerDetail(db, name)!.schedule.nextDueAt!) - from.getTime();
-
-function record(db: ReturnType<typeof setup>["db"], serverId: number, obs: ProbeObservation, now: Date) {
-  return persistRun(db, { serverId, roundId: null, obs, results: judge(obs), skipped: false, now });
-}
+// persistRun against a real database, fed observations as the probe would hand them over (./observations).
 
 describe("persisting a run", () => {
   test("a changed tool list is stored as field-path differences with before and after", () => {

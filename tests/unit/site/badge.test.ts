@@ -2,7 +2,6 @@ import { describe, expect, test } from "vitest";
 import { CHECK_STATES } from "@/lib/checks/vocabulary";
 import { BADGE_COLORS, badgeSpec, badgeSvg, shieldsEndpoint } from "@/lib/site/badge";
 import { resolveBadge } from "@/lib/site/badge-route";
-import { overallState } from "@/lib/site/states";
 
 describe("badges", () => {
   test("badge-maker escapes a <script> label and message as text", () => {
@@ -31,17 +30,5 @@ describe("badges", () => {
   test("the shields endpoint JSON follows schemaVersion 1", () => {
     const json = shieldsEndpoint(badgeSpec({ known: true, state: "failed", check: "handshake" }));
     expect(json).toEqual({ schemaVersion: 1, label: "MCP handshake", message: "failed", color: "c62828", cacheSeconds: 300 });
-  });
-});
-
-describe("overallState", () => {
-  test.each([
-    [{ handshake: "verified", auth_metadata: "not_checked" }, "verified"],
-    [{ handshake: "verified", error_taxonomy: "observed_risk" }, "observed_risk"],
-    [{ handshake: "failed", error_taxonomy: "observed_risk" }, "failed"],
-    [{ handshake: "not_checked", tools_list: "not_checked" }, "not_checked"],
-    [{ handshake: null }, null],
-  ] as const)("%j → %s", (states, expected) => {
-    expect(overallState(states)).toBe(expected);
   });
 });

@@ -5,7 +5,7 @@ import type { IncomingHttpHeaders } from "node:http";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { closeDb, openDb, type Db } from "@/db/client";
 import { cachedRoute, type CachedRouteContext } from "@/lib/site/cached-routes";
-import { badgePath, serverJsonPath, serverPath, shieldsEndpointPath } from "@/lib/site/paths";
+import { badgePath, cardPath, serverJsonPath, serverPath, shieldsEndpointPath } from "@/lib/site/paths";
 import { getServerDetail, makeHostDue } from "@/lib/store/servers";
 import { SEED, seedDatabase } from "../../e2e/seed";
 
@@ -46,6 +46,23 @@ describe("cached routes", () => {
     expect(route(serverPath(SEED.modern), { cookie: "__prerender_bypass=1" })).toBeNull();
     expect(route(serverPath(SEED.modern), { range: "bytes=0-10" })).toBeNull();
     for (const url of ["/faq", "/census", "/api/servers", "/api/health", "/servers/", "/favicon.svg", "/_next/static/chunks/x.js"]) expect(route(url), url).toBeNull();
+  });
+
+  test("the card image is kept per server and data version, whatever ?run= says; sitemaps per origin and site version", () => {
+    const card = route(cardPath(SEED.modern))!;
+    expect(card).not.toBeNull();
+    expect(route(`${cardPath(SEED.modern)}?run=12`)!.key).toBe(card.key);
+    expect(route(cardPath(SEED.modern), { host: "mirror.test" })!.key).toBe(card.key);
+    expect(route(cardPath(SEED.legacy))!.key).not.toBe(card.key);
+    const sitemap = route("/sitemap.xml")!;
+    expect(sitemap.version).toBe(route("/")!.version.split("|").slice(0, -1).join("|"));
+    expect(route("/sitemap.xml", { host: "mirror.test" })!.key).not.toBe(sitemap.key);
+    expect(route("/sitemaps/1.xml")!.key).not.toBe(sitemap.key);
+    for (const url of ["/sitemaps/01.xml", "/sitemaps/x.xml", "/robots.txt", "/card/"]) expect(route(url), url).toBeNull();
+    const host = getServerDetail(db, SEED.legacy)!.host!;
+    const before = route(cardPath(SEED.legacy))!.version;
+    makeHostDue(db, host, "cached-routes card test");
+    expect(route(cardPath(SEED.legacy))!.version).not.toBe(before);
   });
 
   test("only the canonical path of a name is cacheable, so one answer has one entry", () => {

@@ -1,10 +1,10 @@
 import { describe, expect, test } from "vitest";
 import { FAQ, FAQ_SLUGS, RULE_INDEX, anchorsOf, isFaqSlug, ruleHref } from "@/lib/site/faq";
 
-// One id per rule of DESIGN §2, §2.1–2.5, §3 and §6 (and the §4 self-test), written out here rather than read
+// One id per rule of DESIGN §2, §2.1–2.5, §3 and §6 (and §4's self-test, uptime and incidents), written out here rather than read
 // from the index, so a rule dropped from the index fails this test.
 const DESIGN_RULES = [
-  "2-states", "2-checks", "2-suite-version", "2-corrections",
+  "2-states", "2-checks", "2-overall", "2-not-checked-kinds", "2-suite-version", "2-corrections",
   "2.1.1-modern-first", "2.1.2-discover-result", "2.1.3-declined", "2.1.4-slow-down", "2.1.5-fallback-4xx",
   "2.1.6-fallback-2xx", "2.1.7-transfer-failures", "2.1.8-deciding-answer", "2.1.8-credential-gate",
   "2.1.8-no-challenge", "2.1.9-late-fallback", "2.1.10-sse", "2.1.11-newer-only", "2.1.12-unreadable-4xx",
@@ -25,9 +25,10 @@ const DESIGN_RULES = [
   "3-registry", "3-needs-configuration", "3-left", "3-rounds", "3-healthy", "3-backoff", "3-credential",
   "3-slow-down", "3-when-fix-shows", "3-probe-again", "3-coverage", "3-success-rate", "3-failing", "3-alert",
   "3-tool-history", "4-self-test",
+  "4-uptime", "4-uptime-left-out", "4-uptime-windows", "4-incident-opens", "4-incident-closes", "4-incident-duration",
   "4-mcp-endpoint", "4-mcp-tools", "4-mcp-bad-input", "4-mcp-rate-limit",
   "6-health", "6-alerts", "6-coverage-drop", "6-rounds-stale", "6-cross-read-alert", "6-status", "6-webhook",
-  "6-cross-reader", "6-outcomes", "6-only-cross-reader", "6-cross-reader-politeness",
+  "6-cross-reader", "6-outcomes", "6-only-cross-reader", "6-explained", "6-cross-reader-politeness",
 ] as const;
 
 const rules = RULE_INDEX.flatMap((g) => g.rules);

@@ -6,6 +6,7 @@ import { ROBOTS_TOKEN, USER_AGENT_EXAMPLE } from "@/lib/site/faq/facts";
 import { DEFAULT_USER_AGENT } from "@/lib/probe";
 import { ROBOTS_TOKEN as ROUNDS_ROBOTS_TOKEN } from "@/lib/rounds/robots";
 import { encodeName, nameFromSegments, serverPath } from "@/lib/site/paths";
+import { canonicalIndexQuery } from "@/lib/site/cached-routes";
 import { indexHref, parseIndexQuery } from "@/lib/site/query";
 import { STATE_LABELS } from "@/lib/site/labels";
 import { REFUSAL_LABELS, tallyRefusals } from "@/lib/site/refusals";
@@ -27,7 +28,7 @@ describe("paths", () => {
 describe("index query", () => {
   test("keeps known check states and ignores the rest", () => {
     const q = parseIndexQuery({ q: " weather ", page: "3", handshake: "failed", tools_list: "bogus", other: "x" });
-    expect(q).toEqual({ q: "weather", page: 3, states: { handshake: "failed" }, includeLeft: false });
+    expect(q).toEqual({ q: "weather", page: 3, states: { handshake: "failed" }, includeLeft: false, overall: undefined, sort: "name", order: "asc" });
     expect(parseIndexQuery({ includeLeft: "1" }).includeLeft).toBe(true);
     // Old links used ?left=1 on the page; they keep working.
     expect(parseIndexQuery({ left: "1" }).includeLeft).toBe(true);
@@ -37,6 +38,21 @@ describe("index query", () => {
     expect(indexHref({ ...q, page: 4 })).toBe("/?q=weather&handshake=failed&page=4");
     expect(indexHref({})).toBe("/");
     expect(indexHref({ includeLeft: true })).toBe("/?includeLeft=1");
+  });
+
+  test("sort, order and the overall filter go through the one schema, defaults left out of links", () => {
+    const q = parseIndexQuery({ sort: "overall", overall: "not_checked", order: "bogus" });
+    expect(q).toMatchObject({ sort: "overall", order: "asc", overall: "not_checked" });
+    expect(indexHref(q)).toBe("/?overall=not_checked&sort=overall");
+    // Each sort has its natural order; only the other one is spelled out.
+    expect(parseIndexQuery({ sort: "last_probed" }).order).toBe("desc");
+    expect(indexHref({ sort: "last_probed", order: "desc" })).toBe("/?sort=last_probed");
+    expect(indexHref({ sort: "last_probed", order: "asc" })).toBe("/?sort=last_probed&order=asc");
+    expect(indexHref({ sort: "name", order: "desc" })).toBe("/?order=desc");
+    expect(parseIndexQuery({ sort: "popularity", overall: "great" })).toMatchObject({ sort: "name", order: "asc", overall: undefined });
+    // The front's canonical cache key comes from the same two functions: equivalent queries share one key.
+    expect(canonicalIndexQuery(new URLSearchParams("order=asc&sort=overall&x=1"))).toBe(canonicalIndexQuery(new URLSearchParams("sort=overall")));
+    expect(canonicalIndexQuery(new URLSearchParams("sort=name&order=asc"))).toBe("");
   });
 });
 
@@ -84,9 +100,9 @@ describe("FAQ", () => {
 
   test("rule-change notes list only changes after the page first appeared", () => {
     expect(changesSince("2026-09-14")).toHaveLength(SUITE_CHANGELOG.length);
-    expect(changesSince("2026-09-23").map((c) => c.date)).toEqual(["2026-12-01", ...Array(9).fill("2026-11-30"), "2026-10-06", "2026-10-01", "2026-09-26"]);
-    expect(changesSince("2026-11-05").map((c) => c.version)).toEqual(["0.13.0", "0.12.0", ...Array(8).fill(null)]);
-    expect(changesSince("2026-11-30").map((c) => c.version)).toEqual(["0.13.0"]);
+    expect(changesSince("2026-09-23").map((c) => c.date)).toEqual(["2026-12-01", "2026-12-01", ...Array(9).fill("2026-11-30"), "2026-10-06", "2026-10-01", "2026-09-26"]);
+    expect(changesSince("2026-11-05").map((c) => c.version)).toEqual(["0.13.0", null, "0.12.0", ...Array(8).fill(null)]);
+    expect(changesSince("2026-11-30").map((c) => c.version)).toEqual(["0.13.0", null]);
     expect(changesSince("2026-12-01")).toHaveLength(0);
   });
 

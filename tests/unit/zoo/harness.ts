@@ -3,13 +3,14 @@ import { createAddressPolicy, probeServer } from "@/lib/probe";
 import { judge } from "@/lib/checks";
 import { REFUSAL_STATES } from "@/lib/checks/refusal";
 import type { CheckResult } from "@/lib/checks/types";
-import { CHECK_IDS, type CheckId, type CheckState } from "@/lib/checks/vocabulary";
+import { CHECK_IDS, DISCOVERY_CHECKS, type CheckId, type CheckState } from "@/lib/checks/vocabulary";
 import type { Exchange, ProbeLimits, ProbeObservation } from "@/lib/probe/types";
 import { parseWwwAuthenticate } from "@/lib/probe/www-authenticate";
 import { startZooServer, ZOO_ALSO_ACCEPTABLE, ZOO_EXPECTATIONS, type RunningZooServer } from "@/lib/demo/zoo";
 import { hintSentence } from "@/lib/checks/hints";
 import type { DnsLookup } from "@/lib/probe";
 import { testCertificates } from "../../fixtures/tls";
+import { ZOO_CAUSES } from "@/lib/demo/zoo/causes";
 
 export const HOSTILE_LIMITS: Partial<ProbeLimits> = { deadlineMs: 3_000, maxBodyBytes: 1024 * 1024 };
 export const ORDINARY_LIMITS: Partial<ProbeLimits> = { deadlineMs: 15_000 };
@@ -131,6 +132,29 @@ export function refusalCodeProblem(run: ZooRun): string | null {
   const r = run.results.find((x) => x.check === "error_taxonomy");
   if (!r?.code) return "error_taxonomy carries no refusal code";
   return REFUSAL_STATES[r.code] === r.state ? null : `refusal code ${r.code} belongs to ${REFUSAL_STATES[r.code]}, but the judge said ${r.state}`;
+}
+
+/** Every Not checked names its kind and nothing else carries one; a no-fallback rule sits only on a Failed
+ * discovery check; and the cases whose kind is the point store exactly the expected one (lib/demo/zoo/causes.ts). */
+export function causeProblem(run: ZooRun): string | null {
+  for (const r of run.results) {
+    if (r.state === "not_checked" && !r.notCheckedCause) return `${r.check} is Not checked without a kind`;
+    if (r.state !== "not_checked" && r.notCheckedCause) return `${r.check} is ${r.state} but carries the kind ${r.notCheckedCause}`;
+    if (r.noFallback && (r.state !== "failed" || !(DISCOVERY_CHECKS as readonly string[]).includes(r.check))) return `${r.check} (${r.state}) carries a no-fallback rule`;
+  }
+  const want = ZOO_CAUSES[run.name];
+  for (const [check, cause] of Object.entries(want?.causes ?? {})) {
+    const got = run.results.find((r) => r.check === check)?.notCheckedCause;
+    if (got !== cause) return `${check}: kind ${got ?? "none"}, expected ${cause}`;
+  }
+  const nf = run.results.find((r) => r.noFallback)?.noFallback;
+  if (want?.noFallback && JSON.stringify(nf) !== JSON.stringify(want.noFallback)) {
+    return `no-fallback ${JSON.stringify(nf)}, expected ${JSON.stringify(want.noFallback)}`;
+  }
+  if (!want?.noFallback && nf && !run.name.startsWith("declined") && !/^discover-(5\d\d|only-newer)|hostile-redirect/.test(run.name)) {
+    return `an unexpected no-fallback rule ${JSON.stringify(nf)}`;
+  }
+  return null;
 }
 
 // --- reasons against evidence (issue 9 item 8) --------------------------------------------------

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { ZOO_EXPECTATIONS } from "@/lib/demo/zoo";
-import { HOSTILE_LIMITS, contradiction, expectedStatesFor, hintProblem, politenessProblem, reasonProblem, refusalCodeProblem, runZooCase, statesOf } from "./harness";
+import { HOSTILE_LIMITS, contradiction, expectedStatesFor, causeProblem, hintProblem, politenessProblem, reasonProblem, refusalCodeProblem, runZooCase, statesOf } from "./harness";
 
 const hostile = Object.entries(ZOO_EXPECTATIONS).filter(([, e]) => e.hostile);
 const MB = 1024 * 1024;
@@ -34,6 +34,7 @@ describe("probe against hostile zoo servers (small limits)", () => {
     expect(politenessProblem(run), name).toBeNull();
     expect(refusalCodeProblem(run), name).toBeNull();
     expect(hintProblem(run), name).toBeNull();
+    expect(causeProblem(run), name).toBeNull();
     expect(({} as Record<string, unknown>).polluted, "prototype polluted").toBeUndefined();
     expect(Object.prototype.hasOwnProperty.call(Object.prototype, "polluted")).toBe(false);
   });

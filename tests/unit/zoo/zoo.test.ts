@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { CHECK_IDS } from "@/lib/checks/vocabulary";
 import { ZOO_BEHAVIOURS, ZOO_EXPECTATIONS } from "@/lib/demo/zoo";
-import { contradiction, expectedStatesFor, hintProblem, politenessProblem, protocolVersionOf, reasonProblem, refusalCodeProblem, runZooCase, statesOf } from "./harness";
+import { contradiction, expectedStatesFor, causeProblem, hintProblem, politenessProblem, protocolVersionOf, reasonProblem, refusalCodeProblem, runZooCase, statesOf } from "./harness";
 
 const ordinary = Object.entries(ZOO_EXPECTATIONS).filter(([, e]) => !e.hostile);
 
@@ -38,6 +38,7 @@ describe.concurrent("probe against the zoo", () => {
     expect(politenessProblem(run), name).toBeNull();
     expect(refusalCodeProblem(run), name).toBeNull();
     expect(hintProblem(run), `${name}: ${JSON.stringify(run.results.map((r) => r.hint ?? null))}`).toBeNull();
+    expect(causeProblem(run), name).toBeNull();
     if (exp.optOut === "server") expect(run.server.log).toEqual([]);
     if (exp.optOut === "metadata") {
       expect(run.server.other?.log, "the opted-out metadata host got a request").toEqual([]);

@@ -2,6 +2,8 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { FAQ, FAQ_SLUGS, isFaqSlug } from "@/lib/site/faq";
 import { FaqArticle } from "@/app/_components/FaqArticle";
+import { pageMetadata } from "@/app/_lib/meta";
+import { faqPath } from "@/lib/site/paths";
 
 export const dynamicParams = false;
 
@@ -14,11 +16,13 @@ type Params = { params: Promise<{ slug: string }> };
 export async function generateMetadata({ params }: Params): Promise<Metadata> {
   const { slug } = await params;
   if (!isFaqSlug(slug)) return {};
-  return {
+  return pageMetadata({
+    path: faqPath("zh", slug),
     title: FAQ.zh[slug].title,
     description: FAQ.zh[slug].summary,
-    alternates: { languages: { en: `/faq/${slug}`, "zh-Hans": `/zh/faq/${slug}` } },
-  };
+    lang: "zh",
+    languages: { en: faqPath("en", slug), zh: faqPath("zh", slug) },
+  });
 }
 
 export default async function FaqPage({ params }: Params) {

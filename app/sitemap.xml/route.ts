@@ -1,0 +1,12 @@
+import { sitemapAnswer } from "@/lib/site/sitemap";
+import { siteDb, siteOrigin } from "../_lib/db";
+import { cachedSitemap, sitemapSource } from "../_lib/sitemap";
+
+export const dynamic = "force-dynamic";
+
+// GET /sitemap.xml: every page of the site and every server page; an index of /sitemaps/<n>.xml past 50,000 URLs.
+export async function GET() {
+  const db = siteDb();
+  const origin = await siteOrigin();
+  return cachedSitemap(db, `index\n${origin}`, () => sitemapAnswer(origin, sitemapSource(db)));
+}
