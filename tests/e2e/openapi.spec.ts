@@ -70,7 +70,14 @@ test("every route answers what /api/openapi.json says, from a seeded database", 
     expect(all.total).toBeGreaterThan(SEED.bulkCount);
     await call("/api/servers", "/api/servers");
     await call("/api/servers", "/api/servers?page=3&pageSize=7&q=bulk");
-    for (const id of CHECK_IDS) for (const state of CHECK_STATES) await call("/api/servers", `/api/servers?${id}=${state}`);
+    // Every value of every enumerated parameter the document lists (check states, sorts, orders, …).
+    const enumerated = (route: string) =>
+      (live.paths[route].get.parameters as { name: string; in: string; schema: { enum?: string[] } }[])
+        .filter((p) => p.in === "query" && p.schema.enum)
+        .flatMap((p) => p.schema.enum!.map((v) => `${p.name}=${encodeURIComponent(v)}`));
+    const listValues = enumerated("/api/servers");
+    expect(listValues.length).toBeGreaterThanOrEqual(CHECK_IDS.length * CHECK_STATES.length);
+    for (const q of listValues) await call("/api/servers", `/api/servers?${q}`);
     for (const bad of ["pageSize=0", "page=x", "handshake=bogus", `q=${"x".repeat(201)}`]) {
       expect((await call("/api/servers", `/api/servers?${bad}`)).status).toBe(400);
     }
@@ -87,8 +94,10 @@ test("every route answers what /api/openapi.json says, from a seeded database", 
     );
     for (const name of [SEED.allStates, SEED.modern, SEED.gated, SEED.legacy, SEED.down, SEED.left, SEED.hostile, SEED.optedOut]) {
       await call("/api/servers/{name}", named("/api/servers/", name));
-      for (const check of CHECK_IDS) await call("/api/badge/{name}", `${named("/api/badge/", name)}?check=${check}`);
-      await call("/api/badge/{name}", `${named("/api/badge/", name)}?metric=latency`);
+      // Each documented value alone, and each window with the metric it belongs to.
+      for (const q of enumerated("/api/badge/{name}")) {
+        await call("/api/badge/{name}", `${named("/api/badge/", name)}?${q.startsWith("window=") ? "metric=uptime&" : ""}${q}`);
+      }
     }
     expect((await call("/api/servers/{name}", "/api/servers/io.github.nobody/none")).status).toBe(404);
     expect((await call("/api/badge/{name}", "/api/badge/io.github.nobody/none")).status).toBe(404);
