@@ -1,15 +1,19 @@
 import tseslint from "typescript-eslint";
 
-// Layer boundaries from STYLE.md, top to bottom: server.ts (npm start) → app → lib/cli → lib/metrics → lib/mcp → lib/rounds → lib/demo → lib/site → lib/api →
-// lib/store → db → lib/registry, lib/checks → lib/probe; `npm run deps` prints the graph they allow.
-// Patterns are regular expressions over the import string (relative or "@/…").
-const dirs = (...names) => `(^|/)(${names.join("|")})(/|$)`;
+// Layer boundaries from STYLE.md, top to bottom: server.ts (npm start) → lib/front → app → lib/cli → lib/metrics → lib/mcp →
+// lib/rounds → lib/demo → lib/site → lib/api → lib/store → db → lib/registry, lib/checks → lib/probe; `npm run deps` prints the graph they allow.
+// lib/front (the front process) is imported by server.ts alone: nothing the renderer runs may depend on it,
+// but for its vocabulary (lib/front/vocabulary: the outcome and refusal names the health answer's schema lists).
+// Patterns are regular expressions over the import string (relative or "@/…"). A folder is named right after
+// "../", "@/", "@/lib/" or at the start, so a file of an allowed folder (../store/rounds) is not taken for the folder.
+const dirs = (...names) => `(^|\\.\\./|@/|@/lib/)(${names.join("|")})(/|$)`;
 const noNext = { regex: "^(next|react|react-dom)(/|$)", message: "lib/ and db/ must not depend on Next.js or React." };
 const noApp = { regex: dirs("app"), message: "lib/ and db/ must not import app/." };
 const noTests = { regex: dirs("tests"), message: "Production code must not import tests/: fixtures it needs live in lib/demo." };
+const noFront = { regex: "(^|\\.\\./|@/|@/lib/)front(/(?!vocabulary$)|$)", message: "lib/front is the front process of npm start: only server.ts imports it." };
 /** The probe's entry point and transports: what only the layers that run probes may use. */
 const probeInternals = "(^|/)probe(/index)?$|(^|/)probe/transport/";
-const layer = (files, forbidden, message, base = [noNext, noApp, noTests]) => ({
+const layer = (files, forbidden, message, base = [noNext, noApp, noTests, noFront]) => ({
   files,
   rules: { "no-restricted-imports": ["error", { patterns: [...base, ...forbidden.map((regex) => ({ regex, message }))] }] },
 });
@@ -28,7 +32,9 @@ export default tseslint.config(
       ],
     },
   },
-  layer(["app/**", "instrumentation.ts"], [dirs("cli", "demo"), "(^|/)db/schema$", "^drizzle-orm"], "app/ renders and routes: it reads through lib/store and starts rounds through lib/rounds.", [noTests]),
+  // The front answers from memory and supervises the renderer; the renderer's code (app/ and below) never reaches it.
+  layer(["lib/front/**"], [dirs("rounds", "demo", "registry"), probeInternals, "(^|/)db/schema$", "^drizzle-orm", "(^|/)metrics/(stored|renderer)$"], "lib/front keys, holds and replays answers: it reads versions through lib/store and leaves rendering, rounds and the stored metrics to the renderer.", [noNext, noApp, noTests]),
+  layer(["app/**", "instrumentation.ts"], [dirs("cli", "demo"), "(^|/)db/schema$", "^drizzle-orm"], "app/ renders and routes: it reads through lib/store and starts rounds through lib/rounds.", [noTests, noFront]),
   layer(["lib/cli/**", "lib/config.ts"], [], ""),
   layer(["lib/metrics/**"], [dirs("cli", "mcp", "demo"), probeInternals], "lib/metrics reads stored figures and process counters for /metrics; it starts nothing."),
   layer(["lib/mcp/**"], [dirs("cli", "metrics", "rounds", "demo", "registry", "config"), "(^|/)db/schema$", "^drizzle-orm", probeInternals], "lib/mcp answers MCP tool calls through lib/store and lib/site: it never probes, writes or reads the environment."),

@@ -32,6 +32,12 @@ export default defineConfig({
     },
     trace: "off",
   },
+  // The fault tests (kill -9, SIGSTOP, a flood) compare latencies under load with latencies without it, and
+  // stop or kill processes: they run last and alone, so no other spec's Chromium shares the two cores with them.
+  projects: [
+    { name: "site", testIgnore: "front.spec.ts" },
+    { name: "faults", testMatch: "front.spec.ts", dependencies: ["site"] },
+  ],
   webServer: {
     // Seed first: the server opens the database as it starts.
     command: `npx tsx tests/e2e/seed-cli.ts ${JSON.stringify(E2E_DB)} && npx tsx server.ts -H 127.0.0.1 -p ${E2E_PORT}`,

@@ -3,8 +3,8 @@ import type { Metadata } from "next";
 import { IndexView } from "./_components/IndexView";
 import { indexMetadata } from "./_lib/meta";
 
-// Requests for "/" are rewritten by proxy.ts to the cached /index-cache/<version> route; this stays as the
-// uncached form of the same page.
+// Rendered on every request it reaches; `npm start`'s front keeps one answer per index data version and
+// canonical query (lib/front), so most requests never get here.
 export const dynamic = "force-dynamic";
 
 export async function generateMetadata({ searchParams }: { searchParams: Promise<SearchParams> }): Promise<Metadata> {

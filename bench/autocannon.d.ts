@@ -23,6 +23,8 @@ declare module "autocannon" {
     connections?: number;
     duration?: number;
     amount?: number;
+    /** Requests per second across all connections (unlimited when unset). */
+    overallRate?: number;
     timeout?: number;
     pipelining?: number;
     headers?: Record<string, string>;
@@ -42,6 +44,11 @@ declare module "autocannon" {
     "4xx": number;
     "5xx": number;
   }
-  function autocannon(opts: Options): Promise<Result> & { stop(): void };
+  interface Instance extends Promise<Result> {
+    stop(): void;
+    /** Each answer as it arrives, with its latency in ms. */
+    on(event: "response", listener: (client: unknown, statusCode: number, resBytes: number, responseTime: number) => void): Instance;
+  }
+  function autocannon(opts: Options): Instance;
   export default autocannon;
 }

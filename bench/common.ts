@@ -61,6 +61,22 @@ export function descendants(pid: number): number[] {
   return out;
 }
 
+/** CPU time (user + system, seconds) the processes used so far, from /proc (clock ticks of 1/100 s, as
+ * Linux reports them); a process that is gone counts 0. */
+export function cpuSeconds(pids: readonly number[]): number {
+  let ticks = 0;
+  for (const pid of pids) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // the process ended
+    }
+  }
+  return ticks / 100;
+}
+
 /** Samples this process's RSS (plus its children's, when asked) every `everyMs`. */
 export function startRssSampler(everyMs = 100, includeChildren = false) {
   let peak = 0;

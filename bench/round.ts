@@ -35,7 +35,7 @@ import { FLEET_MIX, type FleetReady, type FleetServer, type FleetStats } from ".
 import autocannon from "autocannon";
 import { serverPath } from "@/lib/site/paths";
 import { startNext } from "@/tests/fixtures/next-server";
-import { RENDERER_NICENESS } from "@/lib/site/upstream";
+import { RENDERER_NICENESS } from "@/lib/front/upstream";
 
 const SELF = fileURLToPath(import.meta.url);
 const FLEET = path.join(path.dirname(SELF), "fleet.ts");

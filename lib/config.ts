@@ -23,6 +23,11 @@ const EnvSchema = z.object({
   REPROBE_MIN_MINUTES: z.coerce.number().int().min(1).max(10_080).optional(),
   REPROBE_HOURLY_CAP: z.coerce.number().int().min(0).max(100_000).optional(),
   PAGE_CACHE_MB: z.coerce.number().int().min(0).max(16_384).optional(),
+  FRONT_STALE_MS: z.coerce.number().int().min(0).max(3_600_000).optional(),
+  FRONT_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).optional(),
+  FRONT_MAX_RENDERS: z.coerce.number().int().min(1).max(256).optional(),
+  FRONT_RENDER_QUEUE: z.coerce.number().int().min(0).max(10_000).optional(),
+  FRONT_RESTART_MAX_MS: z.coerce.number().int().min(100).max(3_600_000).optional(),
   METRICS_TOKEN: z.string().optional(),
 });
 
@@ -53,10 +58,36 @@ export interface Config {
   reprobeMinMinutes: number;
   /** "Probe again now": accepted requests per hour across all servers (REPROBE_HOURLY_CAP, default 60; 0 turns the form off). */
   reprobeHourlyCap: number;
-  /** Bytes of finished answers `npm start` keeps in front of Next.js (PAGE_CACHE_MB, default 256; 0 turns it off). */
-  pageCacheBytes: number;
+  /** The budgets and limits of `npm start`'s front process (DESIGN §7). */
+  front: FrontLimits;
   /** Bearer token for GET /metrics (Prometheus); undefined: the endpoint is off. */
   metricsToken: string | undefined;
+}
+
+export interface FrontLimits {
+  /** Bytes of finished answers kept in memory (PAGE_CACHE_MB, default 256; 0 turns the cache off). */
+  cacheBytes: number;
+  /** How long after its last confirmation a previous answer may still be served while the new one renders
+   * (FRONT_STALE_MS, default 3 s). */
+  staleMs: number;
+  /** A renderer that sends no headers in this long is a 504, and a request waiting for another's render
+   * waits at most this long (FRONT_HEADERS_TIMEOUT_MS, default 30 s). */
+  headersTimeoutMs: number;
+  /** Renders (requests handed to the renderer) running at once (FRONT_MAX_RENDERS, default 4). */
+  maxRenders: number;
+  /** Requests that may wait for a render slot; beyond them a request gets 503 with Retry-After: 1
+   * (FRONT_RENDER_QUEUE, default 32). */
+  renderQueue: number;
+  /** The renderer is started again after it exits, waiting 1 s, then 2, 4 … up to this (FRONT_RESTART_MAX_MS, default 30 s). */
+  restartMinMs: number;
+  restartMaxMs: number;
+  /** A renderer that does not listen this long after its start is killed and started again. */
+  startTimeoutMs: number;
+  /** The largest request body the front forwards (bigger: 413). */
+  maxRequestBodyBytes: number;
+  /** How long the front keeps an idle client connection: longer than clients keep theirs (undici 4 s,
+   * proxies often 60 s), so no client sends a request on a connection the front is closing. */
+  clientKeepAliveMs: number;
 }
 
 export function parseConfig(env: Record<string, string | undefined>): Config {
@@ -85,7 +116,18 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     crossReadSample: e.CROSS_READ_SAMPLE ?? 200,
     reprobeMinMinutes: e.REPROBE_MIN_MINUTES ?? 15,
     reprobeHourlyCap: e.REPROBE_HOURLY_CAP ?? 60,
-    pageCacheBytes: (e.PAGE_CACHE_MB ?? 256) * 1024 * 1024,
+    front: {
+      cacheBytes: (e.PAGE_CACHE_MB ?? 256) * 1024 * 1024,
+      staleMs: e.FRONT_STALE_MS ?? 3_000,
+      headersTimeoutMs: e.FRONT_HEADERS_TIMEOUT_MS ?? 30_000,
+      maxRenders: e.FRONT_MAX_RENDERS ?? 4,
+      renderQueue: e.FRONT_RENDER_QUEUE ?? 32,
+      restartMinMs: Math.min(1_000, e.FRONT_RESTART_MAX_MS ?? 30_000),
+      restartMaxMs: e.FRONT_RESTART_MAX_MS ?? 30_000,
+      startTimeoutMs: 120_000,
+      maxRequestBodyBytes: 1024 * 1024,
+      clientKeepAliveMs: 65_000,
+    },
     metricsToken: e.METRICS_TOKEN || undefined,
   };
 }

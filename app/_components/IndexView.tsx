@@ -102,7 +102,9 @@ export function IndexView({ query }: { query: IndexQuery }) {
 
       <section aria-labelledby="servers-h">
         <h2 id="servers-h">Servers</h2>
-        <form method="get" action="/" className="filters" role="search" aria-label="Search and filter servers">
+        {/* Keyed by the query: client navigation (a sort header, a page link) reuses this tree, and the
+            fields' defaults only apply to a form that mounts anew. */}
+        <form key={indexHref(query)} method="get" action="/" className="filters" role="search" aria-label="Search and filter servers">
           <div className="field">
             <label htmlFor="q">Name contains</label>
             <input id="q" name="q" type="search" defaultValue={query.q} placeholder="io.github.example/server" />

@@ -1,18 +1,12 @@
 import { getConfig } from "@/lib/config";
 import { formatUtc } from "@/lib/site/format";
-import { FORM_KEY_META, issueFormToken, newFormKey } from "@/lib/site/reprobe-form";
+import { FORM_KEY_META, issueFormToken, newFormKey, parseReprobeFlash, type ReprobeFlash } from "@/lib/site/reprobe-form";
 import { runPath } from "@/lib/site/paths";
 import { serverIdByName } from "@/lib/store/history";
 import { metaOnce, reprobeStatus, type ReprobeStatus } from "@/lib/store/reprobe";
 import { siteDb } from "../_lib/db";
 
-export interface ReprobeFlash {
-  /** From the redirect after a post: "queued" or why it was refused. */
-  outcome: string;
-  retryAt: string | null;
-}
-
-function refusal(flash: ReprobeFlash, minMinutes: number, hourlyCap: number): string | null {
+function refusal(flash: ReprobeFlash, minMinutes: number, hourlyCap: number): string {
   const after = flash.retryAt ? ` Try again after ${formatUtc(flash.retryAt)}.` : "";
   switch (flash.outcome) {
     case "server_recent":
@@ -23,8 +17,6 @@ function refusal(flash: ReprobeFlash, minMinutes: number, hourlyCap: number): st
       return "Not queued: this server left the registry and is no longer probed.";
     case "form_expired":
       return "Not queued: the form was too old or not from this page. Reload the page and try again.";
-    default:
-      return null;
   }
 }
 
@@ -92,14 +84,12 @@ export function ReprobeSection({ name, leftRegistry, optedOut, query }: { name: 
   const db = siteDb();
   const config = getConfig();
   const id = serverIdByName(db, name);
-  const outcome = typeof query.reprobe === "string" ? query.reprobe : null;
-  const retry = typeof query.retry === "string" && !Number.isNaN(Date.parse(query.retry)) ? query.retry : null;
   return (
     <ReprobeForm
       name={name}
       token={issueFormToken(metaOnce(db, FORM_KEY_META, newFormKey), name, new Date())}
       status={id === null ? null : reprobeStatus(db, id, { minMinutes: config.reprobeMinMinutes })}
-      flash={outcome ? { outcome, retryAt: retry } : null}
+      flash={parseReprobeFlash(query)}
       minMinutes={config.reprobeMinMinutes}
       hourlyCap={config.reprobeHourlyCap}
       leftRegistry={leftRegistry}

@@ -1,7 +1,7 @@
 import { headers } from "next/headers";
 import { getDb } from "@/db/client";
 import { getConfig } from "@/lib/config";
-import { originFrom } from "@/lib/site/cache-key";
+import { originFrom } from "@/lib/site/origin";
 
 /** The process's database handle, opened on first use. */
 export function siteDb() {

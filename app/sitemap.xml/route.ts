@@ -1,6 +1,6 @@
 import { sitemapAnswer } from "@/lib/site/sitemap";
 import { siteDb, siteOrigin } from "../_lib/db";
-import { cachedSitemap, sitemapSource } from "../_lib/sitemap";
+import { sitemapResponse, sitemapSource } from "../_lib/sitemap";
 
 export const dynamic = "force-dynamic";
 
@@ -8,5 +8,5 @@ export const dynamic = "force-dynamic";
 export async function GET() {
   const db = siteDb();
   const origin = await siteOrigin();
-  return cachedSitemap(db, `index\n${origin}`, () => sitemapAnswer(origin, sitemapSource(db)));
+  return sitemapResponse(sitemapAnswer(origin, sitemapSource(db)));
 }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ROUND_STATUSES } from "../../db/schema";
 import { CHECK_IDS, CHECK_STATES, HINT_CODES, NO_FALLBACK_RULES, NOT_CHECKED_CAUSES, REFUSAL_CODES } from "../checks/vocabulary";
+import { FRONT_OUTCOMES, FRONT_REFUSALS, RENDERER_STATES } from "../front/vocabulary";
 import { ERAS, NETWORK_ERROR_KINDS, REMOTE_STANDINGS, TRANSPORTS } from "../probe/protocol";
 import { EXCHANGE_PHASES } from "../probe/types";
 import { ALERT_KINDS, CROSS_READ_EXPLANATIONS, CROSS_READ_OUTCOMES, TOOL_CHANGE_KINDS, UPTIME_OUTCOMES } from "../store/vocabulary";
@@ -326,13 +327,47 @@ export const ReprobeForm = z.object({
   token: z.string().max(200).describe("The token the server page signed for this server."),
 });
 
-export const HealthAnswer = z.object({
-  ok: z.literal(true),
-  servers: count,
-  lastRound: z.object({ id: z.number().int(), status: z.enum(ROUND_STATUSES), startedAt: instant, finishedAt: instant.nullable() }).nullable(),
-  registryRefreshedAt: instant.nullable(),
-  registryError: z.string().nullable(),
-});
+/** What the front of `npm start` adds to its health answer: the renderer's state and its own counters. */
+const RendererStatus = z
+  .object({
+    state: z.enum(RENDERER_STATES),
+    pid: z.number().int().nullable(),
+    since: instant.describe("When the current state began."),
+    restarts: count,
+    lastExit: z.string().nullable().describe('How the last renderer ended ("exit 1", "SIGKILL"); null before any did.'),
+    nextStartAt: instant.nullable().describe("When the next start is due, while restarting."),
+  })
+  .describe("The renderer (next start) as the front supervises it.");
+
+const FrontCounters = z
+  .object({
+    answers: keyed(FRONT_OUTCOMES, count).describe("Requests answered, by outcome, since the front started."),
+    refusals: keyed(FRONT_REFUSALS, count).describe("Requests the front answered with an error of its own, by cause."),
+    rendersInFlight: count,
+    rendersQueued: count,
+    rendererRestarts: count,
+    cache: z.object({ entries: count, bytes: count }),
+  })
+  .describe("The front's counters (the same /metrics exports).");
+
+const healthFront = { renderer: RendererStatus.optional(), front: FrontCounters.optional() };
+
+export const HealthAnswer = z
+  .object({
+    ok: z.literal(true),
+    ...healthFront,
+    servers: count,
+    lastRound: z.object({ id: z.number().int(), status: z.enum(ROUND_STATUSES), startedAt: instant, finishedAt: instant.nullable() }).nullable(),
+    registryRefreshedAt: instant.nullable(),
+    registryError: z.string().nullable(),
+  })
+  .describe("Serving; renderer and front are there when the front of npm start answers (next start alone leaves them out).");
+
+export const HealthUnread = z
+  .object({ ok: z.literal(true), ...healthFront, error: z.string().describe("Why the data could not be read.") })
+  .describe("The front serves, but the data facts could not be read.");
+
+export const HealthServing = z.union([HealthAnswer, HealthUnread]);
 
 export const HealthFailure = z.object({ ok: z.literal(false), error: z.string() });
 
@@ -363,7 +398,9 @@ export const API_SCHEMAS = {
   RoundStarted,
   RoundRunning,
   RoundAnswer,
+  HealthServing,
   HealthAnswer,
+  HealthUnread,
   HealthFailure,
 } as const;
 

@@ -1,7 +1,7 @@
 import { createMcpHandler } from "@modelcontextprotocol/server";
 import type { Db } from "../../db/client";
 import { MODERN_REVISION } from "../probe/protocol";
-import { originFrom } from "../site/cache-key";
+import { originFrom } from "../site/origin";
 import { clientAddress, RateLimiter, rateKey, type RateLimit } from "./rate-limit";
 import { buildMcpServer } from "./server";
 

@@ -84,12 +84,27 @@ export const METRICS = {
   frontAnswers: {
     name: "mcp_status_front_answers_total",
     type: "counter",
-    help: "Requests the front answered, by outcome: hit, stale (previous version while the new renders), fill (rendered and kept) or pass (handed to the renderer).",
+    help: "Requests the front answered, by outcome: hit, stale (previous version while the new renders), stale-if-error (held answer while the renderer cannot give the current one), fill (rendered and kept) or pass (handed to the renderer).",
+  },
+  frontRefusals: {
+    name: "mcp_status_front_refusals_total",
+    type: "counter",
+    help: "Requests the front answered with an error of its own, by cause: renderer_away or busy (503), timeout (504), renderer_failed (502), bad_request (400), too_large (413).",
   },
   frontRendersInFlight: {
     name: "mcp_status_front_renders_in_flight",
     type: "gauge",
     help: "Requests the front has handed to the renderer that have not finished.",
+  },
+  frontRendersQueued: {
+    name: "mcp_status_front_renders_queued",
+    type: "gauge",
+    help: "Requests waiting for a render slot (FRONT_MAX_RENDERS are running).",
+  },
+  frontCacheEntries: {
+    name: "mcp_status_front_cache_entries",
+    type: "gauge",
+    help: "Answers the front holds in memory.",
   },
   frontCacheBytes: {
     name: "mcp_status_front_cache_bytes",

@@ -14,7 +14,7 @@ import { activeHostPauses, crowdedHosts, putHostPause } from "../store/hosts";
 import { listOptOuts } from "../store/optouts";
 import { serversForRound } from "../store/reprobe";
 import { summaryCounts, applyRegistrySnapshotInSteps, listDueServers, updateServer, type DueServer } from "../store/servers";
-import { acquireRoundLock, finishRound, heartbeatRound, pruneRounds, type RoundProgress } from "../store/rounds";
+import { acquireRoundLock, finishRound, heartbeatRound, pruneRounds, roundLockHolder, type RoundProgress } from "../store/rounds";
 import { getMeta, META_KEYS, setMeta } from "../store/meta";
 import { pruneOldRuns } from "../store/runs";
 import { addDays, utcDay } from "./coverage";
@@ -110,7 +110,7 @@ const REQUESTS_PER_PROBE = 8;
  * runs, so a caller (the route) can answer at once. */
 export function startRound(deps: RoundDeps): StartResult {
   const now = deps.now ?? (() => new Date());
-  const holder = `${os.hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
+  const holder = roundLockHolder(os.hostname(), process.pid, randomBytes(4).toString("hex"));
   const lock = acquireRoundLock(deps.db, {
     holder,
     trigger: deps.trigger ?? "manual",

@@ -1,9 +1,8 @@
 import { z } from "zod";
 import type { ApiShape } from "../api/schemas";
 import { CHECK_IDS, type CheckId } from "../checks/vocabulary";
+import type { TextAnswer } from "./answer";
 import { type BadgeStates } from "../store/servers";
-import type { Answer } from "./answer-cache";
-import { badgeQueryKey } from "./cached-routes";
 import { BADGE_CACHE_CONTROL, BADGE_COLORS, badgeSpec, badgeSvg, shieldsEndpoint, type BadgeSpec } from "./badge";
 import type { ResponseTimes } from "./history";
 import type { ServerUptime } from "../store/uptime";
@@ -92,7 +91,7 @@ export function resolveBadgeQuery(
 export type BadgeFormat = "svg" | "shields";
 
 /** A badge request's whole answer: an SVG, or shields.io endpoint JSON; a bad query is a 400. */
-export function badgeAnswer(result: BadgeLookup, format: BadgeFormat): Answer {
+export function badgeAnswer(result: BadgeLookup, format: BadgeFormat): TextAnswer {
   if (format === "svg") {
     if (!result.ok) return { status: 400, contentType: "text/plain; charset=utf-8", body: `${result.error}\n` };
     return { status: result.status, contentType: "image/svg+xml; charset=utf-8", body: badgeSvg(result.spec) };
@@ -101,13 +100,18 @@ export function badgeAnswer(result: BadgeLookup, format: BadgeFormat): Answer {
   return { status: result.status, contentType: "application/json", body: JSON.stringify(shieldsEndpoint(result.spec)) };
 }
 
-export function badgeResponse(answer: Answer): Response {
+export function badgeResponse(answer: TextAnswer): Response {
   const headers: Record<string, string> = { "content-type": answer.contentType };
   if (answer.status !== 400) headers["cache-control"] = BADGE_CACHE_CONTROL;
   return new Response(answer.body, { status: answer.status, headers });
 }
 
-/** Cache key of a badge request: the server and the query parameters that change the answer. */
-export function badgeKey(name: string, query: URLSearchParams): string {
-  return [name, badgeQueryKey(query)].join("\n");
+/** The part of a badge request's query its answer depends on (`resolveBadgeQuery` reads no other), in one
+ * canonical form: equal answers, equal text. */
+export function badgeQueryText(query: URLSearchParams): string {
+  const metric = query.get("metric");
+  if (metric === "uptime") return new URLSearchParams({ metric, window: query.get("window") || DEFAULT_UPTIME_BADGE_WINDOW }).toString();
+  if (metric) return new URLSearchParams({ metric }).toString();
+  const check = query.get("check");
+  return check ? new URLSearchParams({ check }).toString() : "";
 }

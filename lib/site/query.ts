@@ -90,3 +90,17 @@ export function indexHref(query: Partial<IndexQuery>): string {
   const s = p.toString();
   return s ? `/?${s}` : "/";
 }
+
+/** A URL's query as the record pages receive (a repeated key becomes an array, as Next.js hands it over). */
+export function searchParamsOf(query: URLSearchParams): SearchParams {
+  const out: SearchParams = {};
+  for (const key of new Set(query.keys())) {
+    const all = query.getAll(key);
+    out[key] = all.length === 1 ? all[0] : all;
+  }
+  return out;
+}
+
+/** The index's query in one canonical form: order, defaults, unknown keys and values the page ignores
+ * leave it unchanged, so equal pages have equal text. */
+export const canonicalIndexQuery = (sp: SearchParams) => indexHref(parseIndexQuery(sp)).replace(/^\/\??/, "");

@@ -1,4 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { firstParam, type SearchParams } from "./query";
 
 // The "probe again now" form carries a token the page signed for that server and time, so a post must
 // come from a recently served page; the handler also refuses cross-site browser posts (Origin,
@@ -37,4 +38,31 @@ export function crossSitePost(headers: Headers, origins: readonly string[]): str
   const origin = headers.get("origin");
   if (origin !== null && !origins.includes(origin)) return `Origin ${origin} is not this site`;
   return null;
+}
+
+/** The refusals a server page shows from its form's redirect (?reprobe=…&retry=…); "queued" shows the stored
+ * request instead, and anything else nothing. */
+export const REPROBE_FLASH_OUTCOMES = ["server_recent", "global_cap", "left_registry", "form_expired"] as const;
+
+export interface ReprobeFlash {
+  outcome: (typeof REPROBE_FLASH_OUTCOMES)[number];
+  /** When a refused request may be sent again (ISO), if the refusal said. */
+  retryAt: string | null;
+}
+
+/** The feedback a server page shows, read from its query; what it does not show is left out, so equal
+ * feedback has one form (`reprobeFlashQuery`). */
+export function parseReprobeFlash(sp: SearchParams): ReprobeFlash | null {
+  const outcome = REPROBE_FLASH_OUTCOMES.find((o) => o === firstParam(sp, "reprobe"));
+  if (!outcome) return null;
+  const retry = Date.parse(firstParam(sp, "retry") ?? "");
+  return { outcome, retryAt: Number.isNaN(retry) ? null : new Date(retry).toISOString() };
+}
+
+/** The canonical query text of a page's feedback ("" for none). */
+export function reprobeFlashQuery(flash: ReprobeFlash | null): string {
+  if (!flash) return "";
+  const q = new URLSearchParams({ reprobe: flash.outcome });
+  if (flash.retryAt) q.set("retry", flash.retryAt);
+  return q.toString();
 }

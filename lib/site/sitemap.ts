@@ -1,5 +1,5 @@
 import { FAQ_SLUGS } from "./faq/types";
-import type { Answer } from "./answer-cache";
+import type { TextAnswer } from "./answer";
 import { faqPath, serverPath } from "./paths";
 
 // sitemap.xml: the site's own pages, then every server page. Past 50,000 URLs (the protocol's limit per file)
@@ -48,7 +48,7 @@ function urlset(origin: string, from: number, count: number, src: SitemapSource)
 export const sitemapFiles = (src: SitemapSource, perFile = SITEMAP_MAX_URLS) => Math.max(1, Math.ceil((SITE_PATHS.length + src.servers) / perFile));
 
 /** /sitemap.xml: every URL, or the index of the numbered files when they do not fit in one. */
-export function sitemapAnswer(origin: string, src: SitemapSource, perFile = SITEMAP_MAX_URLS): Answer {
+export function sitemapAnswer(origin: string, src: SitemapSource, perFile = SITEMAP_MAX_URLS): TextAnswer {
   const files = sitemapFiles(src, perFile);
   if (files === 1) return { status: 200, contentType: XML, body: urlset(origin, 0, perFile, src) };
   const entries = Array.from({ length: files }, (_, n) => `<sitemap><loc>${escapeXml(`${origin}${sitemapFilePath(n)}`)}</loc></sitemap>`);
@@ -58,7 +58,7 @@ export function sitemapAnswer(origin: string, src: SitemapSource, perFile = SITE
 export const sitemapFilePath = (n: number) => `/sitemaps/${n}.xml`;
 
 /** /sitemaps/<n>.xml: the n-th block of URLs; 404 past the last one (or when one file holds them all). */
-export function sitemapFileAnswer(origin: string, file: string, src: SitemapSource, perFile = SITEMAP_MAX_URLS): Answer {
+export function sitemapFileAnswer(origin: string, file: string, src: SitemapSource, perFile = SITEMAP_MAX_URLS): TextAnswer {
   const m = /^(0|[1-9]\d{0,6})\.xml$/.exec(file);
   const n = m ? Number(m[1]) : -1;
   const files = sitemapFiles(src, perFile);

@@ -9,6 +9,25 @@ export type LockResult =
   | { acquired: true; roundId: number }
   | { acquired: false; roundId: number; holder: string; heartbeatAt: string };
 
+/** The name a round's process holds the lock under: host and pid first, so the process that started it
+ * (the front, for its renderer) can release it once it knows that process is gone. */
+export const roundLockHolder = (host: string, pid: number, nonce: string) => `${host}:${pid}:${nonce}`;
+
+/** Releases the lock if a process `host:pid` that is known to have ended holds it, marking its round
+ * abandoned, so the next round need not wait for the heartbeat to go stale; returns the round's id. */
+export function releaseRoundLockOf(db: Db, o: { host: string; pid: number; now: Date; reason: string }): number | null {
+  return transaction(db, () => {
+    const held = db.select().from(roundLock).where(eq(roundLock.id, 1)).get();
+    if (!held || !held.holder.startsWith(roundLockHolder(o.host, o.pid, ""))) return null;
+    db.update(rounds)
+      .set({ status: "abandoned", finishedAt: o.now.toISOString(), error: o.reason })
+      .where(and(eq(rounds.id, held.roundId), eq(rounds.status, "running")))
+      .run();
+    db.delete(roundLock).where(and(eq(roundLock.id, 1), eq(roundLock.holder, held.holder))).run();
+    return held.roundId;
+  });
+}
+
 /** Takes the single round lock, or reports who holds it. A holder whose heartbeat is older than `staleMs`
  * is presumed dead: its round is marked abandoned and the lock passes on. */
 export function acquireRoundLock(

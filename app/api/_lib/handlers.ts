@@ -3,17 +3,17 @@ import type { CheckId } from "@/lib/checks/vocabulary";
 import { RoundId, type ApiShape } from "@/lib/api/schemas";
 import type { StartResult } from "@/lib/rounds/round";
 import { serverHistory } from "@/app/_lib/history";
-import type { Answer } from "@/lib/site/answer-cache";
 import { overallOf } from "@/lib/checks/overall";
+import type { TextAnswer } from "@/lib/site/answer";
 import { crossReadSentence } from "@/lib/site/cross-read";
 import { listQueryOf, ServerListParams } from "@/lib/site/query";
 import { certificateView } from "@/lib/site/certificate";
 import { hintSentence } from "@/lib/checks/hints";
-import { getServerDetail, listServers, summaryCounts } from "@/lib/store/servers";
+import { healthFacts } from "@/lib/store/health";
+import { getServerDetail, listServers } from "@/lib/store/servers";
 import { incidentList } from "@/lib/store/incidents";
 import { serverUptime } from "@/lib/store/uptime";
-import { getRound, listRecentRounds } from "@/lib/store/rounds";
-import { getMeta, META_KEYS } from "@/lib/store/meta";
+import { getRound } from "@/lib/store/rounds";
 import { latestCrossReads, siteStatus } from "@/lib/rounds/alerts/status";
 import { authFailure, checkBearer } from "./auth";
 
@@ -68,8 +68,8 @@ function byCheck<T extends { check: CheckId }>(results: T[]): Partial<Record<Che
 
 const SERVER_JSON_INCIDENTS = 100;
 
-/** The JSON answer for one server, as text, so it can be cached per data version. */
-export function serverAnswer(name: string, db: Db): Answer {
+/** The JSON answer for one server (its latest checks, history, response times, uptime and incidents), as text. */
+export function serverAnswer(name: string, db: Db): TextAnswer {
   const detail = getServerDetail(db, name);
   if (!detail) {
     const body = JSON.stringify({ error: "not_found", message: `No server named ${JSON.stringify(name)} is known.` } satisfies ApiShape<"ErrorAnswer">);
@@ -104,28 +104,15 @@ export function serverAnswer(name: string, db: Db): Answer {
   return { status: 200, contentType: "application/json", body };
 }
 
-export function answerResponse(answer: Answer, headers: Record<string, string> = noStore): Response {
-  return new Response(answer.body, { status: answer.status, headers: { "content-type": answer.contentType, ...headers } });
-}
-
+/** GET /api/servers/<name>. */
 export function getServer(name: string, db: Db): Response {
-  return answerResponse(serverAnswer(name, db));
+  const answer = serverAnswer(name, db);
+  return new Response(answer.body, { status: answer.status, headers: { "content-type": answer.contentType, ...noStore } });
 }
 
 export function health(db: Db): Response {
   try {
-    const last = listRecentRounds(db, 1)[0] ?? null;
-    const servers = summaryCounts(db).servers;
-    return Response.json(
-      {
-        ok: true,
-        servers,
-        lastRound: last && { id: last.id, status: last.status, startedAt: last.startedAt, finishedAt: last.finishedAt },
-        registryRefreshedAt: getMeta(db, META_KEYS.registryRefreshedAt),
-        registryError: getMeta(db, META_KEYS.registryLastError) || null,
-      } satisfies ApiShape<"HealthAnswer">,
-      { headers: noStore },
-    );
+    return Response.json({ ok: true, ...healthFacts(db) } satisfies ApiShape<"HealthAnswer">, { headers: noStore });
   } catch (e) {
     return Response.json({ ok: false, error: (e as Error).message } satisfies ApiShape<"HealthFailure">, { status: 503, headers: noStore });
   }

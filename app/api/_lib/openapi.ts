@@ -165,7 +165,7 @@ export function openApiDocument(o: { publicBaseUrl?: string } = {}) {
         get: {
           operationId: "getHealth",
           summary: "Liveness: 200 while the process serves",
-          responses: { 200: json("Serving.", "HealthAnswer"), 503: json("The database does not answer.", "HealthFailure") },
+          responses: { 200: json("Serving.", "HealthServing"), 503: json("The database does not answer.", "HealthFailure") },
         },
       },
       "/api/openapi.json": {

@@ -3,9 +3,9 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { overallOf } from "@/lib/checks/overall";
 import { CHECK_IDS } from "@/lib/checks/vocabulary";
-import { parseVersionSegment } from "@/lib/site/cache-key";
 import { evidenceModel } from "@/lib/site/evidence";
 import { nameFromSegments } from "@/lib/site/paths";
+import type { SearchParams } from "@/lib/site/query";
 import { getRunExchanges } from "@/lib/store/runs";
 import { getServerDetail, type ServerDetail } from "@/lib/store/servers";
 import { RenderStamp } from "../../_components/RenderStamp";
@@ -21,30 +21,18 @@ import { RemotesSection } from "../../_components/server/RemotesSection";
 import { ServerFacts } from "../../_components/server/ServerFacts";
 import { ServerHeader } from "../../_components/server/ServerHeader";
 import { ToolChangesSection, ToolsSection } from "../../_components/server/ToolsSection";
-import { siteDb } from "../../_lib/db";
+import { siteDb, siteOrigin } from "../../_lib/db";
 import { serverPageMetadata } from "../../_lib/server-meta";
 
-// Rendered once per data version and kept in Next's ISR cache: proxy.ts appends a segment naming the
-// server's data version (and the origin for copyable links), so a write from any process is a new page.
-export const dynamic = "force-static";
-export const dynamicParams = true;
-export function generateStaticParams(): { name: string[] }[] {
-  return [];
-}
+// Rendered on every request it reaches; `npm start`'s front keeps one answer per server data version
+// (lib/front), so most requests never get here.
+export const dynamic = "force-dynamic";
 
-type Params = { params: Promise<{ name: string[] }> };
-
-/** The registry name, link origin and form feedback (?reprobe=…) from the segments proxy.ts produced. */
-async function pageTarget(params: Params["params"]): Promise<{ name: string; origin: string; query: Record<string, string> }> {
-  const segments = (await params).name;
-  const version = parseVersionSegment(segments[segments.length - 1] ?? "");
-  if (!version || segments.length < 2) notFound();
-  return { name: nameFromSegments(segments.slice(0, -1)), origin: version.origin, query: Object.fromEntries(new URLSearchParams(version.extra)) };
-}
+type Params = { params: Promise<{ name: string[] }>; searchParams: Promise<SearchParams> };
 
 export async function generateMetadata({ params }: Params): Promise<Metadata> {
-  const { name, origin } = await pageTarget(params);
-  return (await serverPageMetadata(name, origin)) ?? { title: "No such server" };
+  const name = nameFromSegments((await params).name);
+  return (await serverPageMetadata(name, await siteOrigin())) ?? { title: "No such server" };
 }
 
 function ChecksSection({ detail, cites }: { detail: ServerDetail; cites: ReturnType<typeof evidenceModel>["cites"] }) {
@@ -68,8 +56,9 @@ function ChecksSection({ detail, cites }: { detail: ServerDetail; cites: ReturnT
   );
 }
 
-export default async function ServerPage({ params }: Params) {
-  const { name, origin, query } = await pageTarget(params);
+export default async function ServerPage({ params, searchParams }: Params) {
+  const name = nameFromSegments((await params).name);
+  const [origin, query] = await Promise.all([siteOrigin(), searchParams]);
   const db = siteDb();
   const detail = getServerDetail(db, name);
   if (!detail) notFound();

@@ -1,6 +1,6 @@
 import { sitemapFileAnswer } from "@/lib/site/sitemap";
 import { siteDb, siteOrigin } from "../../_lib/db";
-import { cachedSitemap, sitemapSource } from "../../_lib/sitemap";
+import { sitemapResponse, sitemapSource } from "../../_lib/sitemap";
 
 export const dynamic = "force-dynamic";
 
@@ -9,5 +9,5 @@ export async function GET(_request: Request, { params }: { params: Promise<{ fil
   const { file } = await params;
   const db = siteDb();
   const origin = await siteOrigin();
-  return cachedSitemap(db, `${file}\n${origin}`, () => sitemapFileAnswer(origin, file, sitemapSource(db)));
+  return sitemapResponse(sitemapFileAnswer(origin, file, sitemapSource(db)));
 }

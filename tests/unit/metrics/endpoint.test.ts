@@ -3,42 +3,69 @@ import type { AddressInfo } from "node:net";
 import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { Db } from "@/db/client";
+import { parseConfig } from "@/lib/config";
+import { createFront, type FrontServer } from "@/lib/front/front";
+import { frontRoute } from "@/lib/front/routes";
+import { createUpstream, type Upstream } from "@/lib/front/upstream";
 import { METRICS } from "@/lib/metrics/families";
-import { createFrontMetrics, type FrontStats } from "@/lib/metrics/front";
 import { createRendererMetrics } from "@/lib/metrics/renderer";
 import { createScrapeCache, createScrapePace } from "@/lib/metrics/scrapes";
 import { countEvent } from "@/lib/store/counters";
 import { tempDb } from "../store/helpers";
 import { parseExposition, valueOf } from "./exposition";
 
-// Both halves of /metrics over real loopback HTTP: the renderer's route handler (as `next start` runs it) and
-// the front that merges its own figures with the renderer's.
+// Both halves of /metrics over real loopback HTTP: the renderer's route handler (as `next start` runs it)
+// behind the real front of `npm start` (lib/front: its route table, counters and hop), which answers /metrics
+// itself by merging its own figures with the renderer's.
 
 const TOKEN = "metrics-test-token";
 let t: ReturnType<typeof tempDb>;
 let db: Db;
 let renderer: http.Server;
 let rendererPort = 0;
-let rendererRequests = 0;
-let front: http.Server;
+let rendererMetricsRequests = 0;
+let upstream: Upstream;
+const fronts: FrontServer[] = [];
 let frontOrigin = "";
+let offOrigin = "";
 let rendererAway = false;
-const stats: FrontStats = { answers: { hit: 7, stale: 1, fill: 2, pass: 3 }, rendersInFlight: 1, cacheBytes: 4096, rendererRestarts: 0 };
 
 function listen(server: http.Server): Promise<number> {
   return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve((server.address() as AddressInfo).port)));
 }
 
-/** A Next-style route handler served by node:http. */
-function serveRoute(handler: (r: Request) => Promise<Response>): http.Server {
+/** A Next-style route handler served by node:http at /metrics; every other path is a small page. */
+function serveRenderer(handler: (r: Request) => Promise<Response>): http.Server {
   return http.createServer(async (req, res) => {
-    rendererRequests++;
+    if (!req.url?.startsWith("/metrics")) {
+      res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(`<p>${req.url}</p>`);
+      return;
+    }
+    rendererMetricsRequests++;
     const headers = new Headers();
     for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers.set(k, v);
     const answer = await handler(new Request(`http://127.0.0.1${req.url}`, { method: req.method, headers }));
     res.writeHead(answer.status, Object.fromEntries(answer.headers));
     res.end(Buffer.from(await answer.arrayBuffer()));
   });
+}
+
+/** The front of `npm start` over the real route table, with the renderer above as its renderer. */
+async function startFrontAt(metricsToken: string | undefined): Promise<string> {
+  const front = createFront({
+    limits: parseConfig({}).front,
+    route: (req) => frontRoute(req, { db, publicBaseUrl: undefined }),
+    renderer: {
+      upstream: () => (rendererAway ? null : upstream),
+      retryAfterS: () => 1,
+      status: () => ({ state: rendererAway ? "restarting" : "up", pid: 1, since: new Date().toISOString(), restarts: 0, lastExit: null, nextStartAt: null }),
+    },
+    healthFacts: () => ({}),
+    metricsToken,
+    log: () => undefined,
+  });
+  fronts.push(front);
+  return `http://127.0.0.1:${await listen(front.server)}`;
 }
 
 const scrape = (path: string, headers: Record<string, string> = {}, origin = frontOrigin) => fetch(`${origin}${path}`, { headers });
@@ -48,23 +75,19 @@ beforeAll(async () => {
   t = tempDb();
   db = t.db;
   countEvent(db, "rounds_started", "scheduler", 4);
-  renderer = serveRoute(createRendererMetrics({ token: TOKEN, db }));
+  renderer = serveRenderer(createRendererMetrics({ token: TOKEN, db }));
   rendererPort = await listen(renderer);
-  const metrics = createFrontMetrics({
-    token: TOKEN,
-    stats: () => stats,
-    renderer: () => (rendererAway ? { host: "127.0.0.1", port: 9 } : { host: "127.0.0.1", port: rendererPort }),
-    timeoutMs: 2_000,
-  });
-  front = http.createServer((req, res) => {
-    if (metrics.matches(req)) void metrics.handle(req, res);
-    else res.writeHead(404).end();
-  });
-  frontOrigin = `http://127.0.0.1:${await listen(front)}`;
+  upstream = createUpstream({ host: "127.0.0.1", port: rendererPort });
+  frontOrigin = await startFrontAt(TOKEN);
+  offOrigin = await startFrontAt(undefined);
 });
 
 afterAll(async () => {
-  await new Promise((r) => front?.close(r));
+  for (const f of fronts) {
+    f.server.closeAllConnections();
+    await new Promise((r) => f.server.close(r));
+  }
+  upstream?.close();
   await new Promise((r) => renderer?.close(r));
   t?.cleanup();
 });
@@ -85,6 +108,14 @@ describe("GET /metrics", () => {
   });
 
   test("with the token: one exposition holding the front's and the renderer's figures, each series once", async () => {
+    // Answers of each kind through the front: a fill and a hit of the index, a pass, and a refusal.
+    for (const path of ["/", "/", "/faq"]) expect((await scrape(path)).status).toBe(200);
+    rendererAway = true;
+    expect((await scrape("/faq")).status).toBe(503);
+    rendererAway = false;
+    const snapshot = fronts[0]!.stats.snapshot();
+    expect(snapshot.answers).toMatchObject({ fill: 1, hit: 1, pass: 1 });
+    expect(snapshot.refusals.renderer_away).toBe(1);
     const res = await scrape("/metrics", auth);
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("text/plain; version=0.0.4; charset=utf-8");
@@ -96,10 +127,17 @@ describe("GET /metrics", () => {
       expect(valueOf(p, "nodejs_eventloop_lag_p99_seconds", { process })).toBeGreaterThanOrEqual(0);
       expect(valueOf(p, "process_start_time_seconds", { process })).toBeGreaterThan(1e9);
     }
-    // Stored counters come from the database, once; the front's from its accessor.
+    // Stored counters come from the database, once; the front's from its counters' snapshot, every outcome
+    // and cause present (zero included), and the scrape itself not counted as an answer.
     expect(valueOf(p, METRICS.roundsStarted.name, { trigger: "scheduler" })).toBe(4);
-    for (const [outcome, n] of Object.entries(stats.answers)) expect(valueOf(p, METRICS.frontAnswers.name, { outcome })).toBe(n);
-    expect(valueOf(p, METRICS.frontRendersInFlight.name)).toBe(1);
+    for (const [outcome, n] of Object.entries(snapshot.answers)) expect(valueOf(p, METRICS.frontAnswers.name, { outcome }), outcome).toBe(n);
+    for (const [cause, n] of Object.entries(snapshot.refusals)) expect(valueOf(p, METRICS.frontRefusals.name, { cause }), cause).toBe(n);
+    expect(fronts[0]!.stats.snapshot().answers).toEqual(snapshot.answers);
+    expect(valueOf(p, METRICS.frontRendersInFlight.name)).toBe(0);
+    expect(valueOf(p, METRICS.frontRendersQueued.name)).toBe(0);
+    expect(valueOf(p, METRICS.frontCacheEntries.name)).toBe(1);
+    expect(valueOf(p, METRICS.frontCacheBytes.name)).toBe(snapshot.cache.bytes);
+    expect(snapshot.cache.bytes).toBeGreaterThan(0);
     expect(valueOf(p, METRICS.rendererRestarts.name)).toBe(0);
     expect(valueOf(p, METRICS.rendererUp.name)).toBe(1);
     expect(p.help.get(METRICS.coverageToday.name)).toBe(METRICS.coverageToday.help);
@@ -139,20 +177,29 @@ describe("GET /metrics", () => {
 
   test("thirty concurrent scrapes are answered at the pace, costing the renderer one request a second", async () => {
     await new Promise((r) => setTimeout(r, 1_100));
-    const before = rendererRequests;
+    const before = rendererMetricsRequests;
     const t0 = performance.now();
     const answers = await Promise.all(Array.from({ length: 30 }, () => scrape("/metrics", auth).then((r) => r.status)));
     const took = performance.now() - t0;
     expect(answers.every((s) => s === 200)).toBe(true);
     // 20 answers a second: the thirtieth waits about 1.45 s.
     expect(took).toBeGreaterThanOrEqual(1_400);
-    expect(rendererRequests - before).toBeLessThanOrEqual(Math.ceil(took / 1_000));
+    expect(rendererMetricsRequests - before).toBeLessThanOrEqual(Math.ceil(took / 1_000));
   });
 
-  test("with METRICS_TOKEN unset the renderer's route does not exist", async () => {
+  test("with METRICS_TOKEN unset the route does not exist: the front passes it and the renderer says 404", async () => {
     const off = createRendererMetrics({ token: undefined, db });
     const res = await off(new Request("http://127.0.0.1/metrics", { headers: auth }));
     expect(res.status).toBe(404);
+    const before = rendererMetricsRequests;
+    // A front without the token hands /metrics to the renderer as it came: here one that has a token (under
+    // npm start both read the same environment, so it too says 404), and the answer is its part alone.
+    const passed = await scrape("/metrics", auth, offOrigin);
+    expect(rendererMetricsRequests).toBe(before + 1);
+    expect(passed.status).toBe(200);
+    const p = parseExposition(await passed.text());
+    expect(valueOf(p, METRICS.roundsStarted.name, { trigger: "scheduler" })).toBe(4);
+    expect(p.samples.some((s) => s.name.startsWith("mcp_status_front_") || s.name === METRICS.rendererUp.name)).toBe(false);
   });
 
   test("other methods get 405", async () => {

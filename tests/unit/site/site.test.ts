@@ -6,8 +6,7 @@ import { ROBOTS_TOKEN, USER_AGENT_EXAMPLE } from "@/lib/site/faq/facts";
 import { DEFAULT_USER_AGENT } from "@/lib/probe";
 import { ROBOTS_TOKEN as ROUNDS_ROBOTS_TOKEN } from "@/lib/rounds/robots";
 import { encodeName, nameFromSegments, serverPath } from "@/lib/site/paths";
-import { canonicalIndexQuery } from "@/lib/site/cached-routes";
-import { indexHref, parseIndexQuery } from "@/lib/site/query";
+import { canonicalIndexQuery, indexHref, parseIndexQuery, searchParamsOf } from "@/lib/site/query";
 import { STATE_LABELS } from "@/lib/site/labels";
 import { REFUSAL_LABELS, tallyRefusals } from "@/lib/site/refusals";
 import { REFUSAL_STATES } from "@/lib/checks/refusal";
@@ -51,8 +50,8 @@ describe("index query", () => {
     expect(indexHref({ sort: "name", order: "desc" })).toBe("/?order=desc");
     expect(parseIndexQuery({ sort: "popularity", overall: "great" })).toMatchObject({ sort: "name", order: "asc", overall: undefined });
     // The front's canonical cache key comes from the same two functions: equivalent queries share one key.
-    expect(canonicalIndexQuery(new URLSearchParams("order=asc&sort=overall&x=1"))).toBe(canonicalIndexQuery(new URLSearchParams("sort=overall")));
-    expect(canonicalIndexQuery(new URLSearchParams("sort=name&order=asc"))).toBe("");
+    expect(canonicalIndexQuery(searchParamsOf(new URLSearchParams("order=asc&sort=overall&x=1")))).toBe(canonicalIndexQuery(searchParamsOf(new URLSearchParams("sort=overall"))));
+    expect(canonicalIndexQuery(searchParamsOf(new URLSearchParams("sort=name&order=asc")))).toBe("");
   });
 });
 

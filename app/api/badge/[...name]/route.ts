@@ -3,4 +3,4 @@ import { badgeHandler } from "../../../_lib/badge-handler";
 export const dynamic = "force-dynamic";
 
 // GET /api/badge/<registry name>[?check=<check id> | ?metric=latency] → shields.io endpoint JSON.
-export const GET = badgeHandler("shields", 8 * 1024 * 1024);
+export const GET = badgeHandler("shields");

@@ -1,5 +1,5 @@
-// A map bounded by the bytes of what it holds, dropping the least recently used entries first. The answer
-// caches of the renderer and of the front process both keep their entries in one.
+// A map bounded by the bytes of what it holds, dropping the least recently used entries first: the front's
+// answers (lib/front/cache.ts) live in one.
 
 export interface ByteLru<V> {
   /** The value for `key`, now the most recently used; undefined when absent. */
