@@ -153,6 +153,17 @@ test("Prometheus scrapes npm start with the token: up, a round counter that grow
     expect(await scalar(`sum(${METRICS.checkStates.name}{check="handshake"})`)).toBe(3);
     expect(await scalar(`${METRICS.frontAnswers.name}{outcome="pass"}`)).toBeGreaterThan(0);
 
+    // The front's counters are the ones /api/health shows: the index loaded twice is a fill, then a hit, and
+    // Prometheus catches up with the figures the health answer read after them.
+    for (let i = 0; i < 2; i++) expect((await fetch(`${site.origin}/`)).status).toBe(200);
+    const health = (await (await fetch(`${site.origin}/api/health`)).json()) as { front: { answers: Record<string, number> } };
+    expect(health.front.answers.hit).toBeGreaterThan(0);
+    for (const outcome of ["hit", "fill"]) {
+      await expect.poll(async () => (await scalar(`${METRICS.frontAnswers.name}{outcome="${outcome}"}`)) ?? -1, { timeout: 15_000 }).toBeGreaterThanOrEqual(health.front.answers[outcome]!);
+    }
+    expect(await scalar(METRICS.rendererUp.name)).toBe(1);
+    expect(await scalar(METRICS.rendererRestarts.name)).toBe(0);
+
     // The README's alert rules load, evaluate without error against these series, and none fires here.
     const rulesNow = async () => {
       const res = (await (await fetch(`${prometheus!.origin}/api/v1/rules`)).json()) as {
