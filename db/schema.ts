@@ -1,7 +1,7 @@
 import { sqliteTable, text, integer, real, index, uniqueIndex, primaryKey } from "drizzle-orm/sqlite-core";
 import { CHECK_IDS, CHECK_STATES, HINT_CODES, NO_FALLBACK_RULES, NOT_CHECKED_CAUSES, REFUSAL_CODES } from "../lib/checks/vocabulary";
 import { ERAS, TRANSPORTS } from "../lib/probe/protocol";
-import { ALERT_KINDS, ALERT_STATES, CROSS_READ_EXPLANATIONS, CROSS_READ_OUTCOMES, OPT_OUT_SOURCES, TOOL_CHANGE_KINDS, UPTIME_OUTCOMES } from "../lib/store/vocabulary";
+import { ALERT_KINDS, ALERT_STATES, CROSS_READ_EXPLANATIONS, CROSS_READ_OUTCOMES, EVENT_COUNTERS, OPT_OUT_SOURCES, TOOL_CHANGE_KINDS, UPTIME_OUTCOMES } from "../lib/store/vocabulary";
 
 // Times are ISO-8601 UTC strings throughout: sortable, readable in evidence, no tz surprises.
 
@@ -65,6 +65,16 @@ export const servers = sqliteTable(
     index("servers_left_idx").on(t.leftRegistryAt, t.name),
     index("servers_overall_idx").on(t.overall, t.name),
     index("servers_probed_idx").on(t.lastProbedAt, t.name),
+    // /metrics counts listed servers per overall state, check and state on every scrape: an index-only scan.
+    index("servers_states_idx").on(
+      t.leftRegistryAt,
+      t.overall,
+      t.stateHandshake,
+      t.stateProtocolVersion,
+      t.stateToolsList,
+      t.stateErrorTaxonomy,
+      t.stateAuthMetadata,
+    ),
   ],
 );
 
@@ -429,4 +439,18 @@ export const incidents = sqliteTable(
     index("incidents_started_idx").on(t.startedAt),
     index("incidents_open_idx").on(t.endedAt, t.serverId),
   ],
+);
+
+/** Running totals of events for `/metrics` (rounds started and finished, round durations by bucket, servers
+ * probed, probe requests): written in the transaction of the event itself, read by whichever process answers
+ * a scrape. Never pruned: Prometheus reads them as counters. */
+export const eventCounters = sqliteTable(
+  "event_counters",
+  {
+    name: text("name", { enum: EVENT_COUNTERS }).notNull(),
+    /** The one label value: a trigger, round status, run kind, request outcome or bucket bound; "" for none. */
+    label: text("label").notNull(),
+    value: real("value").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.name, t.label] })],
 );

@@ -28,6 +28,7 @@ const EnvSchema = z.object({
   FRONT_MAX_RENDERS: z.coerce.number().int().min(1).max(256).optional(),
   FRONT_RENDER_QUEUE: z.coerce.number().int().min(0).max(10_000).optional(),
   FRONT_RESTART_MAX_MS: z.coerce.number().int().min(100).max(3_600_000).optional(),
+  METRICS_TOKEN: z.string().optional(),
 });
 
 export const OFFICIAL_REGISTRY_URL = "https://registry.modelcontextprotocol.io";
@@ -59,6 +60,8 @@ export interface Config {
   reprobeHourlyCap: number;
   /** The budgets and limits of `npm start`'s front process (DESIGN §7). */
   front: FrontLimits;
+  /** Bearer token for GET /metrics (Prometheus); undefined: the endpoint is off. */
+  metricsToken: string | undefined;
 }
 
 export interface FrontLimits {
@@ -125,6 +128,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       maxRequestBodyBytes: 1024 * 1024,
       clientKeepAliveMs: 65_000,
     },
+    metricsToken: e.METRICS_TOKEN || undefined,
   };
 }
 

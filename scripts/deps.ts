@@ -8,19 +8,21 @@ const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..")
 // Top to bottom (STYLE.md). Vocabulary files are leaves every layer may read, db/schema included.
 const LAYERS: [name: string, match: (file: string) => boolean][] = [
   ["server.ts", (f) => f === "server.ts"],
-  ["lib/front", (f) => f.startsWith("lib/front/")],
+  ["lib/front", (f) => f.startsWith("lib/front/") && f !== "lib/front/vocabulary.ts"],
   ["app", (f) => f.startsWith("app/") || f === "instrumentation.ts"],
   ["lib/cli", (f) => f.startsWith("lib/cli/")],
+  ["lib/metrics", (f) => f.startsWith("lib/metrics/")],
   ["lib/mcp", (f) => f.startsWith("lib/mcp/")],
   ["lib/rounds", (f) => f.startsWith("lib/rounds/")],
   ["lib/demo", (f) => f.startsWith("lib/demo/")],
   ["lib/site", (f) => f.startsWith("lib/site/")],
+  ["lib/api", (f) => f.startsWith("lib/api/")],
   ["lib/store", (f) => f.startsWith("lib/store/") && f !== "lib/store/vocabulary.ts"],
   ["db", (f) => f.startsWith("db/")],
   ["lib/registry", (f) => f.startsWith("lib/registry/")],
   ["lib/checks", (f) => f.startsWith("lib/checks/") && f !== "lib/checks/vocabulary.ts"],
   ["lib/probe", (f) => f.startsWith("lib/probe/") && f !== "lib/probe/protocol.ts"],
-  ["vocabulary", (f) => ["lib/probe/protocol.ts", "lib/checks/vocabulary.ts", "lib/store/vocabulary.ts"].includes(f)],
+  ["vocabulary", (f) => ["lib/probe/protocol.ts", "lib/checks/vocabulary.ts", "lib/store/vocabulary.ts", "lib/front/vocabulary.ts"].includes(f)],
   ["lib/config", (f) => f === "lib/config.ts"],
 ];
 const RANK = new Map(LAYERS.map(([name], i) => [name, LAYERS.length - i]));

@@ -10,6 +10,7 @@ import { siteDataVersion } from "../store/versions";
 import { createFrontCache, RenderError, type FrontCache, type Render } from "./cache";
 import { frontError, type RenderFailure } from "./errors";
 import { createRenderGate } from "./gate";
+import { createFrontMetrics } from "./metrics";
 import { superviseRenderer, type Renderer, type RendererStatus } from "./renderer";
 import { frontRoute, type FrontRoute } from "./routes";
 import { createFrontStats, FRONT_REFUSALS, type FrontRefusal, type FrontSnapshot, type FrontStats } from "./stats";
@@ -32,6 +33,8 @@ export interface FrontParts {
   renderer: RendererLink;
   /** What /api/health says about the data besides the renderer and the front. */
   healthFacts: () => object;
+  /** METRICS_TOKEN: with it the front answers /metrics itself (its figures and the renderer's). */
+  metricsToken?: string;
   log: (line: string) => void;
   now?: () => number;
 }
@@ -98,6 +101,7 @@ export function createFront(o: FrontParts): FrontServer {
     now: o.now,
   });
   const stats = createFrontStats({ renders: () => gate, cache: () => ({ entries: cache.size, bytes: cache.bytes }) });
+  const metrics = o.metricsToken ? createFrontMetrics({ token: o.metricsToken, stats: () => stats.snapshot(), renderer: () => renderer.upstream() }) : null;
 
   function health(res: ServerResponse): void {
     let facts: object;
@@ -159,6 +163,15 @@ export function createFront(o: FrontParts): FrontServer {
       route = { kind: "pass" }; // a failed version read leaves the answer to the renderer, which reports it
     }
     if (route.kind === "health") return health(res);
+    if (route.kind === "metrics") {
+      if (metrics) {
+        return void metrics(req, res).catch((e: unknown) => {
+          o.log(`[site] ${req.method} ${req.url}: ${(e as Error).stack ?? String(e)}`);
+          refuse(res, "renderer_failed");
+        });
+      }
+      route = { kind: "pass" };
+    }
     if (route.kind === "cached" && limits.cacheBytes > 0 && cache.hit(req, res, route)) return stats.answered("hit");
     answer(req, res, route).catch((e: unknown) => {
       o.log(`[site] ${req.method} ${req.url}: ${(e as Error).stack ?? String(e)}`);
@@ -193,6 +206,7 @@ export interface FrontOptions {
   db: Db;
   publicBaseUrl: string | undefined;
   limits: FrontLimits;
+  metricsToken: string | undefined;
   host: string;
   port: number;
   /** The checkout the renderer runs in (its .next build and node_modules). */
@@ -238,6 +252,7 @@ export async function startFront(o: FrontOptions): Promise<Front> {
     limits: o.limits,
     route: (req) => frontRoute(req, { db, publicBaseUrl: o.publicBaseUrl }),
     renderer,
+    metricsToken: o.metricsToken,
     healthFacts: () => {
       const version = siteDataVersion(db);
       if (counted?.version !== version) counted = { version, servers: countServers(db).inRegistry };

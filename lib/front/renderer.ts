@@ -5,15 +5,14 @@ import os from "node:os";
 import path from "node:path";
 import { freePort } from "../cli/ports";
 import { createUpstream, RENDERER_KEEP_ALIVE_MS, RENDERER_NICENESS, type Upstream } from "./upstream";
+import type { RendererState } from "./vocabulary";
 
 // The renderer, `next start` (the built .next, and the embedded scheduler from instrumentation.ts), in a
 // child process on loopback, supervised: one that exits is started again after 1 s, then 2, 4 … up to
 // the limit, and the wait starts over once a renderer has stayed up that long. While it is away the front
 // serves what it holds.
 
-/** starting: spawned, not yet accepting; up: accepting; restarting: exited, waiting out the back-off;
- * stopped: the front is shutting down. */
-export type RendererState = "starting" | "up" | "restarting" | "stopped";
+export type { RendererState };
 
 export interface RendererStatus {
   state: RendererState;

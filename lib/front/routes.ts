@@ -16,6 +16,9 @@ import { badgeVersion, cardVersion, indexVersion, serverPageVersion, siteDataVer
 export type FrontRoute =
   /** The front's own liveness answer, naming the renderer's state. */
   | { kind: "health" }
+  /** /metrics: the front's own figures merged with the renderer's (answered by the front while METRICS_TOKEN
+   * is set, else passed, and the renderer says the route does not exist). */
+  | { kind: "metrics" }
   /** Kept per `version` under `key`; `render` is the request that renders it. */
   | { kind: "cached"; key: string; version: string; render: { path: string; headers: OutgoingHttpHeaders } }
   /** Handed to the renderer as it came, within the render limits unless `ungated` (a route that bounds its
@@ -96,6 +99,7 @@ export function frontRoute(req: Req, ctx: RouteContext, now = new Date()): Front
   const pathname = q < 0 ? target : target.slice(0, q);
   const searchParams = new URLSearchParams(q < 0 ? "" : target.slice(q + 1));
   if (pathname === "/api/health") return { kind: "health" };
+  if (pathname === "/metrics") return { kind: "metrics" };
   // /mcp (any method) is the renderer's to answer every time, and its per-address limit is the one a client meets.
   if (pathname === "/mcp") return MCP;
   if (req.method !== "GET" && req.method !== "HEAD") return PASS;

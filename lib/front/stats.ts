@@ -1,18 +1,10 @@
+import { FRONT_OUTCOMES, FRONT_REFUSALS, type FrontOutcome, type FrontRefusal } from "./vocabulary";
+
 // The front's counters, in one place: how requests were answered, refusals by cause, renders in flight,
 // renderer restarts. `snapshot()` is the read-only view (the health answer shows it; a metrics exporter
 // reads the same).
 
-/** How the front answered a request: from memory (hit), the previous answer while the new one renders
- * (stale), a held answer while the renderer cannot give the current one (stale-if-error), rendered and
- * kept (fill), or handed to the renderer as it came (pass: a route it never holds, which then carries no
- * x-page-cache header, or a held route's answer that is not kept, such as a 404). */
-export const FRONT_OUTCOMES = ["hit", "stale", "stale-if-error", "fill", "pass"] as const;
-export type FrontOutcome = (typeof FRONT_OUTCOMES)[number];
-
-/** Answers the front made itself instead: renderer away or all renders busy (503), no headers in time (504),
- * the renderer failed (502), a malformed or ambiguous request (400), a body over the limit (413). */
-export const FRONT_REFUSALS = ["renderer_away", "busy", "timeout", "renderer_failed", "bad_request", "too_large"] as const;
-export type FrontRefusal = (typeof FRONT_REFUSALS)[number];
+export { FRONT_OUTCOMES, FRONT_REFUSALS, type FrontOutcome, type FrontRefusal };
 
 export interface FrontSnapshot {
   answers: Record<FrontOutcome, number>;

@@ -6,6 +6,7 @@ import { type OptOutSource } from "../store/vocabulary";
 import { SUITE_VERSION } from "../probe/protocol";
 import { type CheckId, type CheckState } from "../checks/vocabulary";
 import type { ProbeObservation, SlowDown } from "../probe/types";
+import { countEvent, countProbeRequests } from "../store/counters";
 import { recordCoverage } from "../store/coverage";
 import { getServerRunState, STATE_FIELDS, updateServer, type ServerRunUpdate } from "../store/servers";
 import { getToolSnapshot, insertToolChanges, upsertToolSnapshot } from "../store/tools";
@@ -22,7 +23,8 @@ import { incidentStep, uptimeOutcome } from "./uptime";
 
 /** How a server's run went, as the round counts it. `partly_read`: the handshake worked but the tool list was not
  * read to its end (endless pages, the probe's deadline), without a failure, gate or slow-down to blame. */
-export type RunKind = "read" | "partly_read" | "failed" | "gated" | "slowed_down" | "skipped";
+export const RUN_KINDS = ["read", "partly_read", "failed", "gated", "slowed_down", "skipped"] as const;
+export type RunKind = (typeof RUN_KINDS)[number];
 
 /** DESIGN §2.2: a tool list read to its end, well-formed or not, is a complete read; endless pages are not. */
 export function isCompleteRead(obs: ProbeObservation): boolean {
@@ -267,6 +269,8 @@ export function writeRun(db: Db, input: PersistInput): PersistResult {
     }
 
     const kind = runKind(outcome, read, input.skipped);
+    countEvent(db, "servers_probed", kind);
+    countProbeRequests(db, obs.exchanges);
     return { runId, kind, transitions: transitions.length, toolChanges: toolChangeCount, nextDueAt: schedule.nextDueAt };
   }
 }

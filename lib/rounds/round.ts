@@ -255,14 +255,14 @@ async function executeRound(deps: RoundDeps, roundId: number, holder: string): P
     if (!deps.serverIds) maintain(db, now(), log);
     if (lostLock) throw new Error("the round lock was taken over (heartbeat went stale); stopped early");
     const durationMs = Math.round(performance.now() - t0);
-    finishRound(db, roundId, holder, { now: now(), status: "done", progress, network });
+    finishRound(db, roundId, holder, { now: now(), status: "done", progress, network, durationMs });
     evaluateProbeNetwork(db, now(), log);
     log(`[rounds] ${progress.due} due, ${countsLine(progress)} in ${Math.round(durationMs / 1000)} s`);
     return finished(deps, log, { roundId, status: "done", durationMs, registry, network, ...progress });
   } catch (e) {
     const error = (e as Error).message;
     const durationMs = Math.round(performance.now() - t0);
-    finishRound(db, roundId, holder, { now: now(), status: "failed", error, progress, network });
+    finishRound(db, roundId, holder, { now: now(), status: "failed", error, progress, network, durationMs });
     log(`[rounds] round ${roundId} failed after ${Math.round(durationMs / 1000)} s: ${error}`);
     return finished(deps, log, { roundId, status: "failed", durationMs, error, registry, ...progress });
   } finally {

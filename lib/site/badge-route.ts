@@ -1,3 +1,5 @@
+import { z } from "zod";
+import type { ApiShape } from "../api/schemas";
 import { CHECK_IDS, type CheckId } from "../checks/vocabulary";
 import type { TextAnswer } from "./answer";
 import { type BadgeStates } from "../store/servers";
@@ -14,10 +16,9 @@ export type BadgeLookup =
 export function resolveBadge(found: BadgeStates | null, checkParam: string | null): BadgeLookup {
   let check: CheckId | undefined;
   if (checkParam !== null && checkParam !== "") {
-    if (!(CHECK_IDS as readonly string[]).includes(checkParam)) {
-      return { ok: false, error: `unknown check "${checkParam}"; use one of ${CHECK_IDS.join(", ")}` };
-    }
-    check = checkParam as CheckId;
+    const parsed = BadgeQuery.shape.check.safeParse(checkParam);
+    if (!parsed.success) return { ok: false, error: `unknown check "${checkParam}"; use one of ${CHECK_IDS.join(", ")}` };
+    check = parsed.data;
   }
   if (!found) return { ok: true, spec: badgeSpec({ known: false, state: null, check }), status: 404 };
   const state = check ? found.states[check] : found.overall;
@@ -25,6 +26,19 @@ export function resolveBadge(found: BadgeStates | null, checkParam: string | nul
 }
 
 export const BADGE_METRICS = ["latency", "uptime"] as const;
+
+/** The badge routes' query parameters, as /api/openapi.json documents them; an empty value counts as absent. */
+export const BadgeQuery = z.object({
+  check: z.enum(CHECK_IDS).optional().describe("One check's state instead of the overall state."),
+  metric: z
+    .enum(BADGE_METRICS)
+    .optional()
+    .describe("latency: the handshake p95 over 24 h (30 days when the last day has none); uptime: the share of probes that found the server up."),
+  window: z
+    .enum(Object.keys(UPTIME_BADGE_WINDOWS) as [string, ...string[]])
+    .optional()
+    .describe(`With metric=uptime: the window, ${DEFAULT_UPTIME_BADGE_WINDOW} by default.`),
+});
 
 /** Colour steps for a handshake p95, in ms: quick, fine, slow, very slow. */
 const LATENCY_STEPS: [number, string][] = [
@@ -67,7 +81,7 @@ export function resolveBadgeQuery(
   }
   if (metric === "uptime") {
     const window = query.get("window") || DEFAULT_UPTIME_BADGE_WINDOW;
-    if (!(window in UPTIME_BADGE_WINDOWS)) return { ok: false, error: `unknown window "${window}"; use one of ${Object.keys(UPTIME_BADGE_WINDOWS).join(", ")}` };
+    if (!BadgeQuery.shape.window.safeParse(window).success) return { ok: false, error: `unknown window "${window}"; use one of ${Object.keys(UPTIME_BADGE_WINDOWS).join(", ")}` };
     const uptime = lookup.uptime();
     return { ok: true, spec: uptimeBadgeSpec(uptime, window), status: uptime ? 200 : 404 };
   }
@@ -82,7 +96,7 @@ export function badgeAnswer(result: BadgeLookup, format: BadgeFormat): TextAnswe
     if (!result.ok) return { status: 400, contentType: "text/plain; charset=utf-8", body: `${result.error}\n` };
     return { status: result.status, contentType: "image/svg+xml; charset=utf-8", body: badgeSvg(result.spec) };
   }
-  if (!result.ok) return { status: 400, contentType: "application/json", body: JSON.stringify({ error: result.error }) };
+  if (!result.ok) return { status: 400, contentType: "application/json", body: JSON.stringify({ error: result.error } satisfies ApiShape<"BadgeError">) };
   return { status: result.status, contentType: "application/json", body: JSON.stringify(shieldsEndpoint(result.spec)) };
 }
 

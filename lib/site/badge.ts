@@ -1,6 +1,7 @@
 import { makeBadge } from "badge-maker";
 import { CHECK_LABELS, STATE_LABELS } from "./labels";
 import { type CheckId, type CheckState } from "../checks/vocabulary";
+import type { ApiShape } from "../api/schemas";
 
 export const BADGE_COLORS: Record<CheckState | "unknown", string> = {
   verified: "#2e7d32",
@@ -34,6 +35,6 @@ export function badgeSvg(spec: BadgeSpec): string {
 }
 
 /** The shields.io endpoint schema: https://shields.io/badges/endpoint-badge */
-export function shieldsEndpoint(spec: BadgeSpec) {
+export function shieldsEndpoint(spec: BadgeSpec): ApiShape<"ShieldsAnswer"> {
   return { schemaVersion: 1, label: spec.label, message: spec.message, color: spec.color.replace(/^#/, ""), cacheSeconds: BADGE_CACHE_SECONDS };
 }

@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, gt, gte, isNull, lt, ne, or, sql } from "drizzle-orm";
 import { transaction, type Db } from "../../db/client";
 import { roundLock, rounds } from "../../db/schema";
+import { countEvent, observeRoundDuration } from "./counters";
 import { REPROBE_ROUND_TRIGGER } from "./vocabulary";
 
 export type RoundRow = typeof rounds.$inferSelect;
@@ -42,10 +43,12 @@ export function acquireRoundLock(
       if (age < o.staleMs) {
         return { acquired: false, roundId: held.roundId, holder: held.holder, heartbeatAt: held.heartbeatAt };
       }
-      db.update(rounds)
+      const abandoned = db
+        .update(rounds)
         .set({ status: "abandoned", finishedAt: nowIso, error: `holder ${held.holder} stopped heartbeating` })
         .where(and(eq(rounds.id, held.roundId), eq(rounds.status, "running")))
         .run();
+      if (abandoned.changes > 0) countEvent(db, "rounds_finished", "abandoned");
     }
     const roundId = db
       .insert(rounds)
@@ -59,6 +62,7 @@ export function acquireRoundLock(
         set: { roundId, holder: o.holder, acquiredAt: nowIso, heartbeatAt: nowIso },
       })
       .run();
+    countEvent(db, "rounds_started", o.trigger);
     return { acquired: true, roundId };
   });
 }
@@ -100,16 +104,22 @@ export function finishRound(
   db: Db,
   roundId: number,
   holder: string,
-  o: { now: Date; status: "done" | "failed"; error?: string; progress: RoundProgress; network?: RoundNetwork },
+  o: { now: Date; status: "done" | "failed"; error?: string; progress: RoundProgress; network?: RoundNetwork; durationMs?: number },
 ): void {
   const network = o.network
     ? { hostsTried: o.network.hostsTried, hostsNetworkFailed: o.network.hostsNetworkFailed, networkPaused: o.network.paused }
     : {};
   transaction(db, () => {
-    db.update(rounds)
+    const finished = db
+      .update(rounds)
       .set({ ...o.progress, ...network, status: o.status, finishedAt: o.now.toISOString(), error: o.error ?? null })
       .where(and(eq(rounds.id, roundId), eq(rounds.status, "running")))
       .run();
+    // A round another holder already marked abandoned was counted then.
+    if (finished.changes > 0) {
+      countEvent(db, "rounds_finished", o.status);
+      if (o.durationMs !== undefined) observeRoundDuration(db, o.durationMs / 1000);
+    }
     db.delete(roundLock)
       .where(and(eq(roundLock.id, 1), eq(roundLock.roundId, roundId), eq(roundLock.holder, holder)))
       .run();

@@ -520,6 +520,32 @@ export function summaryCounts(db: Db): SummaryCounts {
   return { servers: Number(row.total ?? 0), byCheck, byOverall };
 }
 
+/** The same counts as `summaryCounts`, from one grouped pass over the covering servers_states_idx (a few
+ * milliseconds at 30,000 servers instead of a table scan): what /metrics reads on every scrape. */
+export function checkStateCounts(db: Db): SummaryCounts {
+  const groups = prepared(db, "servers.stateCounts", () =>
+    db
+      .select({ overall: servers.overall, ...stateSelect, n: sql<number>`count(*)` })
+      .from(servers)
+      .where(isNull(servers.leftRegistryAt))
+      .groupBy(servers.overall, ...CHECK_IDS.map(stateColumn))
+      .prepare(),
+  ).all();
+  const zeros = () => Object.fromEntries(CHECK_STATES.map((s) => [s, 0])) as Record<CheckState, number>;
+  const byCheck = Object.fromEntries(CHECK_IDS.map((id) => [id, zeros()])) as Record<CheckId, Record<CheckState, number>>;
+  const byOverall = zeros();
+  let total = 0;
+  for (const g of groups) {
+    total += g.n;
+    if (g.overall) byOverall[g.overall] += g.n;
+    for (const id of CHECK_IDS) {
+      const state = g[STATE_FIELDS[id]];
+      if (state) byCheck[id][state] += g.n;
+    }
+  }
+  return { servers: total, byCheck, byOverall };
+}
+
 export interface ServerDetail extends ServerSummary, Pick<ServerRow, "version" | "firstSeenAt" | "lastSeenAt" | "registryStatus"> {
   /** Every listed remote with its standing (DESIGN §2.6). */
   remotes: StoredRemote[];

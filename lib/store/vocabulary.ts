@@ -40,3 +40,13 @@ export type SortOrder = (typeof SORT_ORDERS)[number];
  * account (a slow-down, an opt-out, needing configuration, the probe's own network or deadline). */
 export const UPTIME_OUTCOMES = ["up", "down", "left_out"] as const;
 export type UptimeOutcome = (typeof UPTIME_OUTCOMES)[number];
+
+/** Events counted in the database for `/metrics` (each with one label: a trigger, round status, run kind,
+ * request outcome or duration bucket), so every process serves the same totals and a restart loses none. */
+export const EVENT_COUNTERS = ["rounds_started", "rounds_finished", "round_duration_bucket", "round_duration_sum", "servers_probed", "probe_requests"] as const;
+export type EventCounter = (typeof EVENT_COUNTERS)[number];
+
+/** How one request of a probe ended: the status class of its answer, or no answer because of the network
+ * (DESIGN §2.7) or for another reason (a timeout after connecting, a size cap, the address policy). */
+export const PROBE_REQUEST_OUTCOMES = ["2xx", "3xx", "4xx", "5xx", "other_status", "network", "no_answer"] as const;
+export type ProbeRequestOutcome = (typeof PROBE_REQUEST_OUTCOMES)[number];

@@ -1,5 +1,6 @@
-import { z } from "zod";
 import type { Db } from "@/db/client";
+import type { CheckId } from "@/lib/checks/vocabulary";
+import { RoundId, type ApiShape } from "@/lib/api/schemas";
 import type { StartResult } from "@/lib/rounds/round";
 import { serverHistory } from "@/app/_lib/history";
 import { overallOf } from "@/lib/checks/overall";
@@ -17,6 +18,7 @@ import { latestCrossReads, siteStatus } from "@/lib/rounds/alerts/status";
 import { authFailure, checkBearer } from "./auth";
 
 // Route logic with its dependencies as parameters: route.ts files wire in the process config, tests pass their own.
+// Every JSON answer is typed by its schema in lib/api/schemas (the source of /api/openapi.json).
 
 const noStore = { "cache-control": "no-store" };
 
@@ -28,20 +30,20 @@ export function postRound(
   if (denied) return denied;
   const r = o.start();
   if (!r.started) {
-    return Response.json({ error: "already_running", id: r.roundId, message: r.reason }, { status: 409, headers: noStore });
+    return Response.json({ error: "already_running", id: r.roundId, message: r.reason } satisfies ApiShape<"RoundRunning">, { status: 409, headers: noStore });
   }
   o.background(r.done);
-  return Response.json({ id: r.roundId, status: "running", progress: `/api/rounds/${r.roundId}` }, { status: 202, headers: noStore });
+  return Response.json({ id: r.roundId, status: "running", progress: `/api/rounds/${r.roundId}` } satisfies ApiShape<"RoundStarted">, { status: 202, headers: noStore });
 }
 
 export function getRoundStatus(request: Request, idParam: string, o: { secret: string | undefined; db: Db }): Response {
   const denied = authFailure(checkBearer(request, o.secret));
   if (denied) return denied;
-  const id = z.coerce.number().int().positive().safeParse(idParam);
-  if (!id.success) return Response.json({ error: "bad_request", message: "Round ids are positive integers." }, { status: 400 });
+  const id = RoundId.safeParse(idParam);
+  if (!id.success) return Response.json({ error: "bad_request", message: "Round ids are positive integers." } satisfies ApiShape<"ErrorAnswer">, { status: 400 });
   const round = getRound(o.db, id.data);
-  if (!round) return Response.json({ error: "not_found", message: `No round ${id.data}.` }, { status: 404 });
-  return Response.json(round, { headers: noStore });
+  if (!round) return Response.json({ error: "not_found", message: `No round ${id.data}.` } satisfies ApiShape<"ErrorAnswer">, { status: 404 });
+  return Response.json(round satisfies ApiShape<"RoundAnswer">, { headers: noStore });
 }
 
 export function getServers(request: Request, db: Db): Response {
@@ -50,11 +52,18 @@ export function getServers(request: Request, db: Db): Response {
   if (!parsed.success) {
     const i = parsed.error.issues[0];
     return Response.json(
-      { error: "bad_request", message: `${i?.path.join(".") || "query"}: ${i?.message ?? "invalid"}` },
+      { error: "bad_request", message: `${i?.path.join(".") || "query"}: ${i?.message ?? "invalid"}` } satisfies ApiShape<"ErrorAnswer">,
       { status: 400 },
     );
   }
-  return Response.json(listServers(db, listQueryOf(parsed.data)), { headers: noStore });
+  return Response.json(listServers(db, listQueryOf(parsed.data)) satisfies ApiShape<"ServerListAnswer">, { headers: noStore });
+}
+
+/** Results keyed by check id, typed per id (Object.fromEntries would leave the values unchecked against the schema). */
+function byCheck<T extends { check: CheckId }>(results: T[]): Partial<Record<CheckId, T>> {
+  const out: Partial<Record<CheckId, T>> = {};
+  for (const r of results) out[r.check] = r;
+  return out;
 }
 
 const SERVER_JSON_INCIDENTS = 100;
@@ -63,14 +72,12 @@ const SERVER_JSON_INCIDENTS = 100;
 export function serverAnswer(name: string, db: Db): TextAnswer {
   const detail = getServerDetail(db, name);
   if (!detail) {
-    const body = JSON.stringify({ error: "not_found", message: `No server named ${JSON.stringify(name)} is known.` });
+    const body = JSON.stringify({ error: "not_found", message: `No server named ${JSON.stringify(name)} is known.` } satisfies ApiShape<"ErrorAnswer">);
     return { status: 404, contentType: "application/json", body };
   }
   // Checks keyed by id (CHECK_IDS order), like the probe CLI's --json report.
   // `hint` is the sentence (DESIGN §2.8), `hintCode` the misconfiguration it names.
-  const checks = Object.fromEntries(
-    detail.checks.map(({ hint, ...c }) => [c.check, { ...c, hint: hint ? hintSentence(hint) : null, hintCode: hint?.code ?? null }]),
-  );
+  const checks = byCheck(detail.checks.map(({ hint, ...c }) => ({ ...c, hint: hint ? hintSentence(hint) : null, hintCode: hint?.code ?? null })));
   const now = new Date();
   const history = serverHistory(db, name, now);
   const certificate = certificateView(detail.latestRun?.certificate, now);
@@ -81,7 +88,19 @@ export function serverAnswer(name: string, db: Db): TextAnswer {
   const uptime = serverUptime(db, name, now);
   const incidents = incidentList(db, { server: name, limit: SERVER_JSON_INCIDENTS }).rows.map(({ serverName: _, ...i }) => i);
   const crossRead = detail.crossRead && { ...detail.crossRead, sentence: crossReadSentence(detail.crossRead) };
-  const body = JSON.stringify({ ...detail, ...overall, checks, certificate, crossRead, history: history?.days ?? [], responseTimes: history?.responseTimes ?? null, uptime, incidents });
+  const body = JSON.stringify(
+    {
+      ...detail,
+      ...overall,
+      checks,
+      certificate,
+      crossRead,
+      history: history?.days ?? [],
+      responseTimes: history?.responseTimes ?? null,
+      uptime,
+      incidents,
+    } satisfies ApiShape<"ServerAnswer">,
+  );
   return { status: 200, contentType: "application/json", body };
 }
 
@@ -93,9 +112,9 @@ export function getServer(name: string, db: Db): Response {
 
 export function health(db: Db): Response {
   try {
-    return Response.json({ ok: true, ...healthFacts(db) }, { headers: noStore });
+    return Response.json({ ok: true, ...healthFacts(db) } satisfies ApiShape<"HealthAnswer">, { headers: noStore });
   } catch (e) {
-    return Response.json({ ok: false, error: (e as Error).message }, { status: 503, headers: noStore });
+    return Response.json({ ok: false, error: (e as Error).message } satisfies ApiShape<"HealthFailure">, { status: 503, headers: noStore });
   }
 }
 

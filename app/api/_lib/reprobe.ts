@@ -1,5 +1,5 @@
-import { z } from "zod";
 import type { Db } from "@/db/client";
+import { ReprobeForm } from "@/lib/api/schemas";
 import { FORM_KEY_META, crossSitePost, newFormKey, verifyFormToken } from "@/lib/site/reprobe-form";
 import { serverPath } from "@/lib/site/paths";
 import { metaOnce, requestReprobe, type ReprobeLimits } from "@/lib/store/reprobe";
@@ -12,8 +12,6 @@ export interface ReprobeDeps {
   /** Starts the one-server round in the background (it may find the round lock taken: the request stays due). */
   start: (serverId: number) => void;
 }
-
-const Form = z.object({ server: z.string().min(1).max(500), token: z.string().max(200) });
 
 const plain = (status: number, text: string) =>
   new Response(`${text}\n`, { status, headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" } });
@@ -42,7 +40,7 @@ export async function postReprobe(request: Request, deps: ReprobeDeps): Promise<
   } catch {
     return plain(400, "Send the form fields server and token as a form post.");
   }
-  const form = Form.safeParse(fields);
+  const form = ReprobeForm.safeParse(fields);
   if (!form.success) return plain(400, "Send the form fields server and token as a form post.");
   const { server, token } = form.data;
   const now = deps.now();

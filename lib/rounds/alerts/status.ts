@@ -3,17 +3,11 @@ import type { Db } from "../../../db/client";
 import { addDays, judgeCoverageDay, utcDay } from "../coverage";
 import { lastRoundFinishedAt, openAlerts } from "../../store/alerts";
 import { coverageBetween, firstCoverageDay } from "../../store/coverage";
-import { crossReadCounts, crossReadsOn, latestCrossReadDay, type CrossReadCounts } from "../../store/cross-reads";
-import type { AlertKind, CrossReadExplanation, CrossReadOutcome } from "../../store/vocabulary";
+import { crossReadCounts, crossReadsOn, latestCrossReadDay } from "../../store/cross-reads";
+import type { ApiShape } from "../../api/schemas";
 
-export interface SiteStatus {
-  lastRoundFinishedAt: string | null;
-  coverage: { today: number; median7d: number | null };
-  crossRead: ({ day: string } & CrossReadCounts) | null;
-  alerts: { kind: AlertKind; since: string; day: string; message: string }[];
-}
-
-export function siteStatus(db: Db, now: Date): SiteStatus {
+/** The answer of GET /api/status (its shape: StatusAnswer in lib/api/schemas). */
+export function siteStatus(db: Db, now: Date): ApiShape<"StatusAnswer"> {
   const today = utcDay(now);
   const first = firstCoverageDay(db);
   const history = new Map(coverageBetween(db, addDays(today, -7), today).map((c) => [c.day, c.serversRead]));
@@ -28,14 +22,8 @@ export function siteStatus(db: Db, now: Date): SiteStatus {
   };
 }
 
-export interface CrossReadsAnswer {
-  day: string | null;
-  /** `explained`: the difference follows from the probe's own rules (DESIGN §6); `explanation` names the rule. */
-  servers: { name: string; outcome: CrossReadOutcome; explained: boolean; explanation: CrossReadExplanation | null; paths: string[] }[];
-}
-
 /** The latest day's outcomes, the probe's possible blind spots first. */
-export function latestCrossReads(db: Db): CrossReadsAnswer {
+export function latestCrossReads(db: Db): ApiShape<"CrossReadsAnswer"> {
   const day = latestCrossReadDay(db);
   if (!day) return { day: null, servers: [] };
   return {

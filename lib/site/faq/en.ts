@@ -1013,6 +1013,36 @@ export const FAQ_EN: FaqBook = {
     ],
   },
 
+  "json-and-badges": {
+    title: "Badges, JSON, the API description and metrics",
+    summary: "Link a server's status, read it as JSON, check a client against the OpenAPI document, scrape a copy of the site with Prometheus.",
+    firstPublished: "2026-12-01",
+    body: [
+      { h2: "Badges", id: "badges" },
+      {
+        p: `\`/badge/<registry name>\` is an SVG of a server's overall state. Add \`?check=<id>\` for one check, or \`?metric=latency\` for the handshake p95 of the last 24 hours. The same paths under \`/api/badge/\` answer shields.io endpoint JSON, for a badge drawn in shields.io's style. A name the site does not know gets a grey badge with status 404, so a mistyped link shows as such.`,
+      },
+      { h2: "JSON", id: "json" },
+      {
+        ul: [
+          "`/api/servers`: the index as pages of rows, with its search and check filters (`?tools_list=failed`).",
+          "`/api/servers/<registry name>`: the five checks with state and reason, the evidence, the history and the tools.",
+          "`/api/status`: for uptime monitors; 503 while an alert is open.",
+          "`/api/cross-reads`: the latest day of the second reader.",
+        ],
+      },
+      { p: `Registry names contain slashes; they go into these paths as they are.` },
+      { h2: "The API description", id: "openapi" },
+      {
+        p: `\`/api/openapi.json\` describes every JSON route in OpenAPI 3.1: its parameters, its answer for each status, and every field with its type. The site generates it from the same schemas its routes use, and the test suite checks the live answer of every route against it, so the description cannot fall behind the code. Objects are closed: no answer carries a field the document does not name. Generate a client from it, or validate what you receive in your own tests.`,
+      },
+      { h2: "Metrics for Prometheus", id: "metrics" },
+      {
+        p: `Whoever runs a copy of the site can set \`METRICS_TOKEN\` and scrape \`/metrics\` with it as a bearer token. It holds rounds started and finished, round durations, servers probed and probe requests by outcome, coverage and its 7-day median, open alerts, how many servers each check found in each state, the latest cross-read outcomes and the usual process figures. A request without the token gets 401, and while no token is configured the path does not exist. The README has a scrape configuration and alert rules to start from.`,
+      },
+    ],
+  },
+
   "opting-out": {
     title: "Opting out, undoing it, and how the probe paces its requests",
     summary: "robots.txt and the operator list, how to come back, the user agent, and the per-host limits the probe keeps.",

@@ -17,6 +17,7 @@ export const FAQ_SLUGS = [
   "incidents",
   "self-test",
   "ask-over-mcp",
+  "json-and-badges",
   "opting-out",
   "coverage",
   "own-network",

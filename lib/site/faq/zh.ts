@@ -877,6 +877,36 @@ export const FAQ_ZH: FaqBook = {
     ],
   },
 
+  "json-and-badges": {
+    title: "徽章、JSON、API 描述与指标",
+    summary: "链接服务端的状态、以 JSON 读取、用 OpenAPI 文档检查客户端，以及用 Prometheus 抓取自建站点。",
+    firstPublished: "2026-12-01",
+    body: [
+      { h2: "徽章", id: "badges" },
+      {
+        p: `\`/badge/<registry name>\` 是服务端总体状态的 SVG 徽章。加上 \`?check=<id>\` 只显示一项检查，加上 \`?metric=latency\` 显示最近 24 小时握手耗时的 p95。同样的路径放在 \`/api/badge/\` 下，返回 shields.io 端点格式的 JSON，可用 shields.io 的样式绘制徽章。本站不认识的名称会得到状态码 404 的灰色徽章，链接写错时一眼就能看出。`,
+      },
+      { h2: "JSON", id: "json" },
+      {
+        ul: [
+          "`/api/servers`：分页的服务端列表，支持与首页相同的搜索和按检查筛选（`?tools_list=failed`）。",
+          "`/api/servers/<registry name>`：五项检查的状态与理由、证据、历史记录和工具列表。",
+          "`/api/status`：供外部可用性监控使用；有告警未解除时返回 503。",
+          "`/api/cross-reads`：第二读取器最近一天的结果。",
+        ],
+      },
+      { p: `注册表名称含有斜杠，放进这些路径时保持原样即可。` },
+      { h2: "API 描述", id: "openapi" },
+      {
+        p: `\`/api/openapi.json\` 以 OpenAPI 3.1 描述全部 JSON 接口：参数、每种状态码下的返回内容，以及每个字段及其类型。文档由各接口自己使用的同一套模式生成，测试套件还会拿每个接口的实际返回去对照它，因此描述不会落后于代码。对象都是封闭的：返回内容不会带有文档没有列出的字段。可以据此生成客户端，也可以在自己的测试里校验收到的数据。`,
+      },
+      { h2: "Prometheus 指标", id: "metrics" },
+      {
+        p: `自己运行本站副本的人可以设置 \`METRICS_TOKEN\`，然后以它作为 Bearer 令牌抓取 \`/metrics\`。其中包括：已开始和已结束的轮次、轮次耗时、按结果分类的已探测服务端数和探测请求数、覆盖率及其 7 天中位数、未解除的告警、每项检查各状态下的服务端数、最近一次交叉读取的结果，以及常见的进程指标。不带令牌的请求得到 401；未配置令牌时，这个路径不存在。README 里有可直接套用的抓取配置和告警规则。`,
+      },
+    ],
+  },
+
   "opting-out": {
     title: "退出探测、撤销退出，以及探测器的请求节奏",
     summary: "robots.txt 和运维名单、如何恢复探测、User-Agent，以及探测器对每台主机遵守的限制。",

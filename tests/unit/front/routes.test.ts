@@ -39,6 +39,10 @@ describe("front routes", () => {
     for (const url of ["/faq", "/api/servers", "/mcp/x"]) expect(route(url, {}, { method: "POST" }), url).toEqual({ kind: "pass" });
     expect(route(serverPath(SEED.modern), { "next-action": "abc" }).kind).toBe("pass");
     expect(route("/api/health").kind).toBe("health");
+    // /metrics is the front's to answer (its figures merged with the renderer's), whatever the method or query.
+    for (const method of ["GET", "HEAD", "POST"]) expect(route("/metrics", {}, { method }), method).toEqual({ kind: "metrics" });
+    expect(route("/metrics?x=1").kind).toBe("metrics");
+    expect(route("/metrics/").kind).toBe("pass");
   });
 
   test("the card image is kept per server and card version, whatever ?run= says; sitemaps per origin and site version", () => {

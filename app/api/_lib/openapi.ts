@@ -1,0 +1,200 @@
+import { z } from "zod";
+import { API_SCHEMAS, ReprobeForm, RoundId } from "@/lib/api/schemas";
+import { CHECK_IDS } from "@/lib/checks/vocabulary";
+import { SUITE_VERSION } from "@/lib/probe/protocol";
+import { BadgeQuery } from "@/lib/site/badge-route";
+import { ServerListParams } from "@/lib/site/query";
+
+// GET /api/openapi.json: the JSON API as OpenAPI 3.1, generated from the zod schemas the routes parse their
+// input with and type their answers by (lib/api/schemas, lib/site/query, the badge query). Only the route
+// table below is written here: which path answers which schema with which status.
+
+const COMPONENTS = "#/components/schemas/";
+const JSON_TYPE = "application/json";
+const TEXT_TYPE = "text/plain";
+
+type JsonSchema = Record<string, unknown>;
+
+// Date patterns are zod's regexes for what `format` already says; left out so the document stays readable.
+const override = (ctx: { jsonSchema: JsonSchema }) => {
+  if (ctx.jsonSchema.format === "date-time" || ctx.jsonSchema.format === "date") delete ctx.jsonSchema.pattern;
+};
+
+function inline(schema: z.ZodType, io: "input" | "output"): JsonSchema {
+  const { $schema: _, ...rest } = z.toJSONSchema(schema, { io, override, unrepresentable: "any" }) as JsonSchema;
+  return rest;
+}
+
+/** Every named schema as a component, nested ones referenced by $ref. */
+function components(): Record<string, JsonSchema> {
+  const registry = z.registry<{ id: string }>();
+  for (const [id, schema] of Object.entries(API_SCHEMAS)) registry.add(schema, { id });
+  const { schemas } = z.toJSONSchema(registry, { io: "output", override, uri: (id) => `${COMPONENTS}${id}` });
+  return Object.fromEntries(
+    Object.entries(schemas).map(([id, s]) => {
+      const { $schema: _s, $id: _i, ...rest } = s as JsonSchema;
+      return [id, rest];
+    }),
+  );
+}
+
+const ref = (name: keyof typeof API_SCHEMAS) => ({ $ref: `${COMPONENTS}${name}` });
+const json = (description: string, name: keyof typeof API_SCHEMAS) => ({ description, content: { [JSON_TYPE]: { schema: ref(name) } } });
+const text = (description: string) => ({ description, content: { [TEXT_TYPE]: { schema: { type: "string" } } } });
+
+/** Query parameters from an object schema's fields: required when the field accepts no absence. */
+function queryParameters(schema: z.ZodObject, describe: (key: string) => string | undefined = () => undefined) {
+  return Object.entries(schema.shape).map(([name, field]) => {
+    const f = field as z.ZodType;
+    const s = inline(f, "input");
+    return { name, in: "query", required: !f.safeParse(undefined).success, schema: s, ...((f.description ?? describe(name)) ? { description: f.description ?? describe(name) } : {}) };
+  });
+}
+
+const nameParameter = {
+  name: "name",
+  in: "path",
+  required: true,
+  description: "The registry name, its slashes kept as they are: /api/servers/io.github.acme/weather.",
+  schema: { type: "string" },
+};
+
+const cronSecret = [{ cronSecret: [] }];
+
+export function openApiDocument(o: { publicBaseUrl?: string } = {}) {
+  const listDescriptions = (key: string) =>
+    (CHECK_IDS as readonly string[]).includes(key) ? `Only servers whose ${key} check is in this state.` : undefined;
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "mcp-status",
+      version: SUITE_VERSION,
+      summary: "Status of remote MCP servers: five checks per server, each with its state, reason and evidence.",
+      description:
+        "The JSON API of mcp-status. Every answer below is generated from the schemas the routes use; the version is the check suite's. Registry names contain slashes and are used in paths as they are.",
+    },
+    servers: [{ url: o.publicBaseUrl ?? "/" }],
+    paths: {
+      "/api/servers": {
+        get: {
+          operationId: "listServers",
+          summary: "Servers, paged, searchable and filterable by check state",
+          parameters: queryParameters(ServerListParams, listDescriptions),
+          responses: { 200: json("One page of servers.", "ServerListAnswer"), 400: json("A parameter that does not parse.", "ErrorAnswer") },
+        },
+      },
+      "/api/servers/{name}": {
+        get: {
+          operationId: "getServer",
+          summary: "One server: checks with state and reason, evidence, history, tools, response times",
+          parameters: [nameParameter],
+          responses: { 200: json("The server.", "ServerAnswer"), 404: json("No server by that name.", "ErrorAnswer") },
+        },
+      },
+      "/api/badge/{name}": {
+        get: {
+          operationId: "getBadge",
+          summary: "A shields.io endpoint badge: the overall state, one check, or a metric",
+          parameters: [nameParameter, ...queryParameters(BadgeQuery)],
+          responses: {
+            200: json("The badge.", "ShieldsAnswer"),
+            400: json("An unknown check or metric.", "BadgeError"),
+            404: json("An unknown server (or no measurement): a grey badge.", "ShieldsAnswer"),
+          },
+        },
+      },
+      "/api/status": {
+        get: {
+          operationId: "getStatus",
+          summary: "For outside monitors: last round, coverage, cross-read counts, open alerts",
+          responses: { 200: json("No alert is open.", "StatusAnswer"), 503: json("An alert is open.", "StatusAnswer") },
+        },
+      },
+      "/api/cross-reads": {
+        get: {
+          operationId: "getCrossReads",
+          summary: "The latest cross-read day's outcomes",
+          responses: { 200: json("The latest day (day null before the first).", "CrossReadsAnswer") },
+        },
+      },
+      "/api/rounds": {
+        post: {
+          operationId: "startRound",
+          summary: "Start a round in the background",
+          security: cronSecret,
+          responses: {
+            202: json("Started.", "RoundStarted"),
+            401: json("Missing or wrong token.", "ErrorAnswer"),
+            403: json("CRON_SECRET is not configured.", "ErrorAnswer"),
+            409: json("A round is running.", "RoundRunning"),
+          },
+        },
+      },
+      "/api/rounds/{id}": {
+        get: {
+          operationId: "getRound",
+          summary: "A round's progress",
+          security: cronSecret,
+          parameters: [{ name: "id", in: "path", required: true, schema: inline(RoundId, "input") }],
+          responses: {
+            200: json("The round.", "RoundAnswer"),
+            400: json("Not a round id.", "ErrorAnswer"),
+            401: json("Missing or wrong token.", "ErrorAnswer"),
+            403: json("CRON_SECRET is not configured.", "ErrorAnswer"),
+            404: json("No such round.", "ErrorAnswer"),
+          },
+        },
+      },
+      "/api/reprobe": {
+        post: {
+          operationId: "reprobe",
+          summary: "The server page's \"Probe again now\" form",
+          requestBody: { required: true, content: { "application/x-www-form-urlencoded": { schema: inline(ReprobeForm, "input") } } },
+          responses: {
+            303: {
+              description: "Back to the server page with ?reprobe=queued or the refusal.",
+              headers: { Location: { required: true, schema: { type: "string" } } },
+            },
+            400: text("The form fields are missing."),
+            403: text("A cross-site post."),
+            404: text("No server by that name in the registry."),
+          },
+        },
+      },
+      "/api/health": {
+        get: {
+          operationId: "getHealth",
+          summary: "Liveness: 200 while the process serves",
+          responses: { 200: json("Serving.", "HealthServing"), 503: json("The database does not answer.", "HealthFailure") },
+        },
+      },
+      "/api/openapi.json": {
+        get: {
+          operationId: "getOpenApi",
+          summary: "This document",
+          responses: { 200: { description: "OpenAPI 3.1.", content: { [JSON_TYPE]: { schema: { type: "object" } } } } },
+        },
+      },
+      "/metrics": {
+        get: {
+          operationId: "getMetrics",
+          summary: "Prometheus text format, on only when METRICS_TOKEN is set",
+          security: [{ metricsToken: [] }],
+          responses: {
+            200: text("The metrics of both processes of npm start."),
+            401: text("Missing or wrong token."),
+            404: text("METRICS_TOKEN is not set."),
+            503: text("Too many scrapes are waiting."),
+          },
+        },
+      },
+    },
+    components: {
+      schemas: components(),
+      securitySchemes: {
+        cronSecret: { type: "http", scheme: "bearer", description: "CRON_SECRET, as a bearer token." },
+        metricsToken: { type: "http", scheme: "bearer", description: "METRICS_TOKEN, as a bearer token." },
+      },
+    },
+  };
+}

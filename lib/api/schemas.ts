@@ -1,0 +1,411 @@
+import { z } from "zod";
+import { ROUND_STATUSES } from "../../db/schema";
+import { CHECK_IDS, CHECK_STATES, HINT_CODES, NO_FALLBACK_RULES, NOT_CHECKED_CAUSES, REFUSAL_CODES } from "../checks/vocabulary";
+import { FRONT_OUTCOMES, FRONT_REFUSALS, RENDERER_STATES } from "../front/vocabulary";
+import { ERAS, NETWORK_ERROR_KINDS, REMOTE_STANDINGS, TRANSPORTS } from "../probe/protocol";
+import { EXCHANGE_PHASES } from "../probe/types";
+import { ALERT_KINDS, CROSS_READ_EXPLANATIONS, CROSS_READ_OUTCOMES, TOOL_CHANGE_KINDS, UPTIME_OUTCOMES } from "../store/vocabulary";
+import { UPTIME_WINDOWS } from "../store/uptime";
+
+// The JSON API's answers, one zod schema each: the one place a shape is defined. The handlers' answers are
+// typed by these (a missing or mistyped field fails tsc), /api/openapi.json is generated from them, and the
+// e2e suite validates live answers against that document (a field the code adds but no schema names fails
+// there, since every object is closed). A new field is one edit here.
+
+const instant = z.iso.datetime().describe("ISO-8601 instant, UTC");
+const day = z.iso.date().describe("UTC day, YYYY-MM-DD");
+const count = z.number().int().min(0);
+const checkState = z.enum(CHECK_STATES);
+const notCheckedCause = z.enum(NOT_CHECKED_CAUSES);
+
+/** An object with one property per vocabulary entry, all of one schema. */
+function keyed<K extends string, S extends z.ZodType>(keys: readonly K[], value: S) {
+  return z.object(Object.fromEntries(keys.map((k) => [k, value])) as Record<K, S>);
+}
+
+// ---- Errors --------------------------------------------------------------------------------------------
+
+export const ErrorAnswer = z
+  .object({ error: z.string().describe("A machine-readable code: bad_request, not_found, unauthorized, disabled, …"), message: z.string() })
+  .describe("A refusal: its code and one sentence saying what to change.");
+
+// ---- /api/servers --------------------------------------------------------------------------------------
+
+export const CheckStates = keyed(CHECK_IDS, checkState.nullable()).describe("The latest state of each check; null until the server's first run.");
+
+export const ServerRow = z
+  .object({
+    name: z.string().describe("The registry name (contains '/')."),
+    title: z.string().nullable(),
+    description: z.string().nullable(),
+    remoteUrl: z.string().nullable().describe("The remote the probe reads."),
+    transport: z.enum(TRANSPORTS).nullable(),
+    host: z.string().nullable(),
+    era: z.enum(ERAS).nullable().describe("modern (2026-07-28 discover) or legacy (initialize)."),
+    protocolVersion: z.string().nullable().describe("The agreed protocol revision."),
+    states: CheckStates,
+    overall: checkState.nullable().describe("The overall state (DESIGN §2); null until the first run."),
+    overallCause: notCheckedCause.nullable().describe("When the overall state is Not checked: the kind of its first Not checked discovery check."),
+    notCheckedCauses: z
+      .object(Object.fromEntries(CHECK_IDS.map((id) => [id, notCheckedCause.optional()])) as Record<(typeof CHECK_IDS)[number], z.ZodOptional<typeof notCheckedCause>>)
+      .describe("The kind of each Not checked check, by check id."),
+    needsConfig: z.string().nullable().describe("Why the listed remote cannot be probed as listed; null when it can."),
+    toolCount: count.nullable(),
+    lastProbedAt: instant.nullable(),
+    lastSuccessAt: instant.nullable().describe("The last complete read: the tool list read to its end."),
+    nextDueAt: instant.nullable(),
+    leftRegistryAt: instant.nullable().describe("When the server left the registry; null while it is listed."),
+  })
+  .describe("One server of the index.");
+
+export const ServerListAnswer = z
+  .object({ total: count, page: z.number().int().min(1), pageSize: z.number().int().min(1), rows: z.array(ServerRow) })
+  .describe("One page of servers, ordered by registry name.");
+
+// ---- /api/servers/<name> -------------------------------------------------------------------------------
+
+export const CheckResult = z
+  .object({
+    check: z.enum(CHECK_IDS),
+    state: checkState,
+    reason: z.string().describe("One sentence: what was observed and what it means."),
+    code: z.enum(REFUSAL_CODES).nullable().describe("error_taxonomy only: the refusal shape the census counts."),
+    hint: z.string().nullable().describe("What to change, one sentence, when the evidence matches a known misconfiguration (DESIGN §2.8)."),
+    hintCode: z.enum(HINT_CODES).nullable().describe("The misconfiguration the hint names."),
+    notCheckedCause: notCheckedCause.nullable().describe("Not checked only: the kind the judge decided on."),
+    noFallback: z.enum(NO_FALLBACK_RULES).nullable().describe("Failed discovery by a rule that forbids the fallback to initialize."),
+    noFallbackCode: z.number().int().nullable().describe("The JSON-RPC code or HTTP status behind that rule."),
+    evidence: z.array(z.number().int()).describe("Sequence numbers of the exchanges behind the verdict."),
+    suiteVersion: z.string(),
+    runId: z.number().int(),
+    decidedAt: instant,
+    since: instant.describe("When the current state began."),
+  })
+  .describe("The latest result of one check.");
+
+export const Exchange = z
+  .object({
+    seq: z.number().int(),
+    phase: z.enum(EXCHANGE_PHASES),
+    method: z.enum(["GET", "POST", "DELETE"]),
+    url: z.string(),
+    requestHeaders: z.record(z.string(), z.string()),
+    requestBody: z.string().optional(),
+    status: z.number().int().optional().describe("Absent when no answer arrived."),
+    responseHeaders: z.record(z.string(), z.string()),
+    bodyExcerpt: z.string().optional(),
+    bodyBytes: count.optional(),
+    truncated: z.boolean().optional(),
+    durationMs: z.number().min(0),
+    error: z.string().optional(),
+    network: z.enum(NETWORK_ERROR_KINDS).optional().describe("Why no HTTP answer arrived, when the network was the cause."),
+    errorCode: z.string().optional(),
+    sseAnswer: z.string().optional(),
+  })
+  .describe("One HTTP request of the probe and what came back.");
+
+export const CertificateFacts = z
+  .object({
+    host: z.string().describe("host:port it was presented for."),
+    subject: z.string().optional(),
+    issuer: z.string().optional(),
+    validFrom: z.string().optional(),
+    validTo: z.string().optional(),
+    altNames: z.array(z.string()).optional(),
+    rejected: z.string().optional().describe("Why the probe did not accept it; absent when accepted."),
+  })
+  .describe("The TLS certificate the server's host presented, as the probe saw it.");
+
+export const RunSummary = z.object({
+  id: z.number().int(),
+  startedAt: instant,
+  finishedAt: instant,
+  durationMs: count,
+  suiteVersion: z.string(),
+  era: z.enum(ERAS),
+  protocolVersion: z.string().nullable(),
+  requests: count,
+  requestsOk: count,
+  read: z.boolean().describe("A complete read (the tool list read to its end)."),
+  handshakeMs: count.nullable(),
+  toolsListMs: count.nullable(),
+  certificate: CertificateFacts.nullable(),
+  overall: checkState.nullable().describe("The overall state this run left the server in."),
+  overallCause: notCheckedCause.nullable(),
+  uptime: z.enum(UPTIME_OUTCOMES).nullable().describe("How this probe counts for uptime: up, down, or left out."),
+});
+
+export const Transition = z.object({
+  check: z.enum(CHECK_IDS),
+  fromState: checkState.nullable(),
+  toState: checkState,
+  reason: z.string(),
+  suiteVersion: z.string(),
+  runId: z.number().int(),
+  at: instant,
+});
+
+export const ToolChange = z.object({
+  at: instant,
+  toolName: z.string(),
+  kind: z.enum(TOOL_CHANGE_KINDS),
+  path: z.string().describe('Field path inside the tool; "" for a whole tool.'),
+  before: z.string().nullable(),
+  after: z.string().nullable(),
+});
+
+export const HistoryDay = z
+  .object({ day, state: checkState.nullable(), probes: count, runId: z.number().int().nullable() })
+  .describe("One UTC day: the worst discovery state of its probes; state null when nothing probed the server.");
+
+const Percentiles = z.object({ p50: z.number().nullable(), p95: z.number().nullable(), samples: count }).describe("Milliseconds.");
+const Timings = z.object({ handshake: Percentiles, toolsList: Percentiles });
+
+export const ResponseTimes = z.object({
+  last24h: Timings,
+  last30d: Timings,
+  daily: z.array(z.object({ day, handshakeP50: z.number().nullable(), toolsListP50: z.number().nullable() })),
+});
+
+export const Remote = z
+  .object({
+    url: z.string().describe("As listed."),
+    filledUrl: z.string().optional().describe("With its variables' defaults filled in, when that differs."),
+    transport: z.enum(TRANSPORTS),
+    standing: z.enum(REMOTE_STANDINGS),
+    why: z.string().nullable().describe("Why it needs configuration; null otherwise."),
+  })
+  .describe("One listed remote and its standing (DESIGN §2.6).");
+
+export const Certificate = z
+  .object({
+    issuer: z.string().nullable(),
+    subject: z.string().nullable(),
+    validTo: z.string().nullable(),
+    daysLeft: z.number().int().nullable().describe("Whole days until it expires, negative once expired."),
+    warn: z.boolean().describe("Expired, or close to it."),
+    rejected: z.string().nullable(),
+  })
+  .describe("The certificate fact beside the checks (DESIGN §2.8).");
+
+const crossReadFields = {
+  explained: z.boolean().describe("The difference follows from the probe's own rules (DESIGN §6)."),
+  explanation: z.enum(CROSS_READ_EXPLANATIONS).nullable().describe("The rule that explains it."),
+};
+
+export const ServerCrossRead = z
+  .object({
+    day,
+    name: z.string(),
+    outcome: z.enum(CROSS_READ_OUTCOMES),
+    paths: z.array(z.string()),
+    detail: z.string().nullable(),
+    crossToolCount: count.nullable(),
+    probeToolCount: count.nullable(),
+    readAt: instant,
+    ...crossReadFields,
+    explanationCode: z.number().int().nullable(),
+    sentence: z.string().describe("The outcome in one sentence."),
+  })
+  .describe("The server's latest cross-read (DESIGN §6).");
+
+const UptimeFigure = z.object({
+  ratio: z.number().min(0).max(1).nullable().describe("up / reached; null when no probe reached the server."),
+  up: count,
+  reached: count,
+  from: instant.describe("Where the window starts."),
+});
+
+export const Uptime = keyed(UPTIME_WINDOWS, UptimeFigure).describe("Uptime per window (DESIGN §4).");
+
+export const Incident = z
+  .object({
+    id: z.number().int(),
+    startedAt: instant,
+    endedAt: instant.nullable().describe("Null while it is open."),
+    durationMs: count.nullable(),
+    check: z.enum(CHECK_IDS).describe("The discovery check that opened it."),
+    reason: z.string(),
+    openedRunId: z.number().int(),
+    closedRunId: z.number().int().nullable(),
+  })
+  .describe("A stretch of time in which a discovery check was Failed (DESIGN §4).");
+
+export const ServerAnswer = ServerRow.extend({
+  version: z.string().nullable(),
+  firstSeenAt: instant,
+  lastSeenAt: instant,
+  registryStatus: z.string().describe("active, or left once the registry stopped listing it."),
+  remotes: z.array(Remote).describe("Every listed remote."),
+  certificate: Certificate.nullable(),
+  checks: z
+    .object(Object.fromEntries(CHECK_IDS.map((id) => [id, CheckResult.optional()])) as Record<(typeof CHECK_IDS)[number], z.ZodOptional<typeof CheckResult>>)
+    .describe("Keyed by check id; present once the server was evaluated."),
+  latestRun: RunSummary.nullable(),
+  exchanges: z.array(Exchange).describe("The latest run's exchanges; empty when none were kept."),
+  transitions: z.array(Transition).describe("Most recent first."),
+  tools: z.array(z.unknown()).nullable().describe("The current complete tool list, as the server sent it; null if never read."),
+  toolHash: z.string().nullable(),
+  toolChanges: z.array(ToolChange).describe("Most recent first."),
+  schedule: z.object({ nextDueAt: instant.nullable(), consecutiveFailures: count, scheduleReason: z.string().nullable() }),
+  optOut: z.object({ source: z.string(), reason: z.string(), since: instant }).nullable(),
+  history: z.array(HistoryDay).describe("The last 90 UTC days, oldest first."),
+  responseTimes: ResponseTimes.nullable(),
+  overallCheck: z.enum(CHECK_IDS).nullable().describe("The check that decided the overall state; null when Verified."),
+  overallReason: z.string().nullable().describe("That check's reason."),
+  crossRead: ServerCrossRead.nullable(),
+  uptime: Uptime.nullable(),
+  incidents: z.array(Incident).describe("The latest incidents, most recent first."),
+}).describe("Everything the server page shows.");
+
+// ---- /api/badge/<name> ---------------------------------------------------------------------------------
+
+export const ShieldsAnswer = z
+  .object({ schemaVersion: z.literal(1), label: z.string(), message: z.string(), color: z.string(), cacheSeconds: count })
+  .describe("A shields.io endpoint badge; an unknown server gets a grey 'unknown' one with 404.");
+
+export const BadgeError = z.object({ error: z.string() }).describe("An unknown check or metric.");
+
+// ---- /api/status, /api/cross-reads ---------------------------------------------------------------------
+
+export const StatusAnswer = z
+  .object({
+    lastRoundFinishedAt: instant.nullable(),
+    coverage: z.object({
+      today: count.describe("Distinct servers read completely so far this UTC day."),
+      median7d: z.number().nullable().describe("Median of the 7 complete days before today; null until there is enough history."),
+    }),
+    crossRead: z
+      .object({ day, ...keyed(CROSS_READ_OUTCOMES, count).shape, explained: count.describe("Differences the probe's own rules account for.") })
+      .nullable()
+      .describe("The latest cross-read day's counts by outcome."),
+    alerts: z.array(z.object({ kind: z.enum(ALERT_KINDS), since: instant, day, message: z.string() })).describe("The open alerts."),
+  })
+  .describe("For outside monitors: 503 while any alert is open, 200 otherwise, the same JSON either way.");
+
+export const CrossReadsAnswer = z
+  .object({
+    day: day.nullable(),
+    servers: z.array(
+      z.object({ name: z.string(), outcome: z.enum(CROSS_READ_OUTCOMES), ...crossReadFields, paths: z.array(z.string()).describe("Where the tool lists differ.") }),
+    ),
+  })
+  .describe("The latest cross-read day's outcomes, the probe's possible blind spots first.");
+
+// ---- /api/rounds ---------------------------------------------------------------------------------------
+
+export const RoundStarted = z.object({ id: z.number().int(), status: z.literal("running"), progress: z.string().describe("Where to read its progress.") });
+
+export const RoundRunning = ErrorAnswer.extend({ error: z.literal("already_running"), id: z.number().int() }).describe("Another round holds the lock.");
+
+export const RoundAnswer = z
+  .object({
+    id: z.number().int(),
+    startedAt: instant,
+    finishedAt: instant.nullable(),
+    status: z.enum(ROUND_STATUSES),
+    trigger: z.string().describe("What started it: scheduler, api, cli, reprobe, …"),
+    due: count,
+    probed: count,
+    read: count,
+    partlyRead: count,
+    failed: count,
+    gated: count,
+    slowedDown: count,
+    skipped: count,
+    heartbeatAt: instant.nullable(),
+    error: z.string().nullable(),
+    hostsTried: count.nullable().describe("Distinct hosts the round sent a probe to (DESIGN §2.7 host share); null until it finished."),
+    hostsNetworkFailed: count.nullable().describe("Of those, hosts whose probes failed at the network level; null until it finished."),
+    networkPaused: z.boolean().nullable().describe("Whether the round paused because the probe's own network was failing; null until it finished."),
+  })
+  .describe("A round's progress; the counters add up to probed.");
+
+export const RoundId = z.coerce.number().int().positive();
+
+// ---- /api/reprobe, /api/health -------------------------------------------------------------------------
+
+export const ReprobeForm = z.object({
+  server: z.string().min(1).max(500).describe("The registry name."),
+  token: z.string().max(200).describe("The token the server page signed for this server."),
+});
+
+/** What the front of `npm start` adds to its health answer: the renderer's state and its own counters. */
+const RendererStatus = z
+  .object({
+    state: z.enum(RENDERER_STATES),
+    pid: z.number().int().nullable(),
+    since: instant.describe("When the current state began."),
+    restarts: count,
+    lastExit: z.string().nullable().describe('How the last renderer ended ("exit 1", "SIGKILL"); null before any did.'),
+    nextStartAt: instant.nullable().describe("When the next start is due, while restarting."),
+  })
+  .describe("The renderer (next start) as the front supervises it.");
+
+const FrontCounters = z
+  .object({
+    answers: keyed(FRONT_OUTCOMES, count).describe("Requests answered, by outcome, since the front started."),
+    refusals: keyed(FRONT_REFUSALS, count).describe("Requests the front answered with an error of its own, by cause."),
+    rendersInFlight: count,
+    rendersQueued: count,
+    rendererRestarts: count,
+    cache: z.object({ entries: count, bytes: count }),
+  })
+  .describe("The front's counters (the same /metrics exports).");
+
+const healthFront = { renderer: RendererStatus.optional(), front: FrontCounters.optional() };
+
+export const HealthAnswer = z
+  .object({
+    ok: z.literal(true),
+    ...healthFront,
+    servers: count,
+    lastRound: z.object({ id: z.number().int(), status: z.enum(ROUND_STATUSES), startedAt: instant, finishedAt: instant.nullable() }).nullable(),
+    registryRefreshedAt: instant.nullable(),
+    registryError: z.string().nullable(),
+  })
+  .describe("Serving; renderer and front are there when the front of npm start answers (next start alone leaves them out).");
+
+export const HealthUnread = z
+  .object({ ok: z.literal(true), ...healthFront, error: z.string().describe("Why the data could not be read.") })
+  .describe("The front serves, but the data facts could not be read.");
+
+export const HealthServing = z.union([HealthAnswer, HealthUnread]);
+
+export const HealthFailure = z.object({ ok: z.literal(false), error: z.string() });
+
+/** Every schema the document names as a component. */
+export const API_SCHEMAS = {
+  ErrorAnswer,
+  CheckStates,
+  ServerRow,
+  ServerListAnswer,
+  CheckResult,
+  Exchange,
+  CertificateFacts,
+  RunSummary,
+  Remote,
+  Certificate,
+  Transition,
+  ToolChange,
+  HistoryDay,
+  ResponseTimes,
+  ServerCrossRead,
+  Uptime,
+  Incident,
+  ServerAnswer,
+  ShieldsAnswer,
+  BadgeError,
+  StatusAnswer,
+  CrossReadsAnswer,
+  RoundStarted,
+  RoundRunning,
+  RoundAnswer,
+  HealthServing,
+  HealthAnswer,
+  HealthUnread,
+  HealthFailure,
+} as const;
+
+/** The output type of a named schema: `ApiShape<"ServerAnswer">`. */
+export type ApiShape<K extends keyof typeof API_SCHEMAS> = z.output<(typeof API_SCHEMAS)[K]>;
