@@ -2,15 +2,15 @@ import tseslint from "typescript-eslint";
 
 // Layer boundaries from STYLE.md, top to bottom: server.ts (npm start) → lib/front → app → lib/cli → lib/metrics → lib/mcp →
 // lib/rounds → lib/demo → lib/site → lib/api → lib/store → db → lib/registry, lib/checks → lib/probe; `npm run deps` prints the graph they allow.
-// lib/front (the front process) is imported by server.ts alone: nothing the renderer runs may depend on it,
-// but for its vocabulary (lib/front/vocabulary: the outcome and refusal names the health answer's schema lists).
+// lib/front (the front process) is imported by server.ts alone: nothing the renderer runs may depend on it
+// (the outcome and refusal names the health answer lists live in lib/api/front-vocabulary).
 // Patterns are regular expressions over the import string (relative or "@/…"). A folder is named right after
 // "../", "@/", "@/lib/" or at the start, so a file of an allowed folder (../store/rounds) is not taken for the folder.
 const dirs = (...names) => `(^|\\.\\./|@/|@/lib/)(${names.join("|")})(/|$)`;
 const noNext = { regex: "^(next|react|react-dom)(/|$)", message: "lib/ and db/ must not depend on Next.js or React." };
 const noApp = { regex: dirs("app"), message: "lib/ and db/ must not import app/." };
 const noTests = { regex: dirs("tests"), message: "Production code must not import tests/: fixtures it needs live in lib/demo." };
-const noFront = { regex: "(^|\\.\\./|@/|@/lib/)front(/(?!vocabulary$)|$)", message: "lib/front is the front process of npm start: only server.ts imports it." };
+const noFront = { regex: "(^|\\.\\./|@/|@/lib/)front(/|$)", message: "lib/front is the front process of npm start: only server.ts imports it." };
 /** The probe's entry point and transports: what only the layers that run probes may use. */
 const probeInternals = "(^|/)probe(/index)?$|(^|/)probe/transport/";
 const layer = (files, forbidden, message, base = [noNext, noApp, noTests, noFront]) => ({

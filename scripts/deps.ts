@@ -8,7 +8,7 @@ const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..")
 // Top to bottom (STYLE.md). Vocabulary files are leaves every layer may read, db/schema included.
 const LAYERS: [name: string, match: (file: string) => boolean][] = [
   ["server.ts", (f) => f === "server.ts"],
-  ["lib/front", (f) => f.startsWith("lib/front/") && f !== "lib/front/vocabulary.ts"],
+  ["lib/front", (f) => f.startsWith("lib/front/")],
   ["app", (f) => f.startsWith("app/") || f === "instrumentation.ts"],
   ["lib/cli", (f) => f.startsWith("lib/cli/")],
   ["lib/metrics", (f) => f.startsWith("lib/metrics/")],
@@ -22,7 +22,7 @@ const LAYERS: [name: string, match: (file: string) => boolean][] = [
   ["lib/registry", (f) => f.startsWith("lib/registry/")],
   ["lib/checks", (f) => f.startsWith("lib/checks/") && f !== "lib/checks/vocabulary.ts"],
   ["lib/probe", (f) => f.startsWith("lib/probe/") && f !== "lib/probe/protocol.ts"],
-  ["vocabulary", (f) => ["lib/probe/protocol.ts", "lib/checks/vocabulary.ts", "lib/store/vocabulary.ts", "lib/front/vocabulary.ts"].includes(f)],
+  ["vocabulary", (f) => ["lib/probe/protocol.ts", "lib/checks/vocabulary.ts", "lib/store/vocabulary.ts"].includes(f)],
   ["lib/config", (f) => f === "lib/config.ts"],
 ];
 const RANK = new Map(LAYERS.map(([name], i) => [name, LAYERS.length - i]));

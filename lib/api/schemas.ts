@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ROUND_STATUSES } from "../../db/schema";
 import { CHECK_IDS, CHECK_STATES, HINT_CODES, NO_FALLBACK_RULES, NOT_CHECKED_CAUSES, REFUSAL_CODES } from "../checks/vocabulary";
-import { FRONT_OUTCOMES, FRONT_REFUSALS, RENDERER_STATES } from "../front/vocabulary";
+import { FRONT_OUTCOMES, FRONT_REFUSALS, RENDERER_STATES } from "./front-vocabulary";
 import { ERAS, NETWORK_ERROR_KINDS, REMOTE_STANDINGS, TRANSPORTS } from "../probe/protocol";
 import { EXCHANGE_PHASES } from "../probe/types";
 import { ALERT_KINDS, CROSS_READ_EXPLANATIONS, CROSS_READ_OUTCOMES, TOOL_CHANGE_KINDS, UPTIME_OUTCOMES } from "../store/vocabulary";

@@ -1,5 +1,5 @@
-// The names the front's counters and its health answer use, importing nothing: the one file of lib/front
-// that code outside it may read (the JSON API's schema of /api/health lists them).
+// The names the front's counters (lib/front) and its /api/health answer use, importing nothing: part of the
+// JSON API's contract, so they live with its schemas, and lib/front reads them from here.
 
 /** How the front answered a request: from memory (hit), the previous answer while the new one renders
  * (stale), a held answer while the renderer cannot give the current one (stale-if-error), rendered and
