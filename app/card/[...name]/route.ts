@@ -3,6 +3,7 @@ import { nameFromSegments } from "@/lib/site/paths";
 import { serverCardFacts } from "@/lib/store/servers";
 import { renderCard } from "../../_lib/card-image";
 import { siteDb } from "../../_lib/db";
+import { unknownServerResponse } from "../../_lib/feed-response";
 
 export const dynamic = "force-dynamic";
 
@@ -12,7 +13,7 @@ export const dynamic = "force-dynamic";
 export async function GET(_request: Request, { params }: { params: Promise<{ name: string[] }> }) {
   const name = nameFromSegments((await params).name);
   const facts = serverCardFacts(siteDb(), name);
-  if (!facts) return new Response("no server by that registry name\n", { status: 404, headers: { "content-type": "text/plain; charset=utf-8" } });
+  if (!facts) return unknownServerResponse();
   const png = await renderCard(cardModel(facts));
   return new Response(new Uint8Array(png), {
     headers: { "content-type": "image/png", "content-length": String(png.length), "cache-control": "public, max-age=300, stale-while-revalidate=600" },

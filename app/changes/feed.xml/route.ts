@@ -2,6 +2,7 @@ import { toolChangeList } from "@/lib/store/tools";
 import { changesAtom } from "@/lib/site/feed";
 import { serverExists } from "@/lib/store/servers";
 import { siteDb, siteOrigin } from "../../_lib/db";
+import { atomResponse, unknownServerResponse } from "../../_lib/feed-response";
 
 export const dynamic = "force-dynamic";
 
@@ -10,7 +11,7 @@ export async function GET(request: Request) {
   const server = new URL(request.url).searchParams.get("server") ?? undefined;
   const db = siteDb();
   if (server !== undefined && !serverExists(db, server)) {
-    return new Response("no server by that registry name\n", { status: 404, headers: { "content-type": "text/plain; charset=utf-8" } });
+    return unknownServerResponse();
   }
   const { rows } = toolChangeList(db, { serverName: server, limit: 100 });
   const selfPath = server ? `/changes/feed.xml?server=${encodeURIComponent(server)}` : "/changes/feed.xml";
@@ -21,7 +22,5 @@ export async function GET(request: Request) {
     rows,
     now: new Date(),
   });
-  return new Response(xml, {
-    headers: { "content-type": "application/atom+xml; charset=utf-8", "cache-control": "public, max-age=300" },
-  });
+  return atomResponse(xml);
 }

@@ -1,6 +1,7 @@
 import { stateChangesAtom } from "@/lib/site/feed";
 import { serverIdByName, stateChanges } from "@/lib/store/history";
 import { siteDb, siteOrigin } from "../../_lib/db";
+import { atomResponse, unknownServerResponse } from "../../_lib/feed-response";
 
 export const dynamic = "force-dynamic";
 
@@ -10,7 +11,7 @@ export async function GET(request: Request) {
   const db = siteDb();
   const serverId = server === undefined ? undefined : serverIdByName(db, server);
   if (serverId === null) {
-    return new Response("no server by that registry name\n", { status: 404, headers: { "content-type": "text/plain; charset=utf-8" } });
+    return unknownServerResponse();
   }
   const xml = stateChangesAtom({
     origin: await siteOrigin(),
@@ -19,7 +20,5 @@ export async function GET(request: Request) {
     rows: stateChanges(db, { serverId, limit: 100 }),
     now: new Date(),
   });
-  return new Response(xml, {
-    headers: { "content-type": "application/atom+xml; charset=utf-8", "cache-control": "public, max-age=300" },
-  });
+  return atomResponse(xml);
 }

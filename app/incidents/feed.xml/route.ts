@@ -3,6 +3,7 @@ import { incidentsFeedPath } from "@/lib/site/paths";
 import { incidentEvents } from "@/lib/store/incidents";
 import { serverExists } from "@/lib/store/servers";
 import { siteDb, siteOrigin } from "../../_lib/db";
+import { atomResponse, unknownServerResponse } from "../../_lib/feed-response";
 
 export const dynamic = "force-dynamic";
 
@@ -11,7 +12,7 @@ export async function GET(request: Request) {
   const server = new URL(request.url).searchParams.get("server") ?? undefined;
   const db = siteDb();
   if (server !== undefined && !serverExists(db, server)) {
-    return new Response("no server by that registry name\n", { status: 404, headers: { "content-type": "text/plain; charset=utf-8" } });
+    return unknownServerResponse();
   }
   const xml = incidentsAtom({
     origin: await siteOrigin(),
@@ -20,7 +21,5 @@ export async function GET(request: Request) {
     events: incidentEvents(db, { server, limit: 100 }),
     now: new Date(),
   });
-  return new Response(xml, {
-    headers: { "content-type": "application/atom+xml; charset=utf-8", "cache-control": "public, max-age=300" },
-  });
+  return atomResponse(xml);
 }
