@@ -1,5 +1,5 @@
 #!/bin/sh
-# npm test: lint, layer graph, types, vitest, then build + Playwright; ends with one summed closing line.
+# npm test: format, lint, layer graph, types, vitest, then build + Playwright; ends with one summed closing line.
 set -u
 log=$(mktemp)
 status=0
@@ -10,6 +10,7 @@ step() {
   cat "$log.out"
   cat "$log.out" >>"$log"
 }
+step format:check
 step lint
 step deps
 step typecheck
