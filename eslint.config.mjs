@@ -10,7 +10,10 @@ const dirs = (...names) => `(^|\\.\\./|@/|@/lib/)(${names.join("|")})(/|$)`;
 const noNext = { regex: "^(next|react|react-dom)(/|$)", message: "lib/ and db/ must not depend on Next.js or React." };
 const noApp = { regex: dirs("app"), message: "lib/ and db/ must not import app/." };
 const noTests = { regex: dirs("tests"), message: "Production code must not import tests/: fixtures it needs live in lib/demo." };
-const noFront = { regex: "(^|\\.\\./|@/|@/lib/)front(/|$)", message: "lib/front is the front process of npm start: only server.ts imports it." };
+const noFront = {
+  regex: "(^|\\.\\./|@/|@/lib/)front(/|$)",
+  message: "lib/front is the front process of npm start: only server.ts imports it.",
+};
 /** The probe's entry point and transports: what only the layers that run probes may use. */
 const probeInternals = "(^|/)probe(/index)?$|(^|/)probe/transport/";
 const layer = (files, forbidden, message, base = [noNext, noApp, noTests, noFront]) => ({
@@ -33,23 +36,87 @@ export default tseslint.config(
     },
   },
   // The front answers from memory and supervises the renderer; the renderer's code (app/ and below) never reaches it.
-  layer(["lib/front/**"], [dirs("rounds", "demo", "registry"), probeInternals, "(^|/)db/schema$", "^drizzle-orm", "(^|/)metrics/(stored|renderer)$"], "lib/front keys, holds and replays answers: it reads versions through lib/store and leaves rendering, rounds and the stored metrics to the renderer.", [noNext, noApp, noTests]),
-  layer(["app/**", "instrumentation.ts"], [dirs("cli", "demo"), "(^|/)db/schema$", "^drizzle-orm"], "app/ renders and routes: it reads through lib/store and starts rounds through lib/rounds.", [noTests, noFront]),
+  layer(
+    ["lib/front/**"],
+    [dirs("rounds", "demo", "registry"), probeInternals, "(^|/)db/schema$", "^drizzle-orm", "(^|/)metrics/(stored|renderer)$"],
+    "lib/front keys, holds and replays answers: it reads versions through lib/store and leaves rendering, rounds and the stored metrics to the renderer.",
+    [noNext, noApp, noTests],
+  ),
+  layer(
+    ["app/**", "instrumentation.ts"],
+    [dirs("cli", "demo"), "(^|/)db/schema$", "^drizzle-orm"],
+    "app/ renders and routes: it reads through lib/store and starts rounds through lib/rounds.",
+    [noTests, noFront],
+  ),
   layer(["lib/cli/**", "lib/config.ts"], [], ""),
-  layer(["lib/metrics/**"], [dirs("cli", "mcp", "demo"), probeInternals], "lib/metrics reads stored figures and process counters for /metrics; it starts nothing."),
-  layer(["lib/mcp/**"], [dirs("cli", "metrics", "rounds", "demo", "registry", "config"), "(^|/)db/schema$", "^drizzle-orm", probeInternals], "lib/mcp answers MCP tool calls through lib/store and lib/site: it never probes, writes or reads the environment."),
-  layer(["lib/rounds/**"], [dirs("cli", "metrics")], "lib/rounds combines the I/O below it and never reaches up to the CLI or the pages (lib/site below it shapes words, e.g. the alert sentence both the webhook and the feed send)."),
-  layer(["lib/demo/**"], [dirs("cli", "metrics", "rounds", "site", "registry")], "lib/demo serves the fixture fleet; rounds start it, never the reverse."),
-  layer(["lib/site/**"], [dirs("cli", "metrics", "rounds", "demo", "registry", "db"), probeInternals], "lib/site shapes what pages show from stored values."),
-  layer(["lib/api/**"], [dirs("cli", "metrics", "rounds", "demo", "site", "registry"), probeInternals], "lib/api holds the JSON API's schemas: vocabularies in, shapes out."),
-  layer(["lib/store/**"], [dirs("cli", "metrics", "rounds", "demo", "site", "api", "registry"), probeInternals], "lib/store holds queries only."),
-  layer(["db/**"], [dirs("cli", "metrics", "rounds", "demo", "site", "api", "registry", "config"), "(^|/)store/(?!vocabulary$)", probeInternals], "db/ holds the schema and the connection."),
-  layer(["lib/registry/**"], [dirs("cli", "metrics", "rounds", "demo", "site", "api", "store", "db", "checks")], "lib/registry knows the registry only."),
-  layer(["lib/checks/**"], [dirs("cli", "metrics", "rounds", "demo", "site", "api", "store", "db", "registry", "config"), "^(undici|node:http|node:net|node:fs)$"], "lib/checks is pure."),
+  layer(
+    ["lib/metrics/**"],
+    [dirs("cli", "mcp", "demo"), probeInternals],
+    "lib/metrics reads stored figures and process counters for /metrics; it starts nothing.",
+  ),
+  layer(
+    ["lib/mcp/**"],
+    [dirs("cli", "metrics", "rounds", "demo", "registry", "config"), "(^|/)db/schema$", "^drizzle-orm", probeInternals],
+    "lib/mcp answers MCP tool calls through lib/store and lib/site: it never probes, writes or reads the environment.",
+  ),
+  layer(
+    ["lib/rounds/**"],
+    [dirs("cli", "metrics")],
+    "lib/rounds combines the I/O below it and never reaches up to the CLI or the pages (lib/site below it shapes words, e.g. the alert sentence both the webhook and the feed send).",
+  ),
+  layer(
+    ["lib/demo/**"],
+    [dirs("cli", "metrics", "rounds", "site", "registry")],
+    "lib/demo serves the fixture fleet; rounds start it, never the reverse.",
+  ),
+  layer(
+    ["lib/site/**"],
+    [dirs("cli", "metrics", "rounds", "demo", "registry", "db"), probeInternals],
+    "lib/site shapes what pages show from stored values.",
+  ),
+  layer(
+    ["lib/api/**"],
+    [dirs("cli", "metrics", "rounds", "demo", "site", "registry"), probeInternals],
+    "lib/api holds the JSON API's schemas: vocabularies in, shapes out.",
+  ),
+  layer(
+    ["lib/store/**"],
+    [dirs("cli", "metrics", "rounds", "demo", "site", "api", "registry"), probeInternals],
+    "lib/store holds queries only.",
+  ),
+  layer(
+    ["db/**"],
+    [dirs("cli", "metrics", "rounds", "demo", "site", "api", "registry", "config"), "(^|/)store/(?!vocabulary$)", probeInternals],
+    "db/ holds the schema and the connection.",
+  ),
+  layer(
+    ["lib/registry/**"],
+    [dirs("cli", "metrics", "rounds", "demo", "site", "api", "store", "db", "checks")],
+    "lib/registry knows the registry only.",
+  ),
+  layer(
+    ["lib/checks/**"],
+    [dirs("cli", "metrics", "rounds", "demo", "site", "api", "store", "db", "registry", "config"), "^(undici|node:http|node:net|node:fs)$"],
+    "lib/checks is pure.",
+  ),
   // lib/probe takes nothing from the rest of lib/ (relative imports inside it name none of these folders).
-  layer(["lib/probe/**"], [dirs("cli", "metrics", "rounds", "demo", "site", "api", "store", "db", "registry", "checks", "config")], "lib/probe knows HTTP and MCP only: from outside itself it takes protocol facts (lib/probe/protocol) alone."),
+  layer(
+    ["lib/probe/**"],
+    [dirs("cli", "metrics", "rounds", "demo", "site", "api", "store", "db", "registry", "checks", "config")],
+    "lib/probe knows HTTP and MCP only: from outside itself it takes protocol facts (lib/probe/protocol) alone.",
+  ),
   {
-    files: ["lib/config.ts", "instrumentation.ts", "server.ts", "tests/**", "bench/**", "lib/cli/**", "playwright.config.ts", "scripts/**", "lib/demo/**"],
+    files: [
+      "lib/config.ts",
+      "instrumentation.ts",
+      "server.ts",
+      "tests/**",
+      "bench/**",
+      "lib/cli/**",
+      "playwright.config.ts",
+      "scripts/**",
+      "lib/demo/**",
+    ],
     rules: { "no-restricted-syntax": "off" },
   },
 );

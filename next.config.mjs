@@ -20,7 +20,10 @@ const nextConfig = {
     return [
       { source: "/:path*", headers: securityHeaders },
       // Pages change whenever a write does: browsers and CDNs revalidate (ETag) every time.
-      ...["/", "/servers/:path+"].map((source) => ({ source, headers: [{ key: "Cache-Control", value: "public, max-age=0, must-revalidate" }] })),
+      ...["/", "/servers/:path+"].map((source) => ({
+        source,
+        headers: [{ key: "Cache-Control", value: "public, max-age=0, must-revalidate" }],
+      })),
       // Badges are opened directly as documents too: nothing in them may run or load (later entries win).
       { source: "/badge/:path*", headers: [{ key: "Content-Security-Policy", value: "default-src 'none'; style-src 'unsafe-inline'" }] },
     ];

@@ -30,7 +30,17 @@ async function main(): Promise<void> {
   // Opened (and migrated) before the renderer starts, so two processes never migrate one file at once.
   const db = getDb(config);
   const log = (line: string) => console.error(line);
-  const front = await startFront({ db, publicBaseUrl: config.publicBaseUrl, limits: config.front, metricsToken: config.metricsToken, host: hostname, port, cwd, env: process.env, log });
+  const front = await startFront({
+    db,
+    publicBaseUrl: config.publicBaseUrl,
+    limits: config.front,
+    metricsToken: config.metricsToken,
+    host: hostname,
+    port,
+    cwd,
+    env: process.env,
+    log,
+  });
   // However this process ends, the renderer ends with it.
   process.once("exit", () => void front.renderer.stop());
   let stopping = false;

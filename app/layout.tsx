@@ -8,7 +8,12 @@ import "./globals.css";
 export const metadata: Metadata = {
   title: { default: `${SITE_NAME}: observed status of remote MCP servers`, template: `%s · ${SITE_NAME}` },
   description: SITE_DESCRIPTION,
-  icons: { icon: [{ url: "/favicon.ico", sizes: "16x16 32x32 48x48" }, { url: "/favicon.svg", type: "image/svg+xml" }] },
+  icons: {
+    icon: [
+      { url: "/favicon.ico", sizes: "16x16 32x32 48x48" },
+      { url: "/favicon.svg", type: "image/svg+xml" },
+    ],
+  },
 };
 
 export const viewport: Viewport = { width: "device-width", initialScale: 1 };

@@ -167,7 +167,11 @@ export interface TargetRow {
 /** A plain fixed-width table. */
 export function printTable(title: string, header: string[], rows: string[][]): void {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join("  ").trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i]!))
+      .join("  ")
+      .trimEnd();
   console.log(`\n${title}`);
   console.log(line(header));
   console.log(line(widths.map((w) => "-".repeat(w))));

@@ -96,7 +96,10 @@ async function main(): Promise<void> {
   let crowdedCount = 0;
   for (let i = 0; i < count; i++) if (isCrowded(i)) crowdedCount++;
   // Enough hosts that the rest stay ordinary (fewer than 50 servers each, DESIGN §2.5), else they would be crowded too.
-  const hostCount = Math.max(Number(process.env.BENCH_FLEET_HOSTS ?? 128), crowdedPercent > 0 ? Math.ceil((count - crowdedCount) / 40) + 2 : 0);
+  const hostCount = Math.max(
+    Number(process.env.BENCH_FLEET_HOSTS ?? 128),
+    crowdedPercent > 0 ? Math.ceil((count - crowdedCount) / 40) + 2 : 0,
+  );
 
   // Per host: prefix → handler. Host 0 is the crowded one when the mix has one; the last host asks for a
   // Crawl-delay and serves only a few servers; the rest go round-robin, so neighbours sit on different hosts.
@@ -108,7 +111,11 @@ async function main(): Promise<void> {
   for (let i = 0; i < count; i++) {
     const crowded = isCrowded(i);
     const firstOrdinary = crowdedPercent > 0 ? 1 : 0;
-    const host = crowded ? 0 : onCrawlHost < crawlServers ? (onCrawlHost++, crawlHost) : firstOrdinary + (spread++ % (crawlHost - firstOrdinary));
+    const host = crowded
+      ? 0
+      : onCrawlHost < crawlServers
+        ? (onCrawlHost++, crawlHost)
+        : firstOrdinary + (spread++ % (crawlHost - firstOrdinary));
     const prefix = `/s${String(i).padStart(5, "0")}`;
     const mix = mixFor(i);
     const zoo = createZooHandler(mix.behaviour, { prefix });
@@ -136,7 +143,8 @@ async function main(): Promise<void> {
     const server = createServer((req, res) => {
       requests[h]!++;
       const what = `${req.method} ${req.url}`;
-      if (openAnswers.size > 0 && h !== 0 && overlaps.length < 10) overlaps.push(`host ${h}: ${what} arrived while ${[...openAnswers].join(" + ")} open`);
+      if (openAnswers.size > 0 && h !== 0 && overlaps.length < 10)
+        overlaps.push(`host ${h}: ${what} arrived while ${[...openAnswers].join(" + ")} open`);
       openAnswers.add(what);
       res.once("close", () => openAnswers.delete(what));
       peaks[h] = Math.max(peaks[h]!, ++inFlight[h]!);
@@ -202,7 +210,13 @@ async function main(): Promise<void> {
   process.on("message", (m) => {
     if (m === "stop") void stop(0);
     if (m === "stats") {
-      const stats: FleetStats = { type: "stats", peaks: [...peaks], requests: [...requests], crawlMinGapMs: crawlMinGapMs === null ? null : Math.round(crawlMinGapMs), overlaps: overlaps.splice(0) };
+      const stats: FleetStats = {
+        type: "stats",
+        peaks: [...peaks],
+        requests: [...requests],
+        crawlMinGapMs: crawlMinGapMs === null ? null : Math.round(crawlMinGapMs),
+        overlaps: overlaps.splice(0),
+      };
       process.send?.(stats);
       peaks.fill(0);
       requests.fill(0);

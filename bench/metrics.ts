@@ -96,7 +96,9 @@ async function main(): Promise<void> {
     console.log(
       `[bench:metrics] ${fmt.n(scrapes.length)} scrapes answered in ${DURATION_S} s (${(scrapes.length / DURATION_S).toFixed(1)}/s), latency p50 ${percentile(scrapes, 50).toFixed(0)} ms, p99 ${percentile(scrapes, 99).toFixed(0)} ms`,
     );
-    console.log(`[bench:metrics] page p99 beside the scrapers / alone: ${ratio.toFixed(2)} (target <= ${TARGET_RATIO}) ${ratio <= TARGET_RATIO ? "PASS" : "MISS"}`);
+    console.log(
+      `[bench:metrics] page p99 beside the scrapers / alone: ${ratio.toFixed(2)} (target <= ${TARGET_RATIO}) ${ratio <= TARGET_RATIO ? "PASS" : "MISS"}`,
+    );
   } finally {
     await site?.stop();
     fs.rmSync(tmp, { recursive: true, force: true });

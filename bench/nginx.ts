@@ -14,7 +14,10 @@ export function ensureNginx(log: (line: string) => void): void {
   if (process.getuid?.() !== 0) throw new Error(`${NGINX} is missing: install Debian's nginx (apt-get install -y nginx) or run as root`);
   log("[bench:site] nginx is missing: apt-get install -y nginx");
   const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
-  for (const args of [["update", "-qq"], ["install", "-y", "-qq", "nginx"]]) {
+  for (const args of [
+    ["update", "-qq"],
+    ["install", "-y", "-qq", "nginx"],
+  ]) {
     const r = spawnSync("apt-get", args, { stdio: "inherit", env, timeout: 10 * 60_000 });
     if (r.status !== 0) throw new Error(`apt-get ${args.join(" ")} failed (exit ${r.status})`);
   }
@@ -41,7 +44,11 @@ export async function startNginx(dir: string, root: string, routes: NginxRoute[]
   const port = await freePort();
   for (const d of ["tmp", "logs"]) fs.mkdirSync(path.join(dir, d), { recursive: true });
   const locations = routes
-    .map((r) => (r.prefix === "/" ? `location = / { default_type "${r.contentType}"; try_files /index.html =404; }` : `location ${r.prefix} { default_type "${r.contentType}"; }`))
+    .map((r) =>
+      r.prefix === "/"
+        ? `location = / { default_type "${r.contentType}"; try_files /index.html =404; }`
+        : `location ${r.prefix} { default_type "${r.contentType}"; }`,
+    )
     .join("\n    ");
   const conf = path.join(dir, "nginx.conf");
   const tmp = path.join(dir, "tmp");

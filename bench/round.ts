@@ -95,7 +95,13 @@ function startMeasure() {
       const wallMs = performance.now() - t0;
       const cpu = process.cpuUsage(cpu0);
       const rss = sampler.stop();
-      return { wallMs, cpuMs: (cpu.user + cpu.system) / 1000, rssPeak: rss.peak, rssHighWater: selfRssHighWater(), rssSamples: rss.samples };
+      return {
+        wallMs,
+        cpuMs: (cpu.user + cpu.system) / 1000,
+        rssPeak: rss.peak,
+        rssHighWater: selfRssHighWater(),
+        rssSamples: rss.samples,
+      };
     },
   };
 }
@@ -216,7 +222,10 @@ async function probeOnlyWorker(): Promise<void> {
   const measure = startMeasure();
   await pool(urls, CONCURRENCY, async (url, i) => {
     const started = performance.now();
-    const obs = await probeServer({ url, transport: "streamable-http" }, { addressPolicy: policy, hostGate: gate, limits: { deadlineMs: DEADLINE_MS } });
+    const obs = await probeServer(
+      { url, transport: "streamable-http" },
+      { addressPolicy: policy, hostGate: gate, limits: { deadlineMs: DEADLINE_MS } },
+    );
     judge(obs);
     times[i] = performance.now() - started;
   });
@@ -300,19 +309,28 @@ async function orchestrate(): Promise<void> {
   hardStop.unref();
 
   console.log(`[bench:round] ${os.cpus().length} cores, node ${process.version}`);
-  console.log(`[bench:round] fleet: ${fmt.n(SERVERS)} servers on ${HOSTS}+ loopback hosts (more when the crowded mix needs them to keep the rest under 50 a host); concurrency ${CONCURRENCY} (PROBE_CONCURRENCY); per-server deadline ${DEADLINE_MS} ms`);
-  console.log(`[bench:round] every answer ${LATENCY_MS} ms late; ${CROWDED_PERCENT}% of the servers on one host (limit ${HOST_CONCURRENCY}, PROBE_HOST_CONCURRENCY)`);
+  console.log(
+    `[bench:round] fleet: ${fmt.n(SERVERS)} servers on ${HOSTS}+ loopback hosts (more when the crowded mix needs them to keep the rest under 50 a host); concurrency ${CONCURRENCY} (PROBE_CONCURRENCY); per-server deadline ${DEADLINE_MS} ms`,
+  );
+  console.log(
+    `[bench:round] every answer ${LATENCY_MS} ms late; ${CROWDED_PERCENT}% of the servers on one host (limit ${HOST_CONCURRENCY}, PROBE_HOST_CONCURRENCY)`,
+  );
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "bench-round-"));
   const dbPath = path.join(tmp, "round.db");
   // The fleet stands in for servers on the internet, whose CPU is not ours: at the lowest priority it does
   // not take the site's share of a 2-core machine while the site is measured beside the round.
-  const fleet = forkTs(FLEET, "fleet", {
-    BENCH_FLEET_SERVERS: String(SERVERS),
-    BENCH_FLEET_HOSTS: String(HOSTS),
-    BENCH_FLEET_LIFETIME_MS: String(WHOLE_RUN_LIMIT_MS),
-    BENCH_FLEET_LATENCY_MS: String(LATENCY_MS),
-    BENCH_FLEET_CROWDED_PERCENT: String(CROWDED_PERCENT),
-  }, 19);
+  const fleet = forkTs(
+    FLEET,
+    "fleet",
+    {
+      BENCH_FLEET_SERVERS: String(SERVERS),
+      BENCH_FLEET_HOSTS: String(HOSTS),
+      BENCH_FLEET_LIFETIME_MS: String(WHOLE_RUN_LIMIT_MS),
+      BENCH_FLEET_LATENCY_MS: String(LATENCY_MS),
+      BENCH_FLEET_CROWDED_PERCENT: String(CROWDED_PERCENT),
+    },
+    19,
+  );
   let fleetPeak = 0;
   const fleetSampler = setInterval(() => (fleetPeak = Math.max(fleetPeak, procRss(fleet.pid!))), 250);
   try {
@@ -322,7 +340,9 @@ async function orchestrate(): Promise<void> {
 
     console.log(`\n[bench:round] 1/2 real round (registry → probe → judge → SQLite ${dbPath})`);
     const site = process.env.BENCH_SITE === "0" ? undefined : await startSite(dbPath);
-    const pages = ready.servers.filter((_, i) => i % Math.max(1, Math.floor(ready.servers.length / 200)) === 0).map((s) => serverPath(s.name));
+    const pages = ready.servers
+      .filter((_, i) => i % Math.max(1, Math.floor(ready.servers.length / 200)) === 0)
+      .map((s) => serverPath(s.name));
     let during: ReturnType<typeof loadSite> | undefined;
     let round: RoundDone & { childPeak: number };
     let siteFigures: SiteFigures | undefined;
@@ -333,9 +353,17 @@ async function orchestrate(): Promise<void> {
       if (site && during) {
         during.stop();
         const busy = await during.result;
-        console.log(`[bench:round] site while the round ran: ${fmt.n(busy.requests.total)} server pages, p99 ${fmt.ms(busy.latency.p99)}; now idle for ${SITE_IDLE_S} s`);
+        console.log(
+          `[bench:round] site while the round ran: ${fmt.n(busy.requests.total)} server pages, p99 ${fmt.ms(busy.latency.p99)}; now idle for ${SITE_IDLE_S} s`,
+        );
         const idle = await loadSite(site.origin, pages, SITE_IDLE_S).result;
-        siteFigures = { duringP99: busy.latency.p99, idleP99: idle.latency.p99, duringRequests: busy.requests.total, idleRequests: idle.requests.total, errors: busy.errors + busy.non2xx + idle.errors + idle.non2xx };
+        siteFigures = {
+          duringP99: busy.latency.p99,
+          idleP99: idle.latency.p99,
+          duringRequests: busy.requests.total,
+          idleRequests: idle.requests.total,
+          errors: busy.errors + busy.non2xx + idle.errors + idle.non2xx,
+        };
       }
     } finally {
       await site?.stop();
@@ -343,16 +371,22 @@ async function orchestrate(): Promise<void> {
     console.log(`[bench:round] round ${round.summary.status} in ${fmt.s(round.wallMs)}: ${JSON.stringify(round.summary)}`);
     const polite = await politeness(fleet, ready, round.wallMs);
     console.log(polite.line);
-    console.log(`[bench:round] event-loop delay during the round: p50 ${fmt.ms(round.loopDelay.p50)}, p99 ${fmt.ms(round.loopDelay.p99)}, max ${fmt.ms(round.loopDelay.max)}`);
+    console.log(
+      `[bench:round] event-loop delay during the round: p50 ${fmt.ms(round.loopDelay.p50)}, p99 ${fmt.ms(round.loopDelay.p99)}, max ${fmt.ms(round.loopDelay.max)}`,
+    );
     if (siteFigures) {
       console.log(
         `site p99 during the round: ${fmt.ms(siteFigures.duringP99)} vs ${fmt.ms(siteFigures.idleP99)} idle (${(siteFigures.duringP99 / siteFigures.idleP99).toFixed(2)}x)`,
       );
     }
 
-    console.log(`\n[bench:round] 2/2 baseline: @modelcontextprotocol/client ${clientVersion()} connect + listTools, versionNegotiation "auto"`);
+    console.log(
+      `\n[bench:round] 2/2 baseline: @modelcontextprotocol/client ${clientVersion()} connect + listTools, versionNegotiation "auto"`,
+    );
     const baseline = await runWorker<BaselineDone>("baseline", {}, { type: "urls", urls: ready.servers.map((s) => s.url) });
-    console.log(`[bench:round] baseline done in ${fmt.s(baseline.wallMs)}: ${baseline.ok} listed tools, errors ${JSON.stringify(baseline.errors)}`);
+    console.log(
+      `[bench:round] baseline done in ${fmt.s(baseline.wallMs)}: ${baseline.ok} listed tools, errors ${JSON.stringify(baseline.errors)}`,
+    );
 
     let probeOnly: (BaselineDone & { childPeak: number }) | undefined;
     if ((process.env.BENCH_PROBE_ONLY ?? (INTERNET_LIKE ? "0" : "1")) !== "0") {
@@ -447,20 +481,60 @@ async function orchestrate(): Promise<void> {
     const siteRatio = siteFigures ? siteFigures.duringP99 / siteFigures.idleP99 : NaN;
     const roundTarget = INTERNET_LIKE ? TARGET_INTERNET_ROUND_MS : TARGET_ROUND_MS;
     const rows: TargetRow[] = [
-      { figure: "round CPU per server vs SDK baseline", value: `${fmt.ms(round.cpuMs / SERVERS)} / ${fmt.ms(baseline.cpuMs / SERVERS)} = ${cpuRatio.toFixed(2)}x`, target: "<= 1.0x", verdict: cpuRatio <= 1 ? "PASS" : "MISS" },
-      { figure: "site p99 during the round vs idle", value: siteFigures ? `${fmt.ms(siteFigures.duringP99)} / ${fmt.ms(siteFigures.idleP99)} = ${siteRatio.toFixed(2)}x` : "not measured", target: "<= 2x", verdict: siteRatio <= 2 ? "PASS" : "MISS" },
-      { figure: "event-loop delay in the round, p99 / max", value: `${fmt.ms(round.loopDelay.p99)} / ${fmt.ms(round.loopDelay.max)}`, target: "(info)", verdict: "info" },
-      { figure: "round wall time", value: fmt.s(round.wallMs), target: `<= ${roundTarget / 1000} s`, verdict: round.wallMs <= roundTarget ? "PASS" : "MISS" },
+      {
+        figure: "round CPU per server vs SDK baseline",
+        value: `${fmt.ms(round.cpuMs / SERVERS)} / ${fmt.ms(baseline.cpuMs / SERVERS)} = ${cpuRatio.toFixed(2)}x`,
+        target: "<= 1.0x",
+        verdict: cpuRatio <= 1 ? "PASS" : "MISS",
+      },
+      {
+        figure: "site p99 during the round vs idle",
+        value: siteFigures
+          ? `${fmt.ms(siteFigures.duringP99)} / ${fmt.ms(siteFigures.idleP99)} = ${siteRatio.toFixed(2)}x`
+          : "not measured",
+        target: "<= 2x",
+        verdict: siteRatio <= 2 ? "PASS" : "MISS",
+      },
+      {
+        figure: "event-loop delay in the round, p99 / max",
+        value: `${fmt.ms(round.loopDelay.p99)} / ${fmt.ms(round.loopDelay.max)}`,
+        target: "(info)",
+        verdict: "info",
+      },
+      {
+        figure: "round wall time",
+        value: fmt.s(round.wallMs),
+        target: `<= ${roundTarget / 1000} s`,
+        verdict: round.wallMs <= roundTarget ? "PASS" : "MISS",
+      },
       // The baseline keeps no per-host bound, so against a crowded host the comparison is only informative.
-      { figure: "speed vs SDK v2 baseline", value: `${ratio.toFixed(2)}x`, target: INTERNET_LIKE ? "(info)" : ">= 2x", verdict: INTERNET_LIKE ? "info" : ratio >= TARGET_RATIO ? "PASS" : "MISS" },
+      {
+        figure: "speed vs SDK v2 baseline",
+        value: `${ratio.toFixed(2)}x`,
+        target: INTERNET_LIKE ? "(info)" : ">= 2x",
+        verdict: INTERNET_LIKE ? "info" : ratio >= TARGET_RATIO ? "PASS" : "MISS",
+      },
       ...polite.rows,
       { figure: "round peak RSS", value: fmt.mb(roundRss), target: "<= 400 MB", verdict: roundRss <= TARGET_RSS ? "PASS" : "MISS" },
       { figure: "round servers/s", value: fmt.rate(roundRate), target: "(info)", verdict: "info" },
-      { figure: "round p50 / p99 per server", value: `${fmt.ms(percentile(roundTimes, 50))} / ${fmt.ms(percentile(roundTimes, 99))}`, target: "(info)", verdict: "info" },
-      { figure: "round status", value: `${round.summary.status}, ${round.summary.probed}/${SERVERS} probed`, target: `done, ${SERVERS}`, verdict: round.summary.status === "done" && round.summary.probed === SERVERS ? "PASS" : "MISS" },
+      {
+        figure: "round p50 / p99 per server",
+        value: `${fmt.ms(percentile(roundTimes, 50))} / ${fmt.ms(percentile(roundTimes, 99))}`,
+        target: "(info)",
+        verdict: "info",
+      },
+      {
+        figure: "round status",
+        value: `${round.summary.status}, ${round.summary.probed}/${SERVERS} probed`,
+        target: `done, ${SERVERS}`,
+        verdict: round.summary.status === "done" && round.summary.probed === SERVERS ? "PASS" : "MISS",
+      },
       { figure: "states as the zoo expects", value: `${matchedAll}/${SERVERS}`, target: "(info)", verdict: "info" },
     ];
-    printTargets(`bench:round: ${fmt.n(SERVERS)} servers, ${ready.hosts} hosts, concurrency ${CONCURRENCY}, ${os.cpus().length} cores`, rows);
+    printTargets(
+      `bench:round: ${fmt.n(SERVERS)} servers, ${ready.hosts} hosts, concurrency ${CONCURRENCY}, ${os.cpus().length} cores`,
+      rows,
+    );
     // One line of figures for scripts.
     console.log(
       JSON.stringify({
@@ -480,8 +554,15 @@ async function orchestrate(): Promise<void> {
           statesAsExpected: matchedAll,
           loopDelayMs: round.loopDelay,
         },
-        baseline: { wallMs: Math.round(baseline.wallMs), cpuMsPerServer: Number((baseline.cpuMs / SERVERS).toFixed(3)), peakRssMb: Math.round(baseRss / 1024 / 1024), ok: baseline.ok },
-        probeOnly: probeOnly ? { wallMs: Math.round(probeOnly.wallMs), cpuMsPerServer: Number((probeOnly.cpuMs / SERVERS).toFixed(3)) } : null,
+        baseline: {
+          wallMs: Math.round(baseline.wallMs),
+          cpuMsPerServer: Number((baseline.cpuMs / SERVERS).toFixed(3)),
+          peakRssMb: Math.round(baseRss / 1024 / 1024),
+          ok: baseline.ok,
+        },
+        probeOnly: probeOnly
+          ? { wallMs: Math.round(probeOnly.wallMs), cpuMsPerServer: Number((probeOnly.cpuMs / SERVERS).toFixed(3)) }
+          : null,
         cpuRatioVsBaseline: Number(cpuRatio.toFixed(3)),
         speedRatioVsBaseline: Number(ratio.toFixed(3)),
         site: siteFigures ? { ...siteFigures, ratio: Number(siteRatio.toFixed(2)) } : null,
@@ -523,13 +604,32 @@ async function politeness(fleet: ChildProcess, ready: FleetReady, roundMs: numbe
     `${stats.requests[ready.crawlHost]} requests, shortest gap ${stats.crawlMinGapMs ?? "n/a"} ms]`;
   const rows: TargetRow[] = [
     ...(crowdedPeak !== null
-      ? [{ figure: "crowded host max in flight", value: String(crowdedPeak), target: `<= ${HOST_CONCURRENCY}`, verdict: crowdedPeak <= HOST_CONCURRENCY ? "PASS" : "MISS" } as TargetRow]
+      ? [
+          {
+            figure: "crowded host max in flight",
+            value: String(crowdedPeak),
+            target: `<= ${HOST_CONCURRENCY}`,
+            verdict: crowdedPeak <= HOST_CONCURRENCY ? "PASS" : "MISS",
+          } as TargetRow,
+        ]
       : []),
     { figure: "ordinary hosts max in flight", value: String(ordinaryPeak), target: "<= 1", verdict: ordinaryPeak <= 1 ? "PASS" : "MISS" },
     ...(otherCrowdedPeak > 0
-      ? [{ figure: "other crowded hosts max in flight", value: String(otherCrowdedPeak), target: `<= ${HOST_CONCURRENCY}`, verdict: otherCrowdedPeak <= HOST_CONCURRENCY ? "PASS" : "MISS" } as TargetRow]
+      ? [
+          {
+            figure: "other crowded hosts max in flight",
+            value: String(otherCrowdedPeak),
+            target: `<= ${HOST_CONCURRENCY}`,
+            verdict: otherCrowdedPeak <= HOST_CONCURRENCY ? "PASS" : "MISS",
+          } as TargetRow,
+        ]
       : []),
-    { figure: "crawl-delay honoured", value: `${stats.crawlMinGapMs ?? "n/a"} ms shortest gap`, target: `>= ${ready.crawlDelaySeconds * 1000} ms`, verdict: crawlOk ? "PASS" : "MISS" },
+    {
+      figure: "crawl-delay honoured",
+      value: `${stats.crawlMinGapMs ?? "n/a"} ms shortest gap`,
+      target: `>= ${ready.crawlDelaySeconds * 1000} ms`,
+      verdict: crawlOk ? "PASS" : "MISS",
+    },
   ];
   const json = {
     crowdedHost: {

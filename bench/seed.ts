@@ -134,7 +134,22 @@ export function seedSiteDb(db: Db, end: Date, SERVERS: number, DAYS: number): Se
         const roundId = Math.floor((at - start) / (DAY_MS / roundsPerDay)) + 1;
         const fromStates = current;
         pending.push(() => {
-          insRun.run(rid, id, roundId, iso(at), iso(at + duration), duration, SUITE_VERSION, v.era, v.pv, v.requests, v.ok, read ? 1 : 0, exchanges, keep ? 1 : 0);
+          insRun.run(
+            rid,
+            id,
+            roundId,
+            iso(at),
+            iso(at + duration),
+            duration,
+            SUITE_VERSION,
+            v.era,
+            v.pv,
+            v.requests,
+            v.ok,
+            read ? 1 : 0,
+            exchanges,
+            keep ? 1 : 0,
+          );
           for (const res of changed) {
             insTransition.run(id, res.check, fromStates?.[res.check]?.state ?? null, res.state, res.reason, SUITE_VERSION, rid, iso(at));
           }
@@ -159,7 +174,8 @@ export function seedSiteDb(db: Db, end: Date, SERVERS: number, DAYS: number): Se
             const toolsJson = JSON.stringify(canon);
             pending.push(() => {
               insSnapshot.run(sid, id, hash, toolsJson, canon.length, iso(at), iso(at));
-              for (const ch of diff) insChange.run(id, iso(at), ch.toolName, ch.kind, ch.path, ch.before, ch.after, prevSnapshot || null, sid);
+              for (const ch of diff)
+                insChange.run(id, iso(at), ch.toolName, ch.kind, ch.path, ch.before, ch.after, prevSnapshot || null, sid);
             });
             stats.snapshots++;
             stats.toolChanges += diff.length;
@@ -212,7 +228,9 @@ export function seedSiteDb(db: Db, end: Date, SERVERS: number, DAYS: number): Se
       nextDue: iso(lastRunAt + (healthyNow ? 6 * 3_600_000 : 24 * 3_600_000)),
       failures,
       streak,
-      scheduleReason: healthyNow ? `healthy; results unchanged ${streak} times, next probe in 6 h` : `${failures} failures in a row; next probe in 24 h`,
+      scheduleReason: healthyNow
+        ? `healthy; results unchanged ${streak} times, next probe in 6 h`
+        : `${failures} failures in a row; next probe in 24 h`,
       toolCount: currentHash ? currentTools.length : null,
       toolHash: currentHash,
       lastRun,
@@ -220,7 +238,17 @@ export function seedSiteDb(db: Db, end: Date, SERVERS: number, DAYS: number): Se
     for (const p of pending) p();
     for (const check of CHECK_IDS) {
       const f = final[check];
-      insResult.run(id, check, f.state, f.result.reason, JSON.stringify(f.result.evidence), SUITE_VERSION, f.runId, iso(lastRunAt), iso(f.since));
+      insResult.run(
+        id,
+        check,
+        f.state,
+        f.result.reason,
+        JSON.stringify(f.result.evidence),
+        SUITE_VERSION,
+        f.runId,
+        iso(lastRunAt),
+        iso(f.since),
+      );
     }
     stats.servers++;
   };
@@ -230,12 +258,15 @@ export function seedSiteDb(db: Db, end: Date, SERVERS: number, DAYS: number): Se
     c.transaction(() => {
       for (let i = b; i < Math.min(SERVERS, b + BATCH); i++) seedServer(i);
     })();
-    if ((b / BATCH) % 10 === 0) process.stdout.write(`\r[bench:site] seeding ${fmt.n(Math.min(SERVERS, b + BATCH))}/${fmt.n(SERVERS)} servers`);
+    if ((b / BATCH) % 10 === 0)
+      process.stdout.write(`\r[bench:site] seeding ${fmt.n(Math.min(SERVERS, b + BATCH))}/${fmt.n(SERVERS)} servers`);
   }
   process.stdout.write("\n");
 
   c.transaction(() => {
-    const insDaily = c.prepare(`insert into coverage_daily (day, servers_read, servers_attempted, requests, requests_ok) values (?, ?, ?, ?, ?)`);
+    const insDaily = c.prepare(
+      `insert into coverage_daily (day, servers_read, servers_attempted, requests, requests_ok) values (?, ?, ?, ?, ?)`,
+    );
     for (const [day, v] of coverage) insDaily.run(day, v.read, v.attempted, v.requests, v.ok);
     const insRound = c.prepare(
       `insert into rounds (started_at, finished_at, status, "trigger", due, probed, read, failed, gated, skipped, heartbeat_at) values (?, ?, 'done', 'scheduler', ?, ?, ?, ?, ?, 0, ?)`,
@@ -243,7 +274,16 @@ export function seedSiteDb(db: Db, end: Date, SERVERS: number, DAYS: number): Se
     const perRound = Math.round((SERVERS * 3.4) / roundsPerDay);
     for (let k = 0; k < DAYS * roundsPerDay; k++) {
       const at = start + k * (DAY_MS / roundsPerDay);
-      insRound.run(iso(at), iso(at + 40_000), perRound, perRound, Math.round(perRound * 0.8), Math.round(perRound * 0.1), Math.round(perRound * 0.08), iso(at + 40_000));
+      insRound.run(
+        iso(at),
+        iso(at + 40_000),
+        perRound,
+        perRound,
+        Math.round(perRound * 0.8),
+        Math.round(perRound * 0.1),
+        Math.round(perRound * 0.08),
+        iso(at + 40_000),
+      );
     }
     const setMeta = c.prepare(`insert into meta (key, value) values (?, ?) on conflict(key) do update set value = excluded.value`);
     setMeta.run("registry_refreshed_at", end.toISOString());
@@ -255,4 +295,3 @@ export function seedSiteDb(db: Db, end: Date, SERVERS: number, DAYS: number): Se
   stats.ms = performance.now() - t0;
   return stats;
 }
-

@@ -39,7 +39,11 @@ function ensureBuild(): void {
     return;
   }
   log("[bench:site] no .next build: running next build");
-  const r = spawnSync("npx", ["next", "build"], { stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" }, timeout: 10 * 60_000 });
+  const r = spawnSync("npx", ["next", "build"], {
+    stdio: "inherit",
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+    timeout: 10 * 60_000,
+  });
   if (r.status !== 0) throw new Error(`next build failed (exit ${r.status})`);
 }
 
@@ -67,14 +71,23 @@ interface Measured {
 const acceptOf = (c: Coding): Record<string, string> => (c === "gzip" ? { "accept-encoding": "gzip" } : {});
 
 /** An answer's exact bytes as the server sends them in that coding, and how the front answered. */
-function bytesOf(origin: string, p: string, coding: Coding): Promise<{ status: number; how: string; encoding: string | undefined; body: Buffer }> {
+function bytesOf(
+  origin: string,
+  p: string,
+  coding: Coding,
+): Promise<{ status: number; how: string; encoding: string | undefined; body: Buffer }> {
   return new Promise((resolve, reject) => {
     http
       .get(`${origin}${p}`, { agent: false, headers: acceptOf(coding) }, (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (c: Buffer) => chunks.push(c));
         res.on("end", () =>
-          resolve({ status: res.statusCode!, how: String(res.headers["x-page-cache"]), encoding: res.headers["content-encoding"], body: Buffer.concat(chunks) }),
+          resolve({
+            status: res.statusCode!,
+            how: String(res.headers["x-page-cache"]),
+            encoding: res.headers["content-encoding"],
+            body: Buffer.concat(chunks),
+          }),
         );
       })
       .on("error", reject);
@@ -94,7 +107,13 @@ async function measure(origin: string, t: Target, coding: Coding, pids: () => nu
   });
   const cpu = cpuSeconds(pids()) - cpu0;
   const requests = result.requests.total;
-  return { rps: requests / result.duration, p99: result.latency.p99, requests, bad: result.errors + result.non2xx + result.timeouts, perCore: cpu > 0 ? requests / cpu : NaN };
+  return {
+    rps: requests / result.duration,
+    p99: result.latency.p99,
+    requests,
+    bad: result.errors + result.non2xx + result.timeouts,
+    perCore: cpu > 0 ? requests / cpu : NaN,
+  };
 }
 
 /** Sums rounds: rates over the whole time, p99 as the mean of the rounds'. */
@@ -131,7 +150,9 @@ async function main(): Promise<void> {
       const db = openDb(dbPath);
       const stats = seedSiteDb(db, end, SERVERS, DAYS);
       db.$client.close();
-      log(`[bench:site] seeded in ${fmt.s(stats.ms)}: ${fmt.n(stats.servers)} servers, ${fmt.n(stats.runs)} runs; file ${fmt.mb(fs.statSync(dbPath).size)}`);
+      log(
+        `[bench:site] seeded in ${fmt.s(stats.ms)}: ${fmt.n(stats.servers)} servers, ${fmt.n(stats.runs)} runs; file ${fmt.mb(fs.statSync(dbPath).size)}`,
+      );
     }
     ensureBuild();
     ensureNginx(log);
@@ -169,24 +190,40 @@ async function main(): Promise<void> {
       firstMs.set(t.label, (performance.now() - t0) / t.paths.length);
     }
     for (let d = root; d !== tmp; d = path.dirname(d)) fs.chmodSync(d, 0o755);
-    nginx = await startNginx(path.join(tmp, "nginx"), root, targets.map((t) => ({ prefix: t.prefix, contentType: t.contentType })));
+    nginx = await startNginx(
+      path.join(tmp, "nginx"),
+      root,
+      targets.map((t) => ({ prefix: t.prefix, contentType: t.contentType })),
+    );
     const ref = nginx;
-    log(`[bench:site] nginx on ${ref.origin}, serving ${fmt.n(targets.reduce((a, t) => a + t.paths.length, 0))} copied answers (${fmt.mb(bytes)})`);
+    log(
+      `[bench:site] nginx on ${ref.origin}, serving ${fmt.n(targets.reduce((a, t) => a + t.paths.length, 0))} copied answers (${fmt.mb(bytes)})`,
+    );
     // Byte-identical in both codings, and still held by the front.
     for (const t of targets) {
       for (const coding of CODINGS) {
         const p = t.paths[0]!;
         const [a, b] = await Promise.all([bytesOf(front.origin, p, coding), bytesOf(ref.origin, p, coding)]);
-        if (!a.body.equals(b.body) || a.encoding !== b.encoding) throw new Error(`${p} (${coding}): nginx's copy differs from the front's answer`);
+        if (!a.body.equals(b.body) || a.encoding !== b.encoding)
+          throw new Error(`${p} (${coding}): nginx's copy differs from the front's answer`);
         if (a.how !== "hit") throw new Error(`${p}: the front answered "${a.how}", not from memory`);
       }
     }
 
     const frontPids = () => [front.pid, ...descendants(front.pid)];
-    const rowsOf = targets.flatMap((t) => CODINGS.map((coding) => ({ t, coding, label: `${t.label}${coding === "gzip" ? ", gzip" : ""}` })));
+    const rowsOf = targets.flatMap((t) =>
+      CODINGS.map((coding) => ({ t, coding, label: `${t.label}${coding === "gzip" ? ", gzip" : ""}` })),
+    );
     const results = new Map<string, { front: Measured[]; nginx: Measured[] }>(rowsOf.map((r) => [r.label, { front: [], nginx: [] }]));
     let frontPeak = 0;
-    const sampler = setInterval(() => (frontPeak = Math.max(frontPeak, frontPids().reduce((a, p) => a + procRss(p), 0))), 500);
+    const sampler = setInterval(
+      () =>
+        (frontPeak = Math.max(
+          frontPeak,
+          frontPids().reduce((a, p) => a + procRss(p), 0),
+        )),
+      500,
+    );
     for (let round = 1; round <= ROUNDS; round++) {
       for (const { t, coding, label } of rowsOf) {
         for (const [who, origin, pids] of [
@@ -207,7 +244,20 @@ async function main(): Promise<void> {
     const pct = (x: number) => `${Math.round(x * 100)}%`;
     printTable(
       `bench:site: ${fmt.n(SERVERS)} servers, ${DAYS} days, ${CONNECTIONS} connections, ${ROUNDS} x ${DURATION_S} s per target and server, alternating, ${os.cpus().length} cores`,
-      ["target", "front req/s", "nginx req/s", "share", "front p99", "nginx p99", "ratio", "front req/core-s", "nginx req/core-s", "share", "errors", "first answer"],
+      [
+        "target",
+        "front req/s",
+        "nginx req/s",
+        "share",
+        "front p99",
+        "nginx p99",
+        "ratio",
+        "front req/core-s",
+        "nginx req/core-s",
+        "share",
+        "errors",
+        "first answer",
+      ],
       rows.map((r) => [
         r.label,
         fmt.n(Math.round(r.front.rps)),
@@ -228,12 +278,32 @@ async function main(): Promise<void> {
     log("p99 ratios use at least 1 ms for nginx's p99 (autocannon reports whole milliseconds).");
 
     const targetRows: TargetRow[] = rows.flatMap((r): TargetRow[] => [
-      { figure: `${r.label} req/s vs nginx`, value: pct(r.front.rps / r.nginx.rps), target: `>= ${pct(TARGET.rpsShare)}`, verdict: r.front.rps / r.nginx.rps >= TARGET.rpsShare ? "PASS" : "MISS" },
-      { figure: `${r.label} p99 vs nginx`, value: `${(r.front.p99 / Math.max(r.nginx.p99, 1)).toFixed(2)}x`, target: `<= ${TARGET.p99Ratio}x`, verdict: r.front.p99 <= TARGET.p99Ratio * Math.max(r.nginx.p99, 1) ? "PASS" : "MISS" },
-      { figure: `${r.label} req per core-second vs nginx`, value: pct(r.front.perCore / r.nginx.perCore), target: `>= ${pct(TARGET.perCoreShare)}`, verdict: r.front.perCore / r.nginx.perCore >= TARGET.perCoreShare ? "PASS" : "MISS" },
+      {
+        figure: `${r.label} req/s vs nginx`,
+        value: pct(r.front.rps / r.nginx.rps),
+        target: `>= ${pct(TARGET.rpsShare)}`,
+        verdict: r.front.rps / r.nginx.rps >= TARGET.rpsShare ? "PASS" : "MISS",
+      },
+      {
+        figure: `${r.label} p99 vs nginx`,
+        value: `${(r.front.p99 / Math.max(r.nginx.p99, 1)).toFixed(2)}x`,
+        target: `<= ${TARGET.p99Ratio}x`,
+        verdict: r.front.p99 <= TARGET.p99Ratio * Math.max(r.nginx.p99, 1) ? "PASS" : "MISS",
+      },
+      {
+        figure: `${r.label} req per core-second vs nginx`,
+        value: pct(r.front.perCore / r.nginx.perCore),
+        target: `>= ${pct(TARGET.perCoreShare)}`,
+        verdict: r.front.perCore / r.nginx.perCore >= TARGET.perCoreShare ? "PASS" : "MISS",
+      },
     ]);
     const bad = rows.reduce((a, r) => a + r.front.bad + r.nginx.bad, 0);
-    targetRows.push({ figure: "errors + non-2xx + timeouts, all runs", value: String(bad), target: "0", verdict: bad === 0 ? "PASS" : "MISS" });
+    targetRows.push({
+      figure: "errors + non-2xx + timeouts, all runs",
+      value: String(bad),
+      target: "0",
+      verdict: bad === 0 ? "PASS" : "MISS",
+    });
     printTargets("bench:site targets (front vs nginx, same run)", targetRows);
     console.log(
       JSON.stringify({

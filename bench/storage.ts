@@ -50,7 +50,10 @@ function sizeOnDisk(db: Db, file: string): number {
 
 function tableSizes(db: Db): Map<string, number> {
   try {
-    const rows = db.$client.prepare("select name, sum(pgsize) as bytes from dbstat group by name").all() as { name: string; bytes: number }[];
+    const rows = db.$client.prepare("select name, sum(pgsize) as bytes from dbstat group by name").all() as {
+      name: string;
+      bytes: number;
+    }[];
     return new Map(rows.map((r) => [r.name, r.bytes]));
   } catch {
     return new Map();
@@ -67,7 +70,8 @@ async function main(): Promise<void> {
     `[bench:storage] ${fmt.n(SERVERS)} servers x ${DAYS} days, rounds every 5 min (${fmt.n(DAYS * ROUNDS_PER_DAY)} rounds), ` +
       `${P_STATE_CHANGE * 100}% state changes and ${P_TOOL_CHANGE * 100}% tool changes per server per day; ${file}`,
   );
-  if (SERVERS < FULL) console.log(`[bench:storage] scaled down from ${fmt.n(FULL)} servers; bytes per server per day are extrapolated to the full size`);
+  if (SERVERS < FULL)
+    console.log(`[bench:storage] scaled down from ${fmt.n(FULL)} servers; bytes per server per day are extrapolated to the full size`);
 
   const listed: ListedServer[] = Array.from({ length: SERVERS }, (_, i) => ({
     name: `io.github.org${i % 4000}/server-${i}`,
@@ -113,7 +117,9 @@ async function main(): Promise<void> {
       }
       if (day === DAYS - STEADY_DAYS || day === 1) {
         sizes.push({ day, bytes: sizeOnDisk(db, file) });
-        console.log(`[bench:storage] day ${day}: ${fmt.mb(sizes.at(-1)!.bytes)} on disk, ${fmt.n(persisted)} runs so far (${fmt.s(performance.now() - started)})`);
+        console.log(
+          `[bench:storage] day ${day}: ${fmt.mb(sizes.at(-1)!.bytes)} on disk, ${fmt.n(persisted)} runs so far (${fmt.s(performance.now() - started)})`,
+        );
       }
       runsPerDay[day] = 0;
     }
@@ -183,15 +189,23 @@ async function main(): Promise<void> {
       ["wall time", fmt.s(performance.now() - started)],
     ],
   );
-  printTargets(`bench:storage: ${fmt.n(SERVERS)} servers${SERVERS < FULL ? ` (extrapolated per server to ${fmt.n(FULL)})` : ""}, ${DAYS} days`, [
-    {
-      figure: `bytes per server per day (days ${from.day}-${DAYS})`,
-      value: `${Math.round(perServerDay)} B`,
-      target: "<= 2048 B",
-      verdict: perServerDay <= TARGET_BYTES ? "PASS" : "MISS",
-    },
-    { figure: "file size after 30 days, whole registry", value: fmt.mb((finalBytes / SERVERS) * FULL), target: "(info)", verdict: "info" },
-  ]);
+  printTargets(
+    `bench:storage: ${fmt.n(SERVERS)} servers${SERVERS < FULL ? ` (extrapolated per server to ${fmt.n(FULL)})` : ""}, ${DAYS} days`,
+    [
+      {
+        figure: `bytes per server per day (days ${from.day}-${DAYS})`,
+        value: `${Math.round(perServerDay)} B`,
+        target: "<= 2048 B",
+        verdict: perServerDay <= TARGET_BYTES ? "PASS" : "MISS",
+      },
+      {
+        figure: "file size after 30 days, whole registry",
+        value: fmt.mb((finalBytes / SERVERS) * FULL),
+        target: "(info)",
+        verdict: "info",
+      },
+    ],
+  );
 
   if (process.env.BENCH_KEEP_DB === "1") console.log(`[bench:storage] database kept at ${file}`);
   else fs.rmSync(tmp, { recursive: true, force: true });

@@ -18,7 +18,20 @@ export function profileFor(i: number): Profile {
   return "modern";
 }
 
-const WORDS = ["issue", "invoice", "repository", "calendar", "customer", "ticket", "document", "order", "metric", "forecast", "contact", "deployment"];
+const WORDS = [
+  "issue",
+  "invoice",
+  "repository",
+  "calendar",
+  "customer",
+  "ticket",
+  "document",
+  "order",
+  "metric",
+  "forecast",
+  "contact",
+  "deployment",
+];
 
 /** A server's tool list at a given tool version: 1-12 tools; each version changes one description or adds a tool. */
 export function toolsFor(i: number, version: number): ToolDefinition[] {
@@ -69,7 +82,12 @@ class Exchanges {
     const requestBody =
       extra.httpMethod === "GET"
         ? undefined
-        : JSON.stringify({ jsonrpc: "2.0", id, method, params: method === "tools/call" ? { name: "mcp_status_probe_no_such_tool", arguments: {} } : {} });
+        : JSON.stringify({
+            jsonrpc: "2.0",
+            id,
+            method,
+            params: method === "tools/call" ? { name: "mcp_status_probe_no_such_tool", arguments: {} } : {},
+          });
     this.list.push({
       seq,
       phase,
@@ -78,7 +96,8 @@ class Exchanges {
       requestHeaders: requestHeaders(method, extra.modern ?? false),
       requestBody,
       status,
-      responseHeaders: status === undefined ? {} : { "content-type": "application/json", date: "Sun, 01 Nov 2026 00:00:00 GMT", ...extra.headers },
+      responseHeaders:
+        status === undefined ? {} : { "content-type": "application/json", date: "Sun, 01 Nov 2026 00:00:00 GMT", ...extra.headers },
       bodyExcerpt: body.slice(0, 2_000),
       bodyBytes: body.length,
       truncated: body.length > 2_000,
@@ -119,15 +138,35 @@ export function syntheticObservation(i: number, profile: Profile, toolVersion: n
 
   if (profile === "gated") {
     const challengeHeader = `Bearer realm="mcp", error="invalid_token", resource_metadata="${new URL(url).origin}/.well-known/oauth-protected-resource/mcp"`;
-    const s1 = ex.add("discover", "server/discover", 401, '{"error":"unauthorized"}', { modern: true, headers: { "www-authenticate": challengeHeader }, ms });
-    const s2 = ex.add("initialize", "initialize", 401, '{"error":"unauthorized"}', { headers: { "www-authenticate": challengeHeader }, ms });
-    const prm = JSON.stringify({ resource: `${new URL(url).origin}/mcp`, authorization_servers: ["https://auth.example.com"], scopes_supported: ["read", "write"] });
+    const s1 = ex.add("discover", "server/discover", 401, '{"error":"unauthorized"}', {
+      modern: true,
+      headers: { "www-authenticate": challengeHeader },
+      ms,
+    });
+    const s2 = ex.add("initialize", "initialize", 401, '{"error":"unauthorized"}', {
+      headers: { "www-authenticate": challengeHeader },
+      ms,
+    });
+    const prm = JSON.stringify({
+      resource: `${new URL(url).origin}/mcp`,
+      authorization_servers: ["https://auth.example.com"],
+      scopes_supported: ["read", "write"],
+    });
     const s3 = ex.add("auth_metadata", "", 200, prm, { httpMethod: "GET", ms });
     const challenge = {
       phase: "initialize" as const,
       status: 401,
       seq: s2,
-      challenges: [{ scheme: "Bearer", params: { realm: "mcp", error: "invalid_token", resource_metadata: `${new URL(url).origin}/.well-known/oauth-protected-resource/mcp` } }],
+      challenges: [
+        {
+          scheme: "Bearer",
+          params: {
+            realm: "mcp",
+            error: "invalid_token",
+            resource_metadata: `${new URL(url).origin}/.well-known/oauth-protected-resource/mcp`,
+          },
+        },
+      ],
     };
     return {
       ...base,
@@ -158,18 +197,42 @@ export function syntheticObservation(i: number, profile: Profile, toolVersion: n
       JSON.stringify({
         jsonrpc: "2.0",
         id: 1,
-        result: { supportedVersions: ["2026-07-28"], capabilities: { tools: { listChanged: true } }, resultType: "complete", ttlMs: 0, cacheScope: "private", _meta: { serverInfo: { name: `server-${i}`, version: "1.4.2" } } },
+        result: {
+          supportedVersions: ["2026-07-28"],
+          capabilities: { tools: { listChanged: true } },
+          resultType: "complete",
+          ttlMs: 0,
+          cacheScope: "private",
+          _meta: { serverInfo: { name: `server-${i}`, version: "1.4.2" } },
+        },
       }),
       { modern: true, ms },
     );
-    handshake = { kind: "modern", protocolVersion: "2026-07-28", supportedVersions: ["2026-07-28"], serverInfo: { name: `server-${i}`, version: "1.4.2" }, seq: s, seqs: [s] };
+    handshake = {
+      kind: "modern",
+      protocolVersion: "2026-07-28",
+      supportedVersions: ["2026-07-28"],
+      serverInfo: { name: `server-${i}`, version: "1.4.2" },
+      seq: s,
+      seqs: [s],
+    };
   } else {
-    const s1 = ex.add("discover", "server/discover", 400, /* wire */ '{"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"Bad Request: Unsupported protocol version: 2026-07-28"}}', { modern: true, ms });
+    const s1 = ex.add(
+      "discover",
+      "server/discover",
+      400,
+      /* wire */ '{"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"Bad Request: Unsupported protocol version: 2026-07-28"}}',
+      { modern: true, ms },
+    );
     const s2 = ex.add(
       "initialize",
       "initialize",
       200,
-      JSON.stringify({ jsonrpc: "2.0", id: 2, result: { protocolVersion: "2025-06-18", capabilities: { tools: {} }, serverInfo: { name: `server-${i}`, version: "0.9.1" } } }),
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: 2,
+        result: { protocolVersion: "2025-06-18", capabilities: { tools: {} }, serverInfo: { name: `server-${i}`, version: "0.9.1" } },
+      }),
       { ms, headers: { "mcp-session-id": `sess-${i}-${at.getTime()}` } },
     );
     const s3 = ex.add("initialized", "notifications/initialized", 202, "", { ms: 5 });
@@ -179,7 +242,7 @@ export function syntheticObservation(i: number, profile: Profile, toolVersion: n
       common: true,
       serverInfo: { name: `server-${i}`, version: "0.9.1" },
       sessionId: `sess-${i}`,
-      fallbackCause: 'server/discover answered HTTP 400 with -32000 under id null',
+      fallbackCause: "server/discover answered HTTP 400 with -32000 under id null",
       seq: s2,
       seqs: [s1, s2, s3],
     };
@@ -188,15 +251,37 @@ export function syntheticObservation(i: number, profile: Profile, toolVersion: n
   const toolsList = { kind: "complete" as const, tools, pages: 1, malformed: [], seqs: [sl] };
   let toolCall: ProbeObservation["toolCall"];
   if (profile === "risky") {
-    const sc = ex.add("tools_call", "tools/call", 500, "<!doctype html><html><body><h1>Internal Server Error</h1><pre>TypeError: cannot read properties of undefined</pre></body></html>", {
-      modern,
-      headers: { "content-type": "text/html" },
-      ms,
-    });
-    toolCall = { kind: "answered", status: 500, shape: { type: "malformed", description: "an HTML page with HTTP 500", form: "html" }, seq: sc };
+    const sc = ex.add(
+      "tools_call",
+      "tools/call",
+      500,
+      "<!doctype html><html><body><h1>Internal Server Error</h1><pre>TypeError: cannot read properties of undefined</pre></body></html>",
+      {
+        modern,
+        headers: { "content-type": "text/html" },
+        ms,
+      },
+    );
+    toolCall = {
+      kind: "answered",
+      status: 500,
+      shape: { type: "malformed", description: "an HTML page with HTTP 500", form: "html" },
+      seq: sc,
+    };
   } else if (modern) {
-    const sc = ex.add("tools_call", "tools/call", 200, '{"jsonrpc":"2.0","id":3,"error":{"code":-32602,"message":"Tool mcp_status_probe_no_such_tool not found"}}', { modern, ms });
-    toolCall = { kind: "answered", status: 200, shape: { type: "jsonrpc_error", code: -32602, message: "Tool mcp_status_probe_no_such_tool not found", transport: "json" }, seq: sc };
+    const sc = ex.add(
+      "tools_call",
+      "tools/call",
+      200,
+      '{"jsonrpc":"2.0","id":3,"error":{"code":-32602,"message":"Tool mcp_status_probe_no_such_tool not found"}}',
+      { modern, ms },
+    );
+    toolCall = {
+      kind: "answered",
+      status: 200,
+      shape: { type: "jsonrpc_error", code: -32602, message: "Tool mcp_status_probe_no_such_tool not found", transport: "json" },
+      seq: sc,
+    };
   } else {
     const sc = ex.add(
       "tools_call",
@@ -205,9 +290,22 @@ export function syntheticObservation(i: number, profile: Profile, toolVersion: n
       '{"jsonrpc":"2.0","id":4,"result":{"content":[{"type":"text","text":"MCP error -32602: Tool mcp_status_probe_no_such_tool not found"}],"isError":true}}',
       { ms },
     );
-    toolCall = { kind: "answered", status: 200, shape: { type: "is_error_result", text: "MCP error -32602: Tool mcp_status_probe_no_such_tool not found" }, seq: sc };
+    toolCall = {
+      kind: "answered",
+      status: 200,
+      shape: { type: "is_error_result", text: "MCP error -32602: Tool mcp_status_probe_no_such_tool not found" },
+      seq: sc,
+    };
   }
-  return { ...base, era: modern ? "modern" : "legacy", handshake, toolsList, toolCall, authMetadata: { kind: "no_challenge" }, exchanges: ex.list };
+  return {
+    ...base,
+    era: modern ? "modern" : "legacy",
+    handshake,
+    toolsList,
+    toolCall,
+    authMetadata: { kind: "no_challenge" },
+    exchanges: ex.list,
+  };
 }
 
 /** A tiny deterministic PRNG (mulberry32), so runs are repeatable. */

@@ -1,7 +1,16 @@
 import { sqliteTable, text, integer, real, index, uniqueIndex, primaryKey } from "drizzle-orm/sqlite-core";
 import { CHECK_IDS, CHECK_STATES, HINT_CODES, NO_FALLBACK_RULES, NOT_CHECKED_CAUSES, REFUSAL_CODES } from "../lib/checks/vocabulary";
 import { ERAS, TRANSPORTS } from "../lib/probe/protocol";
-import { ALERT_KINDS, ALERT_STATES, CROSS_READ_EXPLANATIONS, CROSS_READ_OUTCOMES, EVENT_COUNTERS, OPT_OUT_SOURCES, TOOL_CHANGE_KINDS, UPTIME_OUTCOMES } from "../lib/store/vocabulary";
+import {
+  ALERT_KINDS,
+  ALERT_STATES,
+  CROSS_READ_EXPLANATIONS,
+  CROSS_READ_OUTCOMES,
+  EVENT_COUNTERS,
+  OPT_OUT_SOURCES,
+  TOOL_CHANGE_KINDS,
+  UPTIME_OUTCOMES,
+} from "../lib/store/vocabulary";
 
 // Times are ISO-8601 UTC strings throughout: sortable, readable in evidence, no tz surprises.
 
@@ -84,7 +93,9 @@ export const runs = sqliteTable(
   "runs",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    serverId: integer("server_id").notNull().references(() => servers.id),
+    serverId: integer("server_id")
+      .notNull()
+      .references(() => servers.id),
     roundId: integer("round_id"),
     startedAt: text("started_at").notNull(),
     finishedAt: text("finished_at").notNull(),
@@ -119,7 +130,9 @@ export const runs = sqliteTable(
 export const checkResults = sqliteTable(
   "check_results",
   {
-    serverId: integer("server_id").notNull().references(() => servers.id),
+    serverId: integer("server_id")
+      .notNull()
+      .references(() => servers.id),
     check: text("check", { enum: CHECK_IDS }).notNull(),
     state: text("state", { enum: CHECK_STATES }).notNull(),
     reason: text("reason").notNull(),
@@ -150,7 +163,9 @@ export const transitions = sqliteTable(
   "transitions",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    serverId: integer("server_id").notNull().references(() => servers.id),
+    serverId: integer("server_id")
+      .notNull()
+      .references(() => servers.id),
     check: text("check", { enum: CHECK_IDS }).notNull(),
     fromState: text("from_state", { enum: CHECK_STATES }),
     toState: text("to_state", { enum: CHECK_STATES }).notNull(),
@@ -166,7 +181,9 @@ export const toolSnapshots = sqliteTable(
   "tool_snapshots",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    serverId: integer("server_id").notNull().references(() => servers.id),
+    serverId: integer("server_id")
+      .notNull()
+      .references(() => servers.id),
     hash: text("hash").notNull(),
     /** JSON of the tool list, canonicalised. */
     tools: text("tools").notNull(),
@@ -177,12 +194,13 @@ export const toolSnapshots = sqliteTable(
   (t) => [uniqueIndex("tool_snapshots_uq").on(t.serverId, t.hash)],
 );
 
-
 export const toolChanges = sqliteTable(
   "tool_changes",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    serverId: integer("server_id").notNull().references(() => servers.id),
+    serverId: integer("server_id")
+      .notNull()
+      .references(() => servers.id),
     at: text("at").notNull(),
     toolName: text("tool_name").notNull(),
     kind: text("kind", { enum: TOOL_CHANGE_KINDS }).notNull(),
@@ -195,7 +213,6 @@ export const toolChanges = sqliteTable(
   },
   (t) => [index("tool_changes_at_idx").on(t.at), index("tool_changes_server_idx").on(t.serverId, t.at)],
 );
-
 
 export const optOuts = sqliteTable("opt_outs", {
   host: text("host").primaryKey(),
@@ -358,7 +375,9 @@ export const crossReads = sqliteTable(
   "cross_reads",
   {
     day: text("day").notNull(),
-    serverId: integer("server_id").notNull().references(() => servers.id),
+    serverId: integer("server_id")
+      .notNull()
+      .references(() => servers.id),
     outcome: text("outcome", { enum: CROSS_READ_OUTCOMES }).notNull(),
     /** JSON string[]: field paths where the two tool lists differ (disagreed only). */
     paths: text("paths").notNull().default("[]"),
@@ -387,7 +406,9 @@ export const meta = sqliteTable("meta", {
 export const serverDays = sqliteTable(
   "server_days",
   {
-    serverId: integer("server_id").notNull().references(() => servers.id),
+    serverId: integer("server_id")
+      .notNull()
+      .references(() => servers.id),
     day: text("day").notNull(),
     state: text("state", { enum: CHECK_STATES }).notNull(),
     probes: integer("probes").notNull().default(0),
@@ -411,7 +432,9 @@ export const reprobeRequests = sqliteTable(
   "reprobe_requests",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    serverId: integer("server_id").notNull().references(() => servers.id),
+    serverId: integer("server_id")
+      .notNull()
+      .references(() => servers.id),
     requestedAt: text("requested_at").notNull(),
   },
   (t) => [index("reprobe_server_idx").on(t.serverId, t.requestedAt), index("reprobe_at_idx").on(t.requestedAt)],
@@ -424,7 +447,9 @@ export const incidents = sqliteTable(
   "incidents",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    serverId: integer("server_id").notNull().references(() => servers.id),
+    serverId: integer("server_id")
+      .notNull()
+      .references(() => servers.id),
     startedAt: text("started_at").notNull(),
     /** Null while the incident is open. */
     endedAt: text("ended_at"),

@@ -8,7 +8,11 @@ const boolFlag = z
   .transform((v) => v === "1" || v?.toLowerCase() === "true");
 
 const EnvSchema = z.object({
-  REGISTRY_URL: z.string().url().optional().or(z.literal("").transform(() => undefined)),
+  REGISTRY_URL: z
+    .string()
+    .url()
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
   DATABASE_PATH: z.string().optional(),
   CRON_SECRET: z.string().optional(),
   PROBE_SCHEDULE: z.string().optional(),
@@ -17,8 +21,17 @@ const EnvSchema = z.object({
   PROBE_ALLOW_PRIVATE_NETWORKS: boolFlag,
   MCP_STATUS_DEMO: z.enum(["0", "1", "true", "false", ""]).optional(),
   PUBLIC_BASE_URL: z.string().url().optional(),
-  ALERT_WEBHOOK_URL: z.string().url().optional().or(z.literal("").transform(() => undefined)),
-  ALERT_STALE_MINUTES: z.coerce.number().int().min(1).max(7 * 24 * 60).optional(),
+  ALERT_WEBHOOK_URL: z
+    .string()
+    .url()
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
+  ALERT_STALE_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(7 * 24 * 60)
+    .optional(),
   CROSS_READ_SAMPLE: z.coerce.number().int().min(0).max(100_000).optional(),
   REPROBE_MIN_MINUTES: z.coerce.number().int().min(1).max(10_080).optional(),
   REPROBE_HOURLY_CAP: z.coerce.number().int().min(0).max(100_000).optional(),
@@ -98,7 +111,12 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   }
   const e = parsed.data;
   // Unset REGISTRY_URL means the built-in demo fleet, unless MCP_STATUS_DEMO=0 asks for the official registry.
-  const demoFlag = e.MCP_STATUS_DEMO === "1" || e.MCP_STATUS_DEMO === "true" ? true : e.MCP_STATUS_DEMO === "0" || e.MCP_STATUS_DEMO === "false" ? false : undefined;
+  const demoFlag =
+    e.MCP_STATUS_DEMO === "1" || e.MCP_STATUS_DEMO === "true"
+      ? true
+      : e.MCP_STATUS_DEMO === "0" || e.MCP_STATUS_DEMO === "false"
+        ? false
+        : undefined;
   const demo = demoFlag ?? !e.REGISTRY_URL;
   return {
     registryUrl: demo ? undefined : (e.REGISTRY_URL ?? OFFICIAL_REGISTRY_URL),

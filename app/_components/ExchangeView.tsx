@@ -33,34 +33,33 @@ export function ExchangeView({
   open?: boolean;
   children?: React.ReactNode;
 }) {
-  const outcome =
-    exchange.status !== undefined ? `HTTP ${exchange.status}` : exchange.error ? `no answer: ${exchange.error}` : "no answer";
+  const outcome = exchange.status !== undefined ? `HTTP ${exchange.status}` : exchange.error ? `no answer: ${exchange.error}` : "no answer";
   return (
     <article className="exchange" id={anchor} aria-label={`Exchange ${exchange.seq}`}>
       <details open={open}>
         <summary className="exchange-summary">
           #{exchange.seq} {exchange.phase}: {exchange.method} {exchange.url} → {outcome} ({formatDuration(exchange.durationMs)})
         </summary>
-      {children}
-      {exchange.error && exchange.status !== undefined ? <p>Error: {exchange.error}</p> : null}
-      <HeaderTable caption="Request headers" headers={exchange.requestHeaders} />
-      {exchange.requestBody !== undefined ? (
-        <>
-          <p className="sub">Request body</p>
-          <pre tabIndex={0}>{exchange.requestBody}</pre>
-        </>
-      ) : null}
-      <HeaderTable caption="Response headers" headers={exchange.responseHeaders} />
-      {exchange.bodyExcerpt !== undefined ? (
-        <>
-          <p className="sub">
-            Response body{exchange.bodyBytes !== undefined ? ` (${exchange.bodyBytes} bytes` : ""}
-            {exchange.bodyBytes !== undefined ? (exchange.truncated ? ", cut short by the size cap)" : ")") : ""}
-            {exchange.bodyExcerpt.length > 0 ? ", excerpt:" : ": empty"}
-          </p>
-          {exchange.bodyExcerpt.length > 0 ? <pre tabIndex={0}>{exchange.bodyExcerpt}</pre> : null}
-        </>
-      ) : null}
+        {children}
+        {exchange.error && exchange.status !== undefined ? <p>Error: {exchange.error}</p> : null}
+        <HeaderTable caption="Request headers" headers={exchange.requestHeaders} />
+        {exchange.requestBody !== undefined ? (
+          <>
+            <p className="sub">Request body</p>
+            <pre tabIndex={0}>{exchange.requestBody}</pre>
+          </>
+        ) : null}
+        <HeaderTable caption="Response headers" headers={exchange.responseHeaders} />
+        {exchange.bodyExcerpt !== undefined ? (
+          <>
+            <p className="sub">
+              Response body{exchange.bodyBytes !== undefined ? ` (${exchange.bodyBytes} bytes` : ""}
+              {exchange.bodyBytes !== undefined ? (exchange.truncated ? ", cut short by the size cap)" : ")") : ""}
+              {exchange.bodyExcerpt.length > 0 ? ", excerpt:" : ": empty"}
+            </p>
+            {exchange.bodyExcerpt.length > 0 ? <pre tabIndex={0}>{exchange.bodyExcerpt}</pre> : null}
+          </>
+        ) : null}
         <CopyField label={`curl for exchange #${exchange.seq}`} text={curlCommand(exchange)} className="curl" />
       </details>
     </article>

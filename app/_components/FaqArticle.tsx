@@ -134,7 +134,9 @@ export function FaqArticle({ lang, slug }: { lang: Lang; slug: FaqSlug }) {
       <p className="lede">{page.summary}</p>
       {slug !== "changelog" ? (
         <aside className="rule-changes" aria-labelledby="rule-changes-h">
-          <h2 id="rule-changes-h">{since.length > 0 ? chrome.changesSince(page.firstPublished) : chrome.noChangesSince(page.firstPublished)}</h2>
+          <h2 id="rule-changes-h">
+            {since.length > 0 ? chrome.changesSince(page.firstPublished) : chrome.noChangesSince(page.firstPublished)}
+          </h2>
           {since.length > 0 ? <Changelog lang={lang} entries={since} /> : null}
         </aside>
       ) : null}

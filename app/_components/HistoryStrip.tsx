@@ -35,7 +35,13 @@ export function HistoryStrip({ days }: { days: StripDay[] }) {
   const probed = days.filter((d) => d.state).reverse();
   return (
     <figure className="history">
-      <svg className="strip" viewBox={`0 0 ${days.length * (BAR + GAP) - GAP} ${HEIGHT}`} preserveAspectRatio="none" aria-hidden="true" focusable="false">
+      <svg
+        className="strip"
+        viewBox={`0 0 ${days.length * (BAR + GAP) - GAP} ${HEIGHT}`}
+        preserveAspectRatio="none"
+        aria-hidden="true"
+        focusable="false"
+      >
         {days.map((d, i) => {
           const x = i * (BAR + GAP);
           const bar = d.state ? (
@@ -73,8 +79,8 @@ export function HistoryStrip({ days }: { days: StripDay[] }) {
           </li>
         </ul>
         <p className="sub">
-          Each bar is one UTC day, coloured by the worst discovery result (handshake, protocol version, tool list) of that day&apos;s probes: Failed,
-          then Observed risk, then Not checked, then Verified.
+          Each bar is one UTC day, coloured by the worst discovery result (handshake, protocol version, tool list) of that day&apos;s
+          probes: Failed, then Observed risk, then Not checked, then Verified.
         </p>
       </figcaption>
       <details>
@@ -97,7 +103,9 @@ export function HistoryStrip({ days }: { days: StripDay[] }) {
                   <td data-label="Day (UTC)">{d.day}</td>
                   <td data-label="Worst discovery state">{STATE_LABELS.en[d.state!]}</td>
                   <td data-label="Probes">{d.probes}</td>
-                  <td data-label="Last run">{d.runId ? <a href={runPath(d.runId)}>run {d.runId}</a> : "no longer kept (runs are kept 30 days)"}</td>
+                  <td data-label="Last run">
+                    {d.runId ? <a href={runPath(d.runId)}>run {d.runId}</a> : "no longer kept (runs are kept 30 days)"}
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -113,7 +121,7 @@ export function HistoryStrip({ days }: { days: StripDay[] }) {
  * readers. Not a link: the row's name already leads to the page, and 50 more tab stops would not help. */
 export function HistoryStripCompact({ days }: { days: StripDay[] }) {
   const paths = new Map<Cell, string>();
-  for (let i = 0; i < days.length; ) {
+  for (let i = 0; i < days.length;) {
     const cell: Cell = days[i]!.state ?? "none";
     let n = 1;
     while (i + n < days.length && (days[i + n]!.state ?? "none") === cell) n++;

@@ -41,7 +41,15 @@ export function IncidentTable({ rows, showServer }: { rows: Incident[]; showServ
                 <strong>Ongoing</strong>
               )}
             </td>
-            <td data-label="Duration">{i.durationMs === null ? <>ongoing, opened <Ago iso={i.startedAt} /></> : formatIncidentDuration(i.durationMs)}</td>
+            <td data-label="Duration">
+              {i.durationMs === null ? (
+                <>
+                  ongoing, opened <Ago iso={i.startedAt} />
+                </>
+              ) : (
+                formatIncidentDuration(i.durationMs)
+              )}
+            </td>
             <td data-label="Opened by">
               <Link href={`${serverPath(i.serverName)}#${checkAnchor(i.check)}`}>{CHECK_LABELS.en[i.check]} Failed</Link>: {i.reason}
             </td>

@@ -14,7 +14,6 @@ import { StateChip } from "./StateChip";
 import { ServerTable } from "./index/ServerTable";
 import { siteDb } from "../_lib/db";
 
-
 const PAGE_SIZE = 50;
 
 /** One state filter of the search form: "any state" or one of the four. */
@@ -41,21 +40,25 @@ export function IndexView({ query }: { query: IndexQuery }) {
   const list = listServers(db, { ...query, pageSize: PAGE_SIZE });
   const pages = Math.max(1, Math.ceil(list.total / list.pageSize));
   const now = new Date();
-  const history = historyDays(db, list.rows.map((r) => r.name), historyFromDay(now));
+  const history = historyDays(
+    db,
+    list.rows.map((r) => r.name),
+    historyFromDay(now),
+  );
   const filtered = query.q !== "" || Object.keys(query.states).length > 0 || query.includeLeft || query.overall !== undefined;
 
   return (
     <>
       <h1>Remote MCP servers, as a careful client sees them</h1>
       <p className="lede">
-        Every remote server in the official MCP registry, probed anonymously. Each check is Verified, Failed, Observed risk or
-        Not checked, always with a one-sentence reason and the HTTP exchanges behind it.{" "}
+        Every remote server in the official MCP registry, probed anonymously. Each check is Verified, Failed, Observed risk or Not checked,
+        always with a one-sentence reason and the HTTP exchanges behind it.{" "}
         <Link href="/faq/observed-unsigned">What a verdict here is, and is not.</Link>
       </p>
       {getConfig().demo ? (
         <p className="notice" role="note">
-          Demo mode: no <code>REGISTRY_URL</code> is set, so these servers are the built-in fixture fleet on loopback, each
-          behaving one way on purpose, probed by the real probe. Set <code>REGISTRY_URL</code> to read a real registry.
+          Demo mode: no <code>REGISTRY_URL</code> is set, so these servers are the built-in fixture fleet on loopback, each behaving one way
+          on purpose, probed by the real probe. Set <code>REGISTRY_URL</code> to read a real registry.
         </p>
       ) : null}
 
@@ -78,7 +81,10 @@ export function IndexView({ query }: { query: IndexQuery }) {
               <th scope="row">Overall</th>
               {CHECK_STATES.map((s) => (
                 <td key={s} data-label={STATE_LABELS.en[s]}>
-                  <Link href={indexHref({ overall: s })} aria-label={`Overall ${STATE_LABELS.en[s]}: ${counted(counts.byOverall[s], WORDS.server)}`}>
+                  <Link
+                    href={indexHref({ overall: s })}
+                    aria-label={`Overall ${STATE_LABELS.en[s]}: ${counted(counts.byOverall[s], WORDS.server)}`}
+                  >
                     {formatCount(counts.byOverall[s])}
                   </Link>
                 </td>
@@ -89,7 +95,10 @@ export function IndexView({ query }: { query: IndexQuery }) {
                 <th scope="row">{CHECK_LABELS.en[id]}</th>
                 {CHECK_STATES.map((s) => (
                   <td key={s} data-label={STATE_LABELS.en[s]}>
-                    <Link href={indexHref({ states: { [id]: s } })} aria-label={`${CHECK_LABELS.en[id]} ${STATE_LABELS.en[s]}: ${counted(counts.byCheck[id][s], WORDS.server)}`}>
+                    <Link
+                      href={indexHref({ states: { [id]: s } })}
+                      aria-label={`${CHECK_LABELS.en[id]} ${STATE_LABELS.en[s]}: ${counted(counts.byCheck[id][s], WORDS.server)}`}
+                    >
                       {formatCount(counts.byCheck[id][s])}
                     </Link>
                   </td>
@@ -125,7 +134,8 @@ export function IndexView({ query }: { query: IndexQuery }) {
           </div>
           <div className="field checkbox">
             <label>
-              <input type="checkbox" name="includeLeft" value="1" defaultChecked={query.includeLeft} /> Include servers that left the registry
+              <input type="checkbox" name="includeLeft" value="1" defaultChecked={query.includeLeft} /> Include servers that left the
+              registry
             </label>
           </div>
           <button type="submit">Show servers</button>

@@ -90,8 +90,8 @@ export function LatencyChart({ times, today }: { times: ResponseTimes; today: st
         </ul>
       ) : null}
       <p className="sub">
-        A step&apos;s time is the sum of its HTTP exchanges (the probe sends one request at a time): discover or initialize for the handshake, every
-        page for the tool list. Steps that got no answer are left out.
+        A step&apos;s time is the sum of its HTTP exchanges (the probe sends one request at a time): discover or initialize for the
+        handshake, every page for the tool list. Steps that got no answer are left out.
       </p>
     </>
   );

@@ -46,9 +46,9 @@ export function ReprobeForm(props: {
             <p>This host asked not to be probed: a request here is answered from the opt-out, and nothing is sent to it.</p>
           ) : null}
           <p>
-            Fixed something? Ask for one probe of this server now instead of waiting for its schedule. The probe is the same as in a round, with the
-            same opt-outs: a host that asked not to be probed gets no request. At most once every {props.minMinutes} minutes per server, and{" "}
-            {props.hourlyCap} an hour for the whole site.
+            Fixed something? Ask for one probe of this server now instead of waiting for its schedule. The probe is the same as in a round,
+            with the same opt-outs: a host that asked not to be probed gets no request. At most once every {props.minMinutes} minutes per
+            server, and {props.hourlyCap} an hour for the whole site.
           </p>
           <form method="post" action="/api/reprobe" className="reprobe-form">
             <input type="hidden" name="server" value={props.name} />
@@ -63,14 +63,17 @@ export function ReprobeForm(props: {
           status.probe ? (
             <p>
               Requested at <time dateTime={status.requestedAt}>{formatUtc(status.requestedAt)}</time>;{" "}
-              <strong>probed at <time dateTime={status.probe.finishedAt}>{formatUtc(status.probe.finishedAt)}</time></strong>
+              <strong>
+                probed at <time dateTime={status.probe.finishedAt}>{formatUtc(status.probe.finishedAt)}</time>
+              </strong>
               {status.probe.requests === 0 ? " without a request (nothing was sent; the results say why)" : ""} (
-              <a href={runPath(status.probe.runId)}>run {status.probe.runId}</a>). The results on this page are from that probe or a later one.
+              <a href={runPath(status.probe.runId)}>run {status.probe.runId}</a>). The results on this page are from that probe or a later
+              one.
             </p>
           ) : (
             <p>
-              Requested at <time dateTime={status.requestedAt}>{formatUtc(status.requestedAt)}</time>: <strong>queued</strong>. It runs at once
-              unless a round is under way, then with the next round; reload this page to see the result.
+              Requested at <time dateTime={status.requestedAt}>{formatUtc(status.requestedAt)}</time>: <strong>queued</strong>. It runs at
+              once unless a round is under way, then with the next round; reload this page to see the result.
             </p>
           )
         ) : null}
@@ -80,7 +83,17 @@ export function ReprobeForm(props: {
 }
 
 /** The form with its token and the server's latest request, read at render time. */
-export function ReprobeSection({ name, leftRegistry, optedOut, query }: { name: string; leftRegistry: boolean; optedOut: boolean; query: Record<string, string | string[] | undefined> }) {
+export function ReprobeSection({
+  name,
+  leftRegistry,
+  optedOut,
+  query,
+}: {
+  name: string;
+  leftRegistry: boolean;
+  optedOut: boolean;
+  query: Record<string, string | string[] | undefined>;
+}) {
   const db = siteDb();
   const config = getConfig();
   const id = serverIdByName(db, name);

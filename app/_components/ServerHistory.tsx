@@ -17,7 +17,8 @@ export function ServerHistory({ name, now }: { name: string; now: Date }) {
         <HistoryStrip days={h.days} />
         <UptimeFigures name={name} now={now} />
         <p>
-          <a href={serverStatesFeedPath(name)}>Subscribe to this server&apos;s state changes (Atom feed)</a>: one entry each time a check changes state.
+          <a href={serverStatesFeedPath(name)}>Subscribe to this server&apos;s state changes (Atom feed)</a>: one entry each time a check
+          changes state.
         </p>
       </section>
       <section id="response-time" aria-labelledby="response-time-h">

@@ -4,7 +4,17 @@ import { STATE_ICONS, stateLabel } from "@/lib/site/states";
 
 /** A state as icon + words; colour only repeats what the text already says. A Not checked chip also names its kind
  * (credential required, slow down, opted out, …) when the judge stored one. */
-export function StateChip({ state, lang = "en", prefix, cause }: { state: CheckState | null; lang?: Lang; prefix?: string; cause?: NotCheckedCause | null }) {
+export function StateChip({
+  state,
+  lang = "en",
+  prefix,
+  cause,
+}: {
+  state: CheckState | null;
+  lang?: Lang;
+  prefix?: string;
+  cause?: NotCheckedCause | null;
+}) {
   const cls = state ? `chip chip-${state}` : "chip chip-none";
   const kind = state === "not_checked" && cause ? NOT_CHECKED_CAUSE_LABELS[lang][cause] : null;
   return (

@@ -32,32 +32,43 @@ function nameSize(name: string): number {
 export async function renderCard(m: CardModel): Promise<Buffer> {
   const overallColor = m.overall ? BADGE_COLORS[m.overall] : BADGE_COLORS.unknown;
   const image = new ImageResponse(
-    (
-      <div style={{ display: "flex", flexDirection: "column", width: "100%", height: "100%", background: "#ffffff", padding: "56px 64px", color: INK, fontFamily: "sans-serif" }}>
-        <div style={{ display: "flex", fontSize: 28, color: MUTED }}>mcp-status · observed MCP checks</div>
-        <div style={{ display: "flex", flexDirection: "column", marginTop: 28 }}>
-          <div style={{ display: "flex", fontSize: nameSize(m.name), fontWeight: 700, lineHeight: 1.1, wordBreak: "break-all" }}>{m.name}</div>
-          {m.title ? <div style={{ display: "flex", fontSize: 30, color: MUTED, marginTop: 10 }}>{m.title.slice(0, 80)}</div> : null}
+    <div
+      style={{
+        display: "flex",
+        flexDirection: "column",
+        width: "100%",
+        height: "100%",
+        background: "#ffffff",
+        padding: "56px 64px",
+        color: INK,
+        fontFamily: "sans-serif",
+      }}
+    >
+      <div style={{ display: "flex", fontSize: 28, color: MUTED }}>mcp-status · observed MCP checks</div>
+      <div style={{ display: "flex", flexDirection: "column", marginTop: 28 }}>
+        <div style={{ display: "flex", fontSize: nameSize(m.name), fontWeight: 700, lineHeight: 1.1, wordBreak: "break-all" }}>
+          {m.name}
         </div>
-        <div style={{ display: "flex", alignItems: "center", marginTop: 34 }}>
-          <Icon state={m.overall} size={64} />
-          <div style={{ display: "flex", fontSize: 54, fontWeight: 700, marginLeft: 20, color: overallColor }}>{m.overallLabel}</div>
-          {m.leftRegistry ? <div style={{ display: "flex", fontSize: 28, color: MUTED, marginLeft: 24 }}>(left the registry)</div> : null}
-        </div>
-        <div style={{ display: "flex", flexWrap: "wrap", marginTop: 34 }}>
-          {m.checks.map((c) => (
-            <div key={c.id} style={{ display: "flex", alignItems: "center", width: "33%", marginBottom: 18 }}>
-              <Icon state={c.state} size={30} />
-              <div style={{ display: "flex", flexDirection: "column", marginLeft: 12 }}>
-                <div style={{ display: "flex", fontSize: 24, color: MUTED }}>{c.label}</div>
-                <div style={{ display: "flex", fontSize: 28, fontWeight: 700 }}>{c.stateLabel}</div>
-              </div>
-            </div>
-          ))}
-        </div>
-        <div style={{ display: "flex", marginTop: "auto", fontSize: 26, color: MUTED }}>{m.probed}</div>
+        {m.title ? <div style={{ display: "flex", fontSize: 30, color: MUTED, marginTop: 10 }}>{m.title.slice(0, 80)}</div> : null}
       </div>
-    ),
+      <div style={{ display: "flex", alignItems: "center", marginTop: 34 }}>
+        <Icon state={m.overall} size={64} />
+        <div style={{ display: "flex", fontSize: 54, fontWeight: 700, marginLeft: 20, color: overallColor }}>{m.overallLabel}</div>
+        {m.leftRegistry ? <div style={{ display: "flex", fontSize: 28, color: MUTED, marginLeft: 24 }}>(left the registry)</div> : null}
+      </div>
+      <div style={{ display: "flex", flexWrap: "wrap", marginTop: 34 }}>
+        {m.checks.map((c) => (
+          <div key={c.id} style={{ display: "flex", alignItems: "center", width: "33%", marginBottom: 18 }}>
+            <Icon state={c.state} size={30} />
+            <div style={{ display: "flex", flexDirection: "column", marginLeft: 12 }}>
+              <div style={{ display: "flex", fontSize: 24, color: MUTED }}>{c.label}</div>
+              <div style={{ display: "flex", fontSize: 28, fontWeight: 700 }}>{c.stateLabel}</div>
+            </div>
+          </div>
+        ))}
+      </div>
+      <div style={{ display: "flex", marginTop: "auto", fontSize: 26, color: MUTED }}>{m.probed}</div>
+    </div>,
     { ...CARD_SIZE },
   );
   return Buffer.from(await image.arrayBuffer());

@@ -3,7 +3,9 @@
 
 /** An Atom feed, kept by browsers and proxies for `maxAgeS` seconds. */
 export function atomResponse(xml: string, maxAgeS = 300): Response {
-  return new Response(xml, { headers: { "content-type": "application/atom+xml; charset=utf-8", "cache-control": `public, max-age=${maxAgeS}` } });
+  return new Response(xml, {
+    headers: { "content-type": "application/atom+xml; charset=utf-8", "cache-control": `public, max-age=${maxAgeS}` },
+  });
 }
 
 /** The plain-text 404 for a registry name the database does not know. */

@@ -42,7 +42,15 @@ export async function pageMetadata(m: PageMeta): Promise<Metadata> {
       // Feed links stay relative, as feed readers resolve them against the page.
       ...(m.feeds ? { types: { "application/atom+xml": m.feeds.map((f) => ({ url: f.url, title: f.title })) } } : {}),
     },
-    openGraph: { type: "website", siteName: SITE_NAME, url: abs(m.path), title: fullTitle, description, locale: OG_LOCALE[m.lang ?? "en"], images },
+    openGraph: {
+      type: "website",
+      siteName: SITE_NAME,
+      url: abs(m.path),
+      title: fullTitle,
+      description,
+      locale: OG_LOCALE[m.lang ?? "en"],
+      images,
+    },
     twitter: { card: images ? "summary_large_image" : "summary", title: fullTitle, description, images },
   };
 }

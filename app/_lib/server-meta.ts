@@ -16,7 +16,11 @@ export async function serverPageMetadata(name: string, origin: string): Promise<
     path: serverPath(name),
     title: name,
     description: cardDescription(card),
-    image: { url: `${cardPath(name)}?run=${facts.lastRunId ?? 0}`, ...CARD_SIZE, alt: `${name}: ${card.overallLabel}. ${card.checks.map((c) => `${c.label} ${c.stateLabel}`).join(", ")}.` },
+    image: {
+      url: `${cardPath(name)}?run=${facts.lastRunId ?? 0}`,
+      ...CARD_SIZE,
+      alt: `${name}: ${card.overallLabel}. ${card.checks.map((c) => `${c.label} ${c.stateLabel}`).join(", ")}.`,
+    },
     feeds: [
       { url: serverFeedPath(name), title: `Tool changes: ${name}` },
       { url: serverStatesFeedPath(name), title: `State changes: ${name}` },

@@ -12,5 +12,8 @@ export function sitemapSource(db: Db): SitemapSource {
 }
 
 export function sitemapResponse(answer: TextAnswer): Response {
-  return new Response(answer.body, { status: answer.status, headers: { "content-type": answer.contentType, "cache-control": "public, max-age=300" } });
+  return new Response(answer.body, {
+    status: answer.status,
+    headers: { "content-type": answer.contentType, "cache-control": "public, max-age=300" },
+  });
 }

@@ -16,7 +16,8 @@ export const generateMetadata = (): Promise<Metadata> =>
   pageMetadata({
     path: "/census",
     title: "Census",
-    description: "Across remote MCP servers: tool lists read to the end, protocol revisions agreed, and how servers refuse a call to a tool that does not exist.",
+    description:
+      "Across remote MCP servers: tool lists read to the end, protocol revisions agreed, and how servers refuse a call to a tool that does not exist.",
   });
 
 export default function CensusPage() {
@@ -32,8 +33,16 @@ export default function CensusPage() {
     reads.filter((r) => r.complete === complete && (state === undefined || r.toolsList === state)).reduce((n, r) => n + r.count, 0);
   const readRows: { label: string; state: CheckState | null; count: number }[] = [
     { label: "Read to the end, every definition well-formed", state: "verified", count: readsOf(true, "verified") },
-    { label: "Read to the end, some definitions malformed (duplicate names, no object inputSchema, no name)", state: "observed_risk", count: readsOf(true, "observed_risk") },
-    { label: "Not read to the end (pages that never end, failures, credential gates, slow-downs, the probe's deadline)", state: null, count: readsOf(false) },
+    {
+      label: "Read to the end, some definitions malformed (duplicate names, no object inputSchema, no name)",
+      state: "observed_risk",
+      count: readsOf(true, "observed_risk"),
+    },
+    {
+      label: "Not read to the end (pages that never end, failures, credential gates, slow-downs, the probe's deadline)",
+      state: null,
+      count: readsOf(false),
+    },
   ];
 
   return (
@@ -48,9 +57,9 @@ export default function CensusPage() {
       <section aria-labelledby="read-h">
         <h2 id="read-h">Tool lists read to the end</h2>
         <p>
-          A server counts as read when its whole tool list was read, page after page, to the end, even if some definitions in it are malformed: that
-          is what clients get, so it counts for <Link href="/coverage">coverage</Link>, the last complete read and tool history. A list whose pages
-          never end does not count. By each server&apos;s latest probe:
+          A server counts as read when its whole tool list was read, page after page, to the end, even if some definitions in it are
+          malformed: that is what clients get, so it counts for <Link href="/coverage">coverage</Link>, the last complete read and tool
+          history. A list whose pages never end does not count. By each server&apos;s latest probe:
         </p>
         {probed === 0 ? (
           <p>No server probed yet.</p>
@@ -66,16 +75,21 @@ export default function CensusPage() {
         ) : (
           <>
             <p>
-              Modern ({MODERN_REVISION}, <code>server/discover</code>): <strong>{formatCount(modern)}</strong> ({formatPercent(modern, totalRev)}).
-              Legacy (<code>initialize</code>): <strong>{formatCount(totalRev - modern)}</strong> ({formatPercent(totalRev - modern, totalRev)}).
+              Modern ({MODERN_REVISION}, <code>server/discover</code>): <strong>{formatCount(modern)}</strong> (
+              {formatPercent(modern, totalRev)}). Legacy (<code>initialize</code>): <strong>{formatCount(totalRev - modern)}</strong> (
+              {formatPercent(totalRev - modern, totalRev)}).
             </p>
             <table className="stack">
               <thead>
                 <tr>
                   <th scope="col">Revision</th>
                   <th scope="col">Era</th>
-                  <th scope="col" className="num">Servers</th>
-                  <th scope="col" className="num">Share</th>
+                  <th scope="col" className="num">
+                    Servers
+                  </th>
+                  <th scope="col" className="num">
+                    Share
+                  </th>
                   <th scope="col" className="bar-cell">
                     <span className="visually-hidden">Share as a bar</span>
                   </th>
@@ -88,8 +102,12 @@ export default function CensusPage() {
                       <code>{r.protocolVersion}</code>
                     </td>
                     <td data-label="Era">{r.protocolVersion === MODERN_REVISION ? "modern" : "legacy"}</td>
-                    <td data-label="Servers" className="num">{formatCount(r.count)}</td>
-                    <td data-label="Share" className="num">{formatPercent(r.count, totalRev)}</td>
+                    <td data-label="Servers" className="num">
+                      {formatCount(r.count)}
+                    </td>
+                    <td data-label="Share" className="num">
+                      {formatPercent(r.count, totalRev)}
+                    </td>
                     <td className="bar-cell" aria-hidden="true">
                       <span className="share-bar" style={{ width: `${(r.count / totalRev) * 100}%` }} />
                     </td>
@@ -104,8 +122,8 @@ export default function CensusPage() {
       <section aria-labelledby="ref-h">
         <h2 id="ref-h">Refusal shapes</h2>
         <p>
-          The <Link href="/faq/withheld-call">reserved-tool call</Link> asks each server for a tool that cannot exist. How it says no decides the
-          error taxonomy check; <Link href="/faq/refusals">how refusals are recorded</Link> explains each outcome.
+          The <Link href="/faq/withheld-call">reserved-tool call</Link> asks each server for a tool that cannot exist. How it says no
+          decides the error taxonomy check; <Link href="/faq/refusals">how refusals are recorded</Link> explains each outcome.
         </p>
         {totalRef === 0 ? (
           <p>No error taxonomy result yet.</p>
@@ -128,15 +146,27 @@ export default function CensusPage() {
 }
 
 /** Servers per row with their share of `total`, and the state each row is recorded as ("–" when it varies). */
-function StateShareTable({ what, rows, total }: { what: string; rows: { key: string; label: string; state: CheckState | null; count: number }[]; total: number }) {
+function StateShareTable({
+  what,
+  rows,
+  total,
+}: {
+  what: string;
+  rows: { key: string; label: string; state: CheckState | null; count: number }[];
+  total: number;
+}) {
   return (
     <table className="stack">
       <thead>
         <tr>
           <th scope="col">{what}</th>
           <th scope="col">Recorded as</th>
-          <th scope="col" className="num">Servers</th>
-          <th scope="col" className="num">Share</th>
+          <th scope="col" className="num">
+            Servers
+          </th>
+          <th scope="col" className="num">
+            Share
+          </th>
         </tr>
       </thead>
       <tbody>
@@ -144,8 +174,12 @@ function StateShareTable({ what, rows, total }: { what: string; rows: { key: str
           <tr key={r.key}>
             <td data-label={what}>{r.label}</td>
             <td data-label="Recorded as">{r.state ? <StateChip state={r.state} /> : "–"}</td>
-            <td data-label="Servers" className="num">{formatCount(r.count)}</td>
-            <td data-label="Share" className="num">{formatPercent(r.count, total)}</td>
+            <td data-label="Servers" className="num">
+              {formatCount(r.count)}
+            </td>
+            <td data-label="Share" className="num">
+              {formatPercent(r.count, total)}
+            </td>
           </tr>
         ))}
       </tbody>

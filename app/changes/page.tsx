@@ -28,11 +28,12 @@ export default async function ChangesPage({ searchParams }: { searchParams: Prom
     <>
       <h1>Tool-definition changes</h1>
       <p className="lede">
-        Every time a server&apos;s complete tool list differs from the last one we read, the difference is kept field by field. Newest first.
+        Every time a server&apos;s complete tool list differs from the last one we read, the difference is kept field by field. Newest
+        first.
       </p>
       <p>
-        <a href="/changes/feed.xml">Atom feed of all changes</a> · each server page has its own feed too. Check results changing state (any check, any
-        server) have <a href="/changes/states.xml">a feed of their own</a>.
+        <a href="/changes/feed.xml">Atom feed of all changes</a> · each server page has its own feed too. Check results changing state (any
+        check, any server) have <a href="/changes/states.xml">a feed of their own</a>.
       </p>
       <p role="status">{total === 0 ? "No change recorded yet." : `${formatCount(total)} changes recorded.`}</p>
       {rows.length > 0 ? (

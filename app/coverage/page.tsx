@@ -20,7 +20,8 @@ export const generateMetadata = (): Promise<Metadata> =>
   pageMetadata({
     path: "/coverage",
     title: "Coverage",
-    description: "How many remote MCP servers were read completely each day, the operated alerts, and the independent cross-reader's outcomes.",
+    description:
+      "How many remote MCP servers were read completely each day, the operated alerts, and the independent cross-reader's outcomes.",
     feeds: [{ url: "/coverage/feed.xml", title: "Alerts" }],
   });
 
@@ -60,8 +61,9 @@ export default function CoveragePage() {
         <p>
           Alerts open and resolve by themselves, judged every minute: coverage clearly below its recent level, rounds that stopped
           finishing, a cross-reader that disagrees with the probe, and the probe&apos;s own network failing (
-          <Link href="/faq/own-network">how we tell it from a server&apos;s outage</Link>). <a href="/coverage/feed.xml">Atom feed of alerts</a> ·{" "}
-          <a href="/api/status">status JSON for monitors</a> (HTTP 503 while an alert is open).
+          <Link href="/faq/own-network">how we tell it from a server&apos;s outage</Link>).{" "}
+          <a href="/coverage/feed.xml">Atom feed of alerts</a> · <a href="/api/status">status JSON for monitors</a> (HTTP 503 while an alert
+          is open).
         </p>
         {open.length > 0 ? (
           open.map((a) => (
@@ -80,8 +82,8 @@ export default function CoveragePage() {
         ) : (
           <div className="notice ok">
             <p>
-              <strong>No open alert.</strong> Rounds are finishing, coverage is at its recent level, the cross-reader agrees with the probe and
-              the probe&apos;s own network works.
+              <strong>No open alert.</strong> Rounds are finishing, coverage is at its recent level, the cross-reader agrees with the probe
+              and the probe&apos;s own network works.
             </p>
           </div>
         )}
@@ -103,7 +105,9 @@ export default function CoveragePage() {
                   <td data-label="Opened">{formatUtc(a.createdAt)}</td>
                   <td data-label="Resolved">
                     {formatUtc(a.resolvedAt)}
-                    {a.resolvedAt ? <div className="sub">after {formatDuration(Date.parse(a.resolvedAt) - Date.parse(a.createdAt))}</div> : null}
+                    {a.resolvedAt ? (
+                      <div className="sub">after {formatDuration(Date.parse(a.resolvedAt) - Date.parse(a.createdAt))}</div>
+                    ) : null}
                   </td>
                   <td data-label="What happened">
                     {a.message}
@@ -120,7 +124,10 @@ export default function CoveragePage() {
         <h2 id="cov-h">Servers read per day</h2>
         <p>
           {formatCount(counts.inRegistry)} servers are in the registry now
-          {latest ? `; on ${latest.day} we read the whole tool list of ${formatCount(latest.serversRead)} of the ${formatCount(latest.serversAttempted)} we tried` : ""}.
+          {latest
+            ? `; on ${latest.day} we read the whole tool list of ${formatCount(latest.serversRead)} of the ${formatCount(latest.serversAttempted)} we tried`
+            : ""}
+          .
         </p>
         {days.length === 0 ? (
           <p>No coverage recorded yet: no round has run.</p>
@@ -139,8 +146,8 @@ export default function CoveragePage() {
               <h3>Request success rate</h3>
               <div className="notice warn" role="note">
                 <p>
-                  <strong>This is not coverage.</strong> It counts requests we made, and servers that keep failing are retried less often, so
-                  this rate can rise while fewer servers are read. Judge the probe by the bars, not by this number.
+                  <strong>This is not coverage.</strong> It counts requests we made, and servers that keep failing are retried less often,
+                  so this rate can rise while fewer servers are read. Judge the probe by the bars, not by this number.
                 </p>
               </div>
               <p>
@@ -156,10 +163,18 @@ export default function CoveragePage() {
             <thead>
               <tr>
                 <th scope="col">Day (UTC)</th>
-                <th scope="col" className="num">Servers read</th>
-                <th scope="col" className="num">Servers tried</th>
-                <th scope="col" className="num">Requests</th>
-                <th scope="col" className="num">Request success (not coverage)</th>
+                <th scope="col" className="num">
+                  Servers read
+                </th>
+                <th scope="col" className="num">
+                  Servers tried
+                </th>
+                <th scope="col" className="num">
+                  Requests
+                </th>
+                <th scope="col" className="num">
+                  Request success (not coverage)
+                </th>
                 <th scope="col">Alert</th>
               </tr>
             </thead>
@@ -167,10 +182,18 @@ export default function CoveragePage() {
               {[...days].reverse().map((d) => (
                 <tr key={d.day}>
                   <td data-label="Day">{d.day}</td>
-                  <td data-label="Servers read" className="num">{formatCount(d.serversRead)}</td>
-                  <td data-label="Servers tried" className="num">{formatCount(d.serversAttempted)}</td>
-                  <td data-label="Requests" className="num">{formatCount(d.requests)}</td>
-                  <td data-label="Request success" className="num">{formatPercent(d.requestsOk, d.requests)}</td>
+                  <td data-label="Servers read" className="num">
+                    {formatCount(d.serversRead)}
+                  </td>
+                  <td data-label="Servers tried" className="num">
+                    {formatCount(d.serversAttempted)}
+                  </td>
+                  <td data-label="Requests" className="num">
+                    {formatCount(d.requests)}
+                  </td>
+                  <td data-label="Request success" className="num">
+                    {formatPercent(d.requestsOk, d.requests)}
+                  </td>
                   <td data-label="Alert">{openDays.has(d.day) ? "▲ below recent level" : "–"}</td>
                 </tr>
               ))}
@@ -184,8 +207,8 @@ export default function CoveragePage() {
       <section aria-labelledby="failing-h">
         <h2 id="failing-h">Failing longest</h2>
         <p>
-          Servers whose discovery currently fails or looks risky, longest without a complete read first. They stay here until their tool list is
-          read without a problem again or they leave the registry.
+          Servers whose discovery currently fails or looks risky, longest without a complete read first. They stay here until their tool
+          list is read without a problem again or they leave the registry.
         </p>
         {failing.length === 0 ? (
           <p>No server is currently failing discovery.</p>
@@ -197,7 +220,9 @@ export default function CoveragePage() {
                 <th scope="col">Last complete read</th>
                 <th scope="col">Handshake</th>
                 <th scope="col">Tool list</th>
-                <th scope="col" className="num">Failed probes in a row</th>
+                <th scope="col" className="num">
+                  Failed probes in a row
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -222,7 +247,9 @@ export default function CoveragePage() {
                   <td data-label="Tool list">
                     <StateChip state={s.stateToolsList} />
                   </td>
-                  <td data-label="Failed probes in a row" className="num">{s.consecutiveFailures}</td>
+                  <td data-label="Failed probes in a row" className="num">
+                    {s.consecutiveFailures}
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -240,8 +267,8 @@ function CrossReadSection({ db, day }: { db: ReturnType<typeof siteDb>; day: str
         <h2 id="cross-h">Cross-reader</h2>
         <p>
           Once a day, after the first round that finishes, a second reader built on the official MCP SDK client reads a fixed sample of the
-          registry&apos;s servers, starting with the older <code>initialize</code> handshake, and its tool lists are compared with ours. It has
-          not run yet.
+          registry&apos;s servers, starting with the older <code>initialize</code> handshake, and its tool lists are compared with ours. It
+          has not run yet.
         </p>
       </section>
     );
@@ -257,26 +284,26 @@ function CrossReadSection({ db, day }: { db: ReturnType<typeof siteDb>; day: str
       <h2 id="cross-h">Cross-reader</h2>
       <p>
         A second reader, built on the official MCP SDK client and always starting with the older <code>initialize</code> handshake, read a
-        fixed sample of {formatCount(rows.length)} registry servers on {day}. Each tool list is compared field by field with our probe&apos;s
-        latest complete read. <a href="/api/cross-reads">The same outcomes as JSON</a>.
+        fixed sample of {formatCount(rows.length)} registry servers on {day}. Each tool list is compared field by field with our
+        probe&apos;s latest complete read. <a href="/api/cross-reads">The same outcomes as JSON</a>.
       </p>
       <div className={blind > 0 ? "notice warn" : "notice ok"} role="status">
         <p>
-          <strong>
-            {counted(blind, WORDS.server)} read only by the cross-reader, for no reason the probe&apos;s rules give.
-          </strong>{" "}
+          <strong>{counted(blind, WORDS.server)} read only by the cross-reader, for no reason the probe&apos;s rules give.</strong>{" "}
           {blind > 0
             ? "The second reader got a tool list where our probe could not: each one is a possible blind spot of the probe."
             : "Everything the second reader could read, our probe read too, or its rules say why not."}
         </p>
         {explainedBlind > 0 ? (
           <p>
-            {counted(explainedBlind, EXPLAINED_BLIND)} by the probe&apos;s own rules (<Link href="/faq/operating#explained">explained differences</Link>
+            {counted(explainedBlind, EXPLAINED_BLIND)} by the probe&apos;s own rules (
+            <Link href="/faq/operating#explained">explained differences</Link>
             ): a fact about the server, shown on its page and not counted by the alert.
           </p>
         ) : null}
         <p>
-          Unexplained differences: {formatCount(rate.disagreeing)} of {formatCount(rate.compared)} servers that either side read ({formatPercent(rate.disagreeing, rate.compared)}
+          Unexplained differences: {formatCount(rate.disagreeing)} of {formatCount(rate.compared)} servers that either side read (
+          {formatPercent(rate.disagreeing, rate.compared)}
           ); an alert opens above {Math.round(CROSS_READ_ALERT_RATE * 100)}% with at least {CROSS_READ_ALERT_MIN} servers.
         </p>
       </div>
@@ -306,7 +333,9 @@ function CrossReadSection({ db, day }: { db: ReturnType<typeof siteDb>; day: str
               <th scope="col">Outcome</th>
               <th scope="col">Explained</th>
               <th scope="col">Differing field paths</th>
-              <th scope="col" className="num">Tools (probe / cross-reader)</th>
+              <th scope="col" className="num">
+                Tools (probe / cross-reader)
+              </th>
             </tr>
           </thead>
           <tbody>

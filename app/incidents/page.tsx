@@ -37,12 +37,13 @@ export default async function IncidentsPage({ searchParams }: { searchParams: Pr
     <>
       <h1>{server ? `Incidents of ${server}` : "Incidents"}</h1>
       <p className="lede">
-        An incident is a stretch of time in which a server&apos;s discovery checks (handshake, protocol version, tool list) were Failed: it opens at the
-        probe that found one Failed and closes at the first later probe that reached the server with none Failed. Most recent first.
+        An incident is a stretch of time in which a server&apos;s discovery checks (handshake, protocol version, tool list) were Failed: it
+        opens at the probe that found one Failed and closes at the first later probe that reached the server with none Failed. Most recent
+        first.
       </p>
       <p>
-        <a href={incidentsFeedPath(server)}>Atom feed of {server ? "this server's" : "all"} incidents</a> (an entry when one opens and one when it
-        closes) · <Link href={faqPath("en", "incidents")}>how incidents are recorded</Link>
+        <a href={incidentsFeedPath(server)}>Atom feed of {server ? "this server's" : "all"} incidents</a> (an entry when one opens and one
+        when it closes) · <Link href={faqPath("en", "incidents")}>how incidents are recorded</Link>
         {server ? (
           <>
             {" "}
@@ -56,7 +57,9 @@ export default async function IncidentsPage({ searchParams }: { searchParams: Pr
         </p>
       ) : null}
       <p role="status">
-        {total === 0 ? "No incident recorded yet." : `${formatCount(total)} ${total === 1 ? "incident" : "incidents"} recorded, ${formatCount(ongoing)} ongoing.`}
+        {total === 0
+          ? "No incident recorded yet."
+          : `${formatCount(total)} ${total === 1 ? "incident" : "incidents"} recorded, ${formatCount(ongoing)} ongoing.`}
       </p>
       {rows.length > 0 ? <IncidentTable rows={rows} showServer={!server} /> : null}
       {pages > 1 ? (

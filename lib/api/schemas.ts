@@ -31,7 +31,9 @@ export const ErrorAnswer = z
 
 // ---- /api/servers --------------------------------------------------------------------------------------
 
-export const CheckStates = keyed(CHECK_IDS, checkState.nullable()).describe("The latest state of each check; null until the server's first run.");
+export const CheckStates = keyed(CHECK_IDS, checkState.nullable()).describe(
+  "The latest state of each check; null until the server's first run.",
+);
 
 export const ServerRow = z
   .object({
@@ -45,9 +47,16 @@ export const ServerRow = z
     protocolVersion: z.string().nullable().describe("The agreed protocol revision."),
     states: CheckStates,
     overall: checkState.nullable().describe("The overall state (DESIGN §2); null until the first run."),
-    overallCause: notCheckedCause.nullable().describe("When the overall state is Not checked: the kind of its first Not checked discovery check."),
+    overallCause: notCheckedCause
+      .nullable()
+      .describe("When the overall state is Not checked: the kind of its first Not checked discovery check."),
     notCheckedCauses: z
-      .object(Object.fromEntries(CHECK_IDS.map((id) => [id, notCheckedCause.optional()])) as Record<(typeof CHECK_IDS)[number], z.ZodOptional<typeof notCheckedCause>>)
+      .object(
+        Object.fromEntries(CHECK_IDS.map((id) => [id, notCheckedCause.optional()])) as Record<
+          (typeof CHECK_IDS)[number],
+          z.ZodOptional<typeof notCheckedCause>
+        >,
+      )
       .describe("The kind of each Not checked check, by check id."),
     needsConfig: z.string().nullable().describe("Why the listed remote cannot be probed as listed; null when it can."),
     toolCount: count.nullable(),
@@ -239,7 +248,12 @@ export const ServerAnswer = ServerRow.extend({
   remotes: z.array(Remote).describe("Every listed remote."),
   certificate: Certificate.nullable(),
   checks: z
-    .object(Object.fromEntries(CHECK_IDS.map((id) => [id, CheckResult.optional()])) as Record<(typeof CHECK_IDS)[number], z.ZodOptional<typeof CheckResult>>)
+    .object(
+      Object.fromEntries(CHECK_IDS.map((id) => [id, CheckResult.optional()])) as Record<
+        (typeof CHECK_IDS)[number],
+        z.ZodOptional<typeof CheckResult>
+      >,
+    )
     .describe("Keyed by check id; present once the server was evaluated."),
   latestRun: RunSummary.nullable(),
   exchanges: z.array(Exchange).describe("The latest run's exchanges; empty when none were kept."),
@@ -276,7 +290,11 @@ export const StatusAnswer = z
       median7d: z.number().nullable().describe("Median of the 7 complete days before today; null until there is enough history."),
     }),
     crossRead: z
-      .object({ day, ...keyed(CROSS_READ_OUTCOMES, count).shape, explained: count.describe("Differences the probe's own rules account for.") })
+      .object({
+        day,
+        ...keyed(CROSS_READ_OUTCOMES, count).shape,
+        explained: count.describe("Differences the probe's own rules account for."),
+      })
       .nullable()
       .describe("The latest cross-read day's counts by outcome."),
     alerts: z.array(z.object({ kind: z.enum(ALERT_KINDS), since: instant, day, message: z.string() })).describe("The open alerts."),
@@ -287,16 +305,27 @@ export const CrossReadsAnswer = z
   .object({
     day: day.nullable(),
     servers: z.array(
-      z.object({ name: z.string(), outcome: z.enum(CROSS_READ_OUTCOMES), ...crossReadFields, paths: z.array(z.string()).describe("Where the tool lists differ.") }),
+      z.object({
+        name: z.string(),
+        outcome: z.enum(CROSS_READ_OUTCOMES),
+        ...crossReadFields,
+        paths: z.array(z.string()).describe("Where the tool lists differ."),
+      }),
     ),
   })
   .describe("The latest cross-read day's outcomes, the probe's possible blind spots first.");
 
 // ---- /api/rounds ---------------------------------------------------------------------------------------
 
-export const RoundStarted = z.object({ id: z.number().int(), status: z.literal("running"), progress: z.string().describe("Where to read its progress.") });
+export const RoundStarted = z.object({
+  id: z.number().int(),
+  status: z.literal("running"),
+  progress: z.string().describe("Where to read its progress."),
+});
 
-export const RoundRunning = ErrorAnswer.extend({ error: z.literal("already_running"), id: z.number().int() }).describe("Another round holds the lock.");
+export const RoundRunning = ErrorAnswer.extend({ error: z.literal("already_running"), id: z.number().int() }).describe(
+  "Another round holds the lock.",
+);
 
 export const RoundAnswer = z
   .object({
@@ -317,7 +346,10 @@ export const RoundAnswer = z
     error: z.string().nullable(),
     hostsTried: count.nullable().describe("Distinct hosts the round sent a probe to (DESIGN §2.7 host share); null until it finished."),
     hostsNetworkFailed: count.nullable().describe("Of those, hosts whose probes failed at the network level; null until it finished."),
-    networkPaused: z.boolean().nullable().describe("Whether the round paused because the probe's own network was failing; null until it finished."),
+    networkPaused: z
+      .boolean()
+      .nullable()
+      .describe("Whether the round paused because the probe's own network was failing; null until it finished."),
   })
   .describe("A round's progress; the counters add up to probed.");
 
@@ -360,7 +392,9 @@ export const HealthAnswer = z
     ok: z.literal(true),
     ...healthFront,
     servers: count,
-    lastRound: z.object({ id: z.number().int(), status: z.enum(ROUND_STATUSES), startedAt: instant, finishedAt: instant.nullable() }).nullable(),
+    lastRound: z
+      .object({ id: z.number().int(), status: z.enum(ROUND_STATUSES), startedAt: instant, finishedAt: instant.nullable() })
+      .nullable(),
     registryRefreshedAt: instant.nullable(),
     registryError: z.string().nullable(),
   })

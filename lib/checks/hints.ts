@@ -90,7 +90,8 @@ function matchExchange(obs: ProbeObservation, x: Exchange): Hint | undefined {
         const names = cert?.altNames?.slice(0, 5);
         return { code: "tls_wrong_name", host: hostname(x.url), ...(names?.length ? { names } : {}) };
       }
-      if (TLS_UNKNOWN_ISSUER.has(x.errorCode)) return { code: "tls_unknown_issuer", host, errorCode: x.errorCode, ...(cert?.issuer ? { issuer: cert.issuer } : {}) };
+      if (TLS_UNKNOWN_ISSUER.has(x.errorCode))
+        return { code: "tls_unknown_issuer", host, errorCode: x.errorCode, ...(cert?.issuer ? { issuer: cert.issuer } : {}) };
     }
     return undefined;
   }
@@ -112,7 +113,8 @@ function matchExchange(obs: ProbeObservation, x: Exchange): Hint | undefined {
     if (m) return { code: "invalid_host", ...(m[1] ? { host: m[1] } : {}) };
   }
   if (x.status === 406 && x.method === "POST") return { code: "not_acceptable", accept: x.requestHeaders["accept"] ?? "" };
-  if (x.status === 415 && x.method === "POST") return { code: "unsupported_media_type", contentType: x.requestHeaders["content-type"] ?? "" };
+  if (x.status === 415 && x.method === "POST")
+    return { code: "unsupported_media_type", contentType: x.requestHeaders["content-type"] ?? "" };
   return undefined;
 }
 

@@ -75,26 +75,43 @@ export function judgeHandshake(obs: ProbeObservation): CheckResult {
   if (!hs) return unreached(id, obs, "The probe did not reach the handshake.", ev);
   switch (hs.kind) {
     case "modern":
-      return result(id, "verified", sentence(`server/discover answered with a discover result listing ${hs.supportedVersions.join(", ")}; the ${MODERN_REVISION} handshake completed`), ev);
+      return result(
+        id,
+        "verified",
+        sentence(
+          `server/discover answered with a discover result listing ${hs.supportedVersions.join(", ")}; the ${MODERN_REVISION} handshake completed`,
+        ),
+        ev,
+      );
     case "legacy":
       return result(
         id,
         "verified",
-        sentence(hs.fallbackCause, "fell back to initialize", hs.common ? `${hs.protocolVersion} agreed` : `initialize completed but offered ${hs.protocolVersion}`),
+        sentence(
+          hs.fallbackCause,
+          "fell back to initialize",
+          hs.common ? `${hs.protocolVersion} agreed` : `initialize completed but offered ${hs.protocolVersion}`,
+        ),
         ev,
       );
     case "sse":
       return result(
         id,
         "verified",
-        sentence("the 2024-11-05 HTTP+SSE stream named its endpoint and answered initialize", hs.common ? `${hs.protocolVersion} agreed` : `it offered ${hs.protocolVersion}`),
+        sentence(
+          "the 2024-11-05 HTTP+SSE stream named its endpoint and answered initialize",
+          hs.common ? `${hs.protocolVersion} agreed` : `it offered ${hs.protocolVersion}`,
+        ),
         ev,
       );
     case "discovered_newer":
       return result(
         id,
         "verified",
-        sentence(`server/discover answered with a discover result listing ${hs.supportedVersions.join(", ")}, so the handshake completed`, "no revision in it is one the probe speaks, and such a result is no reason to fall back to initialize"),
+        sentence(
+          `server/discover answered with a discover result listing ${hs.supportedVersions.join(", ")}, so the handshake completed`,
+          "no revision in it is one the probe speaks, and such a result is no reason to fall back to initialize",
+        ),
         ev,
       );
     default:
@@ -133,15 +150,27 @@ export function judgeToolsList(obs: ProbeObservation): CheckResult {
       const read = `read ${t.tools.length} tool${t.tools.length === 1 ? "" : "s"} over ${t.pages} page${t.pages === 1 ? "" : "s"}`;
       if (t.malformed.length === 0) return result(id, "verified", sentence(read), ev);
       const shown = t.malformed.slice(0, 3).join(", ") + (t.malformed.length > 3 ? `, and ${t.malformed.length - 3} more` : "");
-      return result(id, "observed_risk", sentence(read, `but ${t.malformed.length} problem${t.malformed.length === 1 ? "" : "s"} in the definitions would trip clients: ${shown}`), ev);
+      return result(
+        id,
+        "observed_risk",
+        sentence(
+          read,
+          `but ${t.malformed.length} problem${t.malformed.length === 1 ? "" : "s"} in the definitions would trip clients: ${shown}`,
+        ),
+        ev,
+      );
     }
     case "endless":
       return result(
         id,
         "observed_risk",
         t.why === "cursor_loop"
-          ? sentence(`pagination never ends: a nextCursor repeated after ${t.pages} page${t.pages === 1 ? "" : "s"} (${t.tools.length} tools read), so a client following it loops forever`)
-          : sentence(`pagination never ended: after ${t.pages} pages (${t.tools.length} tools) the server still returned a nextCursor, so the probe stopped at its page cap`),
+          ? sentence(
+              `pagination never ends: a nextCursor repeated after ${t.pages} page${t.pages === 1 ? "" : "s"} (${t.tools.length} tools read), so a client following it loops forever`,
+            )
+          : sentence(
+              `pagination never ended: after ${t.pages} pages (${t.tools.length} tools) the server still returned a nextCursor, so the probe stopped at its page cap`,
+            ),
         ev,
       );
     case "budget_exhausted": {
@@ -157,11 +186,30 @@ export function judgeToolsList(obs: ProbeObservation): CheckResult {
       );
     }
     case "credential_gate":
-      return notChecked(id, "credential_required", credentialReason(t.challenge.phase, t.challenge.status, t.challenge.challenges.map((c) => c.scheme), t.after), ev);
+      return notChecked(
+        id,
+        "credential_required",
+        credentialReason(
+          t.challenge.phase,
+          t.challenge.status,
+          t.challenge.challenges.map((c) => c.scheme),
+          t.after,
+        ),
+        ev,
+      );
     case "slow_down":
       return notChecked(id, "slow_down", slowDownReason(t.slowDown), ev);
     case "failed":
-      return result(id, "failed", sentence(t.cause, t.pages > 0 && `after ${t.pages} page${t.pages === 1 ? "" : "s"} read`, t.lateRetry && lateRetryWords(t.lateRetry)), ev);
+      return result(
+        id,
+        "failed",
+        sentence(
+          t.cause,
+          t.pages > 0 && `after ${t.pages} page${t.pages === 1 ? "" : "s"} read`,
+          t.lateRetry && lateRetryWords(t.lateRetry),
+        ),
+        ev,
+      );
     case "not_attempted":
       return unreached(id, obs, sentence(`the tool list was not requested: ${t.why}`), ev);
   }
@@ -180,29 +228,68 @@ export function judgeErrorTaxonomy(obs: ProbeObservation): CheckResult {
   switch (c.kind) {
     case "withheld": {
       const ev = obs.toolsList && obs.toolsList.kind !== "not_attempted" ? toolsSeqs(obs) : handshakeSeqs(obs.handshake);
-      if (obs.slowDown && c.cause === "slow_down") return notChecked(id, "slow_down", slowDownReason(obs.slowDown), [...ev, obs.slowDown.seq]);
+      if (obs.slowDown && c.cause === "slow_down")
+        return notChecked(id, "slow_down", slowDownReason(obs.slowDown), [...ev, obs.slowDown.seq]);
       return notChecked(id, "withheld", sentence(`the reserved-tool call was withheld because ${c.why}`), ev);
     }
     case "slow_down":
       return notChecked(id, "slow_down", slowDownReason(c.slowDown), [c.slowDown.seq]);
     case "failed":
-      if (obs.deadlineHit) return notChecked(id, "deadline", sentence(c.cause, "the probe's per-server deadline ran out before an answer"), c.seq ? [c.seq] : []);
-      return result(id, "observed_risk", sentence(`${c.cause}, so a client calling a tool that does not exist gets no refusal it can read`), c.seq ? [c.seq] : []);
+      if (obs.deadlineHit)
+        return notChecked(
+          id,
+          "deadline",
+          sentence(c.cause, "the probe's per-server deadline ran out before an answer"),
+          c.seq ? [c.seq] : [],
+        );
+      return result(
+        id,
+        "observed_risk",
+        sentence(`${c.cause}, so a client calling a tool that does not exist gets no refusal it can read`),
+        c.seq ? [c.seq] : [],
+      );
     case "answered": {
       const s = c.shape;
       const ev = [c.seq];
       switch (s.type) {
         case "jsonrpc_error": {
           const where = `HTTP ${c.status}${s.transport === "sse" ? " over SSE" : ""}`;
-          const code = s.code === -32602 ? "-32602, the code the spec prescribes" : `${s.code} (the spec prescribes -32602, but any well-formed error lets a client handle it)`;
-          return result(id, "verified", sentence(`tools/call for a tool that does not exist got a well-formed JSON-RPC error ${code}, at ${where}`), ev);
+          const code =
+            s.code === -32602
+              ? "-32602, the code the spec prescribes"
+              : `${s.code} (the spec prescribes -32602, but any well-formed error lets a client handle it)`;
+          return result(
+            id,
+            "verified",
+            sentence(`tools/call for a tool that does not exist got a well-formed JSON-RPC error ${code}, at ${where}`),
+            ev,
+          );
         }
         case "pre_dispatch_refusal":
-          return result(id, "verified", sentence(`tools/call was refused with HTTP ${c.status} before dispatch, a legitimate refusal rather than a shape problem`), ev);
+          return result(
+            id,
+            "verified",
+            sentence(`tools/call was refused with HTTP ${c.status} before dispatch, a legitimate refusal rather than a shape problem`),
+            ev,
+          );
         case "is_error_result":
-          return result(id, "verified", sentence(`tools/call for a tool that does not exist got a result with isError: true at HTTP ${c.status}: the tool-error channel instead of -32602, which clients handle`), ev);
+          return result(
+            id,
+            "verified",
+            sentence(
+              `tools/call for a tool that does not exist got a result with isError: true at HTTP ${c.status}: the tool-error channel instead of -32602, which clients handle`,
+            ),
+            ev,
+          );
         case "malformed":
-          return result(id, "observed_risk", sentence(`tools/call for a tool that does not exist got ${s.description}, so a client cannot tell why it was refused or how to proceed`), ev);
+          return result(
+            id,
+            "observed_risk",
+            sentence(
+              `tools/call for a tool that does not exist got ${s.description}, so a client cannot tell why it was refused or how to proceed`,
+            ),
+            ev,
+          );
       }
     }
   }
@@ -218,26 +305,52 @@ export function judgeAuthMetadata(obs: ProbeObservation): CheckResult {
     if (obs.slowDown) return notChecked(id, "slow_down", slowDownReason(obs.slowDown), [obs.slowDown.seq]);
     return unreached(id, obs, sentence("the challenge was not followed", deadlineWords(obs) ?? "the probe stopped before this step"), []);
   }
-  if (a.kind === "no_challenge") return notChecked(id, "no_challenge", "No credential challenge was presented, so there was no auth metadata to discover.", []);
+  if (a.kind === "no_challenge")
+    return notChecked(id, "no_challenge", "No credential challenge was presented, so there was no auth metadata to discover.", []);
   if (a.kind === "unparseable_challenge") return result(id, "observed_risk", brokenChallengeReason(a.broken), [a.broken.seq]);
   const ch = a.challenge;
-  const from = `${phaseWords(ch.phase)} answered ${challengeWords(ch.status, ch.challenges.map((c) => c.scheme))}`;
+  const from = `${phaseWords(ch.phase)} answered ${challengeWords(
+    ch.status,
+    ch.challenges.map((c) => c.scheme),
+  )}`;
   const ev = "seq" in a && typeof a.seq === "number" ? [ch.seq, a.seq] : [ch.seq];
   switch (a.kind) {
     case "no_metadata_url":
       return notChecked(id, "no_metadata_url", sentence(`${from} but no resource_metadata URL, so there was no metadata to follow`), ev);
     case "opted_out_host":
-      return notChecked(id, "opted_out", sentence(`${from} pointing at ${a.url}, but ${a.host} asked not to be probed (${a.reason}), so nothing was fetched`), ev);
+      return notChecked(
+        id,
+        "opted_out",
+        sentence(`${from} pointing at ${a.url}, but ${a.host} asked not to be probed (${a.reason}), so nothing was fetched`),
+        ev,
+      );
     case "address_refused":
       return notChecked(id, "address_policy", sentence(`${from} pointing at ${a.url}, which the probe does not fetch: ${a.detail}`), ev);
     case "invalid_url":
-      return result(id, "observed_risk", sentence(`${from} whose resource_metadata (${a.url.slice(0, 120)}) is not an absolute http(s) URL, so a client cannot fetch it`), ev);
+      return result(
+        id,
+        "observed_risk",
+        sentence(`${from} whose resource_metadata (${a.url.slice(0, 120)}) is not an absolute http(s) URL, so a client cannot fetch it`),
+        ev,
+      );
     case "http_error":
-      return result(id, "observed_risk", sentence(`${from}; its metadata URL ${a.url} answered HTTP ${a.status}${a.status >= 300 && a.status < 400 ? " (a redirect, not followed)" : ""}, so a client cannot discover how to authenticate`), ev);
+      return result(
+        id,
+        "observed_risk",
+        sentence(
+          `${from}; its metadata URL ${a.url} answered HTTP ${a.status}${a.status >= 300 && a.status < 400 ? " (a redirect, not followed)" : ""}, so a client cannot discover how to authenticate`,
+        ),
+        ev,
+      );
     case "not_json":
       return result(id, "observed_risk", sentence(`${from}; its metadata URL ${a.url} did not answer valid JSON`), ev);
     case "not_object":
-      return result(id, "observed_risk", sentence(`${from}; its metadata URL ${a.url} answered a bare JSON ${a.jsonType} instead of an object`), ev);
+      return result(
+        id,
+        "observed_risk",
+        sentence(`${from}; its metadata URL ${a.url} answered a bare JSON ${a.jsonType} instead of an object`),
+        ev,
+      );
     case "unusable": {
       const problems = a.problems.map((p) => metadataProblemWords(p, obs.url)).join(", and ");
       return result(id, "observed_risk", sentence(`${from}; the metadata at ${a.url} is not usable: ${problems}`), ev);
@@ -246,17 +359,30 @@ export function judgeAuthMetadata(obs: ProbeObservation): CheckResult {
       return result(
         id,
         "observed_risk",
-        sentence(`${from} asking for scope ${a.missing.join(" ")}, which the metadata at ${a.url} does not list in scopes_supported (${a.listed.join(" ") || "empty"})`),
+        sentence(
+          `${from} asking for scope ${a.missing.join(" ")}, which the metadata at ${a.url} does not list in scopes_supported (${a.listed.join(" ") || "empty"})`,
+        ),
         ev,
       );
     case "slow_down":
       return notChecked(id, "slow_down", slowDownReason(a.slowDown), [...ev, a.slowDown.seq]);
     case "failed":
-      if (obs.deadlineHit) return notChecked(id, "deadline", sentence(`${from}; fetching ${a.url} was cut short because the probe's per-server deadline ran out`), ev);
+      if (obs.deadlineHit)
+        return notChecked(
+          id,
+          "deadline",
+          sentence(`${from}; fetching ${a.url} was cut short because the probe's per-server deadline ran out`),
+          ev,
+        );
       return result(id, "observed_risk", sentence(`${from}; its metadata URL ${a.url} could not be read (${a.cause})`), ev);
     case "ok": {
       const as = `authorization server${a.authorizationServers.length === 1 ? "" : "s"} ${a.authorizationServers.join(", ")}`;
-      return result(id, "verified", sentence(`${from}; its metadata at ${a.url} names resource ${a.resource}, which covers the server's URL, and ${as}`), ev);
+      return result(
+        id,
+        "verified",
+        sentence(`${from}; its metadata at ${a.url} names resource ${a.resource}, which covers the server's URL, and ${as}`),
+        ev,
+      );
     }
   }
 }

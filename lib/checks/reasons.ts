@@ -16,7 +16,10 @@ export function blockedReason(b: Blocked): string {
     case "invalid_url":
       return `Not probed: ${b.detail}.`;
     case "probe_network":
-      return sentence(`Not checked: the probe's own network was failing (${b.detail})`, "this says nothing about the server, which is probed again next round");
+      return sentence(
+        `Not checked: the probe's own network was failing (${b.detail})`,
+        "this says nothing about the server, which is probed again next round",
+      );
   }
 }
 
@@ -108,7 +111,9 @@ export function handshakeStop(hs: HandshakeOutcome | undefined, obs: ProbeObserv
     case "discovered_newer":
       return {
         state: "failed",
-        reason: sentence(`No common protocol revision: server/discover offered only ${hs.supportedVersions.join(", ")}, all newer than ${MODERN_REVISION}, the newest revision the probe speaks`),
+        reason: sentence(
+          `No common protocol revision: server/discover offered only ${hs.supportedVersions.join(", ")}, all newer than ${MODERN_REVISION}, the newest revision the probe speaks`,
+        ),
         noFallback: { rule: "newer_revisions_only", code: null },
       };
     case "declined":
@@ -118,20 +123,30 @@ export function handshakeStop(hs: HandshakeOutcome | undefined, obs: ProbeObserv
     case "credential_gate":
       return {
         state: "not_checked",
-        reason: credentialReason(hs.challenge.phase, hs.challenge.status, hs.challenge.challenges.map((c) => c.scheme), hs.fallbackCause),
+        reason: credentialReason(
+          hs.challenge.phase,
+          hs.challenge.status,
+          hs.challenge.challenges.map((c) => c.scheme),
+          hs.fallbackCause,
+        ),
         cause: "credential_required",
       };
     case "refused_no_challenge":
       return { state: "failed", reason: refusedReason(hs) };
     case "failed": {
       const noFallback = discoverStatusRule(hs, obs);
-      return noFallback ? { state: "failed", reason: failedReason(hs, obs), noFallback } : { state: "failed", reason: failedReason(hs, obs) };
+      return noFallback
+        ? { state: "failed", reason: failedReason(hs, obs), noFallback }
+        : { state: "failed", reason: failedReason(hs, obs) };
     }
   }
 }
 
 /** A discover answer that ended discovery without a fallback: a redirect (never followed) or a 5xx (DESIGN §2.1.7). */
-function discoverStatusRule(hs: Extract<HandshakeOutcome, { kind: "failed" }>, obs: ProbeObservation): CheckResult["noFallback"] | undefined {
+function discoverStatusRule(
+  hs: Extract<HandshakeOutcome, { kind: "failed" }>,
+  obs: ProbeObservation,
+): CheckResult["noFallback"] | undefined {
   if (hs.fallbackCause !== undefined || hs.seq === undefined) return undefined;
   const x = obs.exchanges.find((e) => e.seq === hs.seq);
   if (x?.phase !== "discover" || x.status === undefined) return undefined;
@@ -161,7 +176,9 @@ export function credentialReason(phase: SlowDown["phase"], status: number, schem
 function noCommonThroughInitialize(offered: string): string {
   const modern = offered >= MODERN_REVISION && /^\d{4}-\d{2}-\d{2}$/.test(offered);
   const note = modern ? `; ${offered} is agreed through server/discover, not initialize` : "";
-  return sentence(`No common protocol revision: initialize answered with ${offered}, and the revisions initialize can agree are ${LEGACY_REVISIONS.join(", ")}${note}`);
+  return sentence(
+    `No common protocol revision: initialize answered with ${offered}, and the revisions initialize can agree are ${LEGACY_REVISIONS.join(", ")}${note}`,
+  );
 }
 
 /** "a WWW-Authenticate header that is present but not a valid challenge (…)" or "no WWW-Authenticate header". */
@@ -175,11 +192,18 @@ export function refusalWords(hs: Extract<HandshakeOutcome, { kind: "refused_no_c
 }
 
 function refusedReason(hs: Extract<HandshakeOutcome, { kind: "refused_no_challenge" }>): string {
-  return sentence(hs.fallbackCause && `${hs.fallbackCause}; fell back to initialize`, `${refusalWords(hs)}, so a client is refused with no instructions it can follow`);
+  return sentence(
+    hs.fallbackCause && `${hs.fallbackCause}; fell back to initialize`,
+    `${refusalWords(hs)}, so a client is refused with no instructions it can follow`,
+  );
 }
 
 function failedReason(hs: Extract<HandshakeOutcome, { kind: "failed" }>, obs: ProbeObservation): string {
-  return sentence(hs.fallbackCause && `${hs.fallbackCause}; fell back to initialize`, hs.cause, obs.secondProbe && twiceWords(hs.cause, obs.secondProbe));
+  return sentence(
+    hs.fallbackCause && `${hs.fallbackCause}; fell back to initialize`,
+    hs.cause,
+    obs.secondProbe && twiceWords(hs.cause, obs.secondProbe),
+  );
 }
 
 /** DESIGN §2.7: a failure at the network level is recorded only after a second probe, later in the round, failed too. */

@@ -32,7 +32,10 @@ if (build || !existsSync(".next/BUILD_ID")) {
 const env: NodeJS.ProcessEnv = { ...process.env, MCP_STATUS_DEMO: "1", NEXT_TELEMETRY_DISABLED: "1" };
 delete env.REGISTRY_URL;
 // The production server (`npm start`): Next.js behind the front cache.
-const child = spawn(process.execPath, ["--import", "tsx", "server.ts", "-H", "127.0.0.1", "-p", String(port)], { stdio: ["ignore", "pipe", "inherit"], env });
+const child = spawn(process.execPath, ["--import", "tsx", "server.ts", "-H", "127.0.0.1", "-p", String(port)], {
+  stdio: ["ignore", "pipe", "inherit"],
+  env,
+});
 const url = `http://127.0.0.1:${port}`;
 let announced = false;
 child.stdout.setEncoding("utf8");

@@ -53,14 +53,16 @@ export function parseArgs(argv: readonly string[]): CliArgs | "help" {
   const json = values.json === true;
   const legacy = values.legacy === true;
   if (url === undefined) throw new UsageError("missing <url>");
-  if (legacy && transport === "sse") throw new UsageError("--legacy is for streamable-http: the sse transport has no server/discover to leave out");
+  if (legacy && transport === "sse")
+    throw new UsageError("--legacy is for streamable-http: the sse transport has no server/discover to leave out");
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
     throw new UsageError(`not a URL: ${url}`);
   }
-  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new UsageError(`only http and https URLs can be probed (got ${parsed.protocol})`);
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:")
+    throw new UsageError(`only http and https URLs can be probed (got ${parsed.protocol})`);
   return { url: parsed.toString(), transport, json, optOut, legacy };
 }
 
@@ -136,7 +138,9 @@ async function main(): Promise<number> {
   const report = buildReport(obs, judge(obs));
   // A refused address is a probe that ran (every check Not checked, as on the site), so exit 0; say how to allow it.
   if (obs.blocked?.kind === "address_policy") {
-    process.stderr.write(`probe: ${obs.blocked.detail}; nothing was sent. Set PROBE_ALLOW_PRIVATE_NETWORKS=1 to probe private and loopback addresses.\n`);
+    process.stderr.write(
+      `probe: ${obs.blocked.detail}; nothing was sent. Set PROBE_ALLOW_PRIVATE_NETWORKS=1 to probe private and loopback addresses.\n`,
+    );
   }
   process.stdout.write(args.json ? `${JSON.stringify(report, null, 2)}\n` : `${renderHuman(report, args.transport)}\n`);
   return 0;

@@ -22,7 +22,11 @@ function parse(argv: string[]): { maxServers?: number; lockStaleMs?: number; rob
     readArgs(
       argv,
       { max: { type: "string" }, "lock-stale-seconds": { type: "string" }, "no-robots": { type: "boolean" } },
-      { unknown: (a) => `unknown argument ${a}`, noValue: (flag) => `${flag} needs a positive integer`, valueGiven: (a) => `unknown argument ${a}` },
+      {
+        unknown: (a) => `unknown argument ${a}`,
+        noValue: (flag) => `${flag} needs a positive integer`,
+        valueGiven: (a) => `unknown argument ${a}`,
+      },
     ),
   );
   if (positionals.length) usage(`unknown argument ${positionals[0]}`);

@@ -18,7 +18,15 @@ const DEMO_OPT_OUT_REASON = "the demo's metadata host asked not to be probed";
 
 // Behaviours that spend their whole deadline on purpose stay out of the demo: a newcomer should
 // see every state within a minute. The hostile suite exercises them.
-const SLOW = new Set(["hostile-huge-body", "hostile-gzip-bomb", "hostile-hang-after-headers", "hostile-slow-drip", "hostile-endless-sse", "hostile-ten-thousand-tools", "hostile-deep-json-nesting"]);
+const SLOW = new Set([
+  "hostile-huge-body",
+  "hostile-gzip-bomb",
+  "hostile-hang-after-headers",
+  "hostile-slow-drip",
+  "hostile-endless-sse",
+  "hostile-ten-thousand-tools",
+  "hostile-deep-json-nesting",
+]);
 
 function demoBehaviours(): string[] {
   // TLS and broken-network cases need a test's own certificates or lookups: the zoo tests run them.
@@ -96,7 +104,9 @@ export async function startDemoFleet(): Promise<RunningFleet> {
       servers.push(one);
       origins.set(name, await listen(one, "127.0.0.1"));
     }
-    const changing = mountAll(new Map([[CHANGING_SERVER, createBehaviourHandler(CHANGING_SERVER, changingTools, { prefix: `/${CHANGING_SERVER}` })]]));
+    const changing = mountAll(
+      new Map([[CHANGING_SERVER, createBehaviourHandler(CHANGING_SERVER, changingTools, { prefix: `/${CHANGING_SERVER}` })]]),
+    );
     servers.push(changing);
     origins.set(CHANGING_SERVER, await listen(changing, "127.0.0.1"));
     const originOf = (name: string) => origins.get(name) ?? robotsOrigin;
@@ -135,7 +145,11 @@ export async function startDemoFleet(): Promise<RunningFleet> {
             url: `${originOf("credential-gate-valid-prm")}/credential-gate-valid-prm/mcp`,
             headers: [{ name: "Authorization", isRequired: true, isSecret: true, description: "Bearer token" }],
           },
-          { type: "sse", url: `${originOf("http-sse-2024-11-05")}/http-sse-2024-11-05/sse`, headers: [{ name: "X-Api-Key", value: "{api_key}" }] },
+          {
+            type: "sse",
+            url: `${originOf("http-sse-2024-11-05")}/http-sse-2024-11-05/sse`,
+            headers: [{ name: "X-Api-Key", value: "{api_key}" }],
+          },
           {
             type: "streamable-http",
             url: `${originOf("modern-healthy-paged")}/modern-healthy-paged/mcp`,
@@ -143,12 +157,19 @@ export async function startDemoFleet(): Promise<RunningFleet> {
           },
           { type: "sse", url: `${originOf("http-sse-2024-11-05")}/http-sse-2024-11-05/sse` },
         ],
-        { description: "Lists four remotes: the first needs a secret, the second a key in a header value; the third is probed, the fourth passed over." },
+        {
+          description:
+            "Lists four remotes: the first needs a secret, the second a key in a header value; the third is probed, the fourth passed over.",
+        },
       ),
-      entry(`${DEMO_NAMESPACE}/deleted-entry`, [{ type: "streamable-http", url: `${originOf("modern-healthy-paged")}/modern-healthy-paged/mcp` }], {
-        description: "Deleted from the registry; ingestion skips entries that are not active.",
-        status: "deleted",
-      }),
+      entry(
+        `${DEMO_NAMESPACE}/deleted-entry`,
+        [{ type: "streamable-http", url: `${originOf("modern-healthy-paged")}/modern-healthy-paged/mcp` }],
+        {
+          description: "Deleted from the registry; ingestion skips entries that are not active.",
+          status: "deleted",
+        },
+      ),
     );
     const registry = await startFixtureRegistry(entries, { pageSize: 100 });
     return {

@@ -2,7 +2,17 @@ import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:
 import { promisify } from "node:util";
 import { gzip } from "node:zlib";
 import { createByteLru } from "./byte-lru";
-import { answerEtag, compressible, endToEnd, FRONT_CACHE_HEADER, notModified, notModifiedHeaders, prefersGzip, rawHeaders, storableHeaders } from "./headers";
+import {
+  answerEtag,
+  compressible,
+  endToEnd,
+  FRONT_CACHE_HEADER,
+  notModified,
+  notModifiedHeaders,
+  prefersGzip,
+  rawHeaders,
+  storableHeaders,
+} from "./headers";
 import { frontError, type RenderFailure } from "./errors";
 import type { FrontOutcome } from "./stats";
 import type { WholeAnswer } from "./upstream";
@@ -75,7 +85,13 @@ export interface FrontCache {
 
 /** The raw header list of a 200 with this coding's bytes, as `outcome`. */
 const head = (headers: [string, string][], etag: string, body: Buffer, gzip: boolean, outcome: FrontOutcome) =>
-  rawHeaders([...headers, ["content-length", String(body.length)], ["etag", etag], [FRONT_CACHE_HEADER, outcome], ...(gzip ? [["content-encoding", "gzip"] as [string, string]] : [])]);
+  rawHeaders([
+    ...headers,
+    ["content-length", String(body.length)],
+    ["etag", etag],
+    [FRONT_CACHE_HEADER, outcome],
+    ...(gzip ? [["content-encoding", "gzip"] as [string, string]] : []),
+  ]);
 
 async function toEntry(version: string, a: WholeAnswer, now: number): Promise<Entry | null> {
   if (a.status !== 200) return null;
@@ -97,7 +113,12 @@ async function toEntry(version: string, a: WholeAnswer, now: number): Promise<En
 
 // The headers are held three times: as fields, and in each coding's raw list.
 const entryBytes = (key: string, e: Entry) =>
-  e.plain.body.length + (e.gzipped?.body.length ?? 0) + key.length + e.version.length + 3 * e.headers.reduce((n, [k, v]) => n + k.length + v.length, 0) + 256;
+  e.plain.body.length +
+  (e.gzipped?.body.length ?? 0) +
+  key.length +
+  e.version.length +
+  3 * e.headers.reduce((n, [k, v]) => n + k.length + v.length, 0) +
+  256;
 
 function send(e: Entry, req: IncomingMessage, res: ServerResponse, outcome: FrontOutcome): void {
   if (req.headers["if-none-match"] !== undefined && notModified(req.headers["if-none-match"], e.etag)) {
@@ -118,7 +139,7 @@ function sendAsIs(a: WholeAnswer, req: IncomingMessage, res: ServerResponse, own
   res.end(req.method === "HEAD" ? undefined : a.body);
 }
 
-const within = <T,>(p: Promise<T>, ms: number): Promise<T | "late"> =>
+const within = <T>(p: Promise<T>, ms: number): Promise<T | "late"> =>
   new Promise((resolve) => {
     const timer = setTimeout(() => resolve("late"), ms);
     void p.then((v) => (clearTimeout(timer), resolve(v)));
@@ -143,7 +164,13 @@ export function createFrontCache(o: FrontCacheOptions): FrontCache {
   }
 
   /** Answers from a finished render: its entry, the answer as it is, or a held entry / an error. */
-  function finish(f: Filled | "late", held: Entry | undefined, req: IncomingMessage, res: ServerResponse, own: boolean): FrontOutcome | RenderFailure {
+  function finish(
+    f: Filled | "late",
+    held: Entry | undefined,
+    req: IncomingMessage,
+    res: ServerResponse,
+    own: boolean,
+  ): FrontOutcome | RenderFailure {
     if (f !== "late" && "entry" in f) {
       const outcome = own ? "fill" : "hit";
       send(f.entry, req, res, outcome);

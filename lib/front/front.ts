@@ -49,7 +49,8 @@ const isRefusal = (o: string): o is FrontRefusal => (FRONT_REFUSALS as readonly 
 
 /** A hop failure as the visitor sees it: a renderer that gives no answer at all is away (503 and
  * Retry-After, as while it restarts); one that answers late is a 504; one that fails after its headers, 502. */
-const failureOf = (f: HopFailure): RenderFailure => (f === "timeout" ? "timeout" : f === "unreachable" ? "renderer_away" : "renderer_failed");
+const failureOf = (f: HopFailure): RenderFailure =>
+  f === "timeout" ? "timeout" : f === "unreachable" ? "renderer_away" : "renderer_failed";
 
 /** The request body, whole (a GET has none), or the refusal it earned. */
 function readBody(req: IncomingMessage, max: number): Promise<Buffer | undefined | "too_large" | "bad_request"> {
@@ -101,7 +102,9 @@ export function createFront(o: FrontParts): FrontServer {
     now: o.now,
   });
   const stats = createFrontStats({ renders: () => gate, cache: () => ({ entries: cache.size, bytes: cache.bytes }) });
-  const metrics = o.metricsToken ? createFrontMetrics({ token: o.metricsToken, stats: () => stats.snapshot(), renderer: () => renderer.upstream() }) : null;
+  const metrics = o.metricsToken
+    ? createFrontMetrics({ token: o.metricsToken, stats: () => stats.snapshot(), renderer: () => renderer.upstream() })
+    : null;
 
   function health(res: ServerResponse): void {
     let facts: object;
@@ -145,7 +148,10 @@ export function createFront(o: FrontParts): FrontServer {
 
   /** Everything but a current held answer: the cache's slower paths, or the renderer. */
   async function answer(req: IncomingMessage, res: ServerResponse, route: FrontRoute): Promise<void> {
-    const outcome = route.kind === "cached" && limits.cacheBytes > 0 ? await cache.handle(req, res, route) : await pass(req, res, !(route.kind === "pass" && route.ungated));
+    const outcome =
+      route.kind === "cached" && limits.cacheBytes > 0
+        ? await cache.handle(req, res, route)
+        : await pass(req, res, !(route.kind === "pass" && route.ungated));
     if (isRefusal(outcome)) return refuse(res, outcome);
     stats.answered(outcome);
   }
@@ -192,7 +198,9 @@ export function createFront(o: FrontParts): FrontServer {
   server.on("clientError", (e: NodeJS.ErrnoException, socket) => {
     if (e.code === "ECONNRESET" || !socket.writable) return void socket.destroy();
     stats.refused("bad_request");
-    socket.end("HTTP/1.1 400 Bad Request\r\ncontent-type: text/plain; charset=utf-8\r\nconnection: close\r\n\r\nThe request is malformed or ambiguous, so it was not passed on.\n");
+    socket.end(
+      "HTTP/1.1 400 Bad Request\r\ncontent-type: text/plain; charset=utf-8\r\nconnection: close\r\n\r\nThe request is malformed or ambiguous, so it was not passed on.\n",
+    );
   });
   // Receiving a request (headers and body) may take no longer than a render may.
   server.headersTimeout = limits.headersTimeoutMs;
@@ -239,7 +247,12 @@ export async function startFront(o: FrontOptions): Promise<Front> {
     // A round the renderer was running died with it: its lock is released now, not after the heartbeat goes stale.
     onExit: (pid, how) => {
       try {
-        const round = releaseRoundLockOf(db, { host: os.hostname(), pid, now: new Date(), reason: `the renderer (pid ${pid}) that ran it exited (${how})` });
+        const round = releaseRoundLockOf(db, {
+          host: os.hostname(),
+          pid,
+          now: new Date(),
+          reason: `the renderer (pid ${pid}) that ran it exited (${how})`,
+        });
         if (round !== null) o.log(`[site] round ${round} abandoned: its renderer exited; the round lock is free`);
       } catch (e) {
         o.log(`[site] could not release the round lock of pid ${pid}: ${(e as Error).message}`);

@@ -7,16 +7,37 @@ import type { IncomingHttpHeaders, OutgoingHttpHeaders } from "node:http";
 type AnyHeaders = IncomingHttpHeaders | OutgoingHttpHeaders;
 
 // Fields that belong to one connection (RFC 9110 §7.6.1), never forwarded or stored.
-const HOP_BY_HOP = new Set(["connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade", "te", "trailer", "proxy-authenticate", "proxy-authorization"]);
+const HOP_BY_HOP = new Set([
+  "connection",
+  "keep-alive",
+  "proxy-connection",
+  "transfer-encoding",
+  "upgrade",
+  "te",
+  "trailer",
+  "proxy-authenticate",
+  "proxy-authorization",
+]);
 
 // Fields a stored answer does not keep: they describe one response (framing, date, the renderer's own
 // cache state and validator), and the front writes its own where one is needed.
-const PER_RESPONSE = new Set(["content-length", "date", "etag", "last-modified", "x-powered-by", "x-nextjs-cache", "x-nextjs-prerender", "x-nextjs-stale-time", "x-nextjs-postponed"]);
+const PER_RESPONSE = new Set([
+  "content-length",
+  "date",
+  "etag",
+  "last-modified",
+  "x-powered-by",
+  "x-nextjs-cache",
+  "x-nextjs-prerender",
+  "x-nextjs-stale-time",
+  "x-nextjs-postponed",
+]);
 
 /** The header naming how the front answered: hit, stale, stale-if-error, fill or pass. */
 export const FRONT_CACHE_HEADER = "x-page-cache";
 
-const headerText = (v: string | number | string[] | undefined): string => (v === undefined ? "" : Array.isArray(v) ? v.join(", ") : String(v));
+const headerText = (v: string | number | string[] | undefined): string =>
+  v === undefined ? "" : Array.isArray(v) ? v.join(", ") : String(v);
 
 /** The field names a message's own Connection header lists: hop-by-hop for this message too. */
 function connectionNamed(headers: AnyHeaders): Set<string> {

@@ -60,7 +60,12 @@ const BADGES = [
 ] as const;
 
 function cached(req: Req, key: string[], version: string, path: string, headers: OutgoingHttpHeaders = {}): FrontRoute {
-  return { kind: "cached", key: key.join("\n"), version, render: { path, headers: { host: one(req.headers.host) ?? "localhost", "user-agent": RENDER_USER_AGENT, ...headers } } };
+  return {
+    kind: "cached",
+    key: key.join("\n"),
+    version,
+    render: { path, headers: { host: one(req.headers.host) ?? "localhost", "user-agent": RENDER_USER_AGENT, ...headers } },
+  };
 }
 
 /** The request's origin into the key, and the fields it comes from into the render, when the answer's
@@ -107,7 +112,8 @@ export function frontRoute(req: Req, ctx: RouteContext, now = new Date()): Front
   // Server actions are posts; a GET carrying one is not a page view.
   if (h["next-action"] !== undefined) return PASS;
 
-  if (pathname === "/") return page(req, ctx, ["index", "", canonicalIndexQuery(searchParamsOf(searchParams))], indexVersion(ctx.db, now), "/", searchParams);
+  if (pathname === "/")
+    return page(req, ctx, ["index", "", canonicalIndexQuery(searchParamsOf(searchParams))], indexVersion(ctx.db, now), "/", searchParams);
   let name = nameUnder(pathname, "/servers/", serverPath);
   if (name !== null) {
     const flash = reprobeFlashQuery(parseReprobeFlash(searchParamsOf(searchParams)));

@@ -26,7 +26,10 @@ export interface FrontStats {
 const zeros = <K extends string>(keys: readonly K[]) => Object.fromEntries(keys.map((k) => [k, 0])) as Record<K, number>;
 
 /** Counters plus the gauges read at snapshot time. */
-export function createFrontStats(gauges: { renders: () => { running: number; queued: number }; cache: () => { entries: number; bytes: number } }): FrontStats {
+export function createFrontStats(gauges: {
+  renders: () => { running: number; queued: number };
+  cache: () => { entries: number; bytes: number };
+}): FrontStats {
   const answers = zeros(FRONT_OUTCOMES);
   const refusals = zeros(FRONT_REFUSALS);
   let restarts = 0;
@@ -36,7 +39,14 @@ export function createFrontStats(gauges: { renders: () => { running: number; que
     rendererRestarted: () => void restarts++,
     snapshot() {
       const renders = gauges.renders();
-      return { answers: { ...answers }, refusals: { ...refusals }, rendersInFlight: renders.running, rendersQueued: renders.queued, rendererRestarts: restarts, cache: gauges.cache() };
+      return {
+        answers: { ...answers },
+        refusals: { ...refusals },
+        rendersInFlight: renders.running,
+        rendersQueued: renders.queued,
+        rendererRestarts: restarts,
+        cache: gauges.cache(),
+      };
     },
   };
 }

@@ -124,7 +124,10 @@ export function createUpstream(at: { host: string; port: number; idleMs?: number
         answer.once("end", () => resolve({ status: answer.statusCode ?? 502, headers: answer.headers, body: Buffer.concat(chunks) }));
         answer.on("error", () => undefined);
         // Closed before its end: the renderer failed after the headers, or the deadline passed.
-        answer.once("close", () => !answer.complete && reject(new HopError(Date.now() >= r.deadline ? "timeout" : "cut", "closed before the end")));
+        answer.once(
+          "close",
+          () => !answer.complete && reject(new HopError(Date.now() >= r.deadline ? "timeout" : "cut", "closed before the end")),
+        );
       });
     },
     async pipe(r, res, { onHead } = {}) {

@@ -55,7 +55,9 @@ export const recentChangesInput = z
       .int()
       .min(1)
       .optional()
-      .describe(`Changes of each kind to return, newest first (default ${CHANGES_LIMIT.default}; at most ${CHANGES_LIMIT.cap}, larger values are lowered to it)`),
+      .describe(
+        `Changes of each kind to return, newest first (default ${CHANGES_LIMIT.default}; at most ${CHANGES_LIMIT.cap}, larger values are lowered to it)`,
+      ),
   })
   .strict();
 
@@ -139,7 +141,15 @@ export const recentChangesOutput = z.object({
   since: iso,
   until: iso,
   stateChanges: z.array(
-    z.object({ at: iso, name: z.string(), page: z.string(), check: z.enum(CHECK_IDS), from: state.nullable(), to: state, reason: z.string() }),
+    z.object({
+      at: iso,
+      name: z.string(),
+      page: z.string(),
+      check: z.enum(CHECK_IDS),
+      from: state.nullable(),
+      to: state,
+      reason: z.string(),
+    }),
   ),
   toolChanges: z.array(
     z.object({

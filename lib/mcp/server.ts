@@ -1,7 +1,14 @@
 import { McpServer } from "@modelcontextprotocol/server";
 import type { z } from "zod";
 import { SUITE_VERSION } from "../probe/protocol";
-import { getServerStatusInput, recentChangesInput, recentChangesOutput, searchServersInput, searchServersOutput, serverStatusOutput } from "./schemas";
+import {
+  getServerStatusInput,
+  recentChangesInput,
+  recentChangesOutput,
+  searchServersInput,
+  searchServersOutput,
+  serverStatusOutput,
+} from "./schemas";
 import { recentChangesText, searchServersText, serverStatusText } from "./text";
 import { getServerStatus, recentChanges, searchServers, type Answer, type ToolContext } from "./tools";
 
@@ -59,7 +66,8 @@ export function buildMcpServer(context: () => ToolContext): McpServer {
       outputSchema: searchServersOutput,
       annotations: { title: "Search MCP servers", ...readOnly },
     },
-    (input: z.output<typeof searchServersInput>) => toResult(searchServers(context(), input), (data) => searchServersText(data, input.query)),
+    (input: z.output<typeof searchServersInput>) =>
+      toResult(searchServers(context(), input), (data) => searchServersText(data, input.query)),
   );
   server.registerTool(
     "recent_changes",

@@ -61,11 +61,14 @@ export function searchServersText(r: SearchServers, query: string | undefined): 
   const what = query ? `matching ${JSON.stringify(query)}` : "in total";
   lines.push(`${r.total} server${r.total === 1 ? "" : "s"} ${what}; page ${r.page} of ${r.pages}, ${r.pageSize} per page.`);
   for (const n of r.notes) lines.push(`Note: ${n}`);
-  if (r.servers.length === 0) lines.push(r.total === 0 ? "Nothing matched: try part of a registry name, or fewer filters." : "This page is past the last one.");
+  if (r.servers.length === 0)
+    lines.push(r.total === 0 ? "Nothing matched: try part of a registry name, or fewer filters." : "This page is past the last one.");
   for (const s of r.servers) {
     const checks = CHECK_IDS.map((id) => `${id} ${label(s.states[id])}`).join(", ");
     const left = s.leftRegistryAt ? "; left the registry" : "";
-    lines.push(`- ${s.name}${s.title ? ` (${s.title})` : ""}: overall ${label(s.overall)}; ${checks}; last probe ${when(s.lastProbedAt, "never")}${left}. ${s.page}`);
+    lines.push(
+      `- ${s.name}${s.title ? ` (${s.title})` : ""}: overall ${label(s.overall)}; ${checks}; last probe ${when(s.lastProbedAt, "never")}${left}. ${s.page}`,
+    );
   }
   if (r.page < r.pages) lines.push(`More on page ${r.page + 1}.`);
   lines.push("get_server_status gives one server's reasons and hints.");

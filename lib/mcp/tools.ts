@@ -50,7 +50,12 @@ export function getServerStatus(ctx: ToolContext, input: z.output<typeof getServ
   const checks = Object.fromEntries(
     CHECK_IDS.map((id) => {
       const c = byId.get(id);
-      return [id, c ? { state: c.state, reason: c.reason, hint: hintOf(c), since: c.since, decidedAt: c.decidedAt, suiteVersion: c.suiteVersion } : null];
+      return [
+        id,
+        c
+          ? { state: c.state, reason: c.reason, hint: hintOf(c), since: c.since, decidedAt: c.decidedAt, suiteVersion: c.suiteVersion }
+          : null,
+      ];
     }),
   ) as ServerStatus["checks"];
   return {
@@ -91,7 +96,13 @@ export function searchServers(ctx: ToolContext, input: z.output<typeof searchSer
   const pageSize = clamp(input.pageSize, "pageSize", SEARCH_PAGE_SIZE, "servers per page", notes);
   const states: Partial<Record<CheckId, CheckState>> = {};
   for (const id of CHECK_IDS) if (input[id]) states[id] = input[id];
-  const list = listServers(ctx.db, { q: input.query ?? "", states, page: input.page ?? 1, pageSize, includeLeft: input.includeLeft ?? false });
+  const list = listServers(ctx.db, {
+    q: input.query ?? "",
+    states,
+    page: input.page ?? 1,
+    pageSize,
+    includeLeft: input.includeLeft ?? false,
+  });
   return {
     ok: true,
     data: {

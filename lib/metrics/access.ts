@@ -19,7 +19,12 @@ const text = (status: number, body: string, extra: Record<string, string> = {}):
 export const METRICS_PATH = "/metrics";
 
 /** The refusal for a scrape, or null when it may be answered (after waiting its turn). */
-export async function refuseScrape(o: { method: string | undefined; authorization: string | null | undefined; token: string; pace: ScrapePace }): Promise<PlainAnswer | null> {
+export async function refuseScrape(o: {
+  method: string | undefined;
+  authorization: string | null | undefined;
+  token: string;
+  pace: ScrapePace;
+}): Promise<PlainAnswer | null> {
   if (o.method !== "GET" && o.method !== "HEAD") return text(405, "Use GET.", { allow: "GET, HEAD" });
   if (!bearerMatches(o.authorization, o.token)) {
     return text(401, "Send Authorization: Bearer <METRICS_TOKEN>.", { "www-authenticate": 'Bearer realm="mcp-status metrics"' });

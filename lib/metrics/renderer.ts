@@ -23,7 +23,12 @@ export function createRendererMetrics(o: { token: string | undefined; db: Db; no
   const pace = createScrapePace(SCRAPE_LIMITS);
   return async (request) => {
     if (!o.token) return plain(METRICS_OFF);
-    const refused = await refuseScrape({ method: request.method, authorization: request.headers.get("authorization"), token: o.token, pace });
+    const refused = await refuseScrape({
+      method: request.method,
+      authorization: request.headers.get("authorization"),
+      token: o.token,
+      pace,
+    });
     if (refused) return plain(refused);
     const computed = await cache.get();
     const json = /^application\/json\b/i.test(request.headers.get("accept") ?? "");

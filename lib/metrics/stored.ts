@@ -26,7 +26,12 @@ export function storedFamilies(db: Db, now: Date): Family[] {
     family(METRICS.roundsFinished, labelled("status", of("rounds_finished"), FINISHED_STATUSES)),
     family(
       METRICS.roundDuration,
-      histogramSamples(METRICS.roundDuration.name, ROUND_DURATION_BUCKETS_SECONDS, of("round_duration_bucket"), of("round_duration_sum")[0]?.[1] ?? 0),
+      histogramSamples(
+        METRICS.roundDuration.name,
+        ROUND_DURATION_BUCKETS_SECONDS,
+        of("round_duration_bucket"),
+        of("round_duration_sum")[0]?.[1] ?? 0,
+      ),
     ),
     family(METRICS.serversProbed, labelled("kind", of("servers_probed"), RUN_KINDS)),
     family(METRICS.probeRequests, labelled("outcome", of("probe_requests"), PROBE_REQUEST_OUTCOMES)),
@@ -37,11 +42,18 @@ export function storedFamilies(db: Db, now: Date): Family[] {
       METRICS.checkStates,
       CHECK_IDS.flatMap((check) => CHECK_STATES.map((state) => ({ value: summary.byCheck[check][state], labels: { check, state } }))),
     ),
-    family(METRICS.overallStates, CHECK_STATES.map((state) => ({ value: summary.byOverall[state], labels: { state } }))),
+    family(
+      METRICS.overallStates,
+      CHECK_STATES.map((state) => ({ value: summary.byOverall[state], labels: { state } })),
+    ),
     family(METRICS.registryServers, [{ value: summary.servers, labels: {} }]),
     family(
       METRICS.crossReads,
-      labelled("outcome", status.crossRead ? CROSS_READ_OUTCOMES.map((o): [string, number] => [o, status.crossRead![o]]) : [], CROSS_READ_OUTCOMES),
+      labelled(
+        "outcome",
+        status.crossRead ? CROSS_READ_OUTCOMES.map((o): [string, number] => [o, status.crossRead![o]]) : [],
+        CROSS_READ_OUTCOMES,
+      ),
     ),
     family(METRICS.crossReadDay, status.crossRead ? [{ value: seconds(`${status.crossRead.day}T00:00:00Z`), labels: {} }] : []),
     family(METRICS.lastRoundFinished, status.lastRoundFinishedAt ? [{ value: seconds(status.lastRoundFinishedAt), labels: {} }] : []),

@@ -21,7 +21,12 @@ export async function callReservedTool(ctx: ProbeContext, rpc: RpcCaller): Promi
     return {
       kind: "answered",
       status,
-      shape: { type: "jsonrpc_error", code: err.data.error.code, message: err.data.error.message, transport: a.via === "sse" ? "sse" : "json" },
+      shape: {
+        type: "jsonrpc_error",
+        code: err.data.error.code,
+        message: err.data.error.message,
+        transport: a.via === "sse" ? "sse" : "json",
+      },
       seq: a.seq,
     };
   }
@@ -30,7 +35,12 @@ export async function callReservedTool(ctx: ProbeContext, rpc: RpcCaller): Promi
   if (res.success && res.data.result.isError === true) {
     return { kind: "answered", status, shape: { type: "is_error_result", ...textOf(res.data.result) }, seq: a.seq };
   }
-  return { kind: "answered", status, shape: { type: "malformed", description: malformedShape(a, res.success), form: malformedForm(a, res.success) }, seq: a.seq };
+  return {
+    kind: "answered",
+    status,
+    shape: { type: "malformed", description: malformedShape(a, res.success), form: malformedForm(a, res.success) },
+    seq: a.seq,
+  };
 }
 
 function textOf(result: Record<string, unknown>): { text?: string } {

@@ -49,7 +49,8 @@ export async function discover(ctx: ProbeContext, ch: StreamableChannel): Promis
   const status = a.status;
   if (status === undefined) return { decided: { kind: "failed", cause: `server/discover got no answer (${a.error})`, seq: a.seq, seqs } };
   // Out of time mid-body: whatever the status, nothing more may be sent.
-  if (a.failure === "deadline") return { decided: { kind: "failed", cause: `server/discover answered ${describeAnswer(a)}`, seq: a.seq, seqs } };
+  if (a.failure === "deadline")
+    return { decided: { kind: "failed", cause: `server/discover answered ${describeAnswer(a)}`, seq: a.seq, seqs } };
   // DESIGN §2.1.12: a 4xx is a refusal whatever became of its body (truncated, badly encoded, reset),
   // and it is not one of the three codes we never saw: fall back. Any status, any id, any body (seed 003).
   if (status >= 400 && status < 500) return { fallback: `server/discover answered ${describeAnswer(a)}`, seqs };
@@ -63,7 +64,14 @@ export async function discover(ctx: ProbeContext, ch: StreamableChannel): Promis
     const serverInfo = isServerInfo(info) ? { serverInfo: info } : {};
     if (parsed?.success && parsed.data.supportedVersions.includes(MODERN_REVISION)) {
       return {
-        decided: { kind: "modern", protocolVersion: MODERN_REVISION, supportedVersions: parsed.data.supportedVersions, ...serverInfo, seq: a.seq, seqs },
+        decided: {
+          kind: "modern",
+          protocolVersion: MODERN_REVISION,
+          supportedVersions: parsed.data.supportedVersions,
+          ...serverInfo,
+          seq: a.seq,
+          seqs,
+        },
       };
     }
     // DESIGN §2.1.11: only newer revisions is a modern server we cannot speak to, not a legacy signal.

@@ -99,15 +99,27 @@ function withholdReason(hs: HandshakeOutcome, tl: ToolsListOutcome | undefined, 
   if (!tl) return w("tools_list_unread", "the tool list could not be read");
   switch (tl.kind) {
     case "credential_gate":
-      return w("credential_gate", tl.challenge.phase === "tools_list" ? "a credential gate stopped the tool list" : "a credential gate stopped the retry for the tool list");
+      return w(
+        "credential_gate",
+        tl.challenge.phase === "tools_list"
+          ? "a credential gate stopped the tool list"
+          : "a credential gate stopped the retry for the tool list",
+      );
     case "endless":
-      return w("pages_remain", tl.why === "cursor_loop" ? "the tool list's cursor repeated, so pages remain unread" : "pages of the tool list remain unread");
+      return w(
+        "pages_remain",
+        tl.why === "cursor_loop" ? "the tool list's cursor repeated, so pages remain unread" : "pages of the tool list remain unread",
+      );
     case "budget_exhausted":
       return w("pages_remain", "the probe's deadline ran out with pages of the tool list still unread");
     case "failed":
-      return w("tools_list_unread", tl.lateRetry ? "the tool list could not be read, even after the one retry with initialize" : "the tool list could not be read");
+      return w(
+        "tools_list_unread",
+        tl.lateRetry ? "the tool list could not be read, even after the one retry with initialize" : "the tool list could not be read",
+      );
     case "complete":
-      if (listsReservedName(tl.tools)) return w("reserved_name", "the tool list contains the reserved name, so the call could run a real tool");
+      if (listsReservedName(tl.tools))
+        return w("reserved_name", "the tool list contains the reserved name, so the call could run a real tool");
       break;
     default:
       return w("tools_list_unread", "the tool list could not be read");
@@ -213,7 +225,9 @@ async function checkOtherTransport(ctx: ProbeContext, obs: ProbeObservation, url
     if (get?.status === undefined || !(SSE_GET_MISSES.has(get.status) || notAStream)) return;
     const ch = new StreamableChannel(ctx.http, url, ctx.limits.excerptChars);
     const first = await discover(ctx, ch);
-    let speaks = "decided" in first && (first.decided.kind === "modern" || first.decided.kind === "declined" || first.decided.kind === "discovered_newer");
+    let speaks =
+      "decided" in first &&
+      (first.decided.kind === "modern" || first.decided.kind === "declined" || first.decided.kind === "discovered_newer");
     if (!speaks && "fallback" in first && !ctx.stopped) {
       speaks = (await legacyInitialize(ctx, ch, first.fallback, first.seqs)).kind === "legacy";
       if (!ctx.stopped) await ch.endSession();
@@ -222,7 +236,10 @@ async function checkOtherTransport(ctx: ProbeContext, obs: ProbeObservation, url
     return;
   }
   if (statuses.length === 0 || !statuses.every((s) => s !== undefined && POST_MISSES.has(s))) return;
-  const open = await LegacySseChannel.open(ctx.http, url, { ...ctx.limits, headersTimeoutMs: Math.min(ctx.limits.headersTimeoutMs, 5_000) });
+  const open = await LegacySseChannel.open(ctx.http, url, {
+    ...ctx.limits,
+    headersTimeoutMs: Math.min(ctx.limits.headersTimeoutMs, 5_000),
+  });
   if (open.ok) open.channel.close();
   obs.transportCheck = { transport: "sse", answered: open.ok, seqs: since() };
 }
@@ -247,7 +264,10 @@ async function metadataOptOut(opts: ProbeOptions, url: URL): Promise<string | nu
 
 function raceDeadline<T>(p: Promise<T>, signal: AbortSignal): Promise<T | "deadline"> {
   if (signal.aborted) return Promise.resolve("deadline");
-  return Promise.race([p, new Promise<"deadline">((resolve) => signal.addEventListener("abort", () => resolve("deadline"), { once: true }))]);
+  return Promise.race([
+    p,
+    new Promise<"deadline">((resolve) => signal.addEventListener("abort", () => resolve("deadline"), { once: true })),
+  ]);
 }
 
 /**
@@ -316,7 +336,10 @@ export async function probeServer(target: ProbeTarget, opts: ProbeOptions): Prom
       obs.blocked = { kind: "address_policy", host: url.hostname, detail: refused };
       return done();
     } else {
-      const endSession = target.transport === "sse" ? await runSse(ctx, obs, url.toString()) : await runStreamable(ctx, obs, url.toString(), opts.legacyOnly ?? false);
+      const endSession =
+        target.transport === "sse"
+          ? await runSse(ctx, obs, url.toString())
+          : await runStreamable(ctx, obs, url.toString(), opts.legacyOnly ?? false);
       const source = sourceChallenge(obs, ctx);
       if (source && !ctx.stopped) obs.authMetadata = await followAuthMetadata(ctx, source, url, (u) => metadataOptOut(opts, u));
       else if (!source && ctx.brokenChallenges[0]) obs.authMetadata = { kind: "unparseable_challenge", broken: ctx.brokenChallenges[0] };
@@ -339,6 +362,11 @@ export async function probeServer(target: ProbeTarget, opts: ProbeOptions): Prom
   if (ctx.slowDown) obs.slowDown = ctx.slowDown;
   if (controller.signal.aborted) obs.deadlineHit = true;
   const hs = obs.handshake;
-  obs.era = hs?.kind === "modern" || hs?.kind === "discovered_newer" ? "modern" : hs?.kind === "legacy" || hs?.kind === "sse" ? "legacy" : "unknown";
+  obs.era =
+    hs?.kind === "modern" || hs?.kind === "discovered_newer"
+      ? "modern"
+      : hs?.kind === "legacy" || hs?.kind === "sse"
+        ? "legacy"
+        : "unknown";
   return done();
 }

@@ -76,7 +76,6 @@ export const InitializeResult = z.object({
   serverInfo: ServerInfo,
 });
 
-
 export function isModernDecline(code: number): boolean {
   return (MODERN_DECLINE_CODES as readonly number[]).includes(code);
 }

@@ -123,9 +123,7 @@ export function excerpt(text: string, n: number): string {
 // ---- channels ---------------------------------------------------------------------------------
 
 /** How requests are framed once the era is known. */
-export type StreamableMode =
-  | { kind: "modern" }
-  | { kind: "legacy"; protocolVersion?: string; sessionId?: string };
+export type StreamableMode = { kind: "modern" } | { kind: "legacy"; protocolVersion?: string; sessionId?: string };
 
 /** One Streamable HTTP endpoint, spoken in the current mode. */
 export class StreamableChannel {

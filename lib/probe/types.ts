@@ -36,7 +36,17 @@ export interface Exchange {
 
 /** What a request was for; "robots" (robots.txt, read by rounds through the same session code) is never part
  * of a stored observation. */
-export const EXCHANGE_PHASES = ["discover", "initialize", "initialized", "tools_list", "tools_call", "auth_metadata", "sse_stream", "session_end", "robots"] as const;
+export const EXCHANGE_PHASES = [
+  "discover",
+  "initialize",
+  "initialized",
+  "tools_list",
+  "tools_call",
+  "auth_metadata",
+  "sse_stream",
+  "session_end",
+  "robots",
+] as const;
 export type ExchangePhase = (typeof EXCHANGE_PHASES)[number];
 
 /** The server asked us to slow down (429, or 503 with Retry-After). */

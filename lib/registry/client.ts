@@ -31,9 +31,7 @@ const OfficialMetaSchema = z.looseObject({
 const PageSchema = z.object({
   // Entries are read one by one: a malformed entry is logged and skipped, never the page.
   servers: z.array(z.unknown()),
-  metadata: z
-    .looseObject({ nextCursor: z.string().nullish(), count: z.number().nullish() })
-    .nullish(),
+  metadata: z.looseObject({ nextCursor: z.string().nullish(), count: z.number().nullish() }).nullish(),
 });
 
 /** One remote server as the rest of the system sees it. */
@@ -129,7 +127,9 @@ export async function fetchRegistry(baseUrl: string, opts: FetchRegistryOptions 
       if (!one.success) {
         malformed++;
         const where = one.error.issues[0];
-        opts.log?.(`[registry] page ${pages} entry ${i + 1}${entryName(raw)} skipped: ${where ? `${where.path.join(".") || "entry"}: ${where.message}` : "unreadable"}`);
+        opts.log?.(
+          `[registry] page ${pages} entry ${i + 1}${entryName(raw)} skipped: ${where ? `${where.path.join(".") || "entry"}: ${where.message}` : "unreadable"}`,
+        );
         continue;
       }
       const e = one.data;
@@ -226,7 +226,10 @@ function toRegistryServer(s: Entry, updatedAt: string | null, log?: (line: strin
     .slice(0, MAX_REMOTES)
     .map((r, i) => analyseRemote(r, problems, i))
     .filter((a) => a !== null);
-  if (problems.length) log?.(`[registry] ${JSON.stringify(s.name.slice(0, 120))}: ${problems.slice(0, 5).join("; ")}${problems.length > 5 ? `; and ${problems.length - 5} more` : ""}`);
+  if (problems.length)
+    log?.(
+      `[registry] ${JSON.stringify(s.name.slice(0, 120))}: ${problems.slice(0, 5).join("; ")}${problems.length > 5 ? `; and ${problems.length - 5} more` : ""}`,
+    );
   const choice = chooseRemote(analysed);
   if (!choice) return null;
   return {

@@ -110,7 +110,10 @@ export function analyseRemote(raw: unknown, problems: string[], index: number): 
   let vars: Record<string, unknown> | null = null;
   if (r.variables !== undefined && r.variables !== null) {
     if (typeof r.variables === "object" && !Array.isArray(r.variables)) vars = r.variables as Record<string, unknown>;
-    else problems.push(`remote ${index + 1} has variables that are not an object (${Array.isArray(r.variables) ? "a list" : typeof r.variables}); ignored`);
+    else
+      problems.push(
+        `remote ${index + 1} has variables that are not an object (${Array.isArray(r.variables) ? "a list" : typeof r.variables}); ignored`,
+      );
   }
   const missing = new Set<string>();
   const probeUrl = r.url.replace(TEMPLATE, (whole, name: string) => {
@@ -134,7 +137,8 @@ export function analyseRemote(raw: unknown, problems: string[], index: number): 
   if (r.headers !== undefined && r.headers !== null) {
     if (!Array.isArray(r.headers)) problems.push(`remote ${index + 1} has headers that are not a list; ignored`);
     else {
-      if (r.headers.length > MAX_HEADERS) problems.push(`remote ${index + 1} lists ${r.headers.length} headers; the first ${MAX_HEADERS} were read`);
+      if (r.headers.length > MAX_HEADERS)
+        problems.push(`remote ${index + 1} lists ${r.headers.length} headers; the first ${MAX_HEADERS} were read`);
       r.headers.slice(0, MAX_HEADERS).forEach((h, i) => {
         const hp = HeaderSchema.safeParse(h);
         if (!hp.success || typeof hp.data.name !== "string" || hp.data.name === "") {
@@ -187,9 +191,15 @@ export function chooseRemote(analysed: readonly Analysed[]): RemoteChoice | null
     const p = analysed[probed]!;
     return { remotes, url: p.probeUrl, transport: p.remote.transport, needsConfig: null };
   }
-  const shownIndex = Math.max(0, analysed.findIndex((a) => a.remote.transport === "streamable-http"));
+  const shownIndex = Math.max(
+    0,
+    analysed.findIndex((a) => a.remote.transport === "streamable-http"),
+  );
   const first = analysed[shownIndex]!;
   const why = needsClause(first.needs)!;
-  const needsConfig = analysed.length === 1 ? why : `each of its ${analysed.length} listed remotes needs configuration; the first ${first.remote.transport} one: ${why}`;
+  const needsConfig =
+    analysed.length === 1
+      ? why
+      : `each of its ${analysed.length} listed remotes needs configuration; the first ${first.remote.transport} one: ${why}`;
   return { remotes, url: first.remote.url, transport: first.remote.transport, needsConfig };
 }

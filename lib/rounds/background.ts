@@ -37,7 +37,10 @@ export function roundDepsFromConfig(config: Config, extra: Partial<RoundDeps> = 
 }
 
 /** The alert clock's wiring from the process configuration. */
-export function alertClockFromConfig(config: Config, o: { log: (line: string) => void; hostGate: RoundHostGate; intervalMs?: number }): AlertClock {
+export function alertClockFromConfig(
+  config: Config,
+  o: { log: (line: string) => void; hostGate: RoundHostGate; intervalMs?: number },
+): AlertClock {
   return startAlertClock(
     {
       db: getDb(config),
@@ -93,7 +96,9 @@ export async function startBackground(config: Config, log: (line: string) => voi
   }
   // The alert clock runs whatever PROBE_SCHEDULE says: rounds may come from an outside cron, or not at all.
   const alerts = alertClockFromConfig(config, { log, hostGate });
-  log(`[alerts] clock started: rounds_stale after ${config.alertStaleMinutes} min, webhook ${config.alertWebhookUrl ? "on" : "off"}, cross-read sample ${config.crossReadSample}`);
+  log(
+    `[alerts] clock started: rounds_stale after ${config.alertStaleMinutes} min, webhook ${config.alertWebhookUrl ? "on" : "off"}, cross-read sample ${config.crossReadSample}`,
+  );
   const background: Background = {
     scheduler,
     alerts,

@@ -237,10 +237,13 @@ class HostLedger {
   }
 
   private retryIn(host: string, st: HostState, ms: number): void {
-    st.retry ??= setTimeout(() => {
-      st.retry = undefined;
-      this.pump(host, st);
-    }, Math.max(1, Math.ceil(ms)));
+    st.retry ??= setTimeout(
+      () => {
+        st.retry = undefined;
+        this.pump(host, st);
+      },
+      Math.max(1, Math.ceil(ms)),
+    );
   }
 
   private lingerThenGiveBack(host: string, st: HostState): void {

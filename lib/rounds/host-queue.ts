@@ -75,7 +75,7 @@ export function createHostQueue<T>(items: readonly T[], o: HostQueueOptions<T>):
     if (e.queued || !eligible(e)) return;
     e.queued = true;
     heap.push({ e, key: left(e) / limit(e) });
-    for (let i = heap.length - 1; i > 0; ) {
+    for (let i = heap.length - 1; i > 0;) {
       const p = (i - 1) >> 1;
       if (heap[p]!.key >= heap[i]!.key) break;
       [heap[p], heap[i]] = [heap[i]!, heap[p]!];
@@ -87,7 +87,7 @@ export function createHostQueue<T>(items: readonly T[], o: HostQueueOptions<T>):
     const last = heap.pop()!;
     if (heap.length > 0) {
       heap[0] = last;
-      for (let i = 0; ; ) {
+      for (let i = 0; ;) {
         const l = 2 * i + 1;
         const r = l + 1;
         let m = i;

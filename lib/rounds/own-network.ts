@@ -50,7 +50,9 @@ function resolverAnswered(obs: ProbeObservation): boolean {
     return false;
   }
   if (isIpLiteral(host)) return false;
-  return obs.exchanges.some((e) => e.status !== undefined || (e.network !== undefined && e.network !== "nxdomain" && e.network !== "dns_unavailable"));
+  return obs.exchanges.some(
+    (e) => e.status !== undefined || (e.network !== undefined && e.network !== "nxdomain" && e.network !== "dns_unavailable"),
+  );
 }
 
 /** The exchanges a handshake outcome rests on. */
@@ -193,8 +195,13 @@ export function createOwnNetworkWatch(d: OwnNetworkDeps): OwnNetworkWatch {
     down = { detail };
     paused = true;
     d.hold();
-    d.log(`[rounds] the probe's own network looks down: ${detail}; no new probes while it is rechecked every ${Math.round(d.timing.recheckEveryMs / 1000)} s`);
-    d.opened(`${detail[0]!.toUpperCase()}${detail.slice(1)} (a share of ${pct(share)}): the probe's own network is presumed down, and those servers are recorded Not checked, not Failed.`, share);
+    d.log(
+      `[rounds] the probe's own network looks down: ${detail}; no new probes while it is rechecked every ${Math.round(d.timing.recheckEveryMs / 1000)} s`,
+    );
+    d.opened(
+      `${detail[0]!.toUpperCase()}${detail.slice(1)} (a share of ${pct(share)}): the probe's own network is presumed down, and those servers are recorded Not checked, not Failed.`,
+      share,
+    );
     for (const h of [...held.values()]) {
       if (h.withdraw && !h.withdraw()) continue; // its second probe is under way: settle() takes it
       release(h, ownNetwork(h.input));
@@ -206,7 +213,10 @@ export function createOwnNetworkWatch(d: OwnNetworkDeps): OwnNetworkWatch {
     const started = Date.now();
     while (Date.now() - started < d.timing.recheckForMs) {
       await new Promise((r) => setTimeout(r, d.timing.recheckEveryMs));
-      const origins = recent.filter((m) => m.failed).slice(-RECHECK_HOSTS).map((m) => m.origin);
+      const origins = recent
+        .filter((m) => m.failed)
+        .slice(-RECHECK_HOSTS)
+        .map((m) => m.origin);
       const answered = origins.length > 0 ? await d.reachable(origins) : 0;
       if (answered * 2 > origins.length) {
         d.log(`[rounds] probes succeed again: ${answered} of ${origins.length} hosts answered; the round goes on`);
@@ -218,7 +228,9 @@ export function createOwnNetworkWatch(d: OwnNetworkDeps): OwnNetworkWatch {
       }
       d.log(`[rounds] reachability check: ${answered} of ${origins.length} hosts answered; still paused`);
     }
-    d.log(`[rounds] the probe's network did not come back within ${Math.round(d.timing.recheckForMs / 1000)} s: the round ends, ${d.remaining()} servers left due`);
+    d.log(
+      `[rounds] the probe's network did not come back within ${Math.round(d.timing.recheckForMs / 1000)} s: the round ends, ${d.remaining()} servers left due`,
+    );
     d.stop();
   };
 

@@ -10,7 +10,14 @@ import { countEvent, countProbeRequests } from "../store/counters";
 import { recordCoverage } from "../store/coverage";
 import { getServerRunState, STATE_FIELDS, updateServer, type ServerRunUpdate } from "../store/servers";
 import { getToolSnapshot, insertToolChanges, upsertToolSnapshot } from "../store/tools";
-import { insertRun, insertTransitions, pruneRunExchanges, upsertCheckResults, type CheckResultRow, type TransitionInsert } from "../store/runs";
+import {
+  insertRun,
+  insertTransitions,
+  pruneRunExchanges,
+  upsertCheckResults,
+  type CheckResultRow,
+  type TransitionInsert,
+} from "../store/runs";
 import { recordServerDay, worstDiscoveryState } from "../store/history";
 import { closeIncident, insertIncident, openIncidentId } from "../store/incidents";
 import type { UptimeOutcome } from "../store/vocabulary";
@@ -78,7 +85,9 @@ export function scheduleOutcome(
   }
   const slow = serverSlowDown(obs);
   if (obs.handshake?.kind === "credential_gate" || obs.toolsList?.kind === "credential_gate") {
-    return slow?.retryAfterSeconds !== undefined ? { kind: "credential_gate", retryAfterSeconds: slow.retryAfterSeconds } : { kind: "credential_gate" };
+    return slow?.retryAfterSeconds !== undefined
+      ? { kind: "credential_gate", retryAfterSeconds: slow.retryAfterSeconds }
+      : { kind: "credential_gate" };
   }
   if (slow) return { kind: "slow_down", retryAfterSeconds: slow.retryAfterSeconds };
   // No common revision leaves nothing to read until the server changes: a discovery failure like the others.
@@ -94,7 +103,13 @@ function isOk(status: number | undefined): boolean {
 }
 
 function runKind(outcome: ScheduleOutcome, complete: boolean, skipped: boolean): RunKind {
-  if (skipped || outcome.kind === "blocked" || outcome.kind === "opted_out" || outcome.kind === "needs_config" || outcome.kind === "probe_network") {
+  if (
+    skipped ||
+    outcome.kind === "blocked" ||
+    outcome.kind === "opted_out" ||
+    outcome.kind === "needs_config" ||
+    outcome.kind === "probe_network"
+  ) {
     return "skipped";
   }
   if (complete) return "read";

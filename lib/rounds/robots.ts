@@ -45,7 +45,12 @@ export async function fetchRobots(
     ...(o.dnsLookup ? { dnsLookup: o.dnsLookup } : {}),
   });
   try {
-    const a = await http.send({ phase: "robots", method: "GET", url: new URL("/robots.txt", origin).toString(), headers: { accept: "text/plain" } });
+    const a = await http.send({
+      phase: "robots",
+      method: "GET",
+      url: new URL("/robots.txt", origin).toString(),
+      headers: { accept: "text/plain" },
+    });
     if (a.status === undefined) return { status: null, body: null, error: a.error ?? "no answer" };
     if (a.failure && a.failure !== "cap") return { status: a.status, body: null, error: a.error };
     return { status: a.status, body: a.text };

@@ -15,7 +15,16 @@ import { activeHostPauses, crowdedHosts, putHostPause } from "../store/hosts";
 import { listOptOuts } from "../store/optouts";
 import { serversForRound } from "../store/reprobe";
 import { summaryCounts, applyRegistrySnapshotInSteps, listDueServers, updateServer, type DueServer } from "../store/servers";
-import { acquireRoundLock, finishRound, heartbeatRound, networkShareLevel, pruneRounds, roundLockHolder, type RoundNetwork, type RoundProgress } from "../store/rounds";
+import {
+  acquireRoundLock,
+  finishRound,
+  heartbeatRound,
+  networkShareLevel,
+  pruneRounds,
+  roundLockHolder,
+  type RoundNetwork,
+  type RoundProgress,
+} from "../store/rounds";
 import { getMeta, META_KEYS, setMeta } from "../store/meta";
 import { pruneOldRuns } from "../store/runs";
 import { addDays, utcDay } from "./coverage";
@@ -81,8 +90,7 @@ export interface RoundSummary extends Required<RoundProgress> {
 }
 
 export type StartResult =
-  | { started: true; roundId: number; done: Promise<RoundSummary> }
-  | { started: false; roundId: number; reason: string };
+  { started: true; roundId: number; done: Promise<RoundSummary> } | { started: false; roundId: number; reason: string };
 
 export class RoundAlreadyRunning extends Error {
   override name = "RoundAlreadyRunning";
@@ -155,13 +163,16 @@ async function executeRound(deps: RoundDeps, roundId: number, holder: string): P
     lastBeat = t;
     if (!heartbeatRound(db, roundId, holder, now(), progress)) lostLock = true;
   };
-  const timer = setInterval(() => {
-    try {
-      beat(true);
-    } catch (e) {
-      log(`[rounds] heartbeat failed: ${(e as Error).message}`);
-    }
-  }, deps.heartbeatMs ?? Math.min(10_000, (deps.lockStaleMs ?? 2 * MINUTE) / 4));
+  const timer = setInterval(
+    () => {
+      try {
+        beat(true);
+      } catch (e) {
+        log(`[rounds] heartbeat failed: ${(e as Error).message}`);
+      }
+    },
+    deps.heartbeatMs ?? Math.min(10_000, (deps.lockStaleMs ?? 2 * MINUTE) / 4),
+  );
   timer.unref?.();
 
   let registry: RoundSummary["registry"];
@@ -228,7 +239,12 @@ async function executeRound(deps: RoundDeps, roundId: number, holder: string): P
       void p.finally(() => recording.delete(p));
     };
     // DESIGN §2.7: network-level failures wait for a second probe and for the host-share guard before they are written.
-    const watch = watchOwnNetwork(ctx, queue, log, (server, input) => record(server, writer.persist(input).then((r) => r.kind)));
+    const watch = watchOwnNetwork(ctx, queue, log, (server, input) =>
+      record(
+        server,
+        writer.persist(input).then((r) => r.kind),
+      ),
+    );
     const worker = async () => {
       for (let taken = await queue.take(); taken; taken = await queue.take()) {
         const server = taken.item;
@@ -281,11 +297,7 @@ function finished(deps: RoundDeps, log: (line: string) => void, s: RoundSummary)
   return s;
 }
 
-async function refreshRegistryIfStale(
-  deps: RoundDeps,
-  now: () => Date,
-  log: (line: string) => void,
-): Promise<RoundSummary["registry"]> {
+async function refreshRegistryIfStale(deps: RoundDeps, now: () => Date, log: (line: string) => void): Promise<RoundSummary["registry"]> {
   if (!deps.registryUrl) return undefined;
   const last = getMeta(deps.db, META_KEYS.registryRefreshedAt);
   const maxAge = deps.registryMaxAgeMs ?? HOUR;
@@ -307,9 +319,7 @@ async function refreshRegistryIfStale(
     );
     setMeta(deps.db, META_KEYS.registryRefreshedAt, nowIso);
     setMeta(deps.db, META_KEYS.registryLastError, "");
-    log(
-      `[registry] ${res.servers.length} listed: ${applied.added} new, ${applied.left} left, ${applied.returned} returned`,
-    );
+    log(`[registry] ${res.servers.length} listed: ${applied.added} new, ${applied.left} left, ${applied.returned} returned`);
     return { ok: true, servers: res.servers.length };
   } catch (e) {
     const error = e instanceof RegistryError ? e.message : `registry ingestion failed: ${(e as Error).message}`;
@@ -420,7 +430,8 @@ function watchOwnNetwork(
       }
     },
     recovered: (message) => {
-      if (resolveAlerts(db, "probe_network", { at: now().toISOString(), message }).length > 0) log(`[alerts] probe_network resolved: ${message}`);
+      if (resolveAlerts(db, "probe_network", { at: now().toISOString(), message }).length > 0)
+        log(`[alerts] probe_network resolved: ${message}`);
     },
   });
 }
@@ -450,4 +461,3 @@ function maintain(db: Db, now: Date, log: (line: string) => void): void {
   pruneCoverageServers(db, addDays(utcDay(now), -40));
   evaluateCoverage(db, now, log);
 }
-

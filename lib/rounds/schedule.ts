@@ -108,7 +108,8 @@ export function nextSchedule(now: Date, prev: ScheduleState, outcome: ScheduleOu
           : "host opted out by the operator; probed again only when the opt-out is removed";
       break;
   }
-  const delay = outcome.kind === "opted_out" ? intervalMs : jittered(intervalMs, outcome.kind === "healthy" ? HEALTHY_MAX_MS : Infinity, jitter);
+  const delay =
+    outcome.kind === "opted_out" ? intervalMs : jittered(intervalMs, outcome.kind === "healthy" ? HEALTHY_MAX_MS : Infinity, jitter);
   return {
     nextDueAt: new Date(now.getTime() + delay).toISOString(),
     intervalMs: delay,

@@ -8,9 +8,7 @@ import type { ResponseTimes } from "./history";
 import type { ServerUptime } from "../store/uptime";
 import { DEFAULT_UPTIME_BADGE_WINDOW, formatUptime, UPTIME_BADGE_WINDOWS, uptimeColor } from "./uptime";
 
-export type BadgeLookup =
-  | { ok: true; spec: BadgeSpec; status: 200 | 404 }
-  | { ok: false; error: string };
+export type BadgeLookup = { ok: true; spec: BadgeSpec; status: 200 | 404 } | { ok: false; error: string };
 
 /** Resolves a badge request (?check=<id> or none) to what it should say, and whether the server is known. */
 export function resolveBadge(found: BadgeStates | null, checkParam: string | null): BadgeLookup {
@@ -33,7 +31,9 @@ export const BadgeQuery = z.object({
   metric: z
     .enum(BADGE_METRICS)
     .optional()
-    .describe("latency: the handshake p95 over 24 h (30 days when the last day has none); uptime: the share of probes that found the server up."),
+    .describe(
+      "latency: the handshake p95 over 24 h (30 days when the last day has none); uptime: the share of probes that found the server up.",
+    ),
   window: z
     .enum(Object.keys(UPTIME_BADGE_WINDOWS) as [string, ...string[]])
     .optional()
@@ -81,7 +81,8 @@ export function resolveBadgeQuery(
   }
   if (metric === "uptime") {
     const window = query.get("window") || DEFAULT_UPTIME_BADGE_WINDOW;
-    if (!BadgeQuery.shape.window.safeParse(window).success) return { ok: false, error: `unknown window "${window}"; use one of ${Object.keys(UPTIME_BADGE_WINDOWS).join(", ")}` };
+    if (!BadgeQuery.shape.window.safeParse(window).success)
+      return { ok: false, error: `unknown window "${window}"; use one of ${Object.keys(UPTIME_BADGE_WINDOWS).join(", ")}` };
     const uptime = lookup.uptime();
     return { ok: true, spec: uptimeBadgeSpec(uptime, window), status: uptime ? 200 : 404 };
   }
@@ -96,7 +97,8 @@ export function badgeAnswer(result: BadgeLookup, format: BadgeFormat): TextAnswe
     if (!result.ok) return { status: 400, contentType: "text/plain; charset=utf-8", body: `${result.error}\n` };
     return { status: result.status, contentType: "image/svg+xml; charset=utf-8", body: badgeSvg(result.spec) };
   }
-  if (!result.ok) return { status: 400, contentType: "application/json", body: JSON.stringify({ error: result.error } satisfies ApiShape<"BadgeError">) };
+  if (!result.ok)
+    return { status: 400, contentType: "application/json", body: JSON.stringify({ error: result.error } satisfies ApiShape<"BadgeError">) };
   return { status: result.status, contentType: "application/json", body: JSON.stringify(shieldsEndpoint(result.spec)) };
 }
 

@@ -36,5 +36,11 @@ export function badgeSvg(spec: BadgeSpec): string {
 
 /** The shields.io endpoint schema: https://shields.io/badges/endpoint-badge */
 export function shieldsEndpoint(spec: BadgeSpec): ApiShape<"ShieldsAnswer"> {
-  return { schemaVersion: 1, label: spec.label, message: spec.message, color: spec.color.replace(/^#/, ""), cacheSeconds: BADGE_CACHE_SECONDS };
+  return {
+    schemaVersion: 1,
+    label: spec.label,
+    message: spec.message,
+    color: spec.color.replace(/^#/, ""),
+    cacheSeconds: BADGE_CACHE_SECONDS,
+  };
 }

@@ -29,7 +29,11 @@ export function explanationClause(rule: CrossReadExplanation, code: number | nul
 const paths = (p: string[]) => (p.length <= 3 ? p.join(", ") : `${p.slice(0, 3).join(", ")} and ${p.length - 3} more`);
 
 /** "An initialize-first reader read 3 tools on 2026-12-01; modern clients fail here because server/discover answered HTTP 500." */
-export function crossReadSentence(r: Pick<CrossReadRow, "outcome" | "explanation" | "explanationCode" | "crossToolCount" | "probeToolCount" | "paths" | "detail"> & { day: string }): string {
+export function crossReadSentence(
+  r: Pick<CrossReadRow, "outcome" | "explanation" | "explanationCode" | "crossToolCount" | "probeToolCount" | "paths" | "detail"> & {
+    day: string;
+  },
+): string {
   const tools = r.crossToolCount !== null ? counted(r.crossToolCount, WORDS.tool) : "the tool list";
   const why = r.explanation ? `; ${explanationClause(r.explanation, r.explanationCode)}` : "";
   switch (r.outcome) {

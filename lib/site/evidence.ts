@@ -31,7 +31,11 @@ export function exchangeAnchor(seq: number, runId: number, latestRunId: number |
 }
 
 /** Orders the latest run's exchanges first, then those of older runs a check still cites. */
-export function evidenceModel(checks: CitingCheck[], latestRunId: number | null, exchangesOf: (runId: number) => Exchange[]): EvidenceModel {
+export function evidenceModel(
+  checks: CitingCheck[],
+  latestRunId: number | null,
+  exchangesOf: (runId: number) => Exchange[],
+): EvidenceModel {
   const runIds = [...new Set([...(latestRunId !== null ? [latestRunId] : []), ...checks.map((c) => c.runId)])];
   const deciding = new Set(checks.filter((c) => c.evidence.length > 0).map((c) => `${c.runId}:${Math.max(...c.evidence)}`));
   const items: EvidenceItem[] = [];
@@ -55,11 +59,13 @@ export function evidenceModel(checks: CitingCheck[], latestRunId: number | null,
   }
   const cites = new Map<CheckId, { seq: number; anchor: string | null }[]>();
   for (const c of checks) {
-    const list = [...c.evidence].sort((a, b) => a - b).map((seq) => {
-      const item = byKey.get(`${c.runId}:${seq}`);
-      if (item && !item.citedBy.includes(c.check)) item.citedBy.push(c.check);
-      return { seq, anchor: item?.anchor ?? null };
-    });
+    const list = [...c.evidence]
+      .sort((a, b) => a - b)
+      .map((seq) => {
+        const item = byKey.get(`${c.runId}:${seq}`);
+        if (item && !item.citedBy.includes(c.check)) item.citedBy.push(c.check);
+        return { seq, anchor: item?.anchor ?? null };
+      });
     cites.set(c.check, list);
   }
   return { items, cites };

@@ -46,7 +46,9 @@ export function stateChangesAtom(opts: { origin: string; selfPath: string; title
   const feed = newFeed({ ...opts, updated: rows[0] ? new Date(rows[0].at) : opts.now });
   for (const t of rows) {
     const check = CHECK_LABELS.en[t.check];
-    const change = t.fromState ? `${STATE_LABELS.en[t.fromState]} → ${STATE_LABELS.en[t.toState]}` : `first result ${STATE_LABELS.en[t.toState]}`;
+    const change = t.fromState
+      ? `${STATE_LABELS.en[t.fromState]} → ${STATE_LABELS.en[t.toState]}`
+      : `first result ${STATE_LABELS.en[t.toState]}`;
     feed.addItem({
       id: `${origin}/changes/states.xml#transition-${t.id}`,
       title: `${t.serverName}: ${check} ${change}`,

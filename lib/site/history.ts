@@ -71,7 +71,10 @@ export function responseTimes(samples: LatencySample[], now: Date): ResponseTime
     else byDay.set(day, [s]);
   }
   const median = (list: LatencySample[], key: "handshakeMs" | "toolsListMs") =>
-    percentile(list.filter((s) => s[key] !== null).map((s) => s[key] as number), 50);
+    percentile(
+      list.filter((s) => s[key] !== null).map((s) => s[key] as number),
+      50,
+    );
   return {
     last24h: { handshake: percentiles(pick(since24h, "handshakeMs")), toolsList: percentiles(pick(since24h, "toolsListMs")) },
     last30d: { handshake: percentiles(pick(since30d, "handshakeMs")), toolsList: percentiles(pick(since30d, "toolsListMs")) },
@@ -82,6 +85,9 @@ export function responseTimes(samples: LatencySample[], now: Date): ResponseTime
 }
 
 /** A server's strip and response times from its stored rows, as the page, the JSON API and the latency badge show them. */
-export function shapeHistory(rows: { stored: HistoryDay[]; samples: LatencySample[] }, now: Date): { days: StripDay[]; responseTimes: ResponseTimes } {
+export function shapeHistory(
+  rows: { stored: HistoryDay[]; samples: LatencySample[] },
+  now: Date,
+): { days: StripDay[]; responseTimes: ResponseTimes } {
   return { days: stripDays(rows.stored, now), responseTimes: responseTimes(rows.samples, now) };
 }

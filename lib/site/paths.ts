@@ -24,10 +24,8 @@ export function nameFromSegments(segments: readonly string[]): string {
 export const serverPath = (name: string) => `/servers/${encodeName(name)}`;
 export const checkAnchor = (check: CheckId) => `check-${check}`;
 export const serverJsonPath = (name: string) => `/api/servers/${encodeName(name)}`;
-export const badgePath = (name: string, check?: CheckId) =>
-  `/badge/${encodeName(name)}${check ? `?check=${check}` : ""}`;
-export const shieldsEndpointPath = (name: string, check?: CheckId) =>
-  `/api/badge/${encodeName(name)}${check ? `?check=${check}` : ""}`;
+export const badgePath = (name: string, check?: CheckId) => `/badge/${encodeName(name)}${check ? `?check=${check}` : ""}`;
+export const shieldsEndpointPath = (name: string, check?: CheckId) => `/api/badge/${encodeName(name)}${check ? `?check=${check}` : ""}`;
 export const serverFeedPath = (name: string) => `/changes/feed.xml?server=${encodeURIComponent(name)}`;
 export const faqPath = (lang: "en" | "zh", slug?: string) => `${lang === "zh" ? "/zh" : ""}/faq${slug ? `/${slug}` : ""}`;
 export const runPath = (id: number) => `/runs/${id}`;

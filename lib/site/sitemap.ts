@@ -45,14 +45,19 @@ function urlset(origin: string, from: number, count: number, src: SitemapSource)
 }
 
 /** How many sitemap files the URLs need (1 means /sitemap.xml holds them all). */
-export const sitemapFiles = (src: SitemapSource, perFile = SITEMAP_MAX_URLS) => Math.max(1, Math.ceil((SITE_PATHS.length + src.servers) / perFile));
+export const sitemapFiles = (src: SitemapSource, perFile = SITEMAP_MAX_URLS) =>
+  Math.max(1, Math.ceil((SITE_PATHS.length + src.servers) / perFile));
 
 /** /sitemap.xml: every URL, or the index of the numbered files when they do not fit in one. */
 export function sitemapAnswer(origin: string, src: SitemapSource, perFile = SITEMAP_MAX_URLS): TextAnswer {
   const files = sitemapFiles(src, perFile);
   if (files === 1) return { status: 200, contentType: XML, body: urlset(origin, 0, perFile, src) };
   const entries = Array.from({ length: files }, (_, n) => `<sitemap><loc>${escapeXml(`${origin}${sitemapFilePath(n)}`)}</loc></sitemap>`);
-  return { status: 200, contentType: XML, body: `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="${NS}">\n${entries.join("\n")}\n</sitemapindex>\n` };
+  return {
+    status: 200,
+    contentType: XML,
+    body: `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="${NS}">\n${entries.join("\n")}\n</sitemapindex>\n`,
+  };
 }
 
 export const sitemapFilePath = (n: number) => `/sitemaps/${n}.xml`;

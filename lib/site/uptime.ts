@@ -30,7 +30,9 @@ export function uptimeCounts(f: Pick<UptimeFigure, "up" | "reached">, lang: Lang
 
 /** One sentence for screen readers and tooltips: "Uptime: 100% over 24 hours (12 of 12 probes), …". */
 export function uptimeSummary(u: ServerUptime): string {
-  const parts = UPTIME_WINDOWS.map((w) => `${formatUptime(u[w])} over ${UPTIME_WINDOW_LABELS.en[w]}${u[w].reached ? ` (${uptimeCounts(u[w])})` : ""}`);
+  const parts = UPTIME_WINDOWS.map(
+    (w) => `${formatUptime(u[w])} over ${UPTIME_WINDOW_LABELS.en[w]}${u[w].reached ? ` (${uptimeCounts(u[w])})` : ""}`,
+  );
   return `Uptime: ${parts.join(", ")}.`;
 }
 

@@ -52,11 +52,20 @@ export function openAlert(
 /** Resolves every open alert of `kind` (older databases may hold several) and records each resolution. */
 export function resolveAlerts(db: Db, kind: AlertKind, o: { at: string; message: string }): AlertRecord[] {
   return transaction(db, () => {
-    const open = db.select().from(alerts).where(and(eq(alerts.kind, kind), isNull(alerts.resolvedAt))).all();
+    const open = db
+      .select()
+      .from(alerts)
+      .where(and(eq(alerts.kind, kind), isNull(alerts.resolvedAt)))
+      .all();
     if (open.length === 0) return [];
     db.update(alerts)
       .set({ resolvedAt: o.at, resolvedMessage: o.message })
-      .where(inArray(alerts.id, open.map((a) => a.id)))
+      .where(
+        inArray(
+          alerts.id,
+          open.map((a) => a.id),
+        ),
+      )
       .run();
     db.insert(alertEvents)
       .values(open.map((a) => ({ alertId: a.id, state: "resolved" as AlertState, at: o.at })))

@@ -10,10 +10,7 @@ export type AlertRow = typeof alerts.$inferSelect;
 
 /** Counts one probe of one server into its UTC day: distinct servers attempted and read, requests and successes.
  * Incremental (no recount of the day), so a round's cost stays linear in its servers. */
-export function recordCoverage(
-  db: Db,
-  o: { day: string; serverId: number; read: boolean; requests: number; requestsOk: number },
-): void {
+export function recordCoverage(db: Db, o: { day: string; serverId: number; read: boolean; requests: number; requestsOk: number }): void {
   const key = { day: o.day, serverId: o.serverId };
   const prev = prepared(db, "coverageServers.get", () =>
     db
@@ -25,7 +22,12 @@ export function recordCoverage(
   let attempted = 0;
   let read = 0;
   if (!prev) {
-    prepared(db, "coverageServers.insert", () => db.insert(coverageServers).values(placeholders(["day", "serverId", "read"] as const)).prepare()).run({
+    prepared(db, "coverageServers.insert", () =>
+      db
+        .insert(coverageServers)
+        .values(placeholders(["day", "serverId", "read"] as const))
+        .prepare(),
+    ).run({
       ...key,
       read: o.read,
     });
@@ -82,17 +84,14 @@ export function listAlerts(db: Db, limit = 50): AlertRow[] {
 /** Open alerts, and the latest few resolved ones for context. */
 export function alertState(db: Db, recent = 5): { open: AlertRow[]; resolved: AlertRow[] } {
   const open = db.select().from(alerts).where(isNull(alerts.resolvedAt)).orderBy(desc(alerts.createdAt)).all();
-  const resolved = db
-    .select()
-    .from(alerts)
-    .where(isNotNull(alerts.resolvedAt))
-    .orderBy(desc(alerts.resolvedAt))
-    .limit(recent)
-    .all();
+  const resolved = db.select().from(alerts).where(isNotNull(alerts.resolvedAt)).orderBy(desc(alerts.resolvedAt)).limit(recent).all();
   return { open, resolved };
 }
 
 /** Drops the per-server bookkeeping of days older than `beforeDay`; the daily totals stay. */
 export function pruneCoverageServers(db: Db, beforeDay: string): number {
-  return db.delete(coverageServers).where(sql`${coverageServers.day} < ${beforeDay}`).run().changes;
+  return db
+    .delete(coverageServers)
+    .where(sql`${coverageServers.day} < ${beforeDay}`)
+    .run().changes;
 }

@@ -49,7 +49,10 @@ export interface CrossReadInput {
 }
 
 /** What the probe's current discovery verdicts say about why it did not read what a legacy reader read. */
-export type ProbeDiscoveryVerdict = Pick<typeof checkResults.$inferSelect, "check" | "state" | "notCheckedCause" | "noFallback" | "noFallbackCode">;
+export type ProbeDiscoveryVerdict = Pick<
+  typeof checkResults.$inferSelect,
+  "check" | "state" | "notCheckedCause" | "noFallback" | "noFallbackCode"
+>;
 
 export function probeDiscoveryVerdicts(db: Db, serverId: number): ProbeDiscoveryVerdict[] {
   return db

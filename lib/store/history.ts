@@ -10,8 +10,7 @@ import type { UptimeOutcome } from "./vocabulary";
 /** Worst first: a day is as bad as its worst discovery result. */
 export const HISTORY_SEVERITY = ["failed", "observed_risk", "not_checked", "verified"] as const satisfies readonly CheckState[];
 
-const rankSql = (col: unknown) =>
-  sql`case ${col} when 'failed' then 0 when 'observed_risk' then 1 when 'not_checked' then 2 else 3 end`;
+const rankSql = (col: unknown) => sql`case ${col} when 'failed' then 0 when 'observed_risk' then 1 when 'not_checked' then 2 else 3 end`;
 
 /** The worst state among a run's discovery checks; null when none was judged. */
 export function worstDiscoveryState(states: Partial<Record<CheckId, CheckState>>): CheckState | null {
@@ -131,7 +130,12 @@ export function latencySamples(db: Db, serverId: number, fromIso: string): Laten
 }
 
 /** A server's day rows since `fromDay` and its timed runs since `fromIso`; null for an unknown name. */
-export function serverHistoryRows(db: Db, name: string, fromDay: string, fromIso: string): { stored: HistoryDay[]; samples: LatencySample[] } | null {
+export function serverHistoryRows(
+  db: Db,
+  name: string,
+  fromDay: string,
+  fromIso: string,
+): { stored: HistoryDay[]; samples: LatencySample[] } | null {
   const id = serverIdByName(db, name);
   if (id === null) return null;
   return { stored: historyDays(db, [name], fromDay).get(name) ?? [], samples: latencySamples(db, id, fromIso) };

@@ -46,7 +46,8 @@ const SQL = {
     "INSERT INTO host_waits (host, holder, since_ms, expires_ms) VALUES (?, ?, ?, ?) ON CONFLICT (host, holder) DO UPDATE SET since_ms = excluded.since_ms, expires_ms = excluded.expires_ms",
   dropWait: "DELETE FROM host_waits WHERE host = ? AND holder = ?",
   unlease: "DELETE FROM host_leases WHERE id = ?",
-  ended: "INSERT INTO host_gate (host, last_end_ms) VALUES (?, ?) ON CONFLICT (host) DO UPDATE SET last_end_ms = max(last_end_ms, excluded.last_end_ms)",
+  ended:
+    "INSERT INTO host_gate (host, last_end_ms) VALUES (?, ?) ON CONFLICT (host) DO UPDATE SET last_end_ms = max(last_end_ms, excluded.last_end_ms)",
   renew: "UPDATE host_leases SET expires_ms = ? WHERE holder = ?",
   forgetLeases: "DELETE FROM host_leases WHERE holder = ?",
   forgetWaits: "DELETE FROM host_waits WHERE holder = ?",
@@ -72,7 +73,15 @@ export function takeHostSlot(db: Db, r: SlotRequest): SlotAnswer {
   const crawlDelayMs = Math.max(r.crawlDelayMs, Math.round(stored * 1000));
   const limit = crawlDelayMs > 0 ? 1 : Math.max(1, r.limit);
   const since = r.waitingSince ?? r.nowMs;
-  const taken = s.tryLease.run({ host: r.host, holder: r.holder, expires: r.nowMs + r.leaseTtlMs, now: r.nowMs, limit, since, delay: crawlDelayMs });
+  const taken = s.tryLease.run({
+    host: r.host,
+    holder: r.holder,
+    expires: r.nowMs + r.leaseTtlMs,
+    now: r.nowMs,
+    limit,
+    since,
+    delay: crawlDelayMs,
+  });
   if (taken.changes === 1) {
     if (r.waitingSince !== undefined) s.dropWait.run(r.host, r.holder);
     return { granted: true, leaseId: Number(taken.lastInsertRowid), crawlDelayMs };

@@ -37,5 +37,7 @@ export function putHostPause(db: Db, row: HostPauseRow, now: string): void {
       setWhere: sql`${hostPauses.until} < ${row.until}`,
     })
     .run();
-  db.delete(hostPauses).where(sql`${hostPauses.until} <= ${now}`).run();
+  db.delete(hostPauses)
+    .where(sql`${hostPauses.until} <= ${now}`)
+    .run();
 }

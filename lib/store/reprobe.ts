@@ -10,8 +10,7 @@ export const REPROBE_REFUSALS = ["unknown_server", "left_registry", "server_rece
 export type ReprobeRefusal = (typeof REPROBE_REFUSALS)[number];
 
 export type ReprobeAnswer =
-  | { queued: true; serverId: number; requestedAt: string }
-  | { queued: false; refusal: ReprobeRefusal; retryAt?: string };
+  { queued: true; serverId: number; requestedAt: string } | { queued: false; refusal: ReprobeRefusal; retryAt?: string };
 
 export interface ReprobeLimits {
   /** At most one accepted request per server in this many minutes. */
@@ -24,11 +23,7 @@ const MINUTE = 60_000;
 
 export function requestReprobe(db: Db, name: string, now: Date, limits: ReprobeLimits): ReprobeAnswer {
   return transaction(db, () => {
-    const server = db
-      .select({ id: servers.id, left: servers.leftRegistryAt })
-      .from(servers)
-      .where(eq(servers.name, name))
-      .get();
+    const server = db.select({ id: servers.id, left: servers.leftRegistryAt }).from(servers).where(eq(servers.name, name)).get();
     if (!server) return { queued: false, refusal: "unknown_server" };
     if (server.left) return { queued: false, refusal: "left_registry" };
     const last = lastRequest(db, server.id);
@@ -50,7 +45,10 @@ export function requestReprobe(db: Db, name: string, now: Date, limits: ReprobeL
     const requestedAt = now.toISOString();
     db.insert(reprobeRequests).values({ serverId: server.id, requestedAt }).run();
     // Due now: if the one-server round cannot take the lock, the next regular round probes it.
-    db.update(servers).set({ nextDueAt: requestedAt, scheduleReason: "probe requested from the server page" }).where(eq(servers.id, server.id)).run();
+    db.update(servers)
+      .set({ nextDueAt: requestedAt, scheduleReason: "probe requested from the server page" })
+      .where(eq(servers.id, server.id))
+      .run();
     return { queued: true, serverId: server.id, requestedAt };
   });
 }

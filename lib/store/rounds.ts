@@ -6,9 +6,7 @@ import { REPROBE_ROUND_TRIGGER } from "./vocabulary";
 
 export type RoundRow = typeof rounds.$inferSelect;
 
-export type LockResult =
-  | { acquired: true; roundId: number }
-  | { acquired: false; roundId: number; holder: string; heartbeatAt: string };
+export type LockResult = { acquired: true; roundId: number } | { acquired: false; roundId: number; holder: string; heartbeatAt: string };
 
 /** The name a round's process holds the lock under: host and pid first, so the process that started it
  * (the front, for its renderer) can release it once it knows that process is gone. */
@@ -24,17 +22,16 @@ export function releaseRoundLockOf(db: Db, o: { host: string; pid: number; now: 
       .set({ status: "abandoned", finishedAt: o.now.toISOString(), error: o.reason })
       .where(and(eq(rounds.id, held.roundId), eq(rounds.status, "running")))
       .run();
-    db.delete(roundLock).where(and(eq(roundLock.id, 1), eq(roundLock.holder, held.holder))).run();
+    db.delete(roundLock)
+      .where(and(eq(roundLock.id, 1), eq(roundLock.holder, held.holder)))
+      .run();
     return held.roundId;
   });
 }
 
 /** Takes the single round lock, or reports who holds it. A holder whose heartbeat is older than `staleMs`
  * is presumed dead: its round is marked abandoned and the lock passes on. */
-export function acquireRoundLock(
-  db: Db,
-  o: { holder: string; trigger: string; now: Date; staleMs: number },
-): LockResult {
+export function acquireRoundLock(db: Db, o: { holder: string; trigger: string; now: Date; staleMs: number }): LockResult {
   return transaction(db, () => {
     const nowIso = o.now.toISOString();
     const held = db.select().from(roundLock).where(eq(roundLock.id, 1)).get();
@@ -87,7 +84,10 @@ export function heartbeatRound(db: Db, roundId: number, holder: string, now: Dat
       .set({ heartbeatAt: nowIso })
       .where(and(eq(roundLock.id, 1), eq(roundLock.roundId, roundId), eq(roundLock.holder, holder)))
       .run();
-    db.update(rounds).set({ ...progress, heartbeatAt: nowIso }).where(eq(rounds.id, roundId)).run();
+    db.update(rounds)
+      .set({ ...progress, heartbeatAt: nowIso })
+      .where(eq(rounds.id, roundId))
+      .run();
     return res.changes === 1;
   });
 }

@@ -43,7 +43,9 @@ export function insertRun(db: Db, run: NewRun): number {
   const { exchangesJson, ...rest } = run;
   const row = { ...rest, exchanges: exchangesJson };
   const fields = fieldsOf(row);
-  const stmt = prepared(db, `runs.insert.${fields.join(",")}`, () => db.insert(runs).values(placeholders(fields)).returning({ id: runs.id }).prepare());
+  const stmt = prepared(db, `runs.insert.${fields.join(",")}`, () =>
+    db.insert(runs).values(placeholders(fields)).returning({ id: runs.id }).prepare(),
+  );
   return stmt.get(row).id;
 }
 
@@ -89,10 +91,7 @@ export function pruneOldRuns(db: Db, before: string): number {
         lt(runs.startedAt, before),
         eq(runs.keepEvidence, false),
         notInArray(runs.id, referenced),
-        notInArray(
-          runs.id,
-          db.select({ id: sql<number>`coalesce(${servers.lastRunId}, 0)` }).from(servers),
-        ),
+        notInArray(runs.id, db.select({ id: sql<number>`coalesce(${servers.lastRunId}, 0)` }).from(servers)),
       ),
     )
     .run();
@@ -103,7 +102,12 @@ export function upsertCheckResults(db: Db, serverId: number, rows: CheckResultRo
   if (!rows.length) return;
   // One statement for all five checks: `excluded` is the row that conflicted.
   const excluded = (col: string) => sql.raw(`excluded.${col}`);
-  const values = rows.map(({ hint, ...r }) => ({ ...r, serverId, evidence: JSON.stringify(r.evidence), ...hintColumns(hint ?? undefined) }));
+  const values = rows.map(({ hint, ...r }) => ({
+    ...r,
+    serverId,
+    evidence: JSON.stringify(r.evidence),
+    ...hintColumns(hint ?? undefined),
+  }));
   // Every field any row sets; a row without it writes null (the column's "not known").
   const fields = fieldsOf(Object.assign({}, ...values) as (typeof values)[number]);
   const stmt = prepared(db, `checkResults.upsert.${rows.length}.${fields.join(",")}`, () =>

@@ -76,10 +76,11 @@ export interface StoredRemote {
 }
 
 /** A registry listing in the shape the store keeps; `remotes` absent keeps one remote, the probed one. */
-export type ListedServer = Pick<
-  ServerRow,
-  "name" | "title" | "description" | "version" | "host" | "needsConfig" | "registryUpdatedAt"
-> & { url: string; transport: NonNullable<ServerRow["transport"]>; remotes?: StoredRemote[] };
+export type ListedServer = Pick<ServerRow, "name" | "title" | "description" | "version" | "host" | "needsConfig" | "registryUpdatedAt"> & {
+  url: string;
+  transport: NonNullable<ServerRow["transport"]>;
+  remotes?: StoredRemote[];
+};
 
 /** The remotes column back as values; rows written before suite 0.13.0 (or without it) get their one remote. */
 export function remotesOf(row: Pick<ServerRow, "remotes" | "remoteUrl" | "transport" | "needsConfig">): StoredRemote[] {
@@ -137,7 +138,10 @@ function registryStatements(db: Db) {
     const set = Object.fromEntries(REGISTRY_FIELDS.map((f) => [f, sql`${sql.placeholder(f)}`]));
     const byId = eq(servers.id, sql.placeholder("id"));
     return {
-      insert: db.insert(servers).values(placeholders(["name", "firstSeenAt", ...REGISTRY_FIELDS] as const)).prepare(),
+      insert: db
+        .insert(servers)
+        .values(placeholders(["name", "firstSeenAt", ...REGISTRY_FIELDS] as const))
+        .prepare(),
       update: db.update(servers).set(set).where(byId).prepare(),
       // A new remote or configuration need makes the old verdicts stale: probe it in the next round.
       updateDue: db
@@ -150,7 +154,17 @@ function registryStatements(db: Db) {
 }
 
 interface RegistryApply {
-  existing: Map<string, { id: number; name: string; remoteUrl: string | null; transport: string | null; needsConfig: string | null; leftRegistryAt: string | null }>;
+  existing: Map<
+    string,
+    {
+      id: number;
+      name: string;
+      remoteUrl: string | null;
+      transport: string | null;
+      needsConfig: string | null;
+      leftRegistryAt: string | null;
+    }
+  >;
   seen: Set<string>;
   result: RegistryApplyResult;
 }
@@ -372,7 +386,10 @@ const summaryColumns = {
   ...stateSelect,
 };
 
-function toSummary(r: Pick<ServerRow, (typeof summaryFields)[number] | StateField>, notCheckedCauses: ServerSummary["notCheckedCauses"]): ServerSummary {
+function toSummary(
+  r: Pick<ServerRow, (typeof summaryFields)[number] | StateField>,
+  notCheckedCauses: ServerSummary["notCheckedCauses"],
+): ServerSummary {
   return {
     name: r.name,
     title: r.title,
@@ -463,7 +480,12 @@ export function listServers(db: Db, query: ServerListQuery = {}): ServerList {
     );
   }
   const cond = where.length ? and(...where) : undefined;
-  const total = db.select({ n: sql<number>`count(*)` }).from(servers).where(cond).get()?.n ?? 0;
+  const total =
+    db
+      .select({ n: sql<number>`count(*)` })
+      .from(servers)
+      .where(cond)
+      .get()?.n ?? 0;
   const sort = query.sort && (SERVER_SORTS as readonly string[]).includes(query.sort) ? query.sort : "name";
   const rows = db
     .select({ id: servers.id, ...summaryColumns })
@@ -473,7 +495,10 @@ export function listServers(db: Db, query: ServerListQuery = {}): ServerList {
     .limit(pageSize)
     .offset((page - 1) * pageSize)
     .all();
-  const causes = notCheckedCausesOf(db, rows.map((r) => r.id));
+  const causes = notCheckedCausesOf(
+    db,
+    rows.map((r) => r.id),
+  );
   return { total, page, pageSize, rows: rows.map((r) => toSummary(r, causes.get(r.id) ?? {})) };
 }
 
@@ -626,23 +651,25 @@ export function failingLongest(db: Db, limit = 20): FailingServer[] {
     eq(servers.stateProtocolVersion, "failed"),
     inArray(servers.stateToolsList, ["failed", "observed_risk"]),
   );
-  return db
-    .select({
-      name: servers.name,
-      host: servers.host,
-      lastSuccessAt: servers.lastSuccessAt,
-      lastProbedAt: servers.lastProbedAt,
-      firstSeenAt: servers.firstSeenAt,
-      consecutiveFailures: servers.consecutiveFailures,
-      stateHandshake: servers.stateHandshake,
-      stateToolsList: servers.stateToolsList,
-    })
-    .from(servers)
-    .where(and(isNull(servers.leftRegistryAt), failing))
-    // Never-read servers first, ranked by how long we have known them.
-    .orderBy(asc(sql`coalesce(${servers.lastSuccessAt}, '')`), asc(servers.firstSeenAt), asc(servers.name))
-    .limit(limit)
-    .all();
+  return (
+    db
+      .select({
+        name: servers.name,
+        host: servers.host,
+        lastSuccessAt: servers.lastSuccessAt,
+        lastProbedAt: servers.lastProbedAt,
+        firstSeenAt: servers.firstSeenAt,
+        consecutiveFailures: servers.consecutiveFailures,
+        stateHandshake: servers.stateHandshake,
+        stateToolsList: servers.stateToolsList,
+      })
+      .from(servers)
+      .where(and(isNull(servers.leftRegistryAt), failing))
+      // Never-read servers first, ranked by how long we have known them.
+      .orderBy(asc(sql`coalesce(${servers.lastSuccessAt}, '')`), asc(servers.firstSeenAt), asc(servers.name))
+      .limit(limit)
+      .all()
+  );
 }
 
 export function countServers(db: Db): { inRegistry: number; left: number } {
@@ -686,14 +713,38 @@ export type CardFacts = BadgeStates & Pick<ServerRow, "title" | "lastProbedAt" |
 /** What a server's link-preview card shows: its states, title and last probe, from one indexed row. */
 export function serverCardFacts(db: Db, name: string): CardFacts | null {
   const row = db
-    .select({ name: servers.name, title: servers.title, leftRegistryAt: servers.leftRegistryAt, overall: servers.overall, lastProbedAt: servers.lastProbedAt, lastRunId: servers.lastRunId, ...stateSelect })
+    .select({
+      name: servers.name,
+      title: servers.title,
+      leftRegistryAt: servers.leftRegistryAt,
+      overall: servers.overall,
+      lastProbedAt: servers.lastProbedAt,
+      lastRunId: servers.lastRunId,
+      ...stateSelect,
+    })
     .from(servers)
     .where(eq(servers.name, name))
     .get();
-  return row ? { name: row.name, title: row.title, leftRegistryAt: row.leftRegistryAt, overall: row.overall, lastProbedAt: row.lastProbedAt, lastRunId: row.lastRunId, states: statesOf(row) } : null;
+  return row
+    ? {
+        name: row.name,
+        title: row.title,
+        leftRegistryAt: row.leftRegistryAt,
+        overall: row.overall,
+        lastProbedAt: row.lastProbedAt,
+        lastRunId: row.lastRunId,
+        states: statesOf(row),
+      }
+    : null;
 }
 
 /** Every server page for the sitemap, left servers included (their pages stay), in id order, paged. */
 export function sitemapServers(db: Db, o: { offset: number; limit: number }): Pick<ServerRow, "name" | "lastProbedAt">[] {
-  return db.select({ name: servers.name, lastProbedAt: servers.lastProbedAt }).from(servers).orderBy(asc(servers.id)).limit(o.limit).offset(o.offset).all();
+  return db
+    .select({ name: servers.name, lastProbedAt: servers.lastProbedAt })
+    .from(servers)
+    .orderBy(asc(servers.id))
+    .limit(o.limit)
+    .offset(o.offset)
+    .all();
 }

@@ -82,7 +82,10 @@ export function toolChangeList(
   db: Db,
   opts: { serverName?: string; limit?: number; offset?: number; since?: string } = {},
 ): { total: number; rows: ToolChangeRow[] } {
-  const where = and(opts.serverName ? eq(servers.name, opts.serverName) : undefined, opts.since !== undefined ? gt(toolChanges.at, opts.since) : undefined);
+  const where = and(
+    opts.serverName ? eq(servers.name, opts.serverName) : undefined,
+    opts.since !== undefined ? gt(toolChanges.at, opts.since) : undefined,
+  );
   const total = db
     .select({ n: sql<number>`count(*)` })
     .from(toolChanges)

@@ -51,7 +51,10 @@ export function serverUptimeById(db: Db, serverId: number, now: Date): ServerUpt
     .from(runs)
     .where(and(eq(runs.serverId, serverId), gte(runs.startedAt, from24h), inArray(runs.uptime, ["up", "down"])))
     .get();
-  const starts = Object.fromEntries(Object.entries(UPTIME_WINDOW_DAYS).map(([w, n]) => [w, windowStart(now, n)])) as Record<keyof typeof UPTIME_WINDOW_DAYS, Date>;
+  const starts = Object.fromEntries(Object.entries(UPTIME_WINDOW_DAYS).map(([w, n]) => [w, windowStart(now, n)])) as Record<
+    keyof typeof UPTIME_WINDOW_DAYS,
+    Date
+  >;
   const sums = (w: keyof typeof UPTIME_WINDOW_DAYS) => {
     const d = starts[w].toISOString().slice(0, 10);
     return [

@@ -72,7 +72,11 @@ function statements(db: Db): Statements {
 }
 
 function join(row: Record<string, string | number | null> | undefined): string | null {
-  return row ? Object.values(row).map((v) => v ?? "").join("|") : null;
+  return row
+    ? Object.values(row)
+        .map((v) => v ?? "")
+        .join("|")
+    : null;
 }
 
 /** Changes with every committed write that alters what one server's page, badge or JSON shows (its latest

@@ -43,7 +43,14 @@ export type UptimeOutcome = (typeof UPTIME_OUTCOMES)[number];
 
 /** Events counted in the database for `/metrics` (each with one label: a trigger, round status, run kind,
  * request outcome or duration bucket), so every process serves the same totals and a restart loses none. */
-export const EVENT_COUNTERS = ["rounds_started", "rounds_finished", "round_duration_bucket", "round_duration_sum", "servers_probed", "probe_requests"] as const;
+export const EVENT_COUNTERS = [
+  "rounds_started",
+  "rounds_finished",
+  "round_duration_bucket",
+  "round_duration_sum",
+  "servers_probed",
+  "probe_requests",
+] as const;
 export type EventCounter = (typeof EVENT_COUNTERS)[number];
 
 /** How one request of a probe ended: the status class of its answer, or no answer because of the network

@@ -7,7 +7,10 @@ import { badgeUrl, parseAtom, screenshot, serverUrl } from "./helpers";
 
 const shieldsUrl = (name: string, q: string) => `/api/badge/${name.split("/").map(encodeURIComponent).join("/")}?${q}`;
 
-test("the server page shows uptime for four windows beside the strip and its incidents with duration and reason", async ({ page, request }) => {
+test("the server page shows uptime for four windows beside the strip and its incidents with duration and reason", async ({
+  page,
+  request,
+}) => {
   const json = await (await request.get(`/api${serverUrl(SEED.modern)}`)).json();
   expect(Object.keys(json.uptime)).toEqual(["last24h", "last7d", "last30d", "last90d"]);
   expect(json.uptime.last30d).toMatchObject({ up: expect.any(Number), reached: expect.any(Number) });
@@ -51,7 +54,10 @@ test("the uptime badge shows the 30-day share by default and another window on r
   expect((await request.get(shieldsUrl(SEED.modern, "metric=uptime&window=year"))).status()).toBe(400);
 });
 
-test("/incidents lists incidents across servers, most recent first, and its Atom feed has an entry per opening and closing", async ({ page, request }) => {
+test("/incidents lists incidents across servers, most recent first, and its Atom feed has an entry per opening and closing", async ({
+  page,
+  request,
+}) => {
   for (const scheme of ["light", "dark"] as const) {
     await page.emulateMedia({ colorScheme: scheme });
     await page.goto("/incidents");

@@ -50,11 +50,22 @@ test("a write re-renders exactly the pages it changes, whichever process wrote",
       entry(A, [{ type: "streamable-http", url: a.url }], { title: "Cache A" }),
       entry(B, [{ type: "streamable-http", url: b.url }], { title: "Cache B" }),
     ]);
-    const first = await runRound({ db, registryUrl: registry.url, allowPrivateNetworks: true, robots: false, trigger: "test", log: () => undefined });
+    const first = await runRound({
+      db,
+      registryUrl: registry.url,
+      allowPrivateNetworks: true,
+      robots: false,
+      trigger: "test",
+      log: () => undefined,
+    });
     expect(first.probed).toBe(2);
 
     // No cross-reader: its day of outcomes is a write to every sampled server's page, arriving whenever it finishes.
-    site = await startNext({ dbPath, port: await freePort(), env: { CRON_SECRET: SECRET, REGISTRY_URL: registry.url, PROBE_ALLOW_PRIVATE_NETWORKS: "1", CROSS_READ_SAMPLE: "0" } });
+    site = await startNext({
+      dbPath,
+      port: await freePort(),
+      env: { CRON_SECRET: SECRET, REGISTRY_URL: registry.url, PROBE_ALLOW_PRIVATE_NETWORKS: "1", CROSS_READ_SAMPLE: "0" },
+    });
     const origin = site.origin;
     const load = async (p: string): Promise<Rendered> => {
       const res = await fetch(`${origin}${p}`);
@@ -104,7 +115,10 @@ test("a write re-renders exactly the pages it changes, whichever process wrote",
     expect(a2.how).toBe("fill");
     expect(a2.render).not.toBe(a1.render);
     expect(handshake(a2.html)).toBe("failed");
-    expect((await json(`/api/servers/${A}`)).checks.handshake).toMatchObject({ state: "failed", reason: expect.stringContaining("it failed twice") });
+    expect((await json(`/api/servers/${A}`)).checks.handshake).toMatchObject({
+      state: "failed",
+      reason: expect.stringContaining("it failed twice"),
+    });
     expect(await (await fetch(`${origin}/badge/${A}?check=handshake`)).text()).toContain("failed");
     // B was not probed: its page is not rendered again, and the index is rendered once for the round.
     const b1again = await load(serverUrl(B));
@@ -115,10 +129,14 @@ test("a write re-renders exactly the pages it changes, whichever process wrote",
     expect((await load("/")).render).toBe(i2.render);
 
     // An opt-out written by the CLI in another process shows on B's next request; A's page is untouched.
-    const cli = spawnSync(process.execPath, ["--import", "tsx", "lib/cli/opt-out.ts", "add", hostOf(b.url)!, "--reason", "cache spec asked"], {
-      env: { ...process.env, DATABASE_PATH: dbPath },
-      encoding: "utf8",
-    });
+    const cli = spawnSync(
+      process.execPath,
+      ["--import", "tsx", "lib/cli/opt-out.ts", "add", hostOf(b.url)!, "--reason", "cache spec asked"],
+      {
+        env: { ...process.env, DATABASE_PATH: dbPath },
+        encoding: "utf8",
+      },
+    );
     expect(cli.status, cli.stderr).toBe(0);
     const b2 = await load(serverUrl(B));
     expect(b2.render).not.toBe(b1.render);

@@ -22,7 +22,9 @@ function run(command: string, args: string[], timeoutMs: number): Promise<Confor
     throw new Error(`the conformance suite is not installed: run sh scripts/ensure-conformance.sh (npm run test:e2e does)`);
   }
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { env: { ...process.env, PATH: `${BIN}${path.delimiter}${process.env.PATH ?? ""}`, NO_COLOR: "1", FORCE_COLOR: "0" } });
+    const child = spawn(command, args, {
+      env: { ...process.env, PATH: `${BIN}${path.delimiter}${process.env.PATH ?? ""}`, NO_COLOR: "1", FORCE_COLOR: "0" },
+    });
     let output = "";
     child.stdout.on("data", (c: Buffer) => (output += c.toString()));
     child.stderr.on("data", (c: Buffer) => (output += c.toString()));
@@ -38,7 +40,11 @@ function run(command: string, args: string[], timeoutMs: number): Promise<Confor
 
 /** `conformance server --url … --scenario … --spec-version …` against the baseline of excused checks. */
 export function conformanceServer(url: string, scenario: string, specVersion: string, baseline = BASELINE): Promise<ConformanceRun> {
-  return run(path.join(BIN, "conformance"), ["server", "--url", url, "--scenario", scenario, "--spec-version", specVersion, "--expected-failures", baseline], 120_000);
+  return run(
+    path.join(BIN, "conformance"),
+    ["server", "--url", url, "--scenario", scenario, "--spec-version", specVersion, "--expected-failures", baseline],
+    120_000,
+  );
 }
 
 /** The Node the suite runs on. */

@@ -78,7 +78,12 @@ test("the API shows verdicts of all four states after the first round", async ({
 
   // Suite 0.13.0: a server listing four remotes is probed on the first that needs nothing; a misconfiguration's hint.
   const several = await (await request.get(`${base}/api/servers/dev.mcp-status.demo/several-remotes`)).json();
-  expect(several.remotes.map((r: { standing: string }) => r.standing)).toEqual(["needs_configuration", "needs_configuration", "probed", "passed_over"]);
+  expect(several.remotes.map((r: { standing: string }) => r.standing)).toEqual([
+    "needs_configuration",
+    "needs_configuration",
+    "probed",
+    "passed_over",
+  ]);
   expect(several.checks.tools_list.state).toBe("verified");
   const hinted = await (await request.get(`${base}/api/servers/dev.mcp-status.demo/invalid-host-403`)).json();
   expect(hinted.checks.handshake.hintCode).toBe("invalid_host");
@@ -111,21 +116,31 @@ test("a fresh demo starts green: once its first round and cross-read are done, /
   const discover500 = reads.servers.find((s: { name: string }) => s.name === "dev.mcp-status.demo/discover-500-stack-trace");
   expect(discover500).toMatchObject({ outcome: "only_cross_reader", explained: true, explanation: "discover_server_error" });
   const page = await (await request.get(`${base}/api/servers/dev.mcp-status.demo/discover-500-stack-trace`)).json();
-  expect(page.crossRead.sentence).toMatch(/^An initialize-first reader read \d+ tools? on \d{4}-\d{2}-\d{2}; modern clients fail here because server\/discover answered HTTP 500\.$/);
+  expect(page.crossRead.sentence).toMatch(
+    /^An initialize-first reader read \d+ tools? on \d{4}-\d{2}-\d{2}; modern clients fail here because server\/discover answered HTTP 500\.$/,
+  );
   // The credential gate with good metadata is Not checked overall in the demo too.
   const gate = await (await request.get(`${base}/api/servers/dev.mcp-status.demo/credential-gate-valid-prm`)).json();
   expect(gate).toMatchObject({ overall: "not_checked", overallCause: "credential_required" });
   expect((await (await request.get(`${base}/api/badge/dev.mcp-status.demo/credential-gate-valid-prm`)).json()).message).toBe("not checked");
 });
 
-test("within the first minutes the changing server shows tool changes, the tool feed has them, and an incident opened and closed", async ({ page, request }) => {
+test("within the first minutes the changing server shows tool changes, the tool feed has them, and an incident opened and closed", async ({
+  page,
+  request,
+}) => {
   const name = "dev.mcp-status.demo/changing-tools";
   const until = Date.now() + 130_000;
-  let body: { toolChanges: unknown[]; incidents: { endedAt: string | null; reason: string }[]; uptime: { last24h: { up: number; reached: number } } };
+  let body: {
+    toolChanges: unknown[];
+    incidents: { endedAt: string | null; reason: string }[];
+    uptime: { last24h: { up: number; reached: number } };
+  };
   for (;;) {
     body = await (await request.get(`${base}/api/servers/${name}`)).json();
     if (body.incidents.some((i) => i.endedAt) && body.toolChanges.length > 0) break;
-    if (Date.now() > until) throw new Error(`no closed incident and tool change after 130 s:\n${JSON.stringify(body.incidents)}\n${output.slice(-2000)}`);
+    if (Date.now() > until)
+      throw new Error(`no closed incident and tool change after 130 s:\n${JSON.stringify(body.incidents)}\n${output.slice(-2000)}`);
     await new Promise((r) => setTimeout(r, 2_000));
   }
   expect(body.incidents[0]!.reason).toContain("502");

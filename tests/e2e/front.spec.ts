@@ -23,7 +23,14 @@ import { SEED, seedDatabase } from "./seed";
 test.describe.configure({ mode: "serial" });
 
 const SECRET = "front-spec-secret";
-const HELD = [serverUrl(SEED.modern), serverUrl(SEED.legacy), serverUrl(SEED.allStates), badgeUrl(SEED.modern), `/api/servers/${SEED.modern}`, "/"];
+const HELD = [
+  serverUrl(SEED.modern),
+  serverUrl(SEED.legacy),
+  serverUrl(SEED.allStates),
+  badgeUrl(SEED.modern),
+  `/api/servers/${SEED.modern}`,
+  "/",
+];
 
 interface Health {
   renderer: { state: string; pid: number | null; restarts: number };
@@ -55,7 +62,8 @@ async function startSite(env: Record<string, string> = {}): Promise<RunningNext>
   site = await startNext({ dbPath, port: await freePort(), env: { CROSS_READ_SAMPLE: "0", ...env } });
   // Every held page once, so the load below reads answers from memory (a first render on a loaded machine
   // may outlast a short limit: asked again, the renderer is warm).
-  for (const p of HELD) await expect.poll(async () => (await fetch(`${site!.origin}${p}`)).status, { message: p, timeout: 60_000 }).toBe(200);
+  for (const p of HELD)
+    await expect.poll(async () => (await fetch(`${site!.origin}${p}`)).status, { message: p, timeout: 60_000 }).toBe(200);
   return site;
 }
 
@@ -74,7 +82,11 @@ function readHeld(origin: string, o: { connections?: number; amount?: number; du
 }
 
 /** One GET with any Host, on a connection of its own. */
-function request(origin: string, p: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: http.IncomingHttpHeaders; ms: number }> {
+function request(
+  origin: string,
+  p: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; ms: number }> {
   const t0 = performance.now();
   return new Promise((resolve, reject) => {
     const req = http.get(`${origin}${p}`, { headers, agent: false }, (res) => {
@@ -122,7 +134,11 @@ const tick = () => {
 tick();
 `;
 
-function floodFrom(origin: string, o: { total: number; rate: number; inFlight: number }, paths: string[]): Promise<{ statuses: Record<string, number>; wrongRetryAfter: number }> {
+function floodFrom(
+  origin: string,
+  o: { total: number; rate: number; inFlight: number },
+  paths: string[],
+): Promise<{ statuses: Record<string, number>; wrongRetryAfter: number }> {
   return new Promise((resolve, reject) => {
     const args = ["-e", FLOOD, origin, String(o.total), String(o.rate), String(o.inFlight), ...paths];
     // A session of its own at nice 10: its threads, and its CPU group where the kernel groups by session.
@@ -143,7 +159,9 @@ test("kill -9 of the renderer: held pages never fail, the rest get 503 with Retr
   test.setTimeout(120_000);
   // A registry that accepts and never answers, so a round stays running (holding the lock) until the kill.
   hanging = net.createServer((socket) => hangingSockets.add(socket));
-  const registryPort = await new Promise<number>((r) => hanging!.listen(0, "127.0.0.1", () => r((hanging!.address() as net.AddressInfo).port)));
+  const registryPort = await new Promise<number>((r) =>
+    hanging!.listen(0, "127.0.0.1", () => r((hanging!.address() as net.AddressInfo).port)),
+  );
   const s = await startSite({ CRON_SECRET: SECRET, REGISTRY_URL: `http://127.0.0.1:${registryPort}/` });
   const auth = { authorization: `Bearer ${SECRET}` };
   const started = await fetch(`${s.origin}/api/rounds`, { method: "POST", headers: auth });
@@ -175,7 +193,9 @@ test("kill -9 of the renderer: held pages never fail, the rest get 503 with Retr
   await new Promise((r) => setTimeout(r, 1_000));
   load.stop();
   const result = await load;
-  console.log(`[front] ${result.requests.total} held-page requests across the kill: ${result["2xx"]} 2xx, ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
+  console.log(
+    `[front] ${result.requests.total} held-page requests across the kill: ${result["2xx"]} 2xx, ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`,
+  );
   expect(result.requests.total).toBeGreaterThan(100);
   expect([result.errors, result.timeouts, result.non2xx]).toEqual([0, 0, 0]);
 
@@ -209,7 +229,9 @@ test("SIGSTOP of the renderer: uncached requests get 504 within the limit, held 
       expect(u.ms).toBeGreaterThanOrEqual(LIMIT_MS - 100);
       expect(u.ms).toBeLessThan(LIMIT_MS + 2_000);
     }
-    console.log(`[front] held pages while the renderer is stopped: ${during.requests.total} requests, p99 ${during.latency.p99} ms (idle p99 ${idle.latency.p99} ms)`);
+    console.log(
+      `[front] held pages while the renderer is stopped: ${during.requests.total} requests, p99 ${during.latency.p99} ms (idle p99 ${idle.latency.p99} ms)`,
+    );
     expect([during.errors, during.timeouts, during.non2xx]).toEqual([0, 0, 0]);
     expect(during.requests.total).toBeGreaterThan(100);
     // None of them waited on the stopped renderer: a held page that did would take the whole limit.
@@ -245,7 +267,11 @@ test("a flood of 2,000 requests with random queries and Hosts: held pages keep t
   let wrongRetryAfter = 0;
   for (let b = 0; b < 4; b++) {
     const t0 = Date.now();
-    const burst = await floodFrom(s.origin, { total: 500, rate: 300, inFlight: 40 }, [`${serverUrl(SEED.modern)}?utm=*&x=*`, "/?q=*", "/changes?page=*"]);
+    const burst = await floodFrom(s.origin, { total: 500, rate: 300, inFlight: 40 }, [
+      `${serverUrl(SEED.modern)}?utm=*&x=*`,
+      "/?q=*",
+      "/changes?page=*",
+    ]);
     const t1 = Date.now();
     bursts.push([t0, t1]);
     for (const [k, n] of Object.entries(burst.statuses)) statuses[k] = (statuses[k] ?? 0) + n;

@@ -8,15 +8,19 @@ import { SEED } from "./seed";
 const enc = (name: string) => name.split("/").map(encodeURIComponent).join("/");
 
 async function rowHeights(page: Page): Promise<{ name: string; height: number }[]> {
-  return page.locator("table.server-table tbody tr").evaluateAll((rows) =>
-    rows.map((r) => ({ name: r.querySelector("a.server-name")?.textContent ?? "", height: r.getBoundingClientRect().height })),
-  );
+  return page
+    .locator("table.server-table tbody tr")
+    .evaluateAll((rows) =>
+      rows.map((r) => ({ name: r.querySelector("a.server-name")?.textContent ?? "", height: r.getBoundingClientRect().height })),
+    );
 }
 
 test.describe("the index at 1280 px", () => {
   test.use({ viewport: { width: 1280, height: 800 } });
 
-  test("an 80-character name keeps a Server column of at least 200 px, stays one link, and no row is taller than 120 px", async ({ page }) => {
+  test("an 80-character name keeps a Server column of at least 200 px, stays one link, and no row is taller than 120 px", async ({
+    page,
+  }) => {
     expect(SEED.longName).toHaveLength(80);
     // The long name sits on the last page of the default order, among 28 other rows.
     await page.goto("/?page=3");
@@ -55,10 +59,14 @@ test.describe("the index at 1280 px", () => {
     await page.goto("/?overall=not_checked&pageSize=50");
     const kinds = await page.locator("table.server-table td[data-label=Overall] .chip-kind").allTextContents();
     const seen = new Set(kinds.map((k) => k.replace(/^\s*·\s*/, "").trim()));
-    for (const kind of ["credential required", "slow down", "opted out", "needs configuration", "probe's network"]) expect(seen, kind).toContain(kind);
+    for (const kind of ["credential required", "slow down", "opted out", "needs configuration", "probe's network"])
+      expect(seen, kind).toContain(kind);
   });
 
-  test("sorting by overall state and by last probe through the column headers, and the list API shares the parameters", async ({ page, request }) => {
+  test("sorting by overall state and by last probe through the column headers, and the list API shares the parameters", async ({
+    page,
+    request,
+  }) => {
     await page.goto("/");
     await page.getByRole("link", { name: /^Overall \(sort worst first\)$/ }).click();
     await expect(page).toHaveURL(/\/\?sort=overall$/);
@@ -81,7 +89,11 @@ test.describe("the index at 1280 px", () => {
     const api = await (await request.get("/api/servers?sort=overall&pageSize=3")).json();
     expect(api.rows.map((r: { overall: string }) => r.overall)).toEqual(["failed", "failed", "failed"]);
     const gated = (await (await request.get(`/api/servers?q=gated-crm`)).json()).rows[0];
-    expect(gated).toMatchObject({ overall: "not_checked", overallCause: "credential_required", notCheckedCauses: { handshake: "credential_required" } });
+    expect(gated).toMatchObject({
+      overall: "not_checked",
+      overallCause: "credential_required",
+      notCheckedCauses: { handshake: "credential_required" },
+    });
     expect((await request.get("/api/servers?sort=popularity")).status()).toBe(400);
   });
 
@@ -99,7 +111,9 @@ test.describe("the index at 1280 px", () => {
 test.describe("the server page opens with the five checks at a glance", () => {
   test.use({ viewport: { width: 1280, height: 800 } });
 
-  test("the five-check summary of a Failed server sits above the fold at 1280×800, each with state, reason and what to do", async ({ page }) => {
+  test("the five-check summary of a Failed server sits above the fold at 1280×800, each with state, reason and what to do", async ({
+    page,
+  }) => {
     await page.goto(serverUrl(SEED.discover500));
     const glance = page.locator("section.glance");
     await expect(glance.locator(".overall .chip")).toContainText("Failed");
@@ -114,9 +128,14 @@ test.describe("the server page opens with the five checks at a glance", () => {
     // The FAQ row that says what to do for a 5xx on discover, and that row exists.
     const todo = hs.getByRole("link", { name: "What to do" });
     await expect(todo).toHaveAttribute("href", "/faq/handshake#transfer-failures");
-    await expect(page.locator("#glance-error_taxonomy").getByRole("link", { name: "What to do" })).toHaveAttribute("href", "/faq/observed-unsigned#not-checked-withheld");
+    await expect(page.locator("#glance-error_taxonomy").getByRole("link", { name: "What to do" })).toHaveAttribute(
+      "href",
+      "/faq/observed-unsigned#not-checked-withheld",
+    );
     // The cross-read sentence beside the checks: the difference is explained.
-    await expect(glance.locator("#cross-read")).toContainText(/An initialize-first reader read 2 tools on \d{4}-\d{2}-\d{2}; modern clients fail here because server\/discover answered HTTP 500\./);
+    await expect(glance.locator("#cross-read")).toContainText(
+      /An initialize-first reader read 2 tools on \d{4}-\d{2}-\d{2}; modern clients fail here because server\/discover answered HTTP 500\./,
+    );
     await todo.click();
     await expect(page).toHaveURL(/\/faq\/handshake#transfer-failures$/);
     await expect(page.locator("#transfer-failures")).toBeVisible();
@@ -141,7 +160,9 @@ test.describe("the server page opens with the five checks at a glance", () => {
     expect(json.overallReason).toMatch(/^Credential required/);
   });
 
-  test("wording: counts agree with their nouns, a never-read server says so, an opted-out server says no request was sent", async ({ page }) => {
+  test("wording: counts agree with their nouns, a never-read server says so, an opted-out server says no request was sent", async ({
+    page,
+  }) => {
     await page.goto(serverUrl(SEED.discover500));
     const facts = page.locator("#server-facts");
     await expect(facts).toContainText(/, 1 request in /);

@@ -10,7 +10,9 @@ export const badgeUrl = (name: string, check?: string) =>
 /** Fails on any axe violation, listing rule ids and the first offending node of each. */
 export async function expectNoAxeViolations(page: Page): Promise<void> {
   const results = await new AxeBuilder({ page }).analyze();
-  const summary = results.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes[0]?.target.join(" ")} ${v.nodes[0]?.failureSummary ?? ""}`);
+  const summary = results.violations.map(
+    (v) => `${v.id} (${v.impact}): ${v.nodes[0]?.target.join(" ")} ${v.nodes[0]?.failureSummary ?? ""}`,
+  );
   expect(summary, "axe violations").toEqual([]);
 }
 

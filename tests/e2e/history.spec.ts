@@ -17,7 +17,9 @@ function seededHandshakes(fromIso: string): number[] {
   try {
     return (
       db
-        .prepare("select r.handshake_ms as ms from runs r join servers s on s.id = r.server_id where s.name = ? and r.started_at >= ? and r.handshake_ms is not null")
+        .prepare(
+          "select r.handshake_ms as ms from runs r join servers s on s.id = r.server_id where s.name = ? and r.started_at >= ? and r.handshake_ms is not null",
+        )
         .all(SEED.modern, fromIso) as { ms: number }[]
     ).map((r) => r.ms);
   } finally {
@@ -39,7 +41,9 @@ test("the server page shows 90 day bars with a tooltip each, a legend and a tabl
   const today = new Date().toISOString().slice(0, 10);
   const twoDaysAgo = new Date(Date.now() - 2 * 86_400_000).toISOString().slice(0, 10);
   await expect(bars.last().locator("title")).toHaveText(`${today}: Verified (worst of 4 probes); click to open the day's last run`);
-  await expect(history.locator("svg.strip rect.day-failed title")).toHaveText(`${twoDaysAgo}: Failed (worst of 4 probes); click to open the day's last run`);
+  await expect(history.locator("svg.strip rect.day-failed title")).toHaveText(
+    `${twoDaysAgo}: Failed (worst of 4 probes); click to open the day's last run`,
+  );
   await expect(history).toContainText("Last 90 UTC days: 1 day Failed, 1 day Observed risk, 85 days Verified, 3 days without a probe.");
   for (const label of ["Failed", "Observed risk", "Not checked", "Verified", "No probe that day"]) {
     await expect(history.locator(".legend")).toContainText(label);
@@ -86,7 +90,11 @@ test("the shields endpoint answers the handshake p95 with ?metric=latency", asyn
   const res = await request.get(`/api/badge/${enc(SEED.modern)}?metric=latency`);
   expect(res.status()).toBe(200);
   const body = await res.json();
-  expect(body).toMatchObject({ schemaVersion: 1, label: "MCP handshake p95", message: `${percentile(day, 95)!.toLocaleString("en-US")} ms (24 h)` });
+  expect(body).toMatchObject({
+    schemaVersion: 1,
+    label: "MCP handshake p95",
+    message: `${percentile(day, 95)!.toLocaleString("en-US")} ms (24 h)`,
+  });
   expect(body.color).toMatch(/^[0-9a-f]{6}$/);
   const none = await (await request.get(`/api/badge/${enc(SEED.gated)}?metric=latency`)).json();
   expect(none.message).toBe("no measurement");
@@ -136,7 +144,9 @@ test("index rows carry a compact 90-day strip with its sentence", async ({ page 
   await page.goto(`/?q=${encodeURIComponent("acme/weather")}`);
   const cell = page.locator("table.server-table tbody tr").first().locator("td[data-label='Last probed']");
   await expect(cell.locator("svg.strip-compact path")).toHaveCount(4);
-  await expect(cell.locator(".visually-hidden")).toHaveText("Last 90 UTC days: 1 day Failed, 1 day Observed risk, 85 days Verified, 3 days without a probe.");
+  await expect(cell.locator(".visually-hidden")).toHaveText(
+    "Last 90 UTC days: 1 day Failed, 1 day Observed risk, 85 days Verified, 3 days without a probe.",
+  );
   await expect(cell.locator(".strip-cell")).toHaveAttribute("title", /^Last 90 UTC days: 1 day Failed/);
 });
 
@@ -144,7 +154,11 @@ test("index rows carry a compact 90-day strip with its sentence", async ({ page 
 async function shootTop(page: Page, name: string): Promise<void> {
   const box = await page.locator("#reprobe").boundingBox();
   const width = page.viewportSize()!.width;
-  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage: true, clip: { x: 0, y: 0, width, height: Math.ceil(box!.y + box!.height + 16) } });
+  await page.screenshot({
+    path: path.join(SCREENSHOT_DIR, `${name}.png`),
+    fullPage: true,
+    clip: { x: 0, y: 0, width, height: Math.ceil(box!.y + box!.height + 16) },
+  });
 }
 
 test("screenshots of the server page with its history on desktop and phone; axe finds nothing", async ({ page }) => {

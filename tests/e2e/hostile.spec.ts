@@ -109,7 +109,9 @@ async function probeMeasured(url: string, opts: Partial<Parameters<typeof probeS
 }
 
 function expectBounded(label: string, p: Probed): void {
-  console.log(`[hostile] ${label}: probe ${Math.round(p.elapsedMs)} ms (deadline ${LIMITS.deadlineMs} ms), rss +${Math.round(p.rssDelta / 1048576)} MB`);
+  console.log(
+    `[hostile] ${label}: probe ${Math.round(p.elapsedMs)} ms (deadline ${LIMITS.deadlineMs} ms), rss +${Math.round(p.rssDelta / 1048576)} MB`,
+  );
   expect(p.elapsedMs, `${label}: probe took ${Math.round(p.elapsedMs)} ms`).toBeLessThanOrEqual(LIMITS.deadlineMs! + SLACK_MS);
   expect(p.rssDelta, `${label}: rss grew by ${Math.round(p.rssDelta / 1048576)} MB`).toBeLessThan(RSS_CAP);
 }
@@ -161,7 +163,9 @@ const encodeName = (name: string) => name.split("/").map(encodeURIComponent).joi
 /** What hostile markup would leave behind had it been rendered as HTML rather than text. */
 function findInjected(page: Page) {
   return page.evaluate(() => {
-    const withHandlers = [...document.querySelectorAll("*")].filter((el) => [...el.attributes].some((a) => a.name.toLowerCase().startsWith("on")));
+    const withHandlers = [...document.querySelectorAll("*")].filter((el) =>
+      [...el.attributes].some((a) => a.name.toLowerCase().startsWith("on")),
+    );
     // Next's own inline scripts carry the page data (hostile strings included, escaped) in __next_f.
     const strayScripts = [...document.scripts].filter(
       (s) => !s.src && !(s.textContent ?? "").includes("__next_f") && /alert\(|evil\.example|document\.cookie/.test(s.textContent ?? ""),
@@ -205,7 +209,13 @@ async function openEscaped(page: Page, name: string): Promise<void> {
   await page.waitForTimeout(300);
 
   const injected = await findInjected(page);
-  expect(injected, `${name}: elements injected into the page`).toEqual({ handlers: [], scripts: [], iframes: 0, strayImages: 0, polluted: null });
+  expect(injected, `${name}: elements injected into the page`).toEqual({
+    handlers: [],
+    scripts: [],
+    iframes: 0,
+    strayImages: 0,
+    polluted: null,
+  });
   expect(dialogs, `${name}: dialogs opened`).toEqual([]);
   expect(outside, `${name}: requests that left loopback`).toEqual([]);
   expect(pageErrors, `${name}: page errors`).toEqual([]);

@@ -75,10 +75,13 @@ test("a server page names its card in OpenGraph and Twitter tags, and the card i
   expect(res.headers()["content-type"]).toBe("image/png");
   const bytes = await res.body();
   expect([...bytes.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-  const size = await page.evaluate(async (url) => {
-    const bitmap = await createImageBitmap(await (await fetch(url)).blob());
-    return { width: bitmap.width, height: bitmap.height };
-  }, new URL(image).pathname + new URL(image).search);
+  const size = await page.evaluate(
+    async (url) => {
+      const bitmap = await createImageBitmap(await (await fetch(url)).blob());
+      return { width: bitmap.width, height: bitmap.height };
+    },
+    new URL(image).pathname + new URL(image).search,
+  );
   expect(size).toEqual({ width: 1200, height: 630 });
   expect(Number(await meta('meta[property="og:image:width"]'))).toBe(1200);
   // Kept by the front of `npm start` per data version: asked again, it answers from memory, byte for byte.
@@ -94,7 +97,19 @@ test("a server page names its card in OpenGraph and Twitter tags, and the card i
 });
 
 test("every page type carries a canonical URL and OpenGraph and Twitter tags", async ({ page, baseURL }) => {
-  for (const path of ["/", "/?handshake=failed", "/changes", "/incidents", "/coverage", "/census", "/faq", "/faq/uptime", "/zh/faq", "/zh/faq/incidents", serverUrl(SEED.modern)]) {
+  for (const path of [
+    "/",
+    "/?handshake=failed",
+    "/changes",
+    "/incidents",
+    "/coverage",
+    "/census",
+    "/faq",
+    "/faq/uptime",
+    "/zh/faq",
+    "/zh/faq/incidents",
+    serverUrl(SEED.modern),
+  ]) {
     await page.goto(path);
     const canonical = await page.locator('link[rel="canonical"]').getAttribute("href");
     expect(canonical, path).toBe(`${baseURL}${path}`);
@@ -123,7 +138,10 @@ test("/zh/ pages are Chinese: html lang, navigation, footer, and hreflang altern
   await page.goto("/faq/incidents");
   expect(await page.locator("html").getAttribute("lang")).toBe("en");
   expect(await alt("zh-Hans")).toBe(`${baseURL}/zh/faq/incidents`);
-  await expect(page.getByRole("navigation", { name: "Site" }).getByRole("link", { name: /中文/ })).toHaveAttribute("href", "/zh/faq/incidents");
+  await expect(page.getByRole("navigation", { name: "Site" }).getByRole("link", { name: /中文/ })).toHaveAttribute(
+    "href",
+    "/zh/faq/incidents",
+  );
   for (const path of ["/zh/faq", "/zh/faq/handshake"]) {
     await page.goto(path);
     expect(await page.locator("html").getAttribute("lang"), path).toBe("zh-Hans");

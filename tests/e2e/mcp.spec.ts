@@ -48,7 +48,12 @@ test.describe("the site's own probe judges /mcp", () => {
     test(`${era}: handshake, protocol_version, tools_list and error_taxonomy Verified; auth_metadata Not checked`, async () => {
       const r = await probe([MCP, "--json", ...(era === "legacy" ? ["--legacy"] : [])]);
       expect(r.code, r.stderr).toBe(0);
-      const report = JSON.parse(r.stdout) as { era: string; protocolVersion: string; checks: Record<string, { state: string; reason: string }>; exchanges: { phase: string }[] };
+      const report = JSON.parse(r.stdout) as {
+        era: string;
+        protocolVersion: string;
+        checks: Record<string, { state: string; reason: string }>;
+        exchanges: { phase: string }[];
+      };
       keep(`self-probe-${era}.json`, report);
       expect(report.era).toBe(era);
       expect(report.protocolVersion).toBe(era === "modern" ? "2026-07-28" : "2025-11-25");
@@ -111,30 +116,56 @@ test.describe("the official SDK client uses /mcp", () => {
       const client = await sdkClient(era);
       try {
         expect(client.getProtocolEra()).toBe(era);
-        const call = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as ToolResult;
+        const call = async (name: string, args: Record<string, unknown>) =>
+          (await client.callTool({ name, arguments: args })) as ToolResult;
 
         for (const name of [SEED.modern, SEED.gated, SEED.down, SEED.allStates]) {
-          const page = await json<Record<string, unknown> & { checks: Record<string, { state: string; reason: string }> }>(`/api/servers/${encoded(name)}`);
+          const page = await json<Record<string, unknown> & { checks: Record<string, { state: string; reason: string }> }>(
+            `/api/servers/${encoded(name)}`,
+          );
           const r = await call("get_server_status", { name });
           expect(r.isError).toBeFalsy();
-          const s = r.structuredContent as { checks: Record<string, { state: string; reason: string }>; page: string } & Record<string, unknown>;
-          for (const id of CHECK_IDS) expect(s.checks[id]).toMatchObject({ state: page.checks[id]!.state, reason: page.checks[id]!.reason });
-          expect(s).toMatchObject({ lastProbedAt: page.lastProbedAt, lastCompleteReadAt: page.lastSuccessAt, protocolVersion: page.protocolVersion, toolCount: page.toolCount });
+          const s = r.structuredContent as { checks: Record<string, { state: string; reason: string }>; page: string } & Record<
+            string,
+            unknown
+          >;
+          for (const id of CHECK_IDS)
+            expect(s.checks[id]).toMatchObject({ state: page.checks[id]!.state, reason: page.checks[id]!.reason });
+          expect(s).toMatchObject({
+            lastProbedAt: page.lastProbedAt,
+            lastCompleteReadAt: page.lastSuccessAt,
+            protocolVersion: page.protocolVersion,
+            toolCount: page.toolCount,
+          });
           // Without PUBLIC_BASE_URL the link is built from the request's own host, and it opens the page.
           expect(s.page).toBe(`${ORIGIN}/servers/${encoded(name)}`);
           expect((await fetch(s.page)).status).toBe(200);
         }
 
         const list = await json<{ total: number; rows: { name: string }[] }>("/api/servers?q=bulk&tools_list=verified&page=2&pageSize=10");
-        const found = (await call("search_servers", { query: "bulk", tools_list: "verified", page: 2, pageSize: 10 })).structuredContent as { total: number; servers: { name: string }[] };
+        const found = (await call("search_servers", { query: "bulk", tools_list: "verified", page: 2, pageSize: 10 }))
+          .structuredContent as { total: number; servers: { name: string }[] };
         expect(found.total).toBe(list.total);
         expect(found.servers.map((x) => x.name)).toEqual(list.rows.map((x) => x.name));
 
         const since = new Date(Date.now() - 2.5 * 86_400_000).toISOString();
-        const detail = await json<{ transitions: { at: string; check: string; toState: string }[]; toolChanges: { at: string; toolName: string }[] }>(`/api/servers/${encoded(SEED.modern)}`);
-        const changes = (await call("recent_changes", { since, name: SEED.modern })).structuredContent as { stateChanges: { at: string; check: string; to: string }[]; toolChanges: { at: string; tool: string }[] };
-        expect(changes.stateChanges.map((c) => `${c.at} ${c.check} ${c.to}`)).toEqual(detail.transitions.filter((t) => t.at > since).map((t) => `${t.at} ${t.check} ${t.toState}`));
-        expect(changes.toolChanges.map((c) => `${c.at} ${c.tool}`).sort()).toEqual(detail.toolChanges.filter((t) => t.at > since).map((t) => `${t.at} ${t.toolName}`).sort());
+        const detail = await json<{
+          transitions: { at: string; check: string; toState: string }[];
+          toolChanges: { at: string; toolName: string }[];
+        }>(`/api/servers/${encoded(SEED.modern)}`);
+        const changes = (await call("recent_changes", { since, name: SEED.modern })).structuredContent as {
+          stateChanges: { at: string; check: string; to: string }[];
+          toolChanges: { at: string; tool: string }[];
+        };
+        expect(changes.stateChanges.map((c) => `${c.at} ${c.check} ${c.to}`)).toEqual(
+          detail.transitions.filter((t) => t.at > since).map((t) => `${t.at} ${t.check} ${t.toState}`),
+        );
+        expect(changes.toolChanges.map((c) => `${c.at} ${c.tool}`).sort()).toEqual(
+          detail.toolChanges
+            .filter((t) => t.at > since)
+            .map((t) => `${t.at} ${t.toolName}`)
+            .sort(),
+        );
 
         const long = await call("search_servers", { query: "q".repeat(10_000) });
         expect(long.isError).toBe(true);
@@ -158,7 +189,12 @@ test("/mcp is never held by the front, and sets no cookie", async () => {
     const post = await f(MCP, {
       method: "POST",
       headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "e2e", version: "1" } } }),
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "e2e", version: "1" } },
+      }),
     });
     expect(post.status).toBe(200);
     for (const r of [get, post]) {
@@ -189,14 +225,29 @@ test("100 calls in one second from one address get 429s past the limit, while pa
   const call = (id: number) =>
     burst(MCP, {
       method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "search_servers" },
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": "2026-07-28",
+        "mcp-method": "tools/call",
+        "mcp-name": "search_servers",
+      },
       body: JSON.stringify({
         jsonrpc: "2.0",
         id,
         method: "tools/call",
-        params: { name: "search_servers", arguments: { query: "bulk" }, _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} } },
+        params: {
+          name: "search_servers",
+          arguments: { query: "bulk" },
+          _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} },
+        },
       }),
-    }).then(async (r) => ({ id, status: r.status, retryAfter: r.headers.get("retry-after"), body: (await r.json()) as { id: number; error?: { code: number; data?: { retryAfterMs: number } } } }));
+    }).then(async (r) => ({
+      id,
+      status: r.status,
+      retryAfter: r.headers.get("retry-after"),
+      body: (await r.json()) as { id: number; error?: { code: number; data?: { retryAfterMs: number } } },
+    }));
   const started = performance.now();
   const answers: Promise<Awaited<ReturnType<typeof call>>>[] = [];
   const during: number[] = [];

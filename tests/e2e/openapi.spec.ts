@@ -38,7 +38,8 @@ function checker(v: DocumentValidator, origin: string) {
     const validate = v.response(route, method, res.status, type);
     let body: unknown = raw;
     if (type.startsWith("application/json")) body = JSON.parse(raw);
-    if (validate && !validate(body)) throw new Error(`${where} does not match the document: ${JSON.stringify(validate.errors?.slice(0, 3))}\n${raw.slice(0, 400)}`);
+    if (validate && !validate(body))
+      throw new Error(`${where} does not match the document: ${JSON.stringify(validate.errors?.slice(0, 3))}\n${raw.slice(0, 400)}`);
     if (res.status === 303) expect(res.headers.get("location"), where).toBeTruthy();
     seen.push({ route, method, status: res.status });
     return { status: res.status, body, headers: res.headers };
@@ -133,7 +134,10 @@ test("every route answers what /api/openapi.json says, from a seeded database", 
     expect((await call("/api/reprobe", "/api/reprobe", { method: "POST", body: form(SEED.modern) })).status).toBe(303);
     expect((await call("/api/reprobe", "/api/reprobe", { method: "POST", body: form("io.github.nobody/none") })).status).toBe(404);
     expect((await call("/api/reprobe", "/api/reprobe", { method: "POST", body: new URLSearchParams({ server: "" }) })).status).toBe(400);
-    expect((await call("/api/reprobe", "/api/reprobe", { method: "POST", body: form(SEED.modern), headers: { "sec-fetch-site": "cross-site" } })).status).toBe(403);
+    expect(
+      (await call("/api/reprobe", "/api/reprobe", { method: "POST", body: form(SEED.modern), headers: { "sec-fetch-site": "cross-site" } }))
+        .status,
+    ).toBe(403);
 
     // /metrics: refused without the token, Prometheus text with it.
     expect((await call("/metrics", "/metrics")).status).toBe(401);
@@ -147,10 +151,14 @@ test("every route answers what /api/openapi.json says, from a seeded database", 
 
     // Every operation of the document was called at least once.
     const called = new Set([...seen, ...shared.seen].map((c) => `${c.method} ${c.route}`));
-    const documented = Object.entries(live.paths as Record<string, object>).flatMap(([route, ops]) => Object.keys(ops).map((m) => `${m} ${route}`));
+    const documented = Object.entries(live.paths as Record<string, object>).flatMap(([route, ops]) =>
+      Object.keys(ops).map((m) => `${m} ${route}`),
+    );
     expect(documented.filter((op) => !called.has(op))).toEqual([]);
     const statuses = new Set([...seen, ...shared.seen].map((c) => `${c.method} ${c.route} ${c.status}`));
-    console.log(`[openapi] ${seen.length + shared.seen.length} live answers valid against the document: ${documented.length} operations, ${statuses.size} (operation, status) pairs`);
+    console.log(
+      `[openapi] ${seen.length + shared.seen.length} live answers valid against the document: ${documented.length} operations, ${statuses.size} (operation, status) pairs`,
+    );
   } finally {
     await site?.stop();
     closeDb(db);

@@ -35,7 +35,9 @@ test("coverage shows alerts with times, the alert feed, and the cross-reader's t
   await page.goto("/coverage");
   const alerts = page.locator("section[aria-labelledby=alert-h]");
   await expect(alerts.locator(".notice[role=alert]")).toContainText("Coverage dropped: open since");
-  await expect(alerts.getByRole("table").filter({ hasText: "Recently resolved alerts" })).toContainText("A short dip after a registry outage.");
+  await expect(alerts.getByRole("table").filter({ hasText: "Recently resolved alerts" })).toContainText(
+    "A short dip after a registry outage.",
+  );
   await expect(alerts.getByRole("link", { name: "Atom feed of alerts" })).toHaveAttribute("href", "/coverage/feed.xml");
 
   const cross = page.locator("section[aria-labelledby=cross-h]");
@@ -44,10 +46,15 @@ test("coverage shows alerts with times, the alert feed, and the cross-reader's t
   const rows = cross.locator("#cross-read-table tbody tr");
   await expect(rows).toHaveCount(15);
   await expect(rows.first()).toContainText("Only the cross-reader read it");
-  await expect(rows.first().getByRole("link", { name: "net.broken/always-down" })).toHaveAttribute("href", "/servers/net.broken/always-down");
+  await expect(rows.first().getByRole("link", { name: "net.broken/always-down" })).toHaveAttribute(
+    "href",
+    "/servers/net.broken/always-down",
+  );
   await expect(rows.first().locator("td[data-label=Explained]")).toHaveText("no");
   await expect(rows.nth(1)).toContainText("net.flaky/discover-500");
-  await expect(rows.nth(1).locator("td[data-label=Explained]")).toHaveText("yes: modern clients fail here because server/discover answered HTTP 500");
+  await expect(rows.nth(1).locator("td[data-label=Explained]")).toHaveText(
+    "yes: modern clients fail here because server/discover answered HTTP 500",
+  );
   await expect(rows.nth(2)).toContainText("get_forecast.description");
 
   const feed = await request.get("/coverage/feed.xml");
@@ -60,6 +67,18 @@ test("coverage shows alerts with times, the alert feed, and the cross-reader's t
   expect(body.alerts[0]).toMatchObject({ kind: "coverage_drop" });
   expect(body.crossRead).toMatchObject({ agreed: 11, disagreed: 1, only_probe: 0, only_cross_reader: 2, neither: 1, explained: 1 });
   const reads = await (await request.get("/api/cross-reads")).json();
-  expect(reads.servers[0]).toEqual({ name: "net.broken/always-down", outcome: "only_cross_reader", explained: false, explanation: null, paths: [] });
-  expect(reads.servers[1]).toEqual({ name: "net.flaky/discover-500", outcome: "only_cross_reader", explained: true, explanation: "discover_server_error", paths: [] });
+  expect(reads.servers[0]).toEqual({
+    name: "net.broken/always-down",
+    outcome: "only_cross_reader",
+    explained: false,
+    explanation: null,
+    paths: [],
+  });
+  expect(reads.servers[1]).toEqual({
+    name: "net.flaky/discover-500",
+    outcome: "only_cross_reader",
+    explained: true,
+    explanation: "discover_server_error",
+    paths: [],
+  });
 });

@@ -27,14 +27,17 @@ interface Sample {
 
 /** The README's example alert rules (the fenced yaml block that starts a rule file). */
 function readmeRules(): string {
-  const block = [...fs.readFileSync("README.md", "utf8").matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]!).find((b) => /^groups:/m.test(b));
+  const block = [...fs.readFileSync("README.md", "utf8").matchAll(/```yaml\n([\s\S]*?)```/g)]
+    .map((m) => m[1]!)
+    .find((b) => /^groups:/m.test(b));
   if (!block) throw new Error("README.md has no yaml block of alert rules");
   return block;
 }
 
 async function startPrometheus(dir: string, target: string): Promise<{ origin: string; child: ChildProcess; output: () => string }> {
   // Fails, never skips: a CI machine without the package is a broken CI machine.
-  if (!fs.existsSync(PROMETHEUS)) throw new Error(`${PROMETHEUS} is missing: run sh scripts/ensure-prometheus.sh (apt-get install -y prometheus)`);
+  if (!fs.existsSync(PROMETHEUS))
+    throw new Error(`${PROMETHEUS} is missing: run sh scripts/ensure-prometheus.sh (apt-get install -y prometheus)`);
   const port = await freePort();
   const config = path.join(dir, "prometheus.yml");
   const rules = path.join(dir, "rules.yml");
@@ -62,7 +65,12 @@ async function startPrometheus(dir: string, target: string): Promise<{ origin: s
   );
   const child = spawn(
     PROMETHEUS,
-    [`--config.file=${config}`, `--storage.tsdb.path=${path.join(dir, "tsdb")}`, `--web.listen-address=127.0.0.1:${port}`, "--log.level=warn"],
+    [
+      `--config.file=${config}`,
+      `--storage.tsdb.path=${path.join(dir, "tsdb")}`,
+      `--web.listen-address=127.0.0.1:${port}`,
+      "--log.level=warn",
+    ],
     { stdio: ["ignore", "pipe", "pipe"] },
   );
   let output = "";
@@ -70,7 +78,9 @@ async function startPrometheus(dir: string, target: string): Promise<{ origin: s
   child.stderr!.on("data", (b: Buffer) => (output += b.toString()));
   const origin = `http://127.0.0.1:${port}`;
   await expect
-    .poll(async () => (child.exitCode === null ? (await fetch(`${origin}/-/ready`).catch(() => null))?.status : `exited: ${output}`), { timeout: 30_000 })
+    .poll(async () => (child.exitCode === null ? (await fetch(`${origin}/-/ready`).catch(() => null))?.status : `exited: ${output}`), {
+      timeout: 30_000,
+    })
     .toBe(200);
   return { origin, child, output: () => output };
 }
@@ -85,15 +95,31 @@ test("Prometheus scrapes npm start with the token: up, a round counter that grow
   let prometheus: Awaited<ReturnType<typeof startPrometheus>> | undefined;
   const db = openDb(dbPath);
   try {
-    for (const name of ["modern-healthy-paged", "legacy-2025-06-18-stateless", "credential-gate-valid-prm"]) zoo.push(await startZooServer(name));
-    registry = await startFixtureRegistry(zoo.map((z, i) => entry(`io.github.prometheus/server-${i}`, [{ type: "streamable-http", url: z.url }])));
-    const first = await runRound({ db, registryUrl: registry.url, allowPrivateNetworks: true, robots: false, trigger: "test", log: () => undefined });
+    for (const name of ["modern-healthy-paged", "legacy-2025-06-18-stateless", "credential-gate-valid-prm"])
+      zoo.push(await startZooServer(name));
+    registry = await startFixtureRegistry(
+      zoo.map((z, i) => entry(`io.github.prometheus/server-${i}`, [{ type: "streamable-http", url: z.url }])),
+    );
+    const first = await runRound({
+      db,
+      registryUrl: registry.url,
+      allowPrivateNetworks: true,
+      robots: false,
+      trigger: "test",
+      log: () => undefined,
+    });
     expect(first.read).toBe(2);
 
     site = await startNext({
       dbPath,
       port: await freePort(),
-      env: { METRICS_TOKEN: TOKEN, CRON_SECRET: SECRET, REGISTRY_URL: registry.url, PROBE_ALLOW_PRIVATE_NETWORKS: "1", CROSS_READ_SAMPLE: "0" },
+      env: {
+        METRICS_TOKEN: TOKEN,
+        CRON_SECRET: SECRET,
+        REGISTRY_URL: registry.url,
+        PROBE_ALLOW_PRIVATE_NETWORKS: "1",
+        CROSS_READ_SAMPLE: "0",
+      },
     });
     const target = new URL(site.origin).host;
 
@@ -122,7 +148,9 @@ test("Prometheus scrapes npm start with the token: up, a round counter that grow
 
     await expect.poll(() => scalar(`up{job="mcp-status"}`), { timeout: 30_000 }).toBe(1);
     // Both processes are in the one target, told apart by their process label.
-    await expect.poll(async () => (await query("process_start_time_seconds")).map((s) => s.metric.process).sort(), { timeout: 15_000 }).toEqual(["front", "renderer"]);
+    await expect
+      .poll(async () => (await query("process_start_time_seconds")).map((s) => s.metric.process).sort(), { timeout: 15_000 })
+      .toEqual(["front", "renderer"]);
 
     const finished = `sum(${METRICS.roundsFinished.name}{status="done"})`;
     await expect.poll(() => scalar(finished), { timeout: 15_000 }).toBe(1);
@@ -135,9 +163,17 @@ test("Prometheus scrapes npm start with the token: up, a round counter that grow
     expect(started.status).toBe(202);
     const { id } = (await started.json()) as { id: number };
     await expect
-      .poll(async () => ((await (await fetch(`${site!.origin}/api/rounds/${id}`, { headers: { authorization: `Bearer ${SECRET}` } })).json()) as { status: string }).status, {
-        timeout: 60_000,
-      })
+      .poll(
+        async () =>
+          (
+            (await (await fetch(`${site!.origin}/api/rounds/${id}`, { headers: { authorization: `Bearer ${SECRET}` } })).json()) as {
+              status: string;
+            }
+          ).status,
+        {
+          timeout: 60_000,
+        },
+      )
       .toBe("done");
     await expect.poll(() => scalar(finished), { timeout: 20_000 }).toBe(2);
     expect(await scalar(`sum(${METRICS.roundsStarted.name})`)).toBe(2);
@@ -159,7 +195,9 @@ test("Prometheus scrapes npm start with the token: up, a round counter that grow
     const health = (await (await fetch(`${site.origin}/api/health`)).json()) as { front: { answers: Record<string, number> } };
     expect(health.front.answers.hit).toBeGreaterThan(0);
     for (const outcome of ["hit", "fill"]) {
-      await expect.poll(async () => (await scalar(`${METRICS.frontAnswers.name}{outcome="${outcome}"}`)) ?? -1, { timeout: 15_000 }).toBeGreaterThanOrEqual(health.front.answers[outcome]!);
+      await expect
+        .poll(async () => (await scalar(`${METRICS.frontAnswers.name}{outcome="${outcome}"}`)) ?? -1, { timeout: 15_000 })
+        .toBeGreaterThanOrEqual(health.front.answers[outcome]!);
     }
     expect(await scalar(METRICS.rendererUp.name)).toBe(1);
     expect(await scalar(METRICS.rendererRestarts.name)).toBe(0);
@@ -171,9 +209,9 @@ test("Prometheus scrapes npm start with the token: up, a round counter that grow
       };
       return res.data.groups.flatMap((g) => g.rules);
     };
-    await expect.poll(async () => (await rulesNow()).map((r) => `${r.name}:${r.health}`), { timeout: 15_000 }).toEqual(
-      ["McpStatusRoundsStale", "McpStatusNoRoundsRecorded", "McpStatusCoverageLow", "McpStatusSiteAlert"].map((n) => `${n}:ok`),
-    );
+    await expect
+      .poll(async () => (await rulesNow()).map((r) => `${r.name}:${r.health}`), { timeout: 15_000 })
+      .toEqual(["McpStatusRoundsStale", "McpStatusNoRoundsRecorded", "McpStatusCoverageLow", "McpStatusSiteAlert"].map((n) => `${n}:ok`));
     expect((await rulesNow()).filter((r) => r.state !== "inactive").map((r) => r.name)).toEqual([]);
   } finally {
     const p = prometheus?.child;

@@ -91,7 +91,8 @@ test.afterAll(async () => {
 });
 
 const count = (sql: string, ...args: unknown[]) => (site!.db.$client.prepare(sql).get(...args) as { n: number }).n;
-const requestsFor = (name: string) => count("select count(*) as n from reprobe_requests r join servers s on s.id = r.server_id where s.name = ?", name);
+const requestsFor = (name: string) =>
+  count("select count(*) as n from reprobe_requests r join servers s on s.id = r.server_id where s.name = ?", name);
 const runsFor = (name: string) => count("select count(*) as n from runs r join servers s on s.id = r.server_id where s.name = ?", name);
 
 async function post(page: Page, name: string): Promise<string> {
@@ -123,13 +124,17 @@ test("an opted-out host is never contacted through the form: the request is answ
   expect(s.hits).toEqual([]);
 });
 
-test("five posts for one server: one probe queued and run, four refused with the reason; the page shows the new result", async ({ page }) => {
+test("five posts for one server: one probe queued and run, four refused with the reason; the page shows the new result", async ({
+  page,
+}) => {
   const s = site!;
   const answers: string[] = [];
   for (let i = 0; i < 5; i++) answers.push(await post(page, NAMES.healthy));
   expect(answers[0]).toMatch(/queued|probed at/);
   for (const a of answers.slice(1)) {
-    expect(a).toMatch(/Not queued: this server may be probed on request at most once every 15 minutes\. Try again after \d{4}-\d\d-\d\d \d\d:\d\d UTC\./);
+    expect(a).toMatch(
+      /Not queued: this server may be probed on request at most once every 15 minutes\. Try again after \d{4}-\d\d-\d\d \d\d:\d\d UTC\./,
+    );
   }
   expect(requestsFor(NAMES.healthy)).toBe(1);
   expect(await untilProbed(page, NAMES.healthy)).toContain("probed at");
@@ -148,7 +153,9 @@ test("the hourly cap holds across servers and says when to try again", async ({ 
   expect(await post(page, NAMES.second)).toMatch(/queued|probed at/);
   expect(await post(page, NAMES.third)).toMatch(/queued|probed at/);
   expect(await post(page, NAMES.fourth)).toMatch(
-    new RegExp(`Not queued: the site takes at most ${HOURLY_CAP} requests an hour across all servers, and that many came in the last hour\\. Try again after .+ UTC\\.`),
+    new RegExp(
+      `Not queued: the site takes at most ${HOURLY_CAP} requests an hour across all servers, and that many came in the last hour\\. Try again after .+ UTC\\.`,
+    ),
   );
   expect(requestsFor(NAMES.fourth)).toBe(0);
   expect(count("select count(*) as n from reprobe_requests")).toBe(HOURLY_CAP);

@@ -3,7 +3,14 @@ import { eq } from "drizzle-orm";
 import { closeDb, openDb } from "../../db/client";
 import * as t from "../../db/schema";
 import { overallOf } from "../../lib/checks/overall";
-import { CHECK_IDS, type CheckId, type CheckState, type NoFallbackRule, type NotCheckedCause, type RefusalCode } from "../../lib/checks/vocabulary";
+import {
+  CHECK_IDS,
+  type CheckId,
+  type CheckState,
+  type NoFallbackRule,
+  type NotCheckedCause,
+  type RefusalCode,
+} from "../../lib/checks/vocabulary";
 import { SUITE_VERSION } from "../../lib/probe/protocol";
 import type { CertificateFacts, Exchange } from "../../lib/probe/types";
 import { hintColumns, type Hint } from "../../lib/checks/hints";
@@ -68,7 +75,15 @@ function discover(seq: number, url: string, status: number, body: string, extra:
   };
 }
 
-function rpc(seq: number, phase: Exchange["phase"], url: string, method: string, status: number, body: string, extra: Partial<Exchange> = {}): Exchange {
+function rpc(
+  seq: number,
+  phase: Exchange["phase"],
+  url: string,
+  method: string,
+  status: number,
+  body: string,
+  extra: Partial<Exchange> = {},
+): Exchange {
   return {
     seq,
     phase,
@@ -187,8 +202,14 @@ export function seedDatabase(file: string, now = Date.now()): void {
               reason: o.reasons?.[check] ?? defaultReason(check, o.states[check]),
               code: check === "error_taxonomy" ? (o.refusal ?? DEFAULT_REFUSAL[o.states[check]]) : null,
               notCheckedCause: causeOf(check),
-              noFallback: o.noFallback && o.states[check] === "failed" && check !== "error_taxonomy" && check !== "auth_metadata" ? o.noFallback.rule : null,
-              noFallbackCode: o.noFallback && o.states[check] === "failed" && check !== "error_taxonomy" && check !== "auth_metadata" ? o.noFallback.code : null,
+              noFallback:
+                o.noFallback && o.states[check] === "failed" && check !== "error_taxonomy" && check !== "auth_metadata"
+                  ? o.noFallback.rule
+                  : null,
+              noFallbackCode:
+                o.noFallback && o.states[check] === "failed" && check !== "error_taxonomy" && check !== "auth_metadata"
+                  ? o.noFallback.code
+                  : null,
               evidence: JSON.stringify(o.evidence?.[check] ?? []),
               suiteVersion: SUITE_VERSION,
               runId: run!.id,
@@ -237,21 +258,47 @@ export function seedDatabase(file: string, now = Date.now()): void {
         url: u1,
         era: "legacy",
         revision: null,
-        states: { handshake: "verified", protocol_version: "failed", tools_list: "observed_risk", error_taxonomy: "not_checked", auth_metadata: "not_checked" },
+        states: {
+          handshake: "verified",
+          protocol_version: "failed",
+          tools_list: "observed_risk",
+          error_taxonomy: "not_checked",
+          auth_metadata: "not_checked",
+        },
         reasons: {
           handshake: `server/discover answered HTTP 400 with -32600 under id "server-error"; fell back to initialize, which completed.`,
           protocol_version: "No common revision: the server offered only 2024-01-01, which this probe does not speak.",
-          tools_list: "tools/list pagination never ended: the cursor \"abc\" came back on page 3 (cursor loop).",
+          tools_list: 'tools/list pagination never ended: the cursor "abc" came back on page 3 (cursor loop).',
           error_taxonomy: "The reserved-tool call was withheld because pages of the tool list remain unread.",
           auth_metadata: "No credential challenge was presented, so there was no metadata to follow.",
         },
         evidence: { handshake: [1, 2], protocol_version: [2], tools_list: [3, 4, 5] },
         exchanges: [
-          discover(1, u1, 400, /* wire */ `{"jsonrpc":"2.0","id":"server-error","error":{"code":-32600,"message":"Bad Request: Unsupported protocol version: 2026-07-28. Supported versions: 2024-01-01"}}`),
-          rpc(2, "initialize", u1, "initialize", 200, `{"jsonrpc":"2.0","id":2,"result":{"protocolVersion":"2024-01-01","capabilities":{"tools":{}},"serverInfo":{"name":"four","version":"0.1"}}}`, {
-            responseHeaders: { "content-type": "application/json", "mcp-session-id": "sess-1" },
-          }),
-          rpc(3, "tools_list", u1, "tools/list", 200, `{"jsonrpc":"2.0","id":3,"result":{"tools":[{"name":"a","inputSchema":{"type":"object"}}],"nextCursor":"abc"}}`),
+          discover(
+            1,
+            u1,
+            400,
+            /* wire */ `{"jsonrpc":"2.0","id":"server-error","error":{"code":-32600,"message":"Bad Request: Unsupported protocol version: 2026-07-28. Supported versions: 2024-01-01"}}`,
+          ),
+          rpc(
+            2,
+            "initialize",
+            u1,
+            "initialize",
+            200,
+            `{"jsonrpc":"2.0","id":2,"result":{"protocolVersion":"2024-01-01","capabilities":{"tools":{}},"serverInfo":{"name":"four","version":"0.1"}}}`,
+            {
+              responseHeaders: { "content-type": "application/json", "mcp-session-id": "sess-1" },
+            },
+          ),
+          rpc(
+            3,
+            "tools_list",
+            u1,
+            "tools/list",
+            200,
+            `{"jsonrpc":"2.0","id":3,"result":{"tools":[{"name":"a","inputSchema":{"type":"object"}}],"nextCursor":"abc"}}`,
+          ),
           rpc(4, "tools_list", u1, "tools/list", 200, `{"jsonrpc":"2.0","id":4,"result":{"tools":[],"nextCursor":"def"}}`),
           rpc(5, "tools_list", u1, "tools/list", 200, `{"jsonrpc":"2.0","id":5,"result":{"tools":[],"nextCursor":"abc"}}`),
         ],
@@ -262,8 +309,16 @@ export function seedDatabase(file: string, now = Date.now()): void {
       // 2. A healthy modern server with tool changes and a recovered failure.
       const u2 = "https://weather.acme.dev/mcp";
       const weatherTools = [
-        { name: "get_forecast", description: "Forecast for a city, up to 7 days.", inputSchema: { type: "object", properties: { city: { type: "string" }, days: { type: "integer" } } } },
-        { name: "get_alerts", description: "Active weather alerts for a region.", inputSchema: { type: "object", properties: { region: { type: "string" } } } },
+        {
+          name: "get_forecast",
+          description: "Forecast for a city, up to 7 days.",
+          inputSchema: { type: "object", properties: { city: { type: "string" }, days: { type: "integer" } } },
+        },
+        {
+          name: "get_alerts",
+          description: "Active weather alerts for a region.",
+          inputSchema: { type: "object", properties: { region: { type: "string" } } },
+        },
       ];
       const w = addServer({
         name: SEED.modern,
@@ -272,7 +327,13 @@ export function seedDatabase(file: string, now = Date.now()): void {
         url: u2,
         era: "modern",
         revision: "2026-07-28",
-        states: { handshake: "verified", protocol_version: "verified", tools_list: "verified", error_taxonomy: "verified", auth_metadata: "not_checked" },
+        states: {
+          handshake: "verified",
+          protocol_version: "verified",
+          tools_list: "verified",
+          error_taxonomy: "verified",
+          auth_metadata: "not_checked",
+        },
         reasons: {
           handshake: "server/discover returned a discover result listing 2026-07-28.",
           protocol_version: "Agreed 2026-07-28 (offered: 2026-07-28).",
@@ -281,10 +342,22 @@ export function seedDatabase(file: string, now = Date.now()): void {
         },
         evidence: { handshake: [1], protocol_version: [1], tools_list: [2], error_taxonomy: [3] },
         exchanges: [
-          discover(1, u2, 200, `{"jsonrpc":"2.0","id":"discover-1","result":{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{}}}}`),
+          discover(
+            1,
+            u2,
+            200,
+            `{"jsonrpc":"2.0","id":"discover-1","result":{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{}}}}`,
+          ),
           rpc(2, "tools_list", u2, "tools/list", 200, JSON.stringify({ jsonrpc: "2.0", id: 2, result: { tools: weatherTools } })),
           {
-            ...rpc(3, "tools_call", u2, "tools/call", 404, `{"jsonrpc":"2.0","id":3,"error":{"code":-32602,"message":"Unknown tool: mcp_status_probe_no_such_tool"}}`),
+            ...rpc(
+              3,
+              "tools_call",
+              u2,
+              "tools/call",
+              404,
+              `{"jsonrpc":"2.0","id":3,"error":{"code":-32602,"message":"Unknown tool: mcp_status_probe_no_such_tool"}}`,
+            ),
             requestBody: `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"mcp_status_probe_no_such_tool","arguments":{"it's":"quoted 'text'"}}}`,
           },
         ],
@@ -292,15 +365,57 @@ export function seedDatabase(file: string, now = Date.now()): void {
       });
       tx.insert(t.transitions)
         .values([
-          { serverId: w.serverId, check: "handshake", fromState: "verified", toState: "failed", reason: "Connection timed out after 10000 ms (connect).", suiteVersion: "0.10.0", runId: w.runId, at: hoursAgo(now, 24 * 2) },
-          { serverId: w.serverId, check: "handshake", fromState: "failed", toState: "verified", reason: "server/discover returned a discover result listing 2026-07-28.", suiteVersion: SUITE_VERSION, runId: w.runId, at: hoursAgo(now, 24 * 1) },
+          {
+            serverId: w.serverId,
+            check: "handshake",
+            fromState: "verified",
+            toState: "failed",
+            reason: "Connection timed out after 10000 ms (connect).",
+            suiteVersion: "0.10.0",
+            runId: w.runId,
+            at: hoursAgo(now, 24 * 2),
+          },
+          {
+            serverId: w.serverId,
+            check: "handshake",
+            fromState: "failed",
+            toState: "verified",
+            reason: "server/discover returned a discover result listing 2026-07-28.",
+            suiteVersion: SUITE_VERSION,
+            runId: w.runId,
+            at: hoursAgo(now, 24 * 1),
+          },
         ])
         .run();
       tx.insert(t.toolChanges)
         .values([
-          { serverId: w.serverId, at: hoursAgo(now, 30), toolName: "get_alerts", kind: "added", path: "", before: null, after: JSON.stringify(weatherTools[1]) },
-          { serverId: w.serverId, at: hoursAgo(now, 5), toolName: "get_forecast", kind: "changed", path: "description", before: JSON.stringify("Forecast for a city."), after: JSON.stringify("Forecast for a city, up to 7 days.") },
-          { serverId: w.serverId, at: hoursAgo(now, 5), toolName: "get_forecast", kind: "changed", path: "inputSchema.properties.days.type", before: null, after: JSON.stringify("integer") },
+          {
+            serverId: w.serverId,
+            at: hoursAgo(now, 30),
+            toolName: "get_alerts",
+            kind: "added",
+            path: "",
+            before: null,
+            after: JSON.stringify(weatherTools[1]),
+          },
+          {
+            serverId: w.serverId,
+            at: hoursAgo(now, 5),
+            toolName: "get_forecast",
+            kind: "changed",
+            path: "description",
+            before: JSON.stringify("Forecast for a city."),
+            after: JSON.stringify("Forecast for a city, up to 7 days."),
+          },
+          {
+            serverId: w.serverId,
+            at: hoursAgo(now, 5),
+            toolName: "get_forecast",
+            kind: "changed",
+            path: "inputSchema.properties.days.type",
+            before: null,
+            after: JSON.stringify("integer"),
+          },
         ])
         .run();
 
@@ -312,7 +427,13 @@ export function seedDatabase(file: string, now = Date.now()): void {
         url: u3,
         era: "unknown",
         causes: { handshake: "credential_required", protocol_version: "credential_required", tools_list: "credential_required" },
-        states: { handshake: "not_checked", protocol_version: "not_checked", tools_list: "not_checked", error_taxonomy: "not_checked", auth_metadata: "verified" },
+        states: {
+          handshake: "not_checked",
+          protocol_version: "not_checked",
+          tools_list: "not_checked",
+          error_taxonomy: "not_checked",
+          auth_metadata: "verified",
+        },
         reasons: {
           handshake: "Credential required: initialize got 401 with a valid Bearer challenge; we send no credentials.",
           protocol_version: "Credential required: no revision could be agreed without credentials.",
@@ -322,8 +443,15 @@ export function seedDatabase(file: string, now = Date.now()): void {
         },
         evidence: { handshake: [1, 2], auth_metadata: [2, 3] },
         exchanges: [
-          discover(1, u3, 401, "Unauthorized", { "www-authenticate": `Bearer realm="crm", resource_metadata="https://crm.example.com/.well-known/oauth-protected-resource"` }),
-          { ...rpc(2, "initialize", u3, "initialize", 401, ""), responseHeaders: { "www-authenticate": `Bearer realm="crm", resource_metadata="https://crm.example.com/.well-known/oauth-protected-resource", scope="crm.read"` } },
+          discover(1, u3, 401, "Unauthorized", {
+            "www-authenticate": `Bearer realm="crm", resource_metadata="https://crm.example.com/.well-known/oauth-protected-resource"`,
+          }),
+          {
+            ...rpc(2, "initialize", u3, "initialize", 401, ""),
+            responseHeaders: {
+              "www-authenticate": `Bearer realm="crm", resource_metadata="https://crm.example.com/.well-known/oauth-protected-resource", scope="crm.read"`,
+            },
+          },
           {
             seq: 3,
             phase: "auth_metadata",
@@ -349,20 +477,45 @@ export function seedDatabase(file: string, now = Date.now()): void {
         url: um,
         era: "modern",
         revision: "2026-07-28",
-        states: { handshake: "verified", protocol_version: "verified", tools_list: "verified", error_taxonomy: "verified", auth_metadata: "not_checked" },
+        states: {
+          handshake: "verified",
+          protocol_version: "verified",
+          tools_list: "verified",
+          error_taxonomy: "verified",
+          auth_metadata: "not_checked",
+        },
         reasons: {
           handshake: "server/discover answered with a discover result listing 2026-07-28; the 2026-07-28 handshake completed.",
           protocol_version: "2026-07-28 agreed; the server supports 2026-07-28.",
           tools_list: "Read 1 tool over 1 page.",
-          error_taxonomy: "tools/call for a tool that does not exist got a well-formed JSON-RPC error -32602, the code the spec prescribes, at HTTP 200.",
+          error_taxonomy:
+            "tools/call for a tool that does not exist got a well-formed JSON-RPC error -32602, the code the spec prescribes, at HTTP 200.",
         },
         evidence: { handshake: [1], protocol_version: [1] },
-        exchanges: [discover(1, um, 200, `{"jsonrpc":"2.0","id":"discover-1","result":{"resultType":"complete","supportedVersions":["2026-07-28"]}}`)],
+        exchanges: [
+          discover(1, um, 200, `{"jsonrpc":"2.0","id":"discover-1","result":{"resultType":"complete","supportedVersions":["2026-07-28"]}}`),
+        ],
         tools: [{ name: "search_messages", inputSchema: { type: "object" } }],
         remotes: [
-          { url: "https://mcp.msg.example/sms", transport: "streamable-http", standing: "needs_configuration", why: "its header Authorization holds {API_KEY} for the user to fill in" },
-          { url: "https://mcp.msg.example/sms/sse", transport: "sse", standing: "needs_configuration", why: "it requires the header Authorization, and the probe never sends registry headers" },
-          { url: "https://{region}.msg.example/chat", filledUrl: "https://eu.msg.example/chat", transport: "streamable-http", standing: "passed_over", why: null },
+          {
+            url: "https://mcp.msg.example/sms",
+            transport: "streamable-http",
+            standing: "needs_configuration",
+            why: "its header Authorization holds {API_KEY} for the user to fill in",
+          },
+          {
+            url: "https://mcp.msg.example/sms/sse",
+            transport: "sse",
+            standing: "needs_configuration",
+            why: "it requires the header Authorization, and the probe never sends registry headers",
+          },
+          {
+            url: "https://{region}.msg.example/chat",
+            filledUrl: "https://eu.msg.example/chat",
+            transport: "streamable-http",
+            standing: "passed_over",
+            why: null,
+          },
           { url: um, transport: "streamable-http", standing: "probed", why: null },
           { url: "https://mcp.msg.example/search/sse", transport: "sse", standing: "passed_over", why: null },
         ],
@@ -379,7 +532,13 @@ export function seedDatabase(file: string, now = Date.now()): void {
         description: "Deployed with the app helper's defaults, so it refuses every outside Host.",
         url: uh,
         era: "unknown",
-        states: { handshake: "failed", protocol_version: "failed", tools_list: "failed", error_taxonomy: "not_checked", auth_metadata: "not_checked" },
+        states: {
+          handshake: "failed",
+          protocol_version: "failed",
+          tools_list: "failed",
+          error_taxonomy: "not_checked",
+          auth_metadata: "not_checked",
+        },
         reasons: {
           handshake: refused,
           protocol_version: refused,
@@ -392,7 +551,12 @@ export function seedDatabase(file: string, now = Date.now()): void {
         // Read fine until a redeploy on the app helper's defaults four days ago.
         successHoursAgo: 24 * 4,
         failures: 2,
-        certificate: { host: "tools.sdk-defaults.example:443", issuer: "Let's Encrypt", subject: "tools.sdk-defaults.example", validTo: hoursAgo(now, -24 * 61) },
+        certificate: {
+          host: "tools.sdk-defaults.example:443",
+          issuer: "Let's Encrypt",
+          subject: "tools.sdk-defaults.example",
+          validTo: hoursAgo(now, -24 * 61),
+        },
       });
 
       // 0.13.0c. Healthy, but its certificate expires in five days.
@@ -404,9 +568,17 @@ export function seedDatabase(file: string, now = Date.now()): void {
         url: uc,
         era: "modern",
         revision: "2026-07-28",
-        states: { handshake: "verified", protocol_version: "verified", tools_list: "verified", error_taxonomy: "verified", auth_metadata: "not_checked" },
+        states: {
+          handshake: "verified",
+          protocol_version: "verified",
+          tools_list: "verified",
+          error_taxonomy: "verified",
+          auth_metadata: "not_checked",
+        },
         evidence: { handshake: [1], protocol_version: [1] },
-        exchanges: [discover(1, uc, 200, `{"jsonrpc":"2.0","id":"discover-1","result":{"resultType":"complete","supportedVersions":["2026-07-28"]}}`)],
+        exchanges: [
+          discover(1, uc, 200, `{"jsonrpc":"2.0","id":"discover-1","result":{"resultType":"complete","supportedVersions":["2026-07-28"]}}`),
+        ],
         tools: [{ name: "ping", inputSchema: { type: "object" } }],
         certificate: {
           host: "mcp.certs.dev:443",
@@ -426,7 +598,13 @@ export function seedDatabase(file: string, now = Date.now()): void {
         url: u4,
         era: "legacy",
         revision: "2025-06-18",
-        states: { handshake: "verified", protocol_version: "verified", tools_list: "verified", error_taxonomy: "verified", auth_metadata: "not_checked" },
+        states: {
+          handshake: "verified",
+          protocol_version: "verified",
+          tools_list: "verified",
+          error_taxonomy: "verified",
+          auth_metadata: "not_checked",
+        },
         reasons: {
           handshake: `server/discover answered HTTP 400 with -32600 under id "server-error"; fell back to initialize; 2025-06-18 agreed.`,
           protocol_version: "Agreed 2025-06-18.",
@@ -437,7 +615,14 @@ export function seedDatabase(file: string, now = Date.now()): void {
         evidence: { handshake: [1, 2] },
         exchanges: [
           discover(1, u4, 400, `{"jsonrpc":"2.0","id":"server-error","error":{"code":-32600,"message":"Unsupported protocol version"}}`),
-          rpc(2, "initialize", u4, "initialize", 200, `{"jsonrpc":"2.0","id":2,"result":{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":{"name":"quotes"}}}`),
+          rpc(
+            2,
+            "initialize",
+            u4,
+            "initialize",
+            200,
+            `{"jsonrpc":"2.0","id":2,"result":{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":{"name":"quotes"}}}`,
+          ),
         ],
         tools: [{ name: "random_quote", description: "A random quote.", inputSchema: { type: "object" } }],
       });
@@ -449,7 +634,13 @@ export function seedDatabase(file: string, now = Date.now()): void {
         title: "Always down",
         url: u5,
         era: "unknown",
-        states: { handshake: "failed", protocol_version: "failed", tools_list: "not_checked", error_taxonomy: "not_checked", auth_metadata: "not_checked" },
+        states: {
+          handshake: "failed",
+          protocol_version: "failed",
+          tools_list: "not_checked",
+          error_taxonomy: "not_checked",
+          auth_metadata: "not_checked",
+        },
         reasons: {
           handshake: "No answer: timeout after 15000 ms waiting for headers.",
           protocol_version: "No revision agreed: the handshake failed.",
@@ -457,7 +648,17 @@ export function seedDatabase(file: string, now = Date.now()): void {
           error_taxonomy: "The reserved-tool call was withheld because the handshake failed.",
         },
         evidence: { handshake: [1] },
-        exchanges: [{ ...discover(1, u5, 0, ""), status: undefined, bodyExcerpt: undefined, bodyBytes: undefined, responseHeaders: {}, error: "timeout after 15000 ms (headers)", durationMs: 15000 }],
+        exchanges: [
+          {
+            ...discover(1, u5, 0, ""),
+            status: undefined,
+            bodyExcerpt: undefined,
+            bodyBytes: undefined,
+            responseHeaders: {},
+            error: "timeout after 15000 ms (headers)",
+            durationMs: 15000,
+          },
+        ],
         probedHoursAgo: 6,
         successHoursAgo: 24 * 8,
         failures: 5,
@@ -470,7 +671,13 @@ export function seedDatabase(file: string, now = Date.now()): void {
         url: "https://old.retired.org/mcp",
         era: "legacy",
         revision: "2025-03-26",
-        states: { handshake: "verified", protocol_version: "verified", tools_list: "verified", error_taxonomy: "observed_risk", auth_metadata: "not_checked" },
+        states: {
+          handshake: "verified",
+          protocol_version: "verified",
+          tools_list: "verified",
+          error_taxonomy: "observed_risk",
+          auth_metadata: "not_checked",
+        },
         reasons: { error_taxonomy: "The reserved-tool call got an HTML page with HTTP 500; a client cannot parse that refusal." },
         refusal: "malformed_html",
         probedHoursAgo: 24 * 6,
@@ -485,20 +692,41 @@ export function seedDatabase(file: string, now = Date.now()): void {
         url: "https://evil.example.net/mcp?x=<script>",
         era: "legacy",
         revision: "2025-06-18",
-        states: { handshake: "verified", protocol_version: "verified", tools_list: "verified", error_taxonomy: "observed_risk", auth_metadata: "not_checked" },
+        states: {
+          handshake: "verified",
+          protocol_version: "verified",
+          tools_list: "verified",
+          error_taxonomy: "observed_risk",
+          auth_metadata: "not_checked",
+        },
         reasons: { error_taxonomy: `The reserved-tool call got {"error":"<script>alert(1)</script>"} without a jsonrpc field.` },
         refusal: "malformed_no_jsonrpc",
         tools: [{ name: "<img src=x onerror=alert(1)>", description: "</code><script>alert(2)</script>", inputSchema: { type: "object" } }],
       });
 
       // 8. Opted-out host.
-      tx.insert(t.optOuts).values({ host: "mcp.private.dev", source: "robots", reason: "robots.txt disallows mcp-status-probe", since: hoursAgo(now, 24 * 10) }).run();
+      tx.insert(t.optOuts)
+        .values({
+          host: "mcp.private.dev",
+          source: "robots",
+          reason: "robots.txt disallows mcp-status-probe",
+          since: hoursAgo(now, 24 * 10),
+        })
+        .run();
       addServer({
         name: SEED.optedOut,
         url: "https://mcp.private.dev/mcp",
         era: "unknown",
-        states: { handshake: "not_checked", protocol_version: "not_checked", tools_list: "not_checked", error_taxonomy: "not_checked", auth_metadata: "not_checked" },
-        reasons: Object.fromEntries(CHECK_IDS.map((c) => [c, "The host mcp.private.dev asked not to be probed (robots.txt); nothing was sent."])),
+        states: {
+          handshake: "not_checked",
+          protocol_version: "not_checked",
+          tools_list: "not_checked",
+          error_taxonomy: "not_checked",
+          auth_metadata: "not_checked",
+        },
+        reasons: Object.fromEntries(
+          CHECK_IDS.map((c) => [c, "The host mcp.private.dev asked not to be probed (robots.txt); nothing was sent."]),
+        ),
         refusal: "not_probed",
         causes: Object.fromEntries(CHECK_IDS.map((c) => [c, "opted_out"])),
         noRequest: true,
@@ -512,7 +740,13 @@ export function seedDatabase(file: string, now = Date.now()): void {
         url: "https://erp-gateway.northwind-analytics.example/mcp",
         era: "modern",
         revision: "2026-07-28",
-        states: { handshake: "verified", protocol_version: "verified", tools_list: "verified", error_taxonomy: "verified", auth_metadata: "not_checked" },
+        states: {
+          handshake: "verified",
+          protocol_version: "verified",
+          tools_list: "verified",
+          error_taxonomy: "verified",
+          auth_metadata: "not_checked",
+        },
         tools: [{ name: "list_orders", description: "Lists open orders.", inputSchema: { type: "object" } }],
       });
 
@@ -523,7 +757,13 @@ export function seedDatabase(file: string, now = Date.now()): void {
         title: "Flaky discover",
         url: u8,
         era: "unknown",
-        states: { handshake: "failed", protocol_version: "failed", tools_list: "failed", error_taxonomy: "not_checked", auth_metadata: "not_checked" },
+        states: {
+          handshake: "failed",
+          protocol_version: "failed",
+          tools_list: "failed",
+          error_taxonomy: "not_checked",
+          auth_metadata: "not_checked",
+        },
         reasons: {
           handshake: "server/discover answered HTTP 500 with a text/html body (Internal Server Error).",
           protocol_version: "server/discover answered HTTP 500 with a text/html body (Internal Server Error).",
@@ -532,7 +772,9 @@ export function seedDatabase(file: string, now = Date.now()): void {
         },
         noFallback: { rule: "discover_server_error", code: 500 },
         evidence: { handshake: [1], protocol_version: [1], tools_list: [1] },
-        exchanges: [{ ...discover(1, u8, 500, "<html><body>Internal Server Error</body></html>"), responseHeaders: { "content-type": "text/html" } }],
+        exchanges: [
+          { ...discover(1, u8, 500, "<html><body>Internal Server Error</body></html>"), responseHeaders: { "content-type": "text/html" } },
+        ],
         probedHoursAgo: 2,
         successHoursAgo: null,
         failures: 1,
@@ -561,12 +803,25 @@ export function seedDatabase(file: string, now = Date.now()): void {
           reasons:
             hs === "verified"
               ? {
-                  error_taxonomy: i % 4 === 0 ? "The reserved-tool call got an empty body with HTTP 200." : "The reserved-tool call got JSON-RPC error -32602 with HTTP 200.",
-                  ...(i % 7 === 1 ? { tools_list: 'Read 3 tools over 1 page, but 1 problem in the definitions would trip clients: duplicate name "lookup".' } : {}),
+                  error_taxonomy:
+                    i % 4 === 0
+                      ? "The reserved-tool call got an empty body with HTTP 200."
+                      : "The reserved-tool call got JSON-RPC error -32602 with HTTP 200.",
+                  ...(i % 7 === 1
+                    ? {
+                        tools_list:
+                          'Read 3 tools over 1 page, but 1 problem in the definitions would trip clients: duplicate name "lookup".',
+                      }
+                    : {}),
                 }
               : {},
           refusal: hs === "verified" && i % 4 === 0 ? "malformed_empty" : undefined,
-          causes: hs === "not_checked" ? Object.fromEntries(["handshake", "protocol_version", "tools_list"].map((c) => [c, BULK_CAUSES[Math.floor(i / 6) % BULK_CAUSES.length]!])) : undefined,
+          causes:
+            hs === "not_checked"
+              ? Object.fromEntries(
+                  ["handshake", "protocol_version", "tools_list"].map((c) => [c, BULK_CAUSES[Math.floor(i / 6) % BULK_CAUSES.length]!]),
+                )
+              : undefined,
           probedHoursAgo: (i % 12) + 1,
           successHoursAgo: hs === "verified" ? (i % 12) + 1 : 24 * ((i % 4) + 1),
           failures: hs === "verified" ? 0 : (i % 3) + 1,
@@ -574,20 +829,58 @@ export function seedDatabase(file: string, now = Date.now()): void {
       }
 
       // History: 90 UTC days per server, with response times on the weather server's runs of the last 30 days.
-      seedHistory(tx, now, w.serverId, (d) => (d === 2 ? "failed" : d === 17 ? "observed_risk" : d >= 60 && d % 9 === 0 ? null : "verified"), true);
+      seedHistory(
+        tx,
+        now,
+        w.serverId,
+        (d) => (d === 2 ? "failed" : d === 17 ? "observed_risk" : d >= 60 && d % 9 === 0 ? null : "verified"),
+        true,
+      );
       seedHistory(tx, now, four.serverId, (d) => (d % 11 === 5 ? null : d < 40 ? "failed" : "verified"), false);
       seedHistory(tx, now, down.serverId, (d) => (d <= 8 ? "failed" : d % 13 === 0 ? null : "verified"), false);
-      bulk.forEach((b, i) => seedHistory(tx, now, b.serverId, (d) => ((d + i) % 17 === 0 ? null : d === 0 || (d + i) % 23 !== 0 ? b.state : "failed"), false));
+      bulk.forEach((b, i) =>
+        seedHistory(tx, now, b.serverId, (d) => ((d + i) % 17 === 0 ? null : d === 0 || (d + i) % 23 !== 0 ? b.state : "failed"), false),
+      );
 
       // Incidents (DESIGN §4), matching the history strips: a short closed one on the weather server, an old
       // closed one and an ongoing one on the four-states server, and an ongoing one on the server that is down.
       const incident = (serverId: number, runId: number, startedH: number, endedH: number | null, check: CheckId, reason: string) =>
-        tx.insert(t.incidents)
-          .values({ serverId, startedAt: hoursAgo(now, startedH), endedAt: endedH === null ? null : hoursAgo(now, endedH), check, reason, openedRunId: runId, closedRunId: endedH === null ? null : runId })
+        tx
+          .insert(t.incidents)
+          .values({
+            serverId,
+            startedAt: hoursAgo(now, startedH),
+            endedAt: endedH === null ? null : hoursAgo(now, endedH),
+            check,
+            reason,
+            openedRunId: runId,
+            closedRunId: endedH === null ? null : runId,
+          })
           .run();
-      incident(w.serverId, w.runId, 24 * 2 + 5, 24 * 2 + 1 - 10 / 60, "handshake", "server/discover answered HTTP 502 with an HTML page from the load balancer.");
-      incident(four.serverId, four.runId, 24 * 70, 24 * 70 - 3, "tools_list", "tools/list answered HTTP 500 after the handshake completed.");
-      incident(four.serverId, four.runId, 24 * 39 + 6, null, "protocol_version", "initialize answered 2023-01-01, a revision the probe does not speak.");
+      incident(
+        w.serverId,
+        w.runId,
+        24 * 2 + 5,
+        24 * 2 + 1 - 10 / 60,
+        "handshake",
+        "server/discover answered HTTP 502 with an HTML page from the load balancer.",
+      );
+      incident(
+        four.serverId,
+        four.runId,
+        24 * 70,
+        24 * 70 - 3,
+        "tools_list",
+        "tools/list answered HTTP 500 after the handshake completed.",
+      );
+      incident(
+        four.serverId,
+        four.runId,
+        24 * 39 + 6,
+        null,
+        "protocol_version",
+        "initialize answered 2023-01-01, a revision the probe does not speak.",
+      );
       incident(down.serverId, down.runId, 24 * 8 + 3, null, "handshake", "The connection was refused (ECONNREFUSED).");
 
       // Coverage: 21 days with a dip over the last two, and an open alert for today.
@@ -595,18 +888,50 @@ export function seedDatabase(file: string, now = Date.now()): void {
         const read = d <= 1 ? 82 : 110 + ((d * 7) % 9);
         const requests = d <= 1 ? 400 : 620;
         tx.insert(t.coverageDaily)
-          .values({ day: day(now, d), serversRead: read, serversAttempted: read + 12, requests, requestsOk: Math.round(requests * (d <= 1 ? 0.991 : 0.95)) })
+          .values({
+            day: day(now, d),
+            serversRead: read,
+            serversAttempted: read + 12,
+            requests,
+            requestsOk: Math.round(requests * (d <= 1 ? 0.991 : 0.95)),
+          })
           .run();
       }
       tx.insert(t.alerts)
         .values([
-          { day: day(now, 0), kind: "coverage_drop", message: "Servers read today fell clearly below the recent level.", value: 82, baseline: 113.5, createdAt: hoursAgo(now, 2), resolvedAt: null },
-          { day: day(now, 12), kind: "coverage_drop", message: "A short dip after a registry outage.", value: 90, baseline: 112, createdAt: hoursAgo(now, 24 * 12), resolvedAt: hoursAgo(now, 24 * 11) },
+          {
+            day: day(now, 0),
+            kind: "coverage_drop",
+            message: "Servers read today fell clearly below the recent level.",
+            value: 82,
+            baseline: 113.5,
+            createdAt: hoursAgo(now, 2),
+            resolvedAt: null,
+          },
+          {
+            day: day(now, 12),
+            kind: "coverage_drop",
+            message: "A short dip after a registry outage.",
+            value: 90,
+            baseline: 112,
+            createdAt: hoursAgo(now, 24 * 12),
+            resolvedAt: hoursAgo(now, 24 * 11),
+          },
         ])
         .run();
       // The cross-reader's day: one server only it could read, one disagreement, the rest agreed.
-      const ids = new Map(tx.select({ id: t.servers.id, name: t.servers.name }).from(t.servers).all().map((r) => [r.name, r.id]));
-      const cross = (name: string, outcome: "agreed" | "disagreed" | "only_probe" | "only_cross_reader" | "neither", paths: string[] = []) => ({
+      const ids = new Map(
+        tx
+          .select({ id: t.servers.id, name: t.servers.name })
+          .from(t.servers)
+          .all()
+          .map((r) => [r.name, r.id]),
+      );
+      const cross = (
+        name: string,
+        outcome: "agreed" | "disagreed" | "only_probe" | "only_cross_reader" | "neither",
+        paths: string[] = [],
+      ) => ({
         day: day(now, 0),
         serverId: ids.get(name)!,
         outcome,
@@ -619,7 +944,12 @@ export function seedDatabase(file: string, now = Date.now()): void {
       tx.insert(t.crossReads)
         .values([
           cross(SEED.down, "only_cross_reader"),
-          { ...cross(SEED.discover500, "only_cross_reader"), explained: true, explanation: "discover_server_error" as const, explanationCode: 500 },
+          {
+            ...cross(SEED.discover500, "only_cross_reader"),
+            explained: true,
+            explanation: "discover_server_error" as const,
+            explanationCode: 500,
+          },
           cross(SEED.modern, "disagreed", ["get_forecast.description"]),
           cross(SEED.legacy, "agreed"),
           cross(SEED.allStates, "neither"),
@@ -627,7 +957,10 @@ export function seedDatabase(file: string, now = Date.now()): void {
         ])
         .run();
       // Today's cross-read counts as done, so the site never starts one against the seeded (unreachable) fleet.
-      tx.insert(t.meta).values({ key: META_KEYS.crossReadStartedDay, value: day(now, 0) }).onConflictDoNothing().run();
+      tx.insert(t.meta)
+        .values({ key: META_KEYS.crossReadStartedDay, value: day(now, 0) })
+        .onConflictDoNothing()
+        .run();
     });
   } finally {
     closeDb(db);
@@ -652,7 +985,23 @@ function seedHistory(tx: Tx, now: number, serverId: number, stateOn: (daysAgo: n
         const at = new Date(now - d * 86_400_000 - (k * 6 + 1) * 3_600_000).toISOString();
         const [run] = tx
           .insert(t.runs)
-          .values({ serverId, startedAt: at, finishedAt: at, durationMs: handshakeMs + toolsListMs, suiteVersion: SUITE_VERSION, era: "modern", protocolVersion: "2026-07-28", requests: 3, requestsOk: 3, read: state === "verified", exchanges: null, keepEvidence: false, handshakeMs, toolsListMs, uptime: state === "failed" && k % 2 === 0 ? "down" : "up" })
+          .values({
+            serverId,
+            startedAt: at,
+            finishedAt: at,
+            durationMs: handshakeMs + toolsListMs,
+            suiteVersion: SUITE_VERSION,
+            era: "modern",
+            protocolVersion: "2026-07-28",
+            requests: 3,
+            requestsOk: 3,
+            read: state === "verified",
+            exchanges: null,
+            keepEvidence: false,
+            handshakeMs,
+            toolsListMs,
+            uptime: state === "failed" && k % 2 === 0 ? "down" : "up",
+          })
           .returning()
           .all();
         lastRunId = run!.id;
@@ -664,7 +1013,20 @@ function seedHistory(tx: Tx, now: number, serverId: number, stateOn: (daysAgo: n
     // Uptime counters: every probe reached the server; on a Failed day, half of them (rounded down) were up.
     const up = state === "failed" ? Math.floor(probes / 2) : probes;
     tx.insert(t.serverDays)
-      .values({ serverId, day: day(now, d), state, probes, lastRunId, handshakeMsSum: hs.reduce((a, b) => a + b, 0), handshakeMsCount: hs.length, handshakeMsMax: hs.length ? Math.max(...hs) : null, toolsListMsSum: tl.reduce((a, b) => a + b, 0), toolsListMsCount: tl.length, uptimeReached: probes, uptimeUp: up })
+      .values({
+        serverId,
+        day: day(now, d),
+        state,
+        probes,
+        lastRunId,
+        handshakeMsSum: hs.reduce((a, b) => a + b, 0),
+        handshakeMsCount: hs.length,
+        handshakeMsMax: hs.length ? Math.max(...hs) : null,
+        toolsListMsSum: tl.reduce((a, b) => a + b, 0),
+        toolsListMsCount: tl.length,
+        uptimeReached: probes,
+        uptimeUp: up,
+      })
       .run();
   }
 }
@@ -692,5 +1054,7 @@ function defaultReason(check: CheckId, state: CheckState): string {
   if (state === "verified") return `${check} held on the latest probe.`;
   if (state === "failed") return `${check} failed on the latest probe.`;
   if (state === "observed_risk") return `${check} showed a risky shape on the latest probe.`;
-  return check === "auth_metadata" ? "No credential challenge was presented, so there was no metadata to follow." : `${check} was not checked on the latest probe.`;
+  return check === "auth_metadata"
+    ? "No credential challenge was presented, so there was no metadata to follow."
+    : `${check} was not checked on the latest probe.`;
 }

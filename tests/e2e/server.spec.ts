@@ -69,7 +69,9 @@ test("each check links to the exchanges it cites, and the links work without Jav
 test("curl quotes single quotes in a request body safely", async ({ page }) => {
   await page.goto(`${serverUrl(SEED.modern)}#exchange-3`);
   const curl = page.locator("#exchange-3 .curl pre");
-  await expect(curl).toContainText(`--data-raw '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"mcp_status_probe_no_such_tool","arguments":{"it'\\''s":"quoted '\\''text'\\''"}}}'`);
+  await expect(curl).toContainText(
+    `--data-raw '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"mcp_status_probe_no_such_tool","arguments":{"it'\\''s":"quoted '\\''text'\\''"}}}'`,
+  );
 });
 
 test("server page shows tools, tool changes, schedule, transitions and link targets", async ({ page }) => {
@@ -82,9 +84,16 @@ test("server page shows tools, tool changes, schedule, transitions and link targ
   const history = page.locator("#check-handshake table.stack");
   await expect(history).toContainText("Connection timed out");
   await expect(page.getByText("Badge (Markdown)")).toBeVisible();
-  const md = await page.locator(".copy-field", { has: page.locator(".copy-label", { hasText: "Badge (Markdown)" }) }).locator("pre").innerText();
-  expect(md).toMatch(/^\[!\[MCP status\]\(http:\/\/127\.0\.0\.1:\d+\/badge\/io\.github\.acme\/weather\)\]\(http:\/\/127\.0\.0\.1:\d+\/servers\/io\.github\.acme\/weather\)$/);
-  await expect(page.locator(".copy-field", { has: page.locator(".copy-label", { hasText: /^JSON$/ }) }).locator("pre")).toContainText("/api/servers/io.github.acme/weather");
+  const md = await page
+    .locator(".copy-field", { has: page.locator(".copy-label", { hasText: "Badge (Markdown)" }) })
+    .locator("pre")
+    .innerText();
+  expect(md).toMatch(
+    /^\[!\[MCP status\]\(http:\/\/127\.0\.0\.1:\d+\/badge\/io\.github\.acme\/weather\)\]\(http:\/\/127\.0\.0\.1:\d+\/servers\/io\.github\.acme\/weather\)$/,
+  );
+  await expect(page.locator(".copy-field", { has: page.locator(".copy-label", { hasText: /^JSON$/ }) }).locator("pre")).toContainText(
+    "/api/servers/io.github.acme/weather",
+  );
   // The embedded badge image loads under the CSP.
   const ok = await page.locator("img[alt^='MCP status badge']").evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0);
   expect(ok).toBe(true);

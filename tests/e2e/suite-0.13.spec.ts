@@ -22,8 +22,16 @@ test("a server with several remotes lists each with its transport and standing",
   await expectNoAxeViolations(page);
   await screenshot(page, "server-several-remotes");
 
-  const body = (await (await request.get(apiUrl(SEED.multiRemote))).json()) as { remotes: { url: string; standing: string; why: string | null }[] };
-  expect(body.remotes.map((r) => r.standing)).toEqual(["needs_configuration", "needs_configuration", "passed_over", "probed", "passed_over"]);
+  const body = (await (await request.get(apiUrl(SEED.multiRemote))).json()) as {
+    remotes: { url: string; standing: string; why: string | null }[];
+  };
+  expect(body.remotes.map((r) => r.standing)).toEqual([
+    "needs_configuration",
+    "needs_configuration",
+    "passed_over",
+    "probed",
+    "passed_over",
+  ]);
   expect(body.remotes[3]).toMatchObject({ url: "https://mcp.msg.example/search", why: null });
 });
 
@@ -40,7 +48,9 @@ test("a failed check shows its hint under the reason, and the JSON carries it as
   await expectNoAxeViolations(page);
   await screenshot(page, "server-with-hint");
 
-  const body = (await (await request.get(apiUrl(SEED.hinted))).json()) as { checks: Record<string, { hint: string | null; hintCode: string | null }> };
+  const body = (await (await request.get(apiUrl(SEED.hinted))).json()) as {
+    checks: Record<string, { hint: string | null; hintCode: string | null }>;
+  };
   expect(body.checks.handshake!.hintCode).toBe("invalid_host");
   expect(body.checks.handshake!.hint).toMatch(/^Allow the server's public host name .*\(it named tools\.sdk-defaults\.example\)/);
   expect(body.checks.error_taxonomy!.hint).toBeNull();
@@ -54,7 +64,9 @@ test("a certificate that expires within 14 days is shown with its days left and 
   await expectNoAxeViolations(page);
   await screenshot(page, "server-certificate-expiring");
 
-  const body = (await (await request.get(apiUrl(SEED.certSoon))).json()) as { certificate: { daysLeft: number; warn: boolean; issuer: string } };
+  const body = (await (await request.get(apiUrl(SEED.certSoon))).json()) as {
+    certificate: { daysLeft: number; warn: boolean; issuer: string };
+  };
   expect(body.certificate).toMatchObject({ daysLeft: 5, warn: true, issuer: "Example Trust Services" });
 
   // Two months left: the facts without a warning.

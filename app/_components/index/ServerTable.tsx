@@ -38,7 +38,12 @@ function LastProbed({ row }: { row: ServerSummary }) {
 /** Title, host, era and revision on one line under the name (cut with an ellipsis; the whole line as tooltip), so a
  * long name can take three lines and the row still stays short. */
 function ServerSub({ row }: { row: ServerSummary }) {
-  const line = [row.title && row.title !== row.name ? row.title : null, row.host, row.era && row.era !== "unknown" ? row.era : null, row.protocolVersion]
+  const line = [
+    row.title && row.title !== row.name ? row.title : null,
+    row.host,
+    row.era && row.era !== "unknown" ? row.era : null,
+    row.protocolVersion,
+  ]
     .filter(Boolean)
     .join(" · ");
   return line ? (
@@ -49,7 +54,17 @@ function ServerSub({ row }: { row: ServerSummary }) {
 }
 
 /** One page of the server index: name, overall state, the five checks, the last probe and 90 days. */
-export function ServerTable({ rows, query, history, now }: { rows: ServerSummary[]; query: IndexQuery; history: Map<string, HistoryDay[]>; now: Date }) {
+export function ServerTable({
+  rows,
+  query,
+  history,
+  now,
+}: {
+  rows: ServerSummary[];
+  query: IndexQuery;
+  history: Map<string, HistoryDay[]>;
+  now: Date;
+}) {
   return (
     <table className="stack server-table">
       <colgroup>

@@ -47,9 +47,7 @@ function CheckRow({ id, check }: { id: CheckId; check: CheckResultRow | undefine
         <CheckHint hint={check?.hint ?? null} />
       </td>
       <td data-label="FAQ" className="cell-faq">
-        {check ? (
-          <Link href={whatToDoHref(id, check)}>{check.state === "verified" ? "How it is judged" : "What to do"}</Link>
-        ) : null}
+        {check ? <Link href={whatToDoHref(id, check)}>{check.state === "verified" ? "How it is judged" : "What to do"}</Link> : null}
       </td>
     </tr>
   );
@@ -69,7 +67,15 @@ export function CrossReadNote({ crossRead }: { crossRead: (CrossReadRow & { day:
 
 /** The top of a server page: the overall state and the five checks with reason, hint and what to do, and the
  * latest cross-read; everything an operator arriving from a badge needs, above the fold. */
-export function AtAGlance({ overall, checks, crossRead }: { overall: Overall | null; checks: CheckResultRow[]; crossRead: (CrossReadRow & { day: string }) | null }) {
+export function AtAGlance({
+  overall,
+  checks,
+  crossRead,
+}: {
+  overall: Overall | null;
+  checks: CheckResultRow[];
+  crossRead: (CrossReadRow & { day: string }) | null;
+}) {
   return (
     <section className="glance" aria-labelledby="glance-h">
       <h2 id="glance-h" className="visually-hidden">

@@ -19,8 +19,8 @@ export function CertificateFact({ run, now }: { run: RunSummary | null; now: Dat
         <div className="notice warn" role="note">
           <p>
             <strong>{c.daysLeft !== null && c.daysLeft < 0 ? "The certificate has expired" : "The certificate expires soon"}</strong>
-            {c.daysLeft !== null ? ` (${daysWords(c.daysLeft)})` : ""}: fewer than {CERTIFICATE_WARN_DAYS} days is where this page warns. This is a fact
-            beside the checks, not a check of its own.
+            {c.daysLeft !== null ? ` (${daysWords(c.daysLeft)})` : ""}: fewer than {CERTIFICATE_WARN_DAYS} days is where this page warns.
+            This is a fact beside the checks, not a check of its own.
           </p>
         </div>
       ) : null}

@@ -16,8 +16,8 @@ export function EvidenceSection({ items, latestRun }: { items: EvidenceItem[]; l
           <p className="sub">
             {latestRun ? (
               <>
-                The requests of the latest probe (<time dateTime={latestRun.startedAt}>{formatUtc(latestRun.startedAt)}</time>), in the order they
-                were sent. Each one links as <code>#exchange-&lt;n&gt;</code> and comes with a curl command that sends it again.
+                The requests of the latest probe (<time dateTime={latestRun.startedAt}>{formatUtc(latestRun.startedAt)}</time>), in the
+                order they were sent. Each one links as <code>#exchange-&lt;n&gt;</code> and comes with a curl command that sends it again.
               </>
             ) : (
               "The requests behind the current verdicts, in the order they were sent."

@@ -14,8 +14,8 @@ export function IncidentsSection({ name }: { name: string }) {
     <section id="incidents" aria-labelledby="incidents-h">
       <h2 id="incidents-h">Incidents</h2>
       <p>
-        An incident opens when a discovery check (handshake, protocol version, tool list) turns Failed and closes at the first later probe that
-        reaches the server with none of them Failed. <Link href={faqPath("en", "incidents")}>How incidents are recorded</Link>.
+        An incident opens when a discovery check (handshake, protocol version, tool list) turns Failed and closes at the first later probe
+        that reaches the server with none of them Failed. <Link href={faqPath("en", "incidents")}>How incidents are recorded</Link>.
       </p>
       {total === 0 ? (
         <p>No incident recorded for this server.</p>
@@ -32,7 +32,8 @@ export function IncidentsSection({ name }: { name: string }) {
         </>
       )}
       <p>
-        <a href={incidentsFeedPath(name)}>Subscribe to this server&apos;s incidents (Atom feed)</a>: one entry when one opens and one when it closes.
+        <a href={incidentsFeedPath(name)}>Subscribe to this server&apos;s incidents (Atom feed)</a>: one entry when one opens and one when
+        it closes.
       </p>
     </section>
   );

@@ -19,9 +19,15 @@ export function LinkTargets({ name, origin }: { name: string; origin: string }) 
       </p>
       <CopyField label="Badge (Markdown)" text={`[![MCP status](${badgeUrl})](${pageUrl})`} />
       <CopyField label="Badge (HTML)" text={`<a href="${pageUrl}"><img src="${badgeUrl}" alt="MCP status"></a>`} />
-      <CopyField label="Uptime badge, 30 days (Markdown; &window=24h, 7d or 90d for another window)" text={`[![MCP uptime](${badgeUrl}?metric=uptime)](${pageUrl})`} />
+      <CopyField
+        label="Uptime badge, 30 days (Markdown; &window=24h, 7d or 90d for another window)"
+        text={`[![MCP uptime](${badgeUrl}?metric=uptime)](${pageUrl})`}
+      />
       <CopyField label="JSON" text={`${origin}${serverJsonPath(name)}`} />
-      <CopyField label="shields.io endpoint" text={`https://img.shields.io/endpoint?url=${encodeURIComponent(`${origin}${shieldsEndpointPath(name)}`)}`} />
+      <CopyField
+        label="shields.io endpoint"
+        text={`https://img.shields.io/endpoint?url=${encodeURIComponent(`${origin}${shieldsEndpointPath(name)}`)}`}
+      />
       <CopyField label="Link to one check (handshake)" text={`${pageUrl}#${checkAnchor("handshake")}`} />
     </section>
   );

@@ -14,16 +14,18 @@ export function ServerHeader({ detail }: { detail: ServerDetail }) {
       {detail.leftRegistryAt ? (
         <div className="notice warn" role="note">
           <p>
-            <strong>This server left the registry</strong> on <time dateTime={detail.leftRegistryAt}>{formatUtc(detail.leftRegistryAt)}</time>. It
-            is no longer probed; the page keeps its last results and history.
+            <strong>This server left the registry</strong> on{" "}
+            <time dateTime={detail.leftRegistryAt}>{formatUtc(detail.leftRegistryAt)}</time>. It is no longer probed; the page keeps its
+            last results and history.
           </p>
         </div>
       ) : null}
       {detail.optOut ? (
         <div className="notice" role="note">
           <p>
-            The host <code>{detail.host}</code> asked not to be probed ({detail.optOut.source === "robots" ? "robots.txt" : "operator list"}, since{" "}
-            {formatUtc(detail.optOut.since)}): {detail.optOut.reason}. No request is sent to it. <Link href="/faq/opting-out">About opting out</Link>.
+            The host <code>{detail.host}</code> asked not to be probed ({detail.optOut.source === "robots" ? "robots.txt" : "operator list"}
+            , since {formatUtc(detail.optOut.since)}): {detail.optOut.reason}. No request is sent to it.{" "}
+            <Link href="/faq/opting-out">About opting out</Link>.
           </p>
         </div>
       ) : null}

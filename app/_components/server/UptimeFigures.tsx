@@ -23,8 +23,8 @@ export function UptimeFigures({ name, now }: { name: string; now: Date }) {
         ))}
       </dl>
       <p className="sub">
-        The share of probes whose handshake completed or met a credential gate, among the probes that reached the server. Slow-downs, opt-outs and
-        the probe&apos;s own outages are left out. The 7, 30 and 90 days are whole UTC days, today included.{" "}
+        The share of probes whose handshake completed or met a credential gate, among the probes that reached the server. Slow-downs,
+        opt-outs and the probe&apos;s own outages are left out. The 7, 30 and 90 days are whole UTC days, today included.{" "}
         <Link href={faqPath("en", "uptime")}>How uptime is counted</Link>.
       </p>
     </div>

@@ -14,7 +14,10 @@ export function checkBearer(request: Request, secret: string | undefined): Beare
 export function authFailure(check: BearerCheck): Response | null {
   if (check === "disabled") {
     return Response.json(
-      { error: "disabled", message: "Round triggering is disabled because CRON_SECRET is not configured." } satisfies ApiShape<"ErrorAnswer">,
+      {
+        error: "disabled",
+        message: "Round triggering is disabled because CRON_SECRET is not configured.",
+      } satisfies ApiShape<"ErrorAnswer">,
       { status: 403 },
     );
   }

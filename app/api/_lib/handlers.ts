@@ -30,19 +30,29 @@ export function postRound(
   if (denied) return denied;
   const r = o.start();
   if (!r.started) {
-    return Response.json({ error: "already_running", id: r.roundId, message: r.reason } satisfies ApiShape<"RoundRunning">, { status: 409, headers: noStore });
+    return Response.json({ error: "already_running", id: r.roundId, message: r.reason } satisfies ApiShape<"RoundRunning">, {
+      status: 409,
+      headers: noStore,
+    });
   }
   o.background(r.done);
-  return Response.json({ id: r.roundId, status: "running", progress: `/api/rounds/${r.roundId}` } satisfies ApiShape<"RoundStarted">, { status: 202, headers: noStore });
+  return Response.json({ id: r.roundId, status: "running", progress: `/api/rounds/${r.roundId}` } satisfies ApiShape<"RoundStarted">, {
+    status: 202,
+    headers: noStore,
+  });
 }
 
 export function getRoundStatus(request: Request, idParam: string, o: { secret: string | undefined; db: Db }): Response {
   const denied = authFailure(checkBearer(request, o.secret));
   if (denied) return denied;
   const id = RoundId.safeParse(idParam);
-  if (!id.success) return Response.json({ error: "bad_request", message: "Round ids are positive integers." } satisfies ApiShape<"ErrorAnswer">, { status: 400 });
+  if (!id.success)
+    return Response.json({ error: "bad_request", message: "Round ids are positive integers." } satisfies ApiShape<"ErrorAnswer">, {
+      status: 400,
+    });
   const round = getRound(o.db, id.data);
-  if (!round) return Response.json({ error: "not_found", message: `No round ${id.data}.` } satisfies ApiShape<"ErrorAnswer">, { status: 404 });
+  if (!round)
+    return Response.json({ error: "not_found", message: `No round ${id.data}.` } satisfies ApiShape<"ErrorAnswer">, { status: 404 });
   return Response.json(round satisfies ApiShape<"RoundAnswer">, { headers: noStore });
 }
 
@@ -72,35 +82,43 @@ const SERVER_JSON_INCIDENTS = 100;
 export function serverAnswer(name: string, db: Db): TextAnswer {
   const detail = getServerDetail(db, name);
   if (!detail) {
-    const body = JSON.stringify({ error: "not_found", message: `No server named ${JSON.stringify(name)} is known.` } satisfies ApiShape<"ErrorAnswer">);
+    const body = JSON.stringify({
+      error: "not_found",
+      message: `No server named ${JSON.stringify(name)} is known.`,
+    } satisfies ApiShape<"ErrorAnswer">);
     return { status: 404, contentType: "application/json", body };
   }
   // Checks keyed by id (CHECK_IDS order), like the probe CLI's --json report.
   // `hint` is the sentence (DESIGN §2.8), `hintCode` the misconfiguration it names.
-  const checks = byCheck(detail.checks.map(({ hint, ...c }) => ({ ...c, hint: hint ? hintSentence(hint) : null, hintCode: hint?.code ?? null })));
+  const checks = byCheck(
+    detail.checks.map(({ hint, ...c }) => ({ ...c, hint: hint ? hintSentence(hint) : null, hintCode: hint?.code ?? null })),
+  );
   const now = new Date();
   const history = serverHistory(db, name, now);
   const certificate = certificateView(detail.latestRun?.certificate, now);
   // The overall state (DESIGN §2) with the check that decided it and that check's reason (absent when Verified).
   const o = overallOf(detail.checks);
-  const overall = { overall: o?.state ?? null, overallCause: o?.cause ?? null, overallCheck: o?.check ?? null, overallReason: o?.reason ?? null };
+  const overall = {
+    overall: o?.state ?? null,
+    overallCause: o?.cause ?? null,
+    overallCheck: o?.check ?? null,
+    overallReason: o?.reason ?? null,
+  };
   // DESIGN §4: uptime per window, and the latest incidents (most recent first) without the server's own name.
   const uptime = serverUptime(db, name, now);
   const incidents = incidentList(db, { server: name, limit: SERVER_JSON_INCIDENTS }).rows.map(({ serverName: _, ...i }) => i);
   const crossRead = detail.crossRead && { ...detail.crossRead, sentence: crossReadSentence(detail.crossRead) };
-  const body = JSON.stringify(
-    {
-      ...detail,
-      ...overall,
-      checks,
-      certificate,
-      crossRead,
-      history: history?.days ?? [],
-      responseTimes: history?.responseTimes ?? null,
-      uptime,
-      incidents,
-    } satisfies ApiShape<"ServerAnswer">,
-  );
+  const body = JSON.stringify({
+    ...detail,
+    ...overall,
+    checks,
+    certificate,
+    crossRead,
+    history: history?.days ?? [],
+    responseTimes: history?.responseTimes ?? null,
+    uptime,
+    incidents,
+  } satisfies ApiShape<"ServerAnswer">);
   return { status: 200, contentType: "application/json", body };
 }
 

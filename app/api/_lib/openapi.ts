@@ -47,7 +47,13 @@ function queryParameters(schema: z.ZodObject, describe: (key: string) => string 
   return Object.entries(schema.shape).map(([name, field]) => {
     const f = field as z.ZodType;
     const s = inline(f, "input");
-    return { name, in: "query", required: !f.safeParse(undefined).success, schema: s, ...((f.description ?? describe(name)) ? { description: f.description ?? describe(name) } : {}) };
+    return {
+      name,
+      in: "query",
+      required: !f.safeParse(undefined).success,
+      schema: s,
+      ...((f.description ?? describe(name)) ? { description: f.description ?? describe(name) } : {}),
+    };
   });
 }
 
@@ -80,7 +86,10 @@ export function openApiDocument(o: { publicBaseUrl?: string } = {}) {
           operationId: "listServers",
           summary: "Servers, paged, searchable and filterable by check state",
           parameters: queryParameters(ServerListParams, listDescriptions),
-          responses: { 200: json("One page of servers.", "ServerListAnswer"), 400: json("A parameter that does not parse.", "ErrorAnswer") },
+          responses: {
+            200: json("One page of servers.", "ServerListAnswer"),
+            400: json("A parameter that does not parse.", "ErrorAnswer"),
+          },
         },
       },
       "/api/servers/{name}": {
@@ -148,7 +157,7 @@ export function openApiDocument(o: { publicBaseUrl?: string } = {}) {
       "/api/reprobe": {
         post: {
           operationId: "reprobe",
-          summary: "The server page's \"Probe again now\" form",
+          summary: 'The server page\'s "Probe again now" form',
           requestBody: { required: true, content: { "application/x-www-form-urlencoded": { schema: inline(ReprobeForm, "input") } } },
           responses: {
             303: {

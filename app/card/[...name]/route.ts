@@ -16,6 +16,10 @@ export async function GET(_request: Request, { params }: { params: Promise<{ nam
   if (!facts) return unknownServerResponse();
   const png = await renderCard(cardModel(facts));
   return new Response(new Uint8Array(png), {
-    headers: { "content-type": "image/png", "content-length": String(png.length), "cache-control": "public, max-age=300, stale-while-revalidate=600" },
+    headers: {
+      "content-type": "image/png",
+      "content-length": String(png.length),
+      "cache-control": "public, max-age=300, stale-while-revalidate=600",
+    },
   });
 }

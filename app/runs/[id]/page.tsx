@@ -66,7 +66,9 @@ export default async function RunPage({ params }: Params) {
       <h2>Exchanges</h2>
       {exchanges.length === 0 ? (
         <p className="sub">
-          {run.requests === 0 ? "Nothing was sent in this run." : "The exchanges of this run were not kept (only the latest run and runs that changed a state keep theirs)."}
+          {run.requests === 0
+            ? "Nothing was sent in this run."
+            : "The exchanges of this run were not kept (only the latest run and runs that changed a state keep theirs)."}
         </p>
       ) : (
         exchanges.map((e) => <ExchangeView key={e.seq} exchange={e} anchor={`ex-${e.seq}`} open={exchanges.length <= 2} />)

@@ -40,8 +40,8 @@ function ChecksSection({ detail, cites }: { detail: ServerDetail; cites: ReturnT
     <section aria-labelledby="checks-h">
       <h2 id="checks-h">Checks in detail, and their history</h2>
       <p className="sub">
-        Each check links to itself (<code>#check-&lt;id&gt;</code>) and to the exchanges it cites in the evidence above. States are observations of
-        one anonymous probe, not a certification; <Link href="/faq/refusals">how refusals are recorded</Link>.
+        Each check links to itself (<code>#check-&lt;id&gt;</code>) and to the exchanges it cites in the evidence above. States are
+        observations of one anonymous probe, not a certification; <Link href="/faq/refusals">how refusals are recorded</Link>.
       </p>
       {CHECK_IDS.map((id) => (
         <CheckCard

@@ -38,9 +38,16 @@ export const DIAGNOSIS_BEHAVIOURS: Record<string, ZooBehaviour> = {
   "forbidden-403-other-message": forbidden,
   "tools-call-403-invalid-host": modernEndpoint({ tools: SINGLE_PAGE, toolCall: invalidHost }),
   "redirect-http-to-https": (ctx) => sendText(ctx, 301, "text/plain", "", { location: `${ctx.base.replace(/^http:/, "https:")}/mcp` }),
-  "redirect-sse-to-mcp": (ctx) => sendText(ctx, 308, "text/plain", "", { location: `${new URL(ctx.base).pathname.replace(/\/$/, "")}/mcp` }),
+  "redirect-sse-to-mcp": (ctx) =>
+    sendText(ctx, 308, "text/plain", "", { location: `${new URL(ctx.base).pathname.replace(/\/$/, "")}/mcp` }),
   "redirect-without-location": (ctx) => sendText(ctx, 302, "text/plain", "moved"),
-  "listed-sse-speaks-streamable-http": servedAt("/sse", legacyEndpoint({ discover: (ctx) => sendJson(ctx, 400, err(null, -32000, "Bad Request: Unsupported protocol version")), sessions: true })),
+  "listed-sse-speaks-streamable-http": servedAt(
+    "/sse",
+    legacyEndpoint({
+      discover: (ctx) => sendJson(ctx, 400, err(null, -32000, "Bad Request: Unsupported protocol version")),
+      sessions: true,
+    }),
+  ),
   // A 2024-11-05 HTTP+SSE server whose stream lives at /mcp: a POST there finds no route (404).
   "listed-streamable-http-speaks-sse": httpSseServer("/mcp"),
   "listed-sse-not-mcp": everything404,
@@ -51,7 +58,12 @@ export const DIAGNOSIS_BEHAVIOURS: Record<string, ZooBehaviour> = {
   "rate-limited-32023-429": legacyEndpoint({ discover: rateLimited(429) }),
   "rate-limited-32023-http-200": legacyEndpoint({ discover: rateLimited(200) }),
   "declined-32022-supported-versions": legacyEndpoint({
-    discover: (ctx) => sendJson(ctx, 400, err(rpcId(ctx), -32022, "Unsupported protocol version", { supportedVersions: ["2099-01-01"], requested: "2026-07-28" })),
+    discover: (ctx) =>
+      sendJson(
+        ctx,
+        400,
+        err(rpcId(ctx), -32022, "Unsupported protocol version", { supportedVersions: ["2099-01-01"], requested: "2026-07-28" }),
+      ),
   }),
   // The harness serves these over TLS with certificates it makes, or breaks the network under them.
   "tls-valid": modernEndpoint({ tools: SINGLE_PAGE }),

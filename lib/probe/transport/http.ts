@@ -172,10 +172,19 @@ function certificateFacts(host: string, cert: PeerCertificate, rejected: string 
  * `authorized` exactly as it would before refusing; an unaccepted socket is destroyed before any byte of a
  * request is written.
  */
-function recordingConnector(opts: buildConnector.BuildOptions, book: CertificateBook, ca: TrustAnchors | undefined): buildConnector.connector {
+function recordingConnector(
+  opts: buildConnector.BuildOptions,
+  book: CertificateBook,
+  ca: TrustAnchors | undefined,
+): buildConnector.connector {
   // No TLS session cache: a resumed session skips Node's name check, and a refused certificate's session
   // must never be resumed into an accepted connection.
-  const base = buildConnector({ ...opts, maxCachedSessions: 0, rejectUnauthorized: false, ...(ca ? { ca } : {}) } as buildConnector.BuildOptions);
+  const base = buildConnector({
+    ...opts,
+    maxCachedSessions: 0,
+    rejectUnauthorized: false,
+    ...(ca ? { ca } : {}),
+  } as buildConnector.BuildOptions);
   return (o, cb) =>
     base(o, (err, socket) => {
       if (err || !socket) return cb(err ?? new Error("no socket"), null);
@@ -440,8 +449,6 @@ export class HttpSession {
     }
   }
 
-
-
   /** Reads a body, decoding and capping it; fills the answer and the exchange. */
   private async readBody(
     answer: HttpAnswer,
@@ -557,7 +564,8 @@ export class HttpSession {
       default:
         break;
     }
-    if (code && ((TLS_VERIFY_CODES as readonly string[]).includes(code) || /CERT|SSL|TLS|ERR_TLS/.test(code))) return { message: `TLS failed (${code})`, kind: "network", network: "tls", code };
+    if (code && ((TLS_VERIFY_CODES as readonly string[]).includes(code) || /CERT|SSL|TLS|ERR_TLS/.test(code)))
+      return { message: `TLS failed (${code})`, kind: "network", network: "tls", code };
     const msg = first?.message ?? String(err);
     return { message: code ? `${code}: ${msg}` : msg, kind: "network", code };
   }
@@ -620,7 +628,10 @@ export async function acquireBefore(gate: HostGate, host: string, signal: AbortS
   try {
     return await Promise.race([acquired, aborted]);
   } catch (e) {
-    void acquired.then((r) => r(), () => undefined);
+    void acquired.then(
+      (r) => r(),
+      () => undefined,
+    );
     throw e;
   } finally {
     // One listener per request would pile up on a shared deadline signal.

@@ -61,7 +61,13 @@ export class LegacySseChannel {
     const data = await Promise.race([endpointData, stream.done.then(() => null)]);
     if (data === null) {
       stream.close();
-      return { ok: false, answer: a, cause: ch.ended ? `${ch.ended} before an endpoint event` : `no endpoint event arrived on the SSE stream within ${limits.headersTimeoutMs} ms` };
+      return {
+        ok: false,
+        answer: a,
+        cause: ch.ended
+          ? `${ch.ended} before an endpoint event`
+          : `no endpoint event arrived on the SSE stream within ${limits.headersTimeoutMs} ms`,
+      };
     }
     let endpoint: URL;
     try {

@@ -14,7 +14,6 @@ export const CROSS_READ_ALERT_RATE = 0.05;
 /** …and at least this many do (one flaky server in a small sample is not a blind spot). */
 export const CROSS_READ_ALERT_MIN = 3;
 
-
 export interface AlertOptions {
   staleMinutes: number;
   log?: (line: string) => void;
@@ -79,10 +78,20 @@ export function evaluateCoverage(db: Db, now: Date, log: (line: string) => void)
     const v = judgeCoverageDay(day, history, first);
     const open = openAlertOf(db, "coverage_drop");
     if (v.alert) {
-      const opened = openAlert(db, { kind: "coverage_drop", day, message: v.message, value: v.value, baseline: v.baseline, at: now.toISOString() });
+      const opened = openAlert(db, {
+        kind: "coverage_drop",
+        day,
+        message: v.message,
+        value: v.value,
+        baseline: v.baseline,
+        at: now.toISOString(),
+      });
       if (opened) log(`[coverage] ALERT ${v.message}`);
     } else if (open && v.baseline !== null && day > open.day) {
-      resolveAlerts(db, "coverage_drop", { at: now.toISOString(), message: `Coverage is back: ${v.value} servers read on ${day} (7-day median ${v.baseline}).` });
+      resolveAlerts(db, "coverage_drop", {
+        at: now.toISOString(),
+        message: `Coverage is back: ${v.value} servers read on ${day} (7-day median ${v.baseline}).`,
+      });
       log(`[coverage] alert resolved: ${v.value} servers read on ${day}`);
     }
     setMeta(db, META_KEYS.coverageEvaluatedThrough, day);
@@ -112,10 +121,20 @@ export function evaluateCrossRead(db: Db, now: Date, log: (line: string) => void
   if (crossReadAlarming(counts)) {
     const explained = counts.explained > 0 ? `; ${counted(counts.explained, WORDS.difference)} more explained by the probe's rules` : "";
     const message = `The cross-reader disagreed with the probe, for no reason the probe's rules give, on ${r.disagreeing} of ${r.compared} servers on ${day} (${pct}; ${counts.only_cross_reader} read only by the cross-reader${explained}).`;
-    const opened = openAlert(db, { kind: "cross_read", day, message, value: r.rate, baseline: CROSS_READ_ALERT_RATE, at: now.toISOString() });
+    const opened = openAlert(db, {
+      kind: "cross_read",
+      day,
+      message,
+      value: r.rate,
+      baseline: CROSS_READ_ALERT_RATE,
+      at: now.toISOString(),
+    });
     if (opened) log(`[alerts] cross_read opened: ${message}`);
   } else if (open && day > open.day) {
-    resolveAlerts(db, "cross_read", { at: now.toISOString(), message: `On ${day} the readers disagreed unexplained on ${r.disagreeing} of ${r.compared} servers (${pct}).` });
+    resolveAlerts(db, "cross_read", {
+      at: now.toISOString(),
+      message: `On ${day} the readers disagreed unexplained on ${r.disagreeing} of ${r.compared} servers (${pct}).`,
+    });
     log(`[alerts] cross_read resolved on ${day}`);
   }
   setMeta(db, META_KEYS.crossReadEvaluatedDay, day);

@@ -28,6 +28,12 @@ export function latestCrossReads(db: Db): ApiShape<"CrossReadsAnswer"> {
   if (!day) return { day: null, servers: [] };
   return {
     day,
-    servers: crossReadsOn(db, day).map((r) => ({ name: r.name, outcome: r.outcome, explained: r.explained, explanation: r.explanation, paths: r.paths })),
+    servers: crossReadsOn(db, day).map((r) => ({
+      name: r.name,
+      outcome: r.outcome,
+      explained: r.explained,
+      explanation: r.explanation,
+      paths: r.paths,
+    })),
   };
 }

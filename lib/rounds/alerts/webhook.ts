@@ -31,7 +31,6 @@ export interface WebhookPayload {
   };
 }
 
-
 export function webhookPayload(e: AlertEvent, siteUrl?: string): WebhookPayload {
   const a = e.alert;
   return {
@@ -80,7 +79,9 @@ export async function deliverPendingAlerts(db: Db, o: DeliverOptions): Promise<{
     } else {
       failed++;
       const left = WEBHOOK_MAX_ATTEMPTS - attempts - 1;
-      log(`[alerts] webhook failed for the ${what}, attempt ${attempts + 1}: ${error}; ${left > 0 ? `${left} attempts left` : "giving up"}`);
+      log(
+        `[alerts] webhook failed for the ${what}, attempt ${attempts + 1}: ${error}; ${left > 0 ? `${left} attempts left` : "giving up"}`,
+      );
     }
   }
   return { delivered, failed };

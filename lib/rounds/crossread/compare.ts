@@ -5,7 +5,17 @@ import { isDifference, type CrossReadInput, type ProbeDiscoveryVerdict } from ".
 import type { CrossReadOutcome } from "../../store/vocabulary";
 
 /** The tool fields the official client keeps (its schema drops others), so both lists are compared on these only. */
-export const COMPARED_TOOL_FIELDS = ["name", "title", "description", "inputSchema", "outputSchema", "annotations", "icons", "execution", "_meta"] as const;
+export const COMPARED_TOOL_FIELDS = [
+  "name",
+  "title",
+  "description",
+  "inputSchema",
+  "outputSchema",
+  "annotations",
+  "icons",
+  "execution",
+  "_meta",
+] as const;
 
 function project(tools: readonly unknown[]): unknown[] {
   return tools.map((t) =>
@@ -17,7 +27,10 @@ function project(tools: readonly unknown[]): unknown[] {
 
 /** The outcome for one server: null stands for "this reader has no complete list". Paths name the tool, then the
  * field path inside it ("search.inputSchema.properties.q.type"); a tool only one side lists is its bare name. */
-export function compareToolLists(probe: readonly unknown[] | null, cross: readonly unknown[] | null): { outcome: CrossReadOutcome; paths: string[] } {
+export function compareToolLists(
+  probe: readonly unknown[] | null,
+  cross: readonly unknown[] | null,
+): { outcome: CrossReadOutcome; paths: string[] } {
   if (!probe && !cross) return { outcome: "neither", paths: [] };
   if (!cross) return { outcome: "only_probe", paths: [] };
   if (!probe) return { outcome: "only_cross_reader", paths: [] };
@@ -45,7 +58,8 @@ export function explainDifference(outcome: CrossReadOutcome, verdicts: readonly 
     const v = verdicts.find((x) => x.check === id);
     if (!v) continue;
     if (v.noFallback) return { rule: v.noFallback, code: v.noFallbackCode };
-    if (v.state === "not_checked" && (v.notCheckedCause === "slow_down" || v.notCheckedCause === "opted_out")) return { rule: v.notCheckedCause, code: null };
+    if (v.state === "not_checked" && (v.notCheckedCause === "slow_down" || v.notCheckedCause === "opted_out"))
+      return { rule: v.notCheckedCause, code: null };
   }
   return null;
 }

@@ -21,8 +21,7 @@ export interface CrossReaderOptions {
 }
 
 export type CrossReaderResult =
-  | { ok: true; tools: unknown[]; protocolVersion: string | undefined; requests: number }
-  | { ok: false; error: string; requests: number };
+  { ok: true; tools: unknown[]; protocolVersion: string | undefined; requests: number } | { ok: false; error: string; requests: number };
 
 const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
 
@@ -112,7 +111,10 @@ function cappedBody(source: ReadableStream<Uint8Array>, max: number, done: () =>
 export async function crossReadServer(target: { url: string; transport: Transport }, o: CrossReaderOptions): Promise<CrossReaderResult> {
   const limits = { ...DEFAULT_LIMITS, ...o.limits, ...(o.deadlineMs ? { deadlineMs: o.deadlineMs } : {}) };
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new Error(`the cross-reader's ${limits.deadlineMs} ms deadline ran out`)), limits.deadlineMs);
+  const timer = setTimeout(
+    () => controller.abort(new Error(`the cross-reader's ${limits.deadlineMs} ms deadline ran out`)),
+    limits.deadlineMs,
+  );
   const deadline = controller.signal;
   const session = new HttpSession({ policy: o.policy, limits, userAgent: o.userAgent, deadline, exchanges: [], dnsLookup: o.dnsLookup });
   let requests = 0;
@@ -136,7 +138,12 @@ export async function crossReadServer(target: { url: string; transport: Transpor
       : new StreamableHTTPClientTransport(url, {
           fetch,
           requestInit,
-          reconnectionOptions: { maxRetries: 0, initialReconnectionDelay: 1_000, maxReconnectionDelay: 1_000, reconnectionDelayGrowFactor: 1 },
+          reconnectionOptions: {
+            maxRetries: 0,
+            initialReconnectionDelay: 1_000,
+            maxReconnectionDelay: 1_000,
+            reconnectionDelayGrowFactor: 1,
+          },
         });
   transport.onerror = () => undefined;
   const stopped = new Promise<never>((_, reject) => {
@@ -166,6 +173,10 @@ function describe(e: unknown, deadline: AbortSignal): string {
   if (refused) return `address refused: ${(refused as Error).message}`;
   // undici says "fetch failed" and keeps the reason (ECONNREFUSED, a timeout) in its cause.
   const code = chain.map((x) => (x as { code?: unknown }).code).find((c) => typeof c === "string");
-  const msg = chain.map((x) => (x as Error)?.message ?? String(x)).filter((m) => m && m !== "fetch failed").join(": ") || "fetch failed";
+  const msg =
+    chain
+      .map((x) => (x as Error)?.message ?? String(x))
+      .filter((m) => m && m !== "fetch failed")
+      .join(": ") || "fetch failed";
   return `${msg}${code && !msg.includes(String(code)) ? ` (${code})` : ""}`.replace(/\s+/g, " ").slice(0, 300);
 }

@@ -90,10 +90,22 @@ export const FAQ_EN: FaqBook = {
           head: ["Check", "The question it answers", "Explained on"],
           rows: [
             [`${C.handshake} (\`handshake\`)`, "Could a client open a session at all?", `[${C.handshake}](${at("handshake")})`],
-            [`${C.protocol_version} (\`protocol_version\`)`, "Did both sides agree on a revision?", `[${C.protocol_version}](${at("protocol-version")})`],
+            [
+              `${C.protocol_version} (\`protocol_version\`)`,
+              "Did both sides agree on a revision?",
+              `[${C.protocol_version}](${at("protocol-version")})`,
+            ],
             [`${C.tools_list} (\`tools_list\`)`, "Could the whole tool list be read?", `[${C.tools_list}](${at("tools-list")})`],
-            [`${C.error_taxonomy} (\`error_taxonomy\`)`, "When asked for a tool that does not exist, does the server refuse in a shape a client can handle?", `[${C.error_taxonomy}](${at("refusals")})`],
-            [`${C.auth_metadata} (\`auth_metadata\`)`, "Can a client learn how to authenticate from what the server told it?", `[${C.auth_metadata}](${at("auth-metadata")})`],
+            [
+              `${C.error_taxonomy} (\`error_taxonomy\`)`,
+              "When asked for a tool that does not exist, does the server refuse in a shape a client can handle?",
+              `[${C.error_taxonomy}](${at("refusals")})`,
+            ],
+            [
+              `${C.auth_metadata} (\`auth_metadata\`)`,
+              "Can a client learn how to authenticate from what the server told it?",
+              `[${C.auth_metadata}](${at("auth-metadata")})`,
+            ],
           ],
         },
       },
@@ -118,7 +130,8 @@ export const FAQ_EN: FaqBook = {
 
   handshake: {
     title: "The handshake check: modern first, one step back to initialize",
-    summary: "What server/discover answers lead to, when the probe falls back to initialize, the late fallback, and a bug of ours that is fixed.",
+    summary:
+      "What server/discover answers lead to, when the probe falls back to initialize, the late fallback, and a bug of ours that is fixed.",
     firstPublished: "2026-11-30",
     body: [
       {
@@ -161,7 +174,7 @@ export const FAQ_EN: FaqBook = {
             {
               id: "fallback-4xx",
               cells: [
-                "Any other 4xx (400, 401, 403, 404, 405, 406, 415, 422, …) whose body is not one of those three codes: a JSON-RPC error under another id such as `\"server-error\"` or `null`, an HTML page, no body",
+                'Any other 4xx (400, 401, 403, 404, 405, 406, 415, 422, …) whose body is not one of those three codes: a JSON-RPC error under another id such as `"server-error"` or `null`, an HTML page, no body',
                 "Falls back to `initialize`; the answer that ends the handshake decides",
                 "Nothing; this is how most legacy servers answer an unknown method.",
               ],
@@ -177,7 +190,7 @@ export const FAQ_EN: FaqBook = {
             {
               id: "fallback-2xx",
               cells: [
-                "A 2xx that is neither a discover result nor one of the three codes: `{\"result\":{}}`, a `-32601` error, an HTML page, a result without `supportedVersions` or listing only older revisions",
+                'A 2xx that is neither a discover result nor one of the three codes: `{"result":{}}`, a `-32601` error, an HTML page, a result without `supportedVersions` or listing only older revisions',
                 "Falls back to `initialize` (suite 0.10.0)",
                 "Nothing.",
               ],
@@ -220,7 +233,11 @@ export const FAQ_EN: FaqBook = {
               `${S.failed}: refused with no instructions`,
               `Send a challenge a client can parse, or let anonymous clients discover the server.`,
             ],
-            ["Anything else: another status, a malformed result, a timeout", `${S.failed}, with the cause`, "Read the evidence; the reason names what arrived."],
+            [
+              "Anything else: another status, a malformed result, a timeout",
+              `${S.failed}, with the cause`,
+              "Read the evidence; the reason names what arrived.",
+            ],
           ],
         },
       },
@@ -299,7 +316,11 @@ export const FAQ_EN: FaqBook = {
                 "Nothing.",
               ],
             },
-            [`The discovery checks were stopped earlier (a failed handshake, a credential gate, an opt-out)`, `Same state as ${C.handshake}`, `See [the handshake page](${at("handshake")}).`],
+            [
+              `The discovery checks were stopped earlier (a failed handshake, a credential gate, an opt-out)`,
+              `Same state as ${C.handshake}`,
+              `See [the handshake page](${at("handshake")}).`,
+            ],
           ],
         },
       },
@@ -324,7 +345,10 @@ export const FAQ_EN: FaqBook = {
           caption: "Tool list outcomes",
           head: TABLE_HEAD,
           rows: [
-            { id: "verified", cells: ["Every page read, every definition well formed", `${S.verified}, with the number of tools and pages`, "Nothing."] },
+            {
+              id: "verified",
+              cells: ["Every page read, every definition well formed", `${S.verified}, with the number of tools and pages`, "Nothing."],
+            },
             {
               id: "endless",
               cells: [
@@ -433,12 +457,16 @@ export const FAQ_EN: FaqBook = {
             },
             {
               id: "slow-down",
-              cells: ["429, or 503 with `Retry-After`", `${S.not_checked}, asked to slow down`, "Nothing; the probe stops sending to this server for the round."],
+              cells: [
+                "429, or 503 with `Retry-After`",
+                `${S.not_checked}, asked to slow down`,
+                "Nothing; the probe stops sending to this server for the round.",
+              ],
             },
             {
               id: "malformed",
               cells: [
-                "Any other refusal: a 500 carrying a stack trace, an HTML page, `{\"error\":\"nope\"}` without `jsonrpc`, an empty body",
+                'Any other refusal: a 500 carrying a stack trace, an HTML page, `{"error":"nope"}` without `jsonrpc`, an empty body',
                 `${S.observed_risk}; the reason describes the shape`,
                 "Answer with a JSON-RPC error object. A client cannot tell what went wrong from these shapes and may throw.",
               ],
@@ -481,7 +509,10 @@ export const FAQ_EN: FaqBook = {
           head: ["Condition", "Why the call is not made"],
           rows: [
             ["The tool list could not be read", "There is no list to check the name against."],
-            ["Pages of the list remain unread (cut short, endless, or out of time)", "The reserved name might be on a page the probe did not see."],
+            [
+              "Pages of the list remain unread (cut short, endless, or out of time)",
+              "The reserved name might be on a page the probe did not see.",
+            ],
             [`The list contains a tool named \`${RESERVED_TOOL_NAME}\``, "The call would run a real tool."],
             [
               `The handshake or the tool list was stopped by a [credential gate](${at("credential-gate")})`,
@@ -501,7 +532,8 @@ export const FAQ_EN: FaqBook = {
 
   "credential-gate": {
     title: "Servers behind a login: the credential gate",
-    summary: "A 401 with a valid challenge on the handshake or on the tool list, what a structurally valid challenge is, and examples of headers that are not.",
+    summary:
+      "A 401 with a valid challenge on the handshake or on the tool list, what a structurally valid challenge is, and examples of headers that are not.",
     firstPublished: "2026-11-30",
     body: [
       {
@@ -529,7 +561,7 @@ export const FAQ_EN: FaqBook = {
       {
         ul: [
           "A challenge is an auth scheme (a token such as `Bearer`, compared without regard to case), optionally followed by one space and either a token68 or a comma-separated list of `name=value` parameters.",
-          "A value is a token or a quoted string. A quoted string may hold commas, spaces and backslash escapes such as `\\\"`.",
+          'A value is a token or a quoted string. A quoted string may hold commas, spaces and backslash escapes such as `\\"`.',
           "One header may carry several challenges separated by commas, and the header may be repeated; empty list elements are ignored.",
           "A parameter name may not repeat within one challenge.",
         ],
@@ -550,7 +582,8 @@ export const FAQ_EN: FaqBook = {
 
   "auth-metadata": {
     title: "The auth metadata check: can a client find out how to log in?",
-    summary: "Which challenge is followed, every outcome of fetching the metadata, and the 0.12.0 rows for usable protected-resource metadata.",
+    summary:
+      "Which challenge is followed, every outcome of fetching the metadata, and the 0.12.0 rows for usable protected-resource metadata.",
     firstPublished: "2026-09-14",
     body: [
       { h2: "Which challenge is followed", id: "source" },
@@ -563,7 +596,14 @@ export const FAQ_EN: FaqBook = {
           caption: "Auth metadata outcomes",
           head: TABLE_HEAD,
           rows: [
-            { id: "no-metadata-url", cells: ["A challenge without a `resource_metadata` URL", `${S.not_checked}, with the reason`, "Add `resource_metadata` so clients can discover the authorization server."] },
+            {
+              id: "no-metadata-url",
+              cells: [
+                "A challenge without a `resource_metadata` URL",
+                `${S.not_checked}, with the reason`,
+                "Add `resource_metadata` so clients can discover the authorization server.",
+              ],
+            },
             {
               id: "opted-out-host",
               cells: [
@@ -572,8 +612,18 @@ export const FAQ_EN: FaqBook = {
                 "Nothing.",
               ],
             },
-            { id: "private-address", cells: ["The metadata URL resolves to a private or loopback address", `${S.not_checked}, with the reason`, "Publish the metadata at a public address."] },
-            { id: "http-error", cells: ["An HTTP error status, or a redirect", S.observed_risk, "Serve the document with 200 at the URL you name."] },
+            {
+              id: "private-address",
+              cells: [
+                "The metadata URL resolves to a private or loopback address",
+                `${S.not_checked}, with the reason`,
+                "Publish the metadata at a public address.",
+              ],
+            },
+            {
+              id: "http-error",
+              cells: ["An HTTP error status, or a redirect", S.observed_risk, "Serve the document with 200 at the URL you name."],
+            },
             { id: "not-json", cells: ["A body that is not valid JSON", S.observed_risk, "Serve JSON."] },
             { id: "not-object", cells: ["JSON, but a string, number, boolean, null or an array", S.observed_risk, "Serve a JSON object."] },
             {
@@ -586,7 +636,11 @@ export const FAQ_EN: FaqBook = {
             },
             {
               id: "no-resource",
-              cells: ["(0.12.0) An object without a string `resource`, such as `{\"detail\":\"Not Found\"}`", S.observed_risk, "This is not protected-resource metadata; serve the real document."],
+              cells: [
+                '(0.12.0) An object without a string `resource`, such as `{"detail":"Not Found"}`',
+                S.observed_risk,
+                "This is not protected-resource metadata; serve the real document.",
+              ],
             },
             {
               id: "resource-mismatch",
@@ -598,7 +652,11 @@ export const FAQ_EN: FaqBook = {
             },
             {
               id: "no-authorization-servers",
-              cells: ["(0.12.0) No `authorization_servers`, or an empty array", S.observed_risk, "List at least one authorization server; the MCP authorization specification requires one."],
+              cells: [
+                "(0.12.0) No `authorization_servers`, or an empty array",
+                S.observed_risk,
+                "List at least one authorization server; the MCP authorization specification requires one.",
+              ],
             },
             {
               id: "unparseable-challenge",
@@ -608,7 +666,14 @@ export const FAQ_EN: FaqBook = {
                 "Fix the header; a client cannot act on what it cannot parse.",
               ],
             },
-            { id: "slow-down", cells: ["429, or 503 with `Retry-After`, from the metadata host", `${S.not_checked}, asked to slow down`, "Nothing; the MCP server's own schedule is not changed by it."] },
+            {
+              id: "slow-down",
+              cells: [
+                "429, or 503 with `Retry-After`, from the metadata host",
+                `${S.not_checked}, asked to slow down`,
+                "Nothing; the MCP server's own schedule is not changed by it.",
+              ],
+            },
             {
               id: "verified",
               cells: [
@@ -652,7 +717,8 @@ export const FAQ_EN: FaqBook = {
 
   "which-servers": {
     title: "Which servers are probed, and servers that need configuration",
-    summary: "How the registry is read, which remote is probed, every remote's standing, remotes that need a value from the user, and servers that leave the registry.",
+    summary:
+      "How the registry is read, which remote is probed, every remote's standing, remotes that need a value from the user, and servers that leave the registry.",
     firstPublished: "2026-11-30",
     body: [
       { h2: "From the registry", id: "registry" },
@@ -697,7 +763,8 @@ export const FAQ_EN: FaqBook = {
 
   hints: {
     title: "Hints: what to change when a check fails",
-    summary: "The misconfigurations a Failed check can name exactly, the one sentence each adds, certificate facts, and newer error shapes read today.",
+    summary:
+      "The misconfigurations a Failed check can name exactly, the one sentence each adds, certificate facts, and newer error shapes read today.",
     firstPublished: "2026-12-01",
     body: [
       { h2: "When a check carries a hint", id: "hints" },
@@ -747,7 +814,11 @@ export const FAQ_EN: FaqBook = {
             },
             {
               id: "hint-refused",
-              cells: ["The connection is refused", "Check that the server runs on that host and port, or correct them in the registry", "Nothing accepts connections where the listing points"],
+              cells: [
+                "The connection is refused",
+                "Check that the server runs on that host and port, or correct them in the registry",
+                "Nothing accepts connections where the listing points",
+              ],
             },
             {
               id: "hint-nxdomain",
@@ -812,12 +883,21 @@ export const FAQ_EN: FaqBook = {
           head: ["Latest outcome", "Next probe"],
           rows: [
             { id: "healthy", cells: ["Healthy", "After 30 minutes; the gap doubles while nothing changes, up to 6 hours and never later"] },
-            { id: "backoff", cells: ["The handshake or the tool list failed", "After 6 hours, then 12, then 24 for as long as it keeps failing"] },
+            {
+              id: "backoff",
+              cells: ["The handshake or the tool list failed", "After 6 hours, then 12, then 24 for as long as it keeps failing"],
+            },
             { id: "credential", cells: ["A credential gate, on the handshake or on the tool list", "After at least 24 hours"] },
-            { id: "slow-down", cells: ["Asked to slow down (429, or 503 with `Retry-After`)", "After at least the `Retry-After` the server gave"] },
+            {
+              id: "slow-down",
+              cells: ["Asked to slow down (429, or 503 with `Retry-After`)", "After at least the `Retry-After` the server gave"],
+            },
             ["A slow-down from the metadata host only", "The MCP server's own schedule is unchanged"],
             [`Needs configuration, or opted out by \`robots.txt\``, "Looked at again once a day"],
-            [`${S.not_checked} because [the probe's own network](${at("own-network", "pause")}) was failing`, "At the next round, with no back-off and the failure count untouched"],
+            [
+              `${S.not_checked} because [the probe's own network](${at("own-network", "pause")}) was failing`,
+              "At the next round, with no back-off and the failure count untouched",
+            ],
           ],
         },
       },
@@ -832,7 +912,9 @@ export const FAQ_EN: FaqBook = {
       { h2: "How rounds run", id: "rounds" },
       {
         ul: [
-          "A round probes the servers that are due, with a bounded number in flight overall and [per host](" + at("opting-out", "per-host") + ").",
+          "A round probes the servers that are due, with a bounded number in flight overall and [per host](" +
+            at("opting-out", "per-host") +
+            ").",
           "Rounds start from the built-in scheduler (`PROBE_SCHEDULE`) or from an outside cron calling `POST /api/rounds` with the secret; two rounds never run at once.",
           "Each server's results are written in one transaction (a transaction may hold a batch of servers). A crash loses at most the batch not yet written, and those servers stay due for the next round.",
         ],
@@ -842,7 +924,8 @@ export const FAQ_EN: FaqBook = {
 
   uptime: {
     title: "Uptime: which probes count, over which days",
-    summary: "How the uptime figures beside the history strip and on the uptime badge are counted, which probes are left out, and how to read them.",
+    summary:
+      "How the uptime figures beside the history strip and on the uptime badge are counted, which probes are left out, and how to read them.",
     firstPublished: "2026-12-01",
     body: [
       { h2: "What the figure counts", id: "definition" },
@@ -858,7 +941,9 @@ export const FAQ_EN: FaqBook = {
           "The probe's own network was failing: that outage is ours, not the server's.",
         ],
       },
-      { p: `These count neither as up nor as down, so a server that is probed rarely is never pushed towards 0 % or 100 % by probes that told us nothing.` },
+      {
+        p: `These count neither as up nor as down, so a server that is probed rarely is never pushed towards 0 % or 100 % by probes that told us nothing.`,
+      },
       { h2: "Only the handshake decides", id: "handshake-only" },
       {
         p: `A server whose handshake completes but whose tool list then fails, or that shares no protocol revision with the probe, counts as up: it answered. Those problems are ${S.failed} checks on its page and open an [incident](${at("incidents")}), which follows all three discovery checks.`,
@@ -870,7 +955,10 @@ export const FAQ_EN: FaqBook = {
           head: ["Window", "Which probes"],
           rows: [
             ["24 hours", "Those that started in the 24 hours before the figure was computed (probes are kept 30 days)."],
-            ["7, 30 and 90 days", "Those of the last 7, 30 or 90 whole UTC days, today included, read from per-day counters that stay after the probes themselves are deleted. The 90 days are the days of the history strip."],
+            [
+              "7, 30 and 90 days",
+              "Those of the last 7, 30 or 90 whole UTC days, today included, read from per-day counters that stay after the probes themselves are deleted. The 90 days are the days of the history strip.",
+            ],
           ],
         },
       },
@@ -947,14 +1035,17 @@ export const FAQ_EN: FaqBook = {
         p: `Private and loopback addresses are refused, as on the site. Set \`PROBE_ALLOW_PRIVATE_NETWORKS=1\` for a local test; the name is loud on purpose, and the site never sets it.`,
       },
       { h2: "By hand, with curl", id: "curl" },
-      { p: `The first two requests of a probe, to compare with what your server logs. Every exchange on a server page also has its own curl line.` },
+      {
+        p: `The first two requests of a probe, to compare with what your server logs. Every exchange on a server page also has its own curl line.`,
+      },
       { code: SELF_TEST_CURL, label: "Self-test with curl" },
     ],
   },
 
   "ask-over-mcp": {
     title: "Asking this site from an MCP client",
-    summary: "The site is a remote MCP server itself: three read-only tools, how to add it to a client, what bad input gets, and the rate limit.",
+    summary:
+      "The site is a remote MCP server itself: three read-only tools, how to add it to a client, what bad input gets, and the rate limit.",
     firstPublished: "2026-12-01",
     body: [
       { h2: "Adding the endpoint", id: "connect" },
@@ -962,7 +1053,9 @@ export const FAQ_EN: FaqBook = {
         p: `An agent about to connect a server can ask this site first, over MCP. The endpoint is \`/mcp\` on the site's own address (Streamable HTTP). It speaks both eras: a ${MODERN_REVISION} client opens with \`server/discover\`, an older one with \`initialize\` (${LEGACY_REVISIONS[0]} and earlier). It keeps no sessions, asks for no sign-in and sets no cookie, so any copy of the site behind a load balancer can answer any request.`,
       },
       { code: MCP_CLIENT_CONFIG, label: "MCP client configuration" },
-      { p: "Replace the address with the site's own. Some clients call the top-level key `servers` instead of `mcpServers`, or write the type as `streamable-http`." },
+      {
+        p: "Replace the address with the site's own. Some clients call the top-level key `servers` instead of `mcpServers`, or write the type as `streamable-http`.",
+      },
       { h2: "The three tools", id: "tools" },
       {
         table: {
@@ -976,7 +1069,7 @@ export const FAQ_EN: FaqBook = {
             ],
             [
               "`search_servers`",
-              "`query` (part of a name or title), a state per check (e.g. `tools_list: \"failed\"`), `includeLeft`, `page`, `pageSize`",
+              '`query` (part of a name or title), a state per check (e.g. `tools_list: "failed"`), `includeLeft`, `page`, `pageSize`',
               "One page of servers with the overall state and the five states of each, and how many match in all. The same list and filters as [the index](/).",
             ],
             [
@@ -1015,7 +1108,8 @@ export const FAQ_EN: FaqBook = {
 
   "json-and-badges": {
     title: "Badges, JSON, the API description and metrics",
-    summary: "Link a server's status, read it as JSON, check a client against the OpenAPI document, scrape a copy of the site with Prometheus.",
+    summary:
+      "Link a server's status, read it as JSON, check a client against the OpenAPI document, scrape a copy of the site with Prometheus.",
     firstPublished: "2026-12-01",
     body: [
       { h2: "Badges", id: "badges" },
@@ -1083,7 +1177,10 @@ export const FAQ_EN: FaqBook = {
           caption: "Per-host limits",
           head: ["Limit", "What it means in practice"],
           rows: [
-            { id: "one-request", cells: ["Within one server's probe, one request at a time", "The next request leaves only after the previous answer is in."] },
+            {
+              id: "one-request",
+              cells: ["Within one server's probe, one request at a time", "The next request leaves only after the previous answer is in."],
+            },
             {
               id: "per-host",
               cells: [
@@ -1107,7 +1204,10 @@ export const FAQ_EN: FaqBook = {
             },
             {
               id: "metadata-hosts",
-              cells: ["Metadata on another host", "The same opt-outs apply there: a host on the list, or disallowing the token, is not fetched from (suite 0.11.0)."],
+              cells: [
+                "Metadata on another host",
+                "The same opt-outs apply there: a host on the list, or disallowing the token, is not fetched from (suite 0.11.0).",
+              ],
             },
             {
               id: "one-gate",
@@ -1218,15 +1318,30 @@ export const FAQ_EN: FaqBook = {
           rows: [
             {
               id: "coverage-drop",
-              cells: ["`coverage_drop`", "A complete UTC day's coverage is clearly below its recent level", "A later complete day is back", "Look at the servers that went unread: a shared cause (a host, an error shape) usually shows."],
+              cells: [
+                "`coverage_drop`",
+                "A complete UTC day's coverage is clearly below its recent level",
+                "A later complete day is back",
+                "Look at the servers that went unread: a shared cause (a host, an error shape) usually shows.",
+              ],
             },
             {
               id: "rounds-stale",
-              cells: ["`rounds_stale`", "No round has finished for `ALERT_STALE_MINUTES` (120 by default), whoever was meant to start them", "A round finishes", "Check the scheduler or the outside cron, and the logs of the last round."],
+              cells: [
+                "`rounds_stale`",
+                "No round has finished for `ALERT_STALE_MINUTES` (120 by default), whoever was meant to start them",
+                "A round finishes",
+                "Check the scheduler or the outside cron, and the logs of the last round.",
+              ],
             },
             {
               id: "cross-read-alert",
-              cells: ["`cross_read`", "The day's rate of [unexplained](/faq/operating#explained) cross-read differences is above its threshold", "A later day is below it", "Read the day's unexplained `only_cross_reader` and `disagreed` servers first."],
+              cells: [
+                "`cross_read`",
+                "The day's rate of [unexplained](/faq/operating#explained) cross-read differences is above its threshold",
+                "A later day is below it",
+                "Read the day's unexplained `only_cross_reader` and `disagreed` servers first.",
+              ],
             },
             {
               id: "probe-network",
@@ -1262,7 +1377,13 @@ export const FAQ_EN: FaqBook = {
             ["`agreed`", "Both read the list, and it is the same."],
             ["`disagreed`", "Both read it, and it differs; the differing field paths are stored."],
             ["`only_probe`", "Only the probe has a complete read."],
-            { id: "only-cross-reader", cells: ["`only_cross_reader`", "The second reader read a list the probe could not. This is the figure to watch: a possible blind spot of the probe."] },
+            {
+              id: "only-cross-reader",
+              cells: [
+                "`only_cross_reader`",
+                "The second reader read a list the probe could not. This is the figure to watch: a possible blind spot of the probe.",
+              ],
+            },
             ["`neither`", "Neither could read it."],
           ],
         },

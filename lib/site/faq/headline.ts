@@ -18,7 +18,10 @@ const KINDS_EN: KindText = {
     "The step that mattered answered 401 with a challenge a client can parse. The probe carries no credentials, so it stopped there.",
     `Nothing, if the server is meant to need a login. [How the gate is read](${at("en", "credential-gate")}).`,
   ],
-  slow_down: ["The server answered 429, or 503 with `Retry-After`, and got nothing more from the probe that round.", "Nothing; the probe comes back after the wait it was given."],
+  slow_down: [
+    "The server answered 429, or 503 with `Retry-After`, and got nothing more from the probe that round.",
+    "Nothing; the probe comes back after the wait it was given.",
+  ],
   opted_out: [
     "The host asked not to be probed, on the operator list or in its `robots.txt`, so no request was sent to it.",
     `To be probed again, [undo the opt-out](${at("en", "opting-out", "undo")}).`,
@@ -35,15 +38,27 @@ const KINDS_EN: KindText = {
     `The probe's own network was failing while the server was due, so nothing was concluded about the server ([how the site tells](${at("en", "own-network", "pause")})).`,
     "Nothing; the server is due again in the next round.",
   ],
-  address_policy: ["The address, of the server or of its metadata, lies in a private or loopback range, which the probe never contacts.", "Publish it at a public address."],
+  address_policy: [
+    "The address, of the server or of its metadata, lies in a private or loopback range, which the probe never contacts.",
+    "Publish it at a public address.",
+  ],
   invalid_url: ["The URL in the registry entry is not one a client can send a request to.", "Correct the URL in the registry entry."],
-  no_challenge: ["No 401 or 403 with a challenge was seen, so there was no auth metadata to look for; open servers usually end here.", "Nothing."],
-  no_metadata_url: ["A challenge arrived without a `resource_metadata` URL.", "Add `resource_metadata`, so clients can find the authorization server."],
+  no_challenge: [
+    "No 401 or 403 with a challenge was seen, so there was no auth metadata to look for; open servers usually end here.",
+    "Nothing.",
+  ],
+  no_metadata_url: [
+    "A challenge arrived without a `resource_metadata` URL.",
+    "Add `resource_metadata`, so clients can find the authorization server.",
+  ],
   deadline: [
     "The probe's own time budget for the server ran out while the server was still answering.",
     "Nothing is wrong with the server; fewer round trips (fewer, larger pages) let the probe finish.",
   ],
-  not_reached: ["The probe stopped before this step, for the reason given under an earlier check.", "Read the first check above that is not Verified."],
+  not_reached: [
+    "The probe stopped before this step, for the reason given under an earlier check.",
+    "Read the first check above that is not Verified.",
+  ],
 };
 
 const KINDS_ZH: KindText = {
@@ -51,7 +66,10 @@ const KINDS_ZH: KindText = {
     "关键的那一步返回了 401，并附有客户端能解析的质询。探测器不带任何凭据，所以停在这里。",
     `如果服务端本来就要求登录，无需处理。[凭据拦截的判定方式](${at("zh", "credential-gate")})。`,
   ],
-  slow_down: ["服务端返回 429，或带 `Retry-After` 的 503；这一轮探测器不再向它发送任何请求。", "无需处理；等到对方要求的时间过去后，探测器会再来。"],
+  slow_down: [
+    "服务端返回 429，或带 `Retry-After` 的 503；这一轮探测器不再向它发送任何请求。",
+    "无需处理；等到对方要求的时间过去后，探测器会再来。",
+  ],
   opted_out: [
     "主机通过运营方名单或自己的 `robots.txt` 要求不被探测，所以没有向它发送任何请求。",
     `想重新被探测，请[撤销退出](${at("zh", "opting-out", "undo")})。`,

@@ -33,7 +33,14 @@ const at = (slug: FaqSlug, anchor?: string) => `${faqPath("zh", slug)}${anchor ?
 const TABLE_HEAD = ["探测器看到的情况", "状态", "服务端该怎么做"];
 
 /** Reasons for the invalid header examples, in Chinese; same order as INVALID_CHALLENGES. */
-const INVALID_WHY = ["引号字符串没有结束", "含空格的值必须加引号", "JSON 不是认证方案名", "同一质询里参数重复", "参数缺少名称", "方案名必须是不带引号的 token"];
+const INVALID_WHY = [
+  "引号字符串没有结束",
+  "含空格的值必须加引号",
+  "JSON 不是认证方案名",
+  "同一质询里参数重复",
+  "参数缺少名称",
+  "方案名必须是不带引号的 token",
+];
 
 export const FAQ_CHROME_ZH: FaqChrome = {
   indexTitle: "常见问题",
@@ -93,10 +100,22 @@ export const FAQ_ZH: FaqBook = {
           head: ["检查", "回答的问题", "说明页"],
           rows: [
             [`${C.handshake}（\`handshake\`）`, "客户端能否建立会话？", `[${C.handshake}](${at("handshake")})`],
-            [`${C.protocol_version}（\`protocol_version\`）`, "双方是否商定了同一个协议修订？", `[${C.protocol_version}](${at("protocol-version")})`],
+            [
+              `${C.protocol_version}（\`protocol_version\`）`,
+              "双方是否商定了同一个协议修订？",
+              `[${C.protocol_version}](${at("protocol-version")})`,
+            ],
             [`${C.tools_list}（\`tools_list\`）`, "能否把工具列表完整读完？", `[${C.tools_list}](${at("tools-list")})`],
-            [`${C.error_taxonomy}（\`error_taxonomy\`）`, "调用一个不存在的工具时，服务端的拒绝方式客户端能否处理？", `[${C.error_taxonomy}](${at("refusals")})`],
-            [`${C.auth_metadata}（\`auth_metadata\`）`, "客户端能否从服务端给出的信息里找到登录方式？", `[${C.auth_metadata}](${at("auth-metadata")})`],
+            [
+              `${C.error_taxonomy}（\`error_taxonomy\`）`,
+              "调用一个不存在的工具时，服务端的拒绝方式客户端能否处理？",
+              `[${C.error_taxonomy}](${at("refusals")})`,
+            ],
+            [
+              `${C.auth_metadata}（\`auth_metadata\`）`,
+              "客户端能否从服务端给出的信息里找到登录方式？",
+              `[${C.auth_metadata}](${at("auth-metadata")})`,
+            ],
           ],
         },
       },
@@ -135,7 +154,10 @@ export const FAQ_ZH: FaqBook = {
           caption: "第一个响应及后续处理",
           head: TABLE_HEAD,
           rows: [
-            { id: "discover-result", cells: [`discover 结果，且 \`supportedVersions\` 包含 ${MODERN_REVISION}`, `${S.verified}，新版会话`, "无需处理。"] },
+            {
+              id: "discover-result",
+              cells: [`discover 结果，且 \`supportedVersions\` 包含 ${MODERN_REVISION}`, `${S.verified}，新版会话`, "无需处理。"],
+            },
             {
               id: "declined",
               cells: [
@@ -146,12 +168,16 @@ export const FAQ_ZH: FaqBook = {
             },
             {
               id: "slow-down",
-              cells: ["429，或带 `Retry-After` 的 503", `尚未判定的检查一律${S.not_checked}（被要求放慢）`, `无需处理。本轮不再向该服务端发请求，下次探测[至少等到对方要求的时间](${at("schedule", "table")})。`],
+              cells: [
+                "429，或带 `Retry-After` 的 503",
+                `尚未判定的检查一律${S.not_checked}（被要求放慢）`,
+                `无需处理。本轮不再向该服务端发请求，下次探测[至少等到对方要求的时间](${at("schedule", "table")})。`,
+              ],
             },
             {
               id: "fallback-4xx",
               cells: [
-                "其他任何 4xx（400、401、403、404、405、406、415、422 等），响应体不是上述三个错误码：可能是 id 为 `\"server-error\"` 或 `null` 的 JSON-RPC 错误、一段 HTML，或者干脆为空",
+                '其他任何 4xx（400、401、403、404、405、406、415、422 等），响应体不是上述三个错误码：可能是 id 为 `"server-error"` 或 `null` 的 JSON-RPC 错误、一段 HTML，或者干脆为空',
                 "回退到 `initialize`，由结束握手的响应定论",
                 "无需处理。多数旧版服务端遇到不认识的方法就是这样响应的。",
               ],
@@ -167,7 +193,7 @@ export const FAQ_ZH: FaqBook = {
             {
               id: "fallback-2xx",
               cells: [
-                "2xx，但内容不是 discover 结果，也不带那三个错误码：`{\"result\":{}}`、`-32601` 错误、HTML 页面、缺少 `supportedVersions` 或只列出旧修订的结果",
+                '2xx，但内容不是 discover 结果，也不带那三个错误码：`{"result":{}}`、`-32601` 错误、HTML 页面、缺少 `supportedVersions` 或只列出旧修订的结果',
                 "回退到 `initialize`（套件 0.10.0）",
                 "无需处理。",
               ],
@@ -183,7 +209,9 @@ export const FAQ_ZH: FaqBook = {
           ],
         },
       },
-      { p: `如果 discover 结果只列出比 ${MODERN_REVISION} 更新的修订，它仍是 discover 结果，不算旧版信号，详见[「协议版本」页](${at("protocol-version", "newer-only")})。` },
+      {
+        p: `如果 discover 结果只列出比 ${MODERN_REVISION} 更新的修订，它仍是 discover 结果，不算旧版信号，详见[「协议版本」页](${at("protocol-version", "newer-only")})。`,
+      },
       { h2: "回退之后：以握手最后收到的响应为准", id: "deciding-answer" },
       { p: `对 \`server/discover\` 的 401 或 404 只起指路作用，真正决定三项发现类检查的是 \`initialize\` 的响应：` },
       {
@@ -196,8 +224,16 @@ export const FAQ_ZH: FaqBook = {
               `${S.verified}，旧版会话；随后探测器发送 \`notifications/initialized\`，带回服务端给的 \`Mcp-Session-Id\`，并在后续请求中附上 \`MCP-Protocol-Version\``,
               "无需处理。",
             ],
-            [`401，且带有[结构合法](${at("credential-gate", "valid")})的 \`WWW-Authenticate\` 质询`, `${S.not_checked}，原因为「需要凭据」，即[凭据拦截](${at("credential-gate")})`, "如果本来就要求登录后才能发现工具，无需处理。"],
-            ["401，但没有质询，或质询无法解析", `${S.failed}：拒绝了却没给任何指引`, "返回客户端能解析的质询，或者允许匿名客户端完成发现。"],
+            [
+              `401，且带有[结构合法](${at("credential-gate", "valid")})的 \`WWW-Authenticate\` 质询`,
+              `${S.not_checked}，原因为「需要凭据」，即[凭据拦截](${at("credential-gate")})`,
+              "如果本来就要求登录后才能发现工具，无需处理。",
+            ],
+            [
+              "401，但没有质询，或质询无法解析",
+              `${S.failed}：拒绝了却没给任何指引`,
+              "返回客户端能解析的质询，或者允许匿名客户端完成发现。",
+            ],
             ["其他情况：别的状态码、格式不对的结果、超时", `${S.failed}，原因中写明缘由`, "查看证据，原因里写明了收到的内容。"],
           ],
         },
@@ -236,15 +272,31 @@ export const FAQ_ZH: FaqBook = {
     summary: "什么算商定了修订、没有共同修订时怎么记，以及只列出更新修订的 discover 结果。",
     firstPublished: "2026-11-30",
     body: [
-      { p: `探测器支持 ${MODERN_REVISION} 以及旧修订 ${LEGACY_REVISIONS.join("、")}。${C.protocol_version}检查看的是：握手最终是否落在其中某一个修订上。` },
+      {
+        p: `探测器支持 ${MODERN_REVISION} 以及旧修订 ${LEGACY_REVISIONS.join("、")}。${C.protocol_version}检查看的是：握手最终是否落在其中某一个修订上。`,
+      },
       { h2: "判定结果", id: "outcomes" },
       {
         table: {
           caption: "「协议版本」检查的结果",
           head: TABLE_HEAD,
           rows: [
-            { id: "agreed", cells: [`discover 结果列出 ${MODERN_REVISION}，或 \`InitializeResult\` 给出探测器支持的某个旧修订`, `${S.verified}，原因中写明商定的修订`, "无需处理。"] },
-            { id: "no-common", cells: [`握手完成了，但给出的修订在这条路径上无法商定：\`InitializeResult\` 给出一个未知日期，或者给出 ${MODERN_REVISION}（这个修订只能经由 \`server/discover\` 商定）`, `${S.failed}，原因中列出服务端提供的修订`, "同时提供上面列出的至少一个修订；基于现行 SDK 的客户端都支持这些修订。"] },
+            {
+              id: "agreed",
+              cells: [
+                `discover 结果列出 ${MODERN_REVISION}，或 \`InitializeResult\` 给出探测器支持的某个旧修订`,
+                `${S.verified}，原因中写明商定的修订`,
+                "无需处理。",
+              ],
+            },
+            {
+              id: "no-common",
+              cells: [
+                `握手完成了，但给出的修订在这条路径上无法商定：\`InitializeResult\` 给出一个未知日期，或者给出 ${MODERN_REVISION}（这个修订只能经由 \`server/discover\` 商定）`,
+                `${S.failed}，原因中列出服务端提供的修订`,
+                "同时提供上面列出的至少一个修订；基于现行 SDK 的客户端都支持这些修订。",
+              ],
+            },
             {
               id: "newer-only",
               cells: [
@@ -253,7 +305,14 @@ export const FAQ_ZH: FaqBook = {
                 `在仍有客户端使用 ${MODERN_REVISION} 的这段时间里，把它保留在列表中。`,
               ],
             },
-            { id: "not-discover", cells: ["结果里没有 `supportedVersions`，或只列出旧修订", `不算 discover 结果，探测器[回退](${at("handshake", "fallback-2xx")})到 \`initialize\``, "无需处理。"] },
+            {
+              id: "not-discover",
+              cells: [
+                "结果里没有 `supportedVersions`，或只列出旧修订",
+                `不算 discover 结果，探测器[回退](${at("handshake", "fallback-2xx")})到 \`initialize\``,
+                "无需处理。",
+              ],
+            },
             ["发现类检查更早就已停止（握手失败、凭据拦截、退出探测）", `与${C.handshake}状态相同`, `见[「握手」页](${at("handshake")})。`],
           ],
         },
@@ -312,7 +371,10 @@ export const FAQ_ZH: FaqBook = {
                 "服务端没有问题；每页多放些工具、减少页数，列表就能读完。",
               ],
             },
-            { id: "request-timeout", cells: ["某一个 `tools/list` 请求在时限内没有响应", `${S.failed}，原因中写明超时`, "每一页都要及时响应。"] },
+            {
+              id: "request-timeout",
+              cells: ["某一个 `tools/list` 请求在时限内没有响应", `${S.failed}，原因中写明超时`, "每一页都要及时响应。"],
+            },
             {
               id: "error",
               cells: [
@@ -365,19 +427,40 @@ export const FAQ_ZH: FaqBook = {
             },
             {
               id: "pre-dispatch",
-              cells: ["单纯的 401 或 403，响应体不论", S.verified, "无需处理。请求在到达 MCP 处理程序之前就被鉴权层拦下，这说明不了处理程序的错误格式好坏。"],
+              cells: [
+                "单纯的 401 或 403，响应体不论",
+                S.verified,
+                "无需处理。请求在到达 MCP 处理程序之前就被鉴权层拦下，这说明不了处理程序的错误格式好坏。",
+              ],
             },
-            { id: "is-error", cells: ["带 `isError: true` 的 JSON-RPC 结果", `${S.verified}，原因中注明用的是工具错误通道而不是 \`-32602\``, "不强制修改。很多 SDK 都这样响应，客户端也能处理。"] },
-            { id: "slow-down", cells: ["429，或带 `Retry-After` 的 503", `${S.not_checked}，被要求放慢`, "无需处理；本轮探测器不再向该服务端发请求。"] },
+            {
+              id: "is-error",
+              cells: [
+                "带 `isError: true` 的 JSON-RPC 结果",
+                `${S.verified}，原因中注明用的是工具错误通道而不是 \`-32602\``,
+                "不强制修改。很多 SDK 都这样响应，客户端也能处理。",
+              ],
+            },
+            {
+              id: "slow-down",
+              cells: ["429，或带 `Retry-After` 的 503", `${S.not_checked}，被要求放慢`, "无需处理；本轮探测器不再向该服务端发请求。"],
+            },
             {
               id: "malformed",
               cells: [
-                "其他任何拒绝：HTML 错误页、带堆栈信息的 500、没有 `jsonrpc` 字段的 `{\"error\":\"nope\"}`、空响应体",
+                '其他任何拒绝：HTML 错误页、带堆栈信息的 500、没有 `jsonrpc` 字段的 `{"error":"nope"}`、空响应体',
                 `${S.observed_risk}，原因中描述具体形式`,
                 "改用 JSON-RPC 错误对象。客户端从这些形式里看不出出了什么错，可能直接抛异常。",
               ],
             },
-            { id: "success", cells: ["成功结果，就像这个工具真的存在", S.observed_risk, "这根本不是拒绝：服务端声称执行了一个列表里没有的工具。应当拒绝未知的工具名。"] },
+            {
+              id: "success",
+              cells: [
+                "成功结果，就像这个工具真的存在",
+                S.observed_risk,
+                "这根本不是拒绝：服务端声称执行了一个列表里没有的工具。应当拒绝未知的工具名。",
+              ],
+            },
           ],
         },
       },
@@ -408,14 +491,19 @@ export const FAQ_ZH: FaqBook = {
             ["工具列表没有读出来", "没有列表，无法确认这个名字不存在。"],
             ["列表还有页没读（被截断、没有尽头或时间用完）", "保留名可能就在没读到的那一页上。"],
             [`列表里确实有名为 \`${RESERVED_TOOL_NAME}\` 的工具`, "调用它会执行一个真实的工具。"],
-            [`握手或工具列表遇到了[凭据拦截](${at("credential-gate")})`, `调用过不了鉴权；${C.auth_metadata}检查改为读取拦截时给出的质询。`],
+            [
+              `握手或工具列表遇到了[凭据拦截](${at("credential-gate")})`,
+              `调用过不了鉴权；${C.auth_metadata}检查改为读取拦截时给出的质询。`,
+            ],
             ["服务端要求放慢", "本轮不再向它发任何请求。"],
             ["握手失败", "没有会话，无从调用。"],
           ],
         },
       },
       { h2: "如果你的服务端真有这个工具", id: "collision" },
-      { p: `不会出问题：探测器在列表里看到这个名字，就不会去调用。你的服务端的${C.error_taxonomy}会一直是${S.not_checked}，原因中说明这一点。` },
+      {
+        p: `不会出问题：探测器在列表里看到这个名字，就不会去调用。你的服务端的${C.error_taxonomy}会一直是${S.not_checked}，原因中说明这一点。`,
+      },
     ],
   },
 
@@ -445,7 +533,7 @@ export const FAQ_ZH: FaqBook = {
       {
         ul: [
           "一个质询以认证方案开头（如 `Bearer`，不区分大小写），后面可以跟一个空格，再跟一个 token68，或者用逗号分隔的若干 `name=value` 参数。",
-          "参数值可以是 token，也可以是引号字符串；引号字符串里可以有逗号、空格和 `\\\"` 这样的反斜杠转义。",
+          '参数值可以是 token，也可以是引号字符串；引号字符串里可以有逗号、空格和 `\\"` 这样的反斜杠转义。',
           "一个头部可以用逗号隔开多个质询，头部本身也可以出现多次；空的列表项忽略不计。",
           "同一个质询里，参数名不能重复。",
         ],
@@ -458,7 +546,9 @@ export const FAQ_ZH: FaqBook = {
           rows: INVALID_CHALLENGES.map(([h], i) => [`\`${h}\``, INVALID_WHY[i]!]),
         },
       },
-      { p: `对 MCP 来说，有用的参数是 \`resource_metadata\`：它给出受保护资源元数据的 URL，${C.auth_metadata}检查接下来会去[抓取](${at("auth-metadata")})。` },
+      {
+        p: `对 MCP 来说，有用的参数是 \`resource_metadata\`：它给出受保护资源元数据的 URL，${C.auth_metadata}检查接下来会去[抓取](${at("auth-metadata")})。`,
+      },
     ],
   },
 
@@ -477,28 +567,93 @@ export const FAQ_ZH: FaqBook = {
           caption: "「鉴权元数据」检查的结果",
           head: TABLE_HEAD,
           rows: [
-            { id: "no-metadata-url", cells: ["质询中没有 `resource_metadata` URL", `${S.not_checked}，附原因`, "加上 `resource_metadata`，客户端才能找到授权服务器。"] },
-            { id: "opted-out-host", cells: ["元数据 URL 所在主机已退出探测（运维名单或 `robots.txt`，套件 0.11.0）", `${S.not_checked}；不向该主机抓取任何内容`, "无需处理。"] },
-            { id: "private-address", cells: ["元数据 URL 解析到私有地址或回环地址", `${S.not_checked}，附原因`, "把元数据放到公网地址上。"] },
+            {
+              id: "no-metadata-url",
+              cells: [
+                "质询中没有 `resource_metadata` URL",
+                `${S.not_checked}，附原因`,
+                "加上 `resource_metadata`，客户端才能找到授权服务器。",
+              ],
+            },
+            {
+              id: "opted-out-host",
+              cells: [
+                "元数据 URL 所在主机已退出探测（运维名单或 `robots.txt`，套件 0.11.0）",
+                `${S.not_checked}；不向该主机抓取任何内容`,
+                "无需处理。",
+              ],
+            },
+            {
+              id: "private-address",
+              cells: ["元数据 URL 解析到私有地址或回环地址", `${S.not_checked}，附原因`, "把元数据放到公网地址上。"],
+            },
             { id: "http-error", cells: ["返回 HTTP 错误状态码，或者重定向", S.observed_risk, "在你给出的 URL 上直接以 200 返回文档。"] },
             { id: "not-json", cells: ["响应体不是合法 JSON", S.observed_risk, "返回 JSON。"] },
             { id: "not-object", cells: ["是 JSON，但只是字符串、数字、布尔值、null 或数组", S.observed_risk, "返回 JSON 对象。"] },
-            { id: "scope-mismatch", cells: ["质询的 `scope` 里有 `scopes_supported` 没列出的权限范围（没有 `scopes_supported` 时不比较）", S.observed_risk, "让两边的列表一致。"] },
-            { id: "no-resource", cells: ["（0.12.0）对象里没有字符串类型的 `resource`，例如 `{\"detail\":\"Not Found\"}`", S.observed_risk, "这不是受保护资源元数据，请返回真正的文档。"] },
-            { id: "resource-mismatch", cells: [`（0.12.0）\`resource\` [不覆盖服务端 URL](${at("auth-metadata", "covers")})`, S.observed_risk, "把 `resource` 设为服务端 URL，或同源下它的某个路径前缀。"] },
-            { id: "no-authorization-servers", cells: ["（0.12.0）没有 `authorization_servers`，或为空数组", S.observed_risk, "至少列出一个授权服务器，MCP 鉴权规范要求如此。"] },
+            {
+              id: "scope-mismatch",
+              cells: [
+                "质询的 `scope` 里有 `scopes_supported` 没列出的权限范围（没有 `scopes_supported` 时不比较）",
+                S.observed_risk,
+                "让两边的列表一致。",
+              ],
+            },
+            {
+              id: "no-resource",
+              cells: [
+                '（0.12.0）对象里没有字符串类型的 `resource`，例如 `{"detail":"Not Found"}`',
+                S.observed_risk,
+                "这不是受保护资源元数据，请返回真正的文档。",
+              ],
+            },
+            {
+              id: "resource-mismatch",
+              cells: [
+                `（0.12.0）\`resource\` [不覆盖服务端 URL](${at("auth-metadata", "covers")})`,
+                S.observed_risk,
+                "把 `resource` 设为服务端 URL，或同源下它的某个路径前缀。",
+              ],
+            },
+            {
+              id: "no-authorization-servers",
+              cells: [
+                "（0.12.0）没有 `authorization_servers`，或为空数组",
+                S.observed_risk,
+                "至少列出一个授权服务器，MCP 鉴权规范要求如此。",
+              ],
+            },
             {
               id: "unparseable-challenge",
-              cells: [`（0.12.0）401 或 403 带有 \`WWW-Authenticate\`，但[无法解析](${at("credential-gate", "valid")})，整次探测中也没有别的合法质询`, `${S.observed_risk}，原因中写明解析问题`, "修正头部；客户端无法按解析不了的内容行事。"],
+              cells: [
+                `（0.12.0）401 或 403 带有 \`WWW-Authenticate\`，但[无法解析](${at("credential-gate", "valid")})，整次探测中也没有别的合法质询`,
+                `${S.observed_risk}，原因中写明解析问题`,
+                "修正头部；客户端无法按解析不了的内容行事。",
+              ],
             },
-            { id: "slow-down", cells: ["元数据主机返回 429，或带 `Retry-After` 的 503", `${S.not_checked}，被要求放慢`, "无需处理；这不会改变 MCP 服务端自己的探测计划。"] },
-            { id: "verified", cells: ["JSON 对象，`resource` 覆盖服务端，有 `authorization_servers`，权限范围一致", `${S.verified}，原因中给出 resource 和授权服务器`, "无需处理。"] },
+            {
+              id: "slow-down",
+              cells: [
+                "元数据主机返回 429，或带 `Retry-After` 的 503",
+                `${S.not_checked}，被要求放慢`,
+                "无需处理；这不会改变 MCP 服务端自己的探测计划。",
+              ],
+            },
+            {
+              id: "verified",
+              cells: [
+                "JSON 对象，`resource` 覆盖服务端，有 `authorization_servers`，权限范围一致",
+                `${S.verified}，原因中给出 resource 和授权服务器`,
+                "无需处理。",
+              ],
+            },
           ],
         },
       },
       { wire: METADATA_EXAMPLE, label: "客户端可用的元数据" },
       { h2: "resource 何时覆盖服务端", id: "covers" },
-      { p: `这与官方 MCP SDK 客户端在发起鉴权前做的判断相同：同源（协议、主机、端口都一致），并且服务端的路径以 resource 的路径开头。以 \`https://mcp.example.com/mcp\` 上的服务端为例：` },
+      {
+        p: `这与官方 MCP SDK 客户端在发起鉴权前做的判断相同：同源（协议、主机、端口都一致），并且服务端的路径以 resource 的路径开头。以 \`https://mcp.example.com/mcp\` 上的服务端为例：`,
+      },
       {
         table: {
           caption: "服务端位于 https://mcp.example.com/mcp 时的 resource 取值",
@@ -619,7 +774,11 @@ export const FAQ_ZH: FaqBook = {
             },
             {
               id: "hint-nxdomain",
-              cells: ["主机名不存在（解析器有应答，并说明没有这个名字）", "发布这条 DNS 记录，或在注册表中改正主机名", "解析器完全不应答时不给提示：那可能是探测器自身的网络出了问题"],
+              cells: [
+                "主机名不存在（解析器有应答，并说明没有这个名字）",
+                "发布这条 DNS 记录，或在注册表中改正主机名",
+                "解析器完全不应答时不给提示：那可能是探测器自身的网络出了问题",
+              ],
             },
             {
               id: "hint-406-415",
@@ -734,7 +893,10 @@ export const FAQ_ZH: FaqBook = {
           head: ["窗口", "计入哪些探测"],
           rows: [
             ["24 小时", "计算时刻之前 24 小时内开始的探测（探测记录保留 30 天）。"],
-            ["7 天、30 天、90 天", "最近 7、30 或 90 个完整的 UTC 日（含今天）内的探测，取自按日保存的计数；探测记录本身删除后，这些计数仍然保留。90 天正是历史条上的那 90 天。"],
+            [
+              "7 天、30 天、90 天",
+              "最近 7、30 或 90 个完整的 UTC 日（含今天）内的探测，取自按日保存的计数；探测记录本身删除后，这些计数仍然保留。90 天正是历史条上的那 90 天。",
+            ],
           ],
         },
       },
@@ -840,7 +1002,7 @@ export const FAQ_ZH: FaqBook = {
             ],
             [
               "`search_servers`",
-              "`query`（名称或标题的一部分）、每项检查的状态筛选（如 `tools_list: \"failed\"`）、`includeLeft`、`page`、`pageSize`",
+              '`query`（名称或标题的一部分）、每项检查的状态筛选（如 `tools_list: "failed"`）、`includeLeft`、`page`、`pageSize`',
               "一页服务端，每个都带总体状态和五项状态，以及总共匹配多少个。列表和筛选条件与[首页](/)相同。",
             ],
             [
@@ -953,9 +1115,24 @@ export const FAQ_ZH: FaqBook = {
                 "同一主机上的两个服务端依次探测。托管了 50 个及以上注册表服务端的主机（托管平台）可以同时进行最多 `PROBE_HOST_CONCURRENCY` 个探测，默认 4 个，这样平台上的所有租户每一轮都能探测到。",
               ],
             },
-            { id: "crawl-delay", cells: [`\`robots.txt\` 中针对 \`${ROBOTS_TOKEN}\` 的 \`Crawl-delay\``, "作为发往该主机的任意两个请求之间的最小间隔（秒），对该主机上所有服务端一并生效：请求逐个发送，上一个结束后至少隔这么久才发下一个。"] },
-            { id: "host-pause", cells: ["该主机上任一服务端返回 429，或带 `Retry-After` 的 503", "在 `Retry-After` 到期之前，不再向这台主机发起新的探测；发出该响应的服务端本轮不再收到任何请求。"] },
-            { id: "metadata-hosts", cells: ["元数据在另一台主机上", "同样遵守退出规则：在名单上或禁止了该标识的主机，不会向它抓取（套件 0.11.0）。"] },
+            {
+              id: "crawl-delay",
+              cells: [
+                `\`robots.txt\` 中针对 \`${ROBOTS_TOKEN}\` 的 \`Crawl-delay\``,
+                "作为发往该主机的任意两个请求之间的最小间隔（秒），对该主机上所有服务端一并生效：请求逐个发送，上一个结束后至少隔这么久才发下一个。",
+              ],
+            },
+            {
+              id: "host-pause",
+              cells: [
+                "该主机上任一服务端返回 429，或带 `Retry-After` 的 503",
+                "在 `Retry-After` 到期之前，不再向这台主机发起新的探测；发出该响应的服务端本轮不再收到任何请求。",
+              ],
+            },
+            {
+              id: "metadata-hosts",
+              cells: ["元数据在另一台主机上", "同样遵守退出规则：在名单上或禁止了该标识的主机，不会向它抓取（套件 0.11.0）。"],
+            },
             {
               id: "one-gate",
               cells: [
@@ -976,7 +1153,9 @@ export const FAQ_ZH: FaqBook = {
     firstPublished: "2026-11-05",
     body: [
       { h2: "覆盖数是首要指标", id: "coverage" },
-      { p: `覆盖数指一个 UTC 日内有[完整读取](${at("tools-list", "complete-read")})的不同服务端个数。[覆盖页](/coverage)首先展示的就是它，告警盯的也是它。` },
+      {
+        p: `覆盖数指一个 UTC 日内有[完整读取](${at("tools-list", "complete-read")})的不同服务端个数。[覆盖页](/coverage)首先展示的就是它，告警盯的也是它。`,
+      },
       { h2: "成功率只作参考", id: "success-rate" },
       {
         p: `请求成功率也会显示，并注明它是什么。对于会退避的探测器，这个比例天然偏高：失败的服务端从每 30 分钟一次变成每 6 到 24 小时一次，失败得越多，发出的请求越少，于是读到的服务端变少了，成功率反而上升。`,
@@ -986,7 +1165,9 @@ export const FAQ_ZH: FaqBook = {
         p: `每个服务端都显示距上次完整读取过了多久，覆盖页还列出最久没有读成功的服务端。失败了一周的服务端依然有自己的页面，也依然在这份名单上，不会从统计里悄悄淡出。`,
       },
       { h2: "告警", id: "alert" },
-      { p: `某个完整 UTC 日的覆盖数明显低于近期水平时，会开启 \`coverage_drop\` 告警并通知到人；之后某个完整日恢复时自动解除。全部告警见[站点运维](${at("operating", "alerts")})。` },
+      {
+        p: `某个完整 UTC 日的覆盖数明显低于近期水平时，会开启 \`coverage_drop\` 告警并通知到人；之后某个完整日恢复时自动解除。全部告警见[站点运维](${at("operating", "alerts")})。`,
+      },
       { h2: "这条原则从哪里来", id: "lesson" },
       {
         p: `另一个记录 MCP 工具定义的团队，在 2026 年 10 月下旬把读取器切换到 ${MODERN_REVISION}，同时把回退条件定得很严：要求特定状态码、特定错误码，id 还必须和请求一致。到他们修复前的一小时里，9,514 个请求成功了 9,400 个（98.8%）；可是有 2,195 个服务端，10 月 28 日还能读到，从 30 日起一次也没读成功过。`,
@@ -1055,9 +1236,33 @@ export const FAQ_ZH: FaqBook = {
           caption: "告警类型",
           head: ["类型", "何时开启", "何时解除", "该怎么做"],
           rows: [
-            { id: "coverage-drop", cells: ["`coverage_drop`", "某个完整 UTC 日的覆盖数明显低于近期水平", "之后某个完整日恢复", "查看没读到的服务端，通常能找到共同原因（同一台主机、同一种错误形式）。"] },
-            { id: "rounds-stale", cells: ["`rounds_stale`", "`ALERT_STALE_MINUTES`（默认 120）分钟内没有任何一轮结束，不论轮次由谁启动", "有一轮结束", "检查内置调度器或外部 cron，以及最近一轮的日志。"] },
-            { id: "cross-read-alert", cells: ["`cross_read`", "当天交叉读取中[无解释](/zh/faq/operating#explained)差异的比例超过阈值", "之后某天回落到阈值以下", "先看当天无解释的 `only_cross_reader` 和 `disagreed` 服务端。"] },
+            {
+              id: "coverage-drop",
+              cells: [
+                "`coverage_drop`",
+                "某个完整 UTC 日的覆盖数明显低于近期水平",
+                "之后某个完整日恢复",
+                "查看没读到的服务端，通常能找到共同原因（同一台主机、同一种错误形式）。",
+              ],
+            },
+            {
+              id: "rounds-stale",
+              cells: [
+                "`rounds_stale`",
+                "`ALERT_STALE_MINUTES`（默认 120）分钟内没有任何一轮结束，不论轮次由谁启动",
+                "有一轮结束",
+                "检查内置调度器或外部 cron，以及最近一轮的日志。",
+              ],
+            },
+            {
+              id: "cross-read-alert",
+              cells: [
+                "`cross_read`",
+                "当天交叉读取中[无解释](/zh/faq/operating#explained)差异的比例超过阈值",
+                "之后某天回落到阈值以下",
+                "先看当天无解释的 `only_cross_reader` 和 `disagreed` 服务端。",
+              ],
+            },
             {
               id: "probe-network",
               cells: [
@@ -1092,7 +1297,10 @@ export const FAQ_ZH: FaqBook = {
             ["`agreed`", "两边都读到了，内容一致。"],
             ["`disagreed`", "两边都读到了，内容不同；记录有差异的字段路径。"],
             ["`only_probe`", "只有探测器有完整读取。"],
-            { id: "only-cross-reader", cells: ["`only_cross_reader`", "第二读取器读到了探测器读不到的列表。这是最该关注的数字：探测器可能存在盲区。"] },
+            {
+              id: "only-cross-reader",
+              cells: ["`only_cross_reader`", "第二读取器读到了探测器读不到的列表。这是最该关注的数字：探测器可能存在盲区。"],
+            },
             ["`neither`", "两边都没读到。"],
           ],
         },

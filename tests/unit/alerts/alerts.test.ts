@@ -62,7 +62,19 @@ describe("rounds_stale: opened by the clock, delivered, kept across a restart, r
   let clock = t0;
   const clocks: AlertClock[] = [];
   const startClock = (db: Db) => {
-    const c = startAlertClock({ db, staleMinutes: 120, webhookUrl: receiver.url, siteUrl: "https://status.example", crossRead: null, webhookBackoffMs: 10_000, now: () => new Date(clock), log }, 3_600_000);
+    const c = startAlertClock(
+      {
+        db,
+        staleMinutes: 120,
+        webhookUrl: receiver.url,
+        siteUrl: "https://status.example",
+        crossRead: null,
+        webhookBackoffMs: 10_000,
+        now: () => new Date(clock),
+        log,
+      },
+      3_600_000,
+    );
     clocks.push(c);
     return c;
   };
@@ -73,7 +85,19 @@ describe("rounds_stale: opened by the clock, delivered, kept across a restart, r
     mcp = await startSplitServer({ discover: "legacy400", initialize: true, legacyTools: [tool("echo", "Echoes.")] });
     applyRegistrySnapshot(
       t.db,
-      [{ name: "io.test/one", title: null, description: null, version: "1", url: mcp.url, transport: "streamable-http", host: mcp.host, needsConfig: null, registryUpdatedAt: null }],
+      [
+        {
+          name: "io.test/one",
+          title: null,
+          description: null,
+          version: "1",
+          url: mcp.url,
+          transport: "streamable-http",
+          host: mcp.host,
+          needsConfig: null,
+          registryUpdatedAt: null,
+        },
+      ],
       new Date(t0).toISOString(),
     );
   });
@@ -109,12 +133,20 @@ describe("rounds_stale: opened by the clock, delivered, kept across a restart, r
     const opened = receiver.bodies[0]!;
     expect(opened.text).toMatch(/^mcp-status alert rounds_stale \(rounds are stale\) opened: no round has finished in the 121 minutes/);
     expect(opened.text.split(/\.\s/)).toHaveLength(1);
-    expect(opened.alert).toMatchObject({ kind: "rounds_stale", state: "open", since: new Date(t0 + 121 * MIN).toISOString(), url: "https://status.example/coverage" });
+    expect(opened.alert).toMatchObject({
+      kind: "rounds_stale",
+      state: "open",
+      since: new Date(t0 + 121 * MIN).toISOString(),
+      url: "https://status.example/coverage",
+    });
 
     let res = status(db, new Date(clock));
     expect(res.status).toBe(503);
     const body = await res.json();
-    expect(body).toMatchObject({ lastRoundFinishedAt: null, alerts: [{ kind: "rounds_stale", since: new Date(t0 + 121 * MIN).toISOString() }] });
+    expect(body).toMatchObject({
+      lastRoundFinishedAt: null,
+      alerts: [{ kind: "rounds_stale", since: new Date(t0 + 121 * MIN).toISOString() }],
+    });
     // /api/health stays plain liveness.
     expect(health(db).status).toBe(200);
 
@@ -147,18 +179,30 @@ describe("rounds_stale: opened by the clock, delivered, kept across a restart, r
     expect(resolvedAlerts(db)[0]).toMatchObject({ kind: "rounds_stale", resolvedAt: new Date(clock).toISOString() });
     expect(receiver.bodies).toHaveLength(2);
     expect(receiver.bodies[1]!.text).toMatch(/^mcp-status alert rounds_stale \(rounds are stale\) resolved: a round finished at /);
-    expect(receiver.bodies[1]!.alert).toMatchObject({ kind: "rounds_stale", state: "resolved", since: new Date(t0 + 121 * MIN).toISOString() });
+    expect(receiver.bodies[1]!.alert).toMatchObject({
+      kind: "rounds_stale",
+      state: "resolved",
+      since: new Date(t0 + 121 * MIN).toISOString(),
+    });
 
     res = status(db, new Date(clock));
     expect(res.status).toBe(200);
     const after = await res.json();
-    expect(after).toMatchObject({ lastRoundFinishedAt: new Date(clock).toISOString(), coverage: { today: 1, median7d: null }, crossRead: null, alerts: [] });
+    expect(after).toMatchObject({
+      lastRoundFinishedAt: new Date(clock).toISOString(),
+      coverage: { today: 1, median7d: null },
+      crossRead: null,
+      alerts: [],
+    });
 
     // The feed carries both events, newest first, with the webhook's sentences.
     const xml = alertsAtom({ origin: "https://status.example", events: recentAlertEvents(db), now: new Date(clock) });
     expect(xml.indexOf("resolved: a round finished")).toBeLessThan(xml.indexOf("opened: no round has finished"));
     fs.mkdirSync(path.resolve("test-results"), { recursive: true });
-    fs.writeFileSync(path.resolve("test-results/alerts-capture.json"), JSON.stringify({ statusWhileOpen: body, statusAfter: after, webhook: receiver.bodies }, null, 2));
+    fs.writeFileSync(
+      path.resolve("test-results/alerts-capture.json"),
+      JSON.stringify({ statusWhileOpen: body, statusAfter: after, webhook: receiver.bodies }, null, 2),
+    );
   }, 60_000);
 });
 
@@ -173,7 +217,15 @@ describe("coverage_drop and cross_read open and resolve on later days", () => {
     const { db } = t;
     const days = [100, 100, 100, 100, 100, 100, 100, 80, 90, 99];
     db.insert(coverageDaily)
-      .values(days.map((n, i) => ({ day: `2026-11-${String(i + 1).padStart(2, "0")}`, serversRead: n, serversAttempted: 100, requests: n, requestsOk: n })))
+      .values(
+        days.map((n, i) => ({
+          day: `2026-11-${String(i + 1).padStart(2, "0")}`,
+          serversRead: n,
+          serversAttempted: 100,
+          requests: n,
+          requestsOk: n,
+        })),
+      )
       .run();
     // Nov 8 (80) opens it; Nov 9 (90) is still low; Nov 10 (99) is back.
     evaluateCoverage(db, new Date("2026-11-09T01:00:00Z"), log);
@@ -182,19 +234,41 @@ describe("coverage_drop and cross_read open and resolve on later days", () => {
     expect(openAlerts(db)).toHaveLength(1);
     evaluateCoverage(db, new Date("2026-11-11T01:00:00Z"), log);
     expect(openAlerts(db)).toEqual([]);
-    expect(resolvedAlerts(db)[0]).toMatchObject({ kind: "coverage_drop", day: "2026-11-08", resolvedMessage: "Coverage is back: 99 servers read on 2026-11-10 (7-day median 100)." });
+    expect(resolvedAlerts(db)[0]).toMatchObject({
+      kind: "coverage_drop",
+      day: "2026-11-08",
+      resolvedMessage: "Coverage is back: 99 servers read on 2026-11-10 (7-day median 100).",
+    });
   });
 
   test("cross_read opens above 5% disagreement (at least 3 servers) and resolves with a later day below it", () => {
     const { db } = t;
     applyRegistrySnapshot(
       db,
-      Array.from({ length: 40 }, (_, i) => ({ name: `io.x/s${i}`, title: null, description: null, version: "1", url: `https://h${i}.example/mcp`, transport: "streamable-http" as const, host: `h${i}.example`, needsConfig: null, registryUpdatedAt: null })),
+      Array.from({ length: 40 }, (_, i) => ({
+        name: `io.x/s${i}`,
+        title: null,
+        description: null,
+        version: "1",
+        url: `https://h${i}.example/mcp`,
+        transport: "streamable-http" as const,
+        host: `h${i}.example`,
+        needsConfig: null,
+        registryUpdatedAt: null,
+      })),
       "2026-11-01T00:00:00Z",
     );
     const ids = db.$client.prepare("select id from servers order by id").all() as { id: number }[];
     const day = (outcomes: CrossReadOutcome[]): CrossReadInput[] =>
-      outcomes.map((outcome, i) => ({ serverId: ids[i]!.id, outcome, paths: [], detail: null, crossToolCount: null, probeToolCount: null, readAt: "2026-11-20T00:00:00Z" }));
+      outcomes.map((outcome, i) => ({
+        serverId: ids[i]!.id,
+        outcome,
+        paths: [],
+        detail: null,
+        crossToolCount: null,
+        probeToolCount: null,
+        readAt: "2026-11-20T00:00:00Z",
+      }));
     const many = (n: number, o: CrossReadOutcome) => Array<CrossReadOutcome>(n).fill(o);
     // 2 of 40 (5%) is not above the threshold; 3 only_cross_reader of 40 (7.5%) is.
     replaceCrossReads(db, "2026-11-20", day([...many(2, "disagreed"), ...many(38, "agreed")]));
@@ -202,7 +276,9 @@ describe("coverage_drop and cross_read open and resolve on later days", () => {
     expect(openAlerts(db).filter((a) => a.kind === "cross_read")).toEqual([]);
     replaceCrossReads(db, "2026-11-21", day([...many(3, "only_cross_reader"), ...many(35, "agreed"), ...many(2, "neither")]));
     evaluateCrossRead(db, new Date("2026-11-21T06:00:00Z"), log);
-    expect(openAlerts(db).filter((a) => a.kind === "cross_read")).toMatchObject([{ day: "2026-11-21", message: expect.stringContaining("3 of 38 servers") }]);
+    expect(openAlerts(db).filter((a) => a.kind === "cross_read")).toMatchObject([
+      { day: "2026-11-21", message: expect.stringContaining("3 of 38 servers") },
+    ]);
     replaceCrossReads(db, "2026-11-22", day([...many(1, "disagreed"), ...many(39, "agreed")]));
     evaluateCrossRead(db, new Date("2026-11-22T06:00:00Z"), log);
     expect(openAlerts(db).filter((a) => a.kind === "cross_read")).toEqual([]);
@@ -210,15 +286,23 @@ describe("coverage_drop and cross_read open and resolve on later days", () => {
     // DESIGN §6: differences the probe's own rules explain are not counted. Ten only_cross_reader servers, all behind a
     // 5xx on server/discover or a slow-down, and one unexplained: no alert.
     const explained = (n: number): CrossReadInput[] =>
-      day(many(n, "only_cross_reader")).map((r, i) => ({ ...r, explanation: i % 2 ? { rule: "slow_down", code: null } : { rule: "discover_server_error", code: 500 } }));
-    replaceCrossReads(db, "2026-11-23", [...explained(10), ...day([...many(11, "agreed"), "only_cross_reader", ...many(28, "agreed")]).slice(10)]);
+      day(many(n, "only_cross_reader")).map((r, i) => ({
+        ...r,
+        explanation: i % 2 ? { rule: "slow_down", code: null } : { rule: "discover_server_error", code: 500 },
+      }));
+    replaceCrossReads(db, "2026-11-23", [
+      ...explained(10),
+      ...day([...many(11, "agreed"), "only_cross_reader", ...many(28, "agreed")]).slice(10),
+    ]);
     expect(crossReadCounts(db, "2026-11-23")).toMatchObject({ only_cross_reader: 11, explained: 10 });
     evaluateCrossRead(db, new Date("2026-11-23T06:00:00Z"), log);
     expect(openAlerts(db).filter((a) => a.kind === "cross_read")).toEqual([]);
     // The same day without explanations would open it.
     replaceCrossReads(db, "2026-11-24", day([...many(11, "only_cross_reader"), ...many(29, "agreed")]));
     evaluateCrossRead(db, new Date("2026-11-24T06:00:00Z"), log);
-    expect(openAlerts(db).filter((a) => a.kind === "cross_read")).toMatchObject([{ day: "2026-11-24", message: expect.stringContaining("11 of 40 servers") }]);
+    expect(openAlerts(db).filter((a) => a.kind === "cross_read")).toMatchObject([
+      { day: "2026-11-24", message: expect.stringContaining("11 of 40 servers") },
+    ]);
   });
 
   test("a restarted process keeps open alerts and opens no duplicate", () => {
@@ -259,7 +343,13 @@ describe("what counts as a finished round", () => {
 describe("the site process runs the alert clock", () => {
   test("with PROBE_SCHEDULE empty, startBackground still starts the clock and it evaluates at once", async () => {
     const t = tempDb("alerts-bg-");
-    const config = parseConfig({ DATABASE_PATH: path.join(t.dir, "bg.db"), PROBE_SCHEDULE: "", REGISTRY_URL: "http://127.0.0.1:9", CROSS_READ_SAMPLE: "0", ALERT_STALE_MINUTES: "30" });
+    const config = parseConfig({
+      DATABASE_PATH: path.join(t.dir, "bg.db"),
+      PROBE_SCHEDULE: "",
+      REGISTRY_URL: "http://127.0.0.1:9",
+      CROSS_READ_SAMPLE: "0",
+      ALERT_STALE_MINUTES: "30",
+    });
     const lines: string[] = [];
     const bg = await startBackground(config, (l) => lines.push(l));
     try {
@@ -275,7 +365,11 @@ describe("the site process runs the alert clock", () => {
   });
 
   test("the configuration defaults: 120 minutes, a sample of 200, no webhook", () => {
-    expect(parseConfig({ REGISTRY_URL: "https://r.example" })).toMatchObject({ alertStaleMinutes: 120, crossReadSample: 200, alertWebhookUrl: undefined });
+    expect(parseConfig({ REGISTRY_URL: "https://r.example" })).toMatchObject({
+      alertStaleMinutes: 120,
+      crossReadSample: 200,
+      alertWebhookUrl: undefined,
+    });
     expect(() => parseConfig({ ALERT_WEBHOOK_URL: "not a url" })).toThrow(/ALERT_WEBHOOK_URL/);
   });
 });

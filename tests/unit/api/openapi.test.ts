@@ -21,7 +21,9 @@ function routeFiles(): Map<string, string[]> {
       if (e.isDirectory() && !e.name.startsWith("_")) walk(p);
       else if (e.name === "route.ts") {
         const route = `/${path.relative("app", dir)}`.replace(/\[(?:\.\.\.)?([a-z]+)\]/g, "{$1}");
-        const methods = [...fs.readFileSync(p, "utf8").matchAll(/export (?:async )?(?:function|const) (GET|POST|PUT|DELETE|PATCH)\b/g)].map((m) => m[1]!.toLowerCase());
+        const methods = [...fs.readFileSync(p, "utf8").matchAll(/export (?:async )?(?:function|const) (GET|POST|PUT|DELETE|PATCH)\b/g)].map(
+          (m) => m[1]!.toLowerCase(),
+        );
         out.set(route, methods);
       }
     }
@@ -45,7 +47,8 @@ describe("/api/openapi.json", () => {
       for (const [method, op] of Object.entries(ops)) {
         for (const status of Object.keys(op.responses)) {
           const types = Object.keys((op.responses as Record<string, { content?: object }>)[status]!.content ?? {});
-          for (const type of types) expect(() => v.response(route, method, Number(status), type), `${method} ${route} ${status}`).not.toThrow();
+          for (const type of types)
+            expect(() => v.response(route, method, Number(status), type), `${method} ${route} ${status}`).not.toThrow();
         }
       }
     }
@@ -63,7 +66,8 @@ describe("/api/openapi.json", () => {
   });
 
   test("is generated from the schemas: every field of a schema is a property of its component, and nothing else", () => {
-    const props = (name: keyof typeof API_SCHEMAS) => Object.keys((doc.components.schemas[name] as { properties: object }).properties).sort();
+    const props = (name: keyof typeof API_SCHEMAS) =>
+      Object.keys((doc.components.schemas[name] as { properties: object }).properties).sort();
     expect(props("ServerRow")).toEqual(Object.keys(ServerRow.shape).sort());
     expect(props("ServerAnswer")).toEqual(Object.keys(ServerAnswer.shape).sort());
     const params = doc.paths["/api/servers"].get.parameters.map((p) => p.name).sort();

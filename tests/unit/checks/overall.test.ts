@@ -4,11 +4,25 @@ import { CHECK_IDS, type CheckId, type CheckState, type NotCheckedCause } from "
 
 // DESIGN §2's overall state, case by case: the rule is written out here, not read from the function.
 
-const V = "verified", F = "failed", R = "observed_risk", N = "not_checked";
-type Row = [handshake: CheckState, protocol_version: CheckState, tools_list: CheckState, error_taxonomy: CheckState, auth_metadata: CheckState];
+const V = "verified",
+  F = "failed",
+  R = "observed_risk",
+  N = "not_checked";
+type Row = [
+  handshake: CheckState,
+  protocol_version: CheckState,
+  tools_list: CheckState,
+  error_taxonomy: CheckState,
+  auth_metadata: CheckState,
+];
 
 function inputs(row: Row, causes: Partial<Record<CheckId, NotCheckedCause>> = {}): OverallInput[] {
-  return CHECK_IDS.map((check, i) => ({ check, state: row[i], reason: `${check} reason.`, notCheckedCause: row[i] === N ? (causes[check] ?? "withheld") : null }));
+  return CHECK_IDS.map((check, i) => ({
+    check,
+    state: row[i],
+    reason: `${check} reason.`,
+    notCheckedCause: row[i] === N ? (causes[check] ?? "withheld") : null,
+  }));
 }
 
 describe("overall state (DESIGN §2)", () => {

@@ -35,7 +35,12 @@ const SPECS: Record<string, SplitServerSpec> = {
   // Modern only: the legacy reader is turned away.
   "modern-only": { discover: "modern", initialize: false, legacyTools: [tool("m", "Modern.")] },
   "opted-out": { discover: "legacy400", initialize: true, legacyTools: [tool("x", "X.")] },
-  "robots-no": { discover: "legacy400", initialize: true, legacyTools: [tool("y", "Y.")], robots: "User-agent: mcp-status-probe\nDisallow: /\n" },
+  "robots-no": {
+    discover: "legacy400",
+    initialize: true,
+    legacyTools: [tool("y", "Y.")],
+    robots: "User-agent: mcp-status-probe\nDisallow: /\n",
+  },
 };
 
 const servers = new Map<string, SplitServer>();
@@ -62,11 +67,24 @@ beforeAll(async () => {
   await closed.close();
   listed.push({ ...listed[0]!, name: "io.test/down", url: closed.url, host: closed.host });
   applyRegistrySnapshot(db, listed, new Date().toISOString());
-  addOptOut(db, { host: servers.get("opted-out")!.host, reason: "the operator asked us not to probe this host", source: "operator", since: new Date().toISOString() });
+  addOptOut(db, {
+    host: servers.get("opted-out")!.host,
+    reason: "the operator asked us not to probe this host",
+    source: "operator",
+    since: new Date().toISOString(),
+  });
   // The probe's round first, as in production (robots off here: the cross-reader's robots handling is under test).
   await runRound({ db, addressPolicy: loopback, robots: false, trigger: "test", log: () => undefined, limits: { deadlineMs: 10_000 } });
   for (const s of servers.values()) s.log.length = 0;
-  summary = await runCrossRead({ db, day: DAY, sample: 200, policy: loopback, userAgent: DEFAULT_USER_AGENT, limits: { deadlineMs: 10_000 }, log: () => undefined });
+  summary = await runCrossRead({
+    db,
+    day: DAY,
+    sample: 200,
+    policy: loopback,
+    userAgent: DEFAULT_USER_AGENT,
+    limits: { deadlineMs: 10_000 },
+    log: () => undefined,
+  });
 }, 60_000);
 
 afterAll(async () => {
@@ -82,7 +100,12 @@ describe("cross-reader outcomes against the probe's latest complete read", () =>
   });
 
   test("a server only an initialize-first reader can read is only_cross_reader", () => {
-    expect(outcomeOf("initialize-only")).toMatchObject({ outcome: "only_cross_reader", paths: [], crossToolCount: 1, probeToolCount: null });
+    expect(outcomeOf("initialize-only")).toMatchObject({
+      outcome: "only_cross_reader",
+      paths: [],
+      crossToolCount: 1,
+      probeToolCount: null,
+    });
   });
 
   test("a difference the probe's rules explain is stored as explained, with the rule and its number (DESIGN §6)", () => {
@@ -93,7 +116,9 @@ describe("cross-reader outcomes against the probe's latest complete read", () =>
     expect(outcomeOf("same")).toMatchObject({ explained: false, explanation: null });
     expect(summary.counts.explained).toBe(1);
     const page = getServerDetail(db, "io.test/initialize-only")!.crossRead!;
-    expect(crossReadSentence(page)).toBe(`An initialize-first reader read 1 tool on ${DAY}; modern clients fail here because server/discover answered HTTP 500.`);
+    expect(crossReadSentence(page)).toBe(
+      `An initialize-first reader read 1 tool on ${DAY}; modern clients fail here because server/discover answered HTTP 500.`,
+    );
   });
 
   test("a legacy server read by both, over three pages, is agreed", () => {
@@ -112,16 +137,26 @@ describe("cross-reader outcomes against the probe's latest complete read", () =>
     expect(servers.get("robots-no")!.log.map((l) => l.path)).toEqual(["/robots.txt"]);
     expect(outcomeOf("opted-out")).toBeUndefined();
     expect(outcomeOf("robots-no")).toBeUndefined();
-    expect(summary).toMatchObject({ sampled: 7, optedOut: 2, counts: { agreed: 1, disagreed: 1, only_probe: 1, only_cross_reader: 1, neither: 1 } });
+    expect(summary).toMatchObject({
+      sampled: 7,
+      optedOut: 2,
+      counts: { agreed: 1, disagreed: 1, only_probe: 1, only_cross_reader: 1, neither: 1 },
+    });
   });
 
   test("the cross-reader starts with initialize, never calls a tool, sends the probe's user agent, one request at a time", () => {
     for (const name of ["split", "initialize-only", "same", "modern-only"]) {
       const log = servers.get(name)!.log.filter((l) => l.path === "/mcp");
       expect(log[0]?.rpcMethod, name).toBe("initialize");
-      expect(log.some((l) => l.rpcMethod === "tools/call" || l.rpcMethod === "server/discover"), name).toBe(false);
+      expect(
+        log.some((l) => l.rpcMethod === "tools/call" || l.rpcMethod === "server/discover"),
+        name,
+      ).toBe(false);
       expect(new Set(log.map((l) => l.userAgent)), name).toEqual(new Set([DEFAULT_USER_AGENT]));
-      expect(log.every((l) => l.origin === undefined && l.authorization === undefined), name).toBe(true);
+      expect(
+        log.every((l) => l.origin === undefined && l.authorization === undefined),
+        name,
+      ).toBe(true);
       expect(servers.get(name)!.maxInFlight, name).toBe(1);
     }
   });
@@ -131,8 +166,20 @@ describe("cross-reader outcomes against the probe's latest complete read", () =>
     expect(res.status).toBe(200);
     const body = (await res.json()) as { day: string; servers: { name: string; outcome: string; paths: string[] }[] };
     expect(body.day).toBe(DAY);
-    expect(body.servers[0]).toEqual({ name: "io.test/initialize-only", outcome: "only_cross_reader", explained: true, explanation: "discover_server_error", paths: [] });
-    expect(body.servers.find((s) => s.outcome === "disagreed")).toEqual({ name: "io.test/split", outcome: "disagreed", explained: false, explanation: null, paths: ["search.description"] });
+    expect(body.servers[0]).toEqual({
+      name: "io.test/initialize-only",
+      outcome: "only_cross_reader",
+      explained: true,
+      explanation: "discover_server_error",
+      paths: [],
+    });
+    expect(body.servers.find((s) => s.outcome === "disagreed")).toEqual({
+      name: "io.test/split",
+      outcome: "disagreed",
+      explained: false,
+      explanation: null,
+      paths: ["search.description"],
+    });
   });
 });
 
@@ -140,7 +187,10 @@ describe("the cross-reader's guards are the probe's", () => {
   test("the address policy refuses loopback unless allowed, and nothing is sent", async () => {
     const s = servers.get("same")!;
     s.log.length = 0;
-    const r = await crossReadServer({ url: s.url, transport: "streamable-http" }, { policy: createAddressPolicy({ allowPrivate: false }), userAgent: DEFAULT_USER_AGENT });
+    const r = await crossReadServer(
+      { url: s.url, transport: "streamable-http" },
+      { policy: createAddressPolicy({ allowPrivate: false }), userAgent: DEFAULT_USER_AGENT },
+    );
     expect(r).toMatchObject({ ok: false, error: expect.stringMatching(/^address refused/) });
     expect(s.log).toEqual([]);
   });
@@ -159,7 +209,10 @@ describe("the cross-reader's guards are the probe's", () => {
     try {
       const port = (srv.address() as { port: number }).port;
       for (const p of ["/mcp", "/away"]) {
-        const r = await crossReadServer({ url: `http://127.0.0.1:${port}${p}`, transport: "streamable-http" }, { policy: loopback, userAgent: DEFAULT_USER_AGENT });
+        const r = await crossReadServer(
+          { url: `http://127.0.0.1:${port}${p}`, transport: "streamable-http" },
+          { policy: loopback, userAgent: DEFAULT_USER_AGENT },
+        );
         expect(r.ok).toBe(false);
       }
       expect(seen).toEqual(["/mcp", "/away"]);
@@ -176,7 +229,10 @@ describe("the 2024-11-05 HTTP+SSE transport", () => {
     const zoo = await startZooServer("http-sse-2024-11-05");
     try {
       const obs = await probeServer({ url: zoo.url, transport: "sse" }, { addressPolicy: loopback, limits: { deadlineMs: 10_000 } });
-      const r = await crossReadServer({ url: zoo.url, transport: "sse" }, { policy: loopback, userAgent: DEFAULT_USER_AGENT, hostGate: createHostGate({ limitOf: () => 1 }), deadlineMs: 10_000 });
+      const r = await crossReadServer(
+        { url: zoo.url, transport: "sse" },
+        { policy: loopback, userAgent: DEFAULT_USER_AGENT, hostGate: createHostGate({ limitOf: () => 1 }), deadlineMs: 10_000 },
+      );
       expect(r).toMatchObject({ ok: true, protocolVersion: "2024-11-05" });
       expect(obs.toolsList?.kind).toBe("complete");
       const probeTools = obs.toolsList?.kind === "complete" ? obs.toolsList.tools : null;

@@ -116,7 +116,12 @@ function answer(
   switch (body.method) {
     case "server/discover":
       if (spec.discover === "status500") return void res.writeHead(500, { "content-type": "text/plain" }).end("internal error");
-      if (spec.discover === "legacy400") return json(res, 400, { jsonrpc: "2.0", id: "server-error", error: { code: -32600, message: `Unsupported protocol version: ${MODERN}` } });
+      if (spec.discover === "legacy400")
+        return json(res, 400, {
+          jsonrpc: "2.0",
+          id: "server-error",
+          error: { code: -32600, message: `Unsupported protocol version: ${MODERN}` },
+        });
       return ok({
         resultType: "complete",
         supportedVersions: [MODERN],
@@ -127,7 +132,10 @@ function answer(
       });
     case "initialize":
       if (!spec.initialize) return json(res, 404, { jsonrpc: "2.0", id, error: { code: -32601, message: "Method not found: initialize" } });
-      return ok({ protocolVersion: LEGACY, capabilities: { tools: { listChanged: false } }, serverInfo: { name: "split", version: "1.0.0" } }, { "mcp-session-id": "s-1" });
+      return ok(
+        { protocolVersion: LEGACY, capabilities: { tools: { listChanged: false } }, serverInfo: { name: "split", version: "1.0.0" } },
+        { "mcp-session-id": "s-1" },
+      );
     case "notifications/initialized":
       return void res.writeHead(202).end();
     case "tools/list": {

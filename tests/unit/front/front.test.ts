@@ -45,7 +45,12 @@ async function listen(server: http.Server | net.Server): Promise<number> {
 
 /** A page naming its url, the version it was asked at and its render number, in two writes. */
 const page: Handler = (req, res, n) => {
-  res.writeHead(200, { "content-type": "text/html; charset=utf-8", "cache-control": "public, max-age=0, must-revalidate", etag: '"next-etag"', "x-nextjs-cache": "MISS" });
+  res.writeHead(200, {
+    "content-type": "text/html; charset=utf-8",
+    "cache-control": "public, max-age=0, must-revalidate",
+    etag: '"next-etag"',
+    "x-nextjs-cache": "MISS",
+  });
   res.write(`<p>${req.url} render ${n}</p>`);
   res.end("x".repeat(4_000));
 };
@@ -79,7 +84,12 @@ async function start(o: { limits?: Partial<FrontLimits>; handler?: Handler; rend
     if (path === "/api/health") return { kind: "health" };
     if (path.startsWith("/ungated/")) return { kind: "pass", ungated: true };
     if ((req.method !== "GET" && req.method !== "HEAD") || !path.startsWith("/cached/")) return { kind: "pass" };
-    return { kind: "cached", key: path, version: versions[path] ?? "v1", render: { path: `${path}?v=${versions[path] ?? "v1"}`, headers: { host: "front.test" } } };
+    return {
+      kind: "cached",
+      key: path,
+      version: versions[path] ?? "v1",
+      render: { path: `${path}?v=${versions[path] ?? "v1"}`, headers: { host: "front.test" } },
+    };
   };
   const front = createFront({
     limits: { ...LIMITS, ...o.limits },
@@ -117,7 +127,14 @@ function get(site: Site, path: string, headers: Record<string, string> = {}, met
       res.on("end", () => {
         const raw = Buffer.concat(chunks);
         const text = (res.headers["content-encoding"] === "gzip" ? gunzipSync(raw) : raw).toString("utf8");
-        resolve({ status: res.statusCode!, headers: res.headers, body: raw, text, how: res.headers["x-page-cache"] as string | undefined, ms: performance.now() - t0 });
+        resolve({
+          status: res.statusCode!,
+          headers: res.headers,
+          body: raw,
+          text,
+          how: res.headers["x-page-cache"] as string | undefined,
+          ms: performance.now() - t0,
+        });
       });
       res.on("error", reject);
     });
@@ -180,7 +197,8 @@ describe("front: answers from memory", () => {
     const site = await start();
     const first = await get(site, "/cached/e");
     const etag = first.headers.etag as string;
-    for (const inm of [etag, etag.slice(2), `"other", ${etag}`]) expect((await get(site, "/cached/e", { "if-none-match": inm })).status).toBe(304);
+    for (const inm of [etag, etag.slice(2), `"other", ${etag}`])
+      expect((await get(site, "/cached/e", { "if-none-match": inm })).status).toBe(304);
     const notModified = await get(site, "/cached/e", { "if-none-match": etag });
     expect(notModified.body.length).toBe(0);
     expect(notModified.headers.etag).toBe(etag);
@@ -221,7 +239,10 @@ describe("front: answers from memory", () => {
     site.versions["/cached/p"] = "v2";
     delay = 200;
     site.clock.now += 2_000;
-    const [leader, ...others] = await Promise.all([get(site, "/cached/p"), ...Array.from({ length: 3 }, () => sleep(30).then(() => get(site, "/cached/p")))]);
+    const [leader, ...others] = await Promise.all([
+      get(site, "/cached/p"),
+      ...Array.from({ length: 3 }, () => sleep(30).then(() => get(site, "/cached/p"))),
+    ]);
     expect(leader.how).toBe("fill");
     expect(leader.text).toContain("v=v2");
     for (const o of others) {
@@ -343,14 +364,18 @@ describe("front: faithful replays", () => {
     const t0 = performance.now();
     let firstByteMs = 0;
     const got = await new Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }>((resolve, reject) => {
-      const req = http.request(`${site.origin}/api/reprobe`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" } }, (res) => {
-        let text = "";
-        res.on("data", (c: Buffer) => {
-          if (!text) firstByteMs = performance.now() - t0;
-          text += c.toString();
-        });
-        res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, text }));
-      });
+      const req = http.request(
+        `${site.origin}/api/reprobe`,
+        { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" } },
+        (res) => {
+          let text = "";
+          res.on("data", (c: Buffer) => {
+            if (!text) firstByteMs = performance.now() - t0;
+            text += c.toString();
+          });
+          res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, text }));
+        },
+      );
       req.on("error", reject);
       req.end("server=x");
     });
@@ -393,7 +418,10 @@ describe("front: limits", () => {
   });
 
   test("at most maxRenders run at once; a few more wait, the rest get 503 with Retry-After: 1", async () => {
-    const site = await start({ limits: { maxRenders: 2, renderQueue: 2 }, handler: async (req, res, n) => (await sleep(300), page(req, res, n)) });
+    const site = await start({
+      limits: { maxRenders: 2, renderQueue: 2 },
+      handler: async (req, res, n) => (await sleep(300), page(req, res, n)),
+    });
     const all = await Promise.all(Array.from({ length: 8 }, (_, i) => get(site, i % 2 ? `/cached/k${i}` : `/passed/k${i}`)));
     const ok = all.filter((a) => a.status === 200);
     const busy = all.filter((a) => a.status === 503);
@@ -413,10 +441,22 @@ describe("front: limits", () => {
   });
 
   test("a route that bounds its own load (ungated, /mcp) is passed on whatever the render limits hold", async () => {
-    const site = await start({ limits: { maxRenders: 1, renderQueue: 0 }, handler: async (req, res, n) => (await sleep(200), page(req, res, n)) });
-    const all = await Promise.all([get(site, "/passed/a"), get(site, "/passed/b"), ...Array.from({ length: 6 }, (_, i) => get(site, `/ungated/${i}`, {}, "POST", "{}"))]);
+    const site = await start({
+      limits: { maxRenders: 1, renderQueue: 0 },
+      handler: async (req, res, n) => (await sleep(200), page(req, res, n)),
+    });
+    const all = await Promise.all([
+      get(site, "/passed/a"),
+      get(site, "/passed/b"),
+      ...Array.from({ length: 6 }, (_, i) => get(site, `/ungated/${i}`, {}, "POST", "{}")),
+    ]);
     expect(all.slice(2).map((a) => a.status)).toEqual([200, 200, 200, 200, 200, 200]);
-    expect(all.slice(0, 2).map((a) => a.status).sort()).toEqual([200, 503]);
+    expect(
+      all
+        .slice(0, 2)
+        .map((a) => a.status)
+        .sort(),
+    ).toEqual([200, 503]);
     expect(site.front.stats.snapshot().refusals.busy).toBe(1);
   });
 
@@ -435,7 +475,11 @@ describe("front: limits", () => {
       expect(away.headers["retry-after"], path).toBe("3");
     }
     const health = JSON.parse((await get(site, "/api/health")).text);
-    expect(health).toMatchObject({ ok: true, renderer: { state: "restarting" }, front: { answers: { "stale-if-error": 1 }, refusals: { renderer_away: 2 } } });
+    expect(health).toMatchObject({
+      ok: true,
+      renderer: { state: "restarting" },
+      front: { answers: { "stale-if-error": 1 }, refusals: { renderer_away: 2 } },
+    });
     site.link.up = true;
     expect((await get(site, "/cached/held")).how).toBe("fill");
   });
@@ -473,7 +517,11 @@ describe("front: request framing", () => {
     expect(site.renderer.seen).toEqual([]);
     expect(site.front.stats.snapshot().refusals.bad_request).toBe(attacks.length);
     // A plain chunked post is fine and reaches the renderer once, as one whole body.
-    expect((await raw(site, "POST /passed HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n3\r\nabc\r\n0\r\n\r\n")).split("\r\n")[0]).toBe("HTTP/1.1 200 OK");
+    expect(
+      (
+        await raw(site, "POST /passed HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n3\r\nabc\r\n0\r\n\r\n")
+      ).split("\r\n")[0],
+    ).toBe("HTTP/1.1 200 OK");
     expect(site.renderer.seen).toHaveLength(1);
     expect(site.renderer.seen[0]!.headers["content-length"]).toBe("3");
     expect(site.renderer.seen[0]!.headers["transfer-encoding"]).toBeUndefined();

@@ -1,5 +1,14 @@
 import { describe, expect, test } from "vitest";
-import { answerEtag, compressible, endToEnd, notModified, notModifiedHeaders, prefersGzip, rawHeaders, storableHeaders } from "@/lib/front/headers";
+import {
+  answerEtag,
+  compressible,
+  endToEnd,
+  notModified,
+  notModifiedHeaders,
+  prefersGzip,
+  rawHeaders,
+  storableHeaders,
+} from "@/lib/front/headers";
 
 // The replay rules of the front (DESIGN §7), one by one.
 
@@ -98,8 +107,21 @@ describe("replay rules", () => {
   });
 
   test("text answers are compressed, images other than SVG are not; repeated fields are written one by one", () => {
-    for (const t of ["text/html; charset=utf-8", "application/json", "image/svg+xml; charset=utf-8", "text/x-component", "application/javascript", "text/css"]) expect(compressible(t), t).toBe(true);
+    for (const t of [
+      "text/html; charset=utf-8",
+      "application/json",
+      "image/svg+xml; charset=utf-8",
+      "text/x-component",
+      "application/javascript",
+      "text/css",
+    ])
+      expect(compressible(t), t).toBe(true);
     for (const t of ["image/png", "font/woff2", undefined]) expect(compressible(t), String(t)).toBe(false);
-    expect(rawHeaders([["set-cookie", ["a=1", "b=2"]], ["x", "y"]])).toEqual(["set-cookie", "a=1", "set-cookie", "b=2", "x", "y"]);
+    expect(
+      rawHeaders([
+        ["set-cookie", ["a=1", "b=2"]],
+        ["x", "y"],
+      ]),
+    ).toEqual(["set-cookie", "a=1", "set-cookie", "b=2", "x", "y"]);
   });
 });

@@ -14,8 +14,16 @@ import { seededDb } from "../site/seeded-db";
 const seeded = seededDb("front-routes-");
 
 const NOW = new Date("2026-11-30T12:30:00Z");
-function route(url: string, headers: IncomingHttpHeaders = {}, o: { method?: string; now?: Date; publicBaseUrl?: string } = {}): FrontRoute {
-  return frontRoute({ method: o.method ?? "GET", url, headers: { host: "status.test", ...headers } }, { db: seeded.db, publicBaseUrl: o.publicBaseUrl } satisfies RouteContext, o.now ?? NOW);
+function route(
+  url: string,
+  headers: IncomingHttpHeaders = {},
+  o: { method?: string; now?: Date; publicBaseUrl?: string } = {},
+): FrontRoute {
+  return frontRoute(
+    { method: o.method ?? "GET", url, headers: { host: "status.test", ...headers } },
+    { db: seeded.db, publicBaseUrl: o.publicBaseUrl } satisfies RouteContext,
+    o.now ?? NOW,
+  );
 }
 function cached(url: string, headers: IncomingHttpHeaders = {}, o: Parameters<typeof route>[2] = {}) {
   const r = route(url, headers, o);
@@ -25,13 +33,22 @@ function cached(url: string, headers: IncomingHttpHeaders = {}, o: Parameters<ty
 
 describe("front routes", () => {
   test("pages, badges, server JSON and built files are answered from memory; other methods and paths are not", () => {
-    for (const url of ["/", "/?handshake=failed", serverPath(SEED.modern), badgePath(SEED.modern, "handshake"), shieldsEndpointPath(SEED.modern), serverJsonPath(SEED.modern), "/_next/static/chunks/x.js"]) {
+    for (const url of [
+      "/",
+      "/?handshake=failed",
+      serverPath(SEED.modern),
+      badgePath(SEED.modern, "handshake"),
+      shieldsEndpointPath(SEED.modern),
+      serverJsonPath(SEED.modern),
+      "/_next/static/chunks/x.js",
+    ]) {
       expect(route(url).kind, url).toBe("cached");
       expect(route(url, {}, { method: "HEAD" }).kind, url).toBe("cached");
       expect(route(url, {}, { method: "POST" }).kind, url).toBe("pass");
     }
     // /mcp is a route of its own (never a page), as are the other dynamic pages and the API.
-    for (const url of ["/mcp", "/faq", "/census", "/api/servers", "/servers/", "/favicon.svg", "/_next/static/../x"]) expect(route(url).kind, url).toBe("pass");
+    for (const url of ["/mcp", "/faq", "/census", "/api/servers", "/servers/", "/favicon.svg", "/_next/static/../x"])
+      expect(route(url).kind, url).toBe("pass");
     expect(route("/mcp", { accept: "text/event-stream" }).kind).toBe("pass");
     // /mcp bounds its own load per address (429 and the JSON-RPC error), so the render limits never refuse it;
     // every other pass stays within them.
@@ -54,7 +71,9 @@ describe("front routes", () => {
     const sitemap = cached("/sitemap.xml");
     expect(sitemap.version).toBe(cached("/").version.split("|").slice(0, -1).join("|"));
     expect(cached("/sitemap.xml", { host: "mirror.test" }).key).not.toBe(sitemap.key);
-    expect(cached("/sitemap.xml", { host: "mirror.test" }, { publicBaseUrl: "https://status.example" }).key).toBe(cached("/sitemap.xml", {}, { publicBaseUrl: "https://status.example" }).key);
+    expect(cached("/sitemap.xml", { host: "mirror.test" }, { publicBaseUrl: "https://status.example" }).key).toBe(
+      cached("/sitemap.xml", {}, { publicBaseUrl: "https://status.example" }).key,
+    );
     expect(cached("/sitemaps/1.xml").key).not.toBe(sitemap.key);
     for (const url of ["/sitemaps/01.xml", "/sitemaps/x.xml", "/robots.txt", "/card/"]) expect(route(url).kind, url).toBe("pass");
     const host = getServerDetail(seeded.db, SEED.gated)!.host!;
@@ -98,7 +117,9 @@ describe("front routes", () => {
     // Badges read ?check and ?metric (metric wins) and nothing else.
     expect(cached(badgePath(SEED.modern, "handshake")).key).not.toBe(cached(badgePath(SEED.modern)).key);
     expect(cached(`${badgePath(SEED.modern)}?x=1`).key).toBe(cached(badgePath(SEED.modern)).key);
-    expect(cached(`${badgePath(SEED.modern)}?check=handshake&metric=latency`).key).toBe(cached(`${badgePath(SEED.modern)}?metric=latency`).key);
+    expect(cached(`${badgePath(SEED.modern)}?check=handshake&metric=latency`).key).toBe(
+      cached(`${badgePath(SEED.modern)}?metric=latency`).key,
+    );
     expect(cached(`${badgePath(SEED.modern)}?metric=latency&window=7d`).key).toBe(cached(`${badgePath(SEED.modern)}?metric=latency`).key);
     expect(cached(`${badgePath(SEED.modern)}?metric=uptime&window=7d`).key).not.toBe(cached(`${badgePath(SEED.modern)}?metric=uptime`).key);
     expect(cached(`${badgePath(SEED.modern)}?metric=uptime`).render.path).toMatch(/\?metric=uptime&window=\w+$/);
@@ -119,7 +140,9 @@ describe("front routes", () => {
     expect(cached(serverPath(SEED.modern), { "x-forwarded-proto": "http" }).render.headers["x-forwarded-proto"]).toBe("http");
     // The User-Agent is not: every client gets the same HTML (next.config.mjs htmlLimitedBots).
     expect(cached(serverPath(SEED.modern), { "user-agent": "Googlebot/2.1" }).key).toBe(cached(serverPath(SEED.modern)).key);
-    expect(cached(serverPath(SEED.modern), { "user-agent": "Googlebot/2.1", cookie: "a=b", authorization: "x" }).render.headers).toEqual(cached(serverPath(SEED.modern)).render.headers);
+    expect(cached(serverPath(SEED.modern), { "user-agent": "Googlebot/2.1", cookie: "a=b", authorization: "x" }).render.headers).toEqual(
+      cached(serverPath(SEED.modern)).render.headers,
+    );
   });
 
   test("client navigation (RSC) has an entry per set of router headers, rendered with those headers and its _rsc", () => {

@@ -32,7 +32,11 @@ afterEach(async () => {
 function setup(urls: string[], now = "2026-11-01T00:00:00.000Z") {
   const t = tempDb();
   cleanups.push(t.cleanup);
-  applyRegistrySnapshot(t.db, urls.map((url, i) => listedServer(`t/s${i}`, url)), now);
+  applyRegistrySnapshot(
+    t.db,
+    urls.map((url, i) => listedServer(`t/s${i}`, url)),
+    now,
+  );
   const id = (i: number) => (t.db.$client.prepare("select id from servers where name = ?").get(`t/s${i}`) as { id: number }).id;
   return { db: t.db, id };
 }
@@ -57,9 +61,19 @@ function healthy(at: Date, hsMs: number, tlMs: number): ProbeObservation {
     era: "modern",
     handshake: { kind: "modern", protocolVersion: "2026-07-28", supportedVersions: ["2026-07-28"], seq: 1 },
     toolsList: { kind: "complete", tools: [{ name: "a", inputSchema: { type: "object" } }], pages: 2, malformed: [], seqs: [2, 3] },
-    toolCall: { kind: "answered", status: 200, shape: { type: "jsonrpc_error", code: -32602, message: "Unknown tool", transport: "json" }, seq: 4 },
+    toolCall: {
+      kind: "answered",
+      status: 200,
+      shape: { type: "jsonrpc_error", code: -32602, message: "Unknown tool", transport: "json" },
+      seq: 4,
+    },
     authMetadata: { kind: "no_challenge" },
-    exchanges: [ex(1, "discover", hsMs, 200), ex(2, "tools_list", tlMs / 2, 200), ex(3, "tools_list", tlMs / 2, 200), ex(4, "tools_call", 3, 200)],
+    exchanges: [
+      ex(1, "discover", hsMs, 200),
+      ex(2, "tools_list", tlMs / 2, 200),
+      ex(3, "tools_list", tlMs / 2, 200),
+      ex(4, "tools_call", 3, 200),
+    ],
   };
 }
 
@@ -100,7 +114,11 @@ describe("response times and the daily rollup", () => {
     const t2 = new Date("2026-11-02T20:00:00.000Z");
     const last = record(db, id(0), healthy(t2, 300, 60), t2);
     const runs = db.$client.prepare("select handshake_ms as hs, tools_list_ms as tl from runs order by id").all();
-    expect(runs).toEqual([{ hs: 100, tl: 40 }, { hs: null, tl: null }, { hs: 300, tl: 60 }]);
+    expect(runs).toEqual([
+      { hs: 100, tl: 40 },
+      { hs: null, tl: null },
+      { hs: 300, tl: 60 },
+    ]);
 
     const day = historyDays(db, ["t/s0"], "2026-11-01").get("t/s0")!;
     expect(day).toEqual([{ day: "2026-11-02", state: "failed", probes: 3, runId: last.runId, handshakeMsAvg: 200, toolsListMsAvg: 50 }]);
@@ -249,7 +267,13 @@ describe("probe again now", () => {
 
   test("a scheduled round waits for a one-server re-probe to finish instead of skipping its tick, but not for another round", async () => {
     const { db } = setup(["https://a.example/mcp"]);
-    const deps = { db, addressPolicy: createAddressPolicy({ allowPrivate: true }), log: () => undefined, trigger: "scheduler", serverIds: [] };
+    const deps = {
+      db,
+      addressPolicy: createAddressPolicy({ allowPrivate: true }),
+      log: () => undefined,
+      trigger: "scheduler",
+      serverIds: [],
+    };
     const hold = (trigger: string) => acquireRoundLock(db, { holder: "other", trigger, now: new Date(), staleMs: 60_000 });
     const release = (roundId: number) => finishRound(db, roundId, "other", { now: new Date(), status: "done", progress: {} });
 
@@ -268,4 +292,3 @@ describe("probe again now", () => {
     if (r.started) expect((await r.done).status).toBe("done");
   });
 });
-

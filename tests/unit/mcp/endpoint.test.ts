@@ -43,8 +43,12 @@ describe.each(["modern", "legacy"] as const)("/mcp with the official SDK client 
     for (const name of [SEED.modern, SEED.gated, SEED.left, SEED.allStates]) {
       const r = await call("get_server_status", { name });
       expect(r.isError).toBeFalsy();
-      const page = JSON.parse(serverAnswer(name, site.db).body) as Record<string, unknown> & { checks: Record<string, { state: string; reason: string }> };
-      const s = r.structuredContent as Record<string, unknown> & { checks: Record<string, { state: string; reason: string; hint: string | null } | null> };
+      const page = JSON.parse(serverAnswer(name, site.db).body) as Record<string, unknown> & {
+        checks: Record<string, { state: string; reason: string }>;
+      };
+      const s = r.structuredContent as Record<string, unknown> & {
+        checks: Record<string, { state: string; reason: string; hint: string | null } | null>;
+      };
       for (const id of CHECK_IDS) {
         expect(s.checks[id]).toMatchObject({ state: page.checks[id]!.state, reason: page.checks[id]!.reason, hint: null });
         expect(text(r)).toContain(page.checks[id]!.reason);
@@ -69,9 +73,13 @@ describe.each(["modern", "legacy"] as const)("/mcp with the official SDK client 
   });
 
   test("the overall state follows DESIGN §2: a credential gate is Not checked overall, never Verified", async () => {
-    const gated = (await call("get_server_status", { name: SEED.gated })).structuredContent as { overall: { state: string; check: string } };
+    const gated = (await call("get_server_status", { name: SEED.gated })).structuredContent as {
+      overall: { state: string; check: string };
+    };
     expect(gated.overall).toMatchObject({ state: "not_checked", check: "handshake" });
-    const four = (await call("get_server_status", { name: SEED.allStates })).structuredContent as { overall: { state: string; check: string } };
+    const four = (await call("get_server_status", { name: SEED.allStates })).structuredContent as {
+      overall: { state: string; check: string };
+    };
     expect(four.overall).toMatchObject({ state: "failed", check: "protocol_version" });
     const weather = await call("get_server_status", { name: SEED.modern });
     expect(weather.structuredContent).toMatchObject({ overall: { state: "verified", check: null } });
@@ -96,14 +104,25 @@ describe.each(["modern", "legacy"] as const)("/mcp with the official SDK client 
   test("recent_changes lists the state and tool changes the server page shows for the same window", async () => {
     const since = new Date(Date.now() - 2.5 * 86_400_000).toISOString();
     const r = await call("recent_changes", { since, name: SEED.modern });
-    const page = JSON.parse(serverAnswer(SEED.modern, site.db).body) as { transitions: { at: string; check: string; toState: string }[]; toolChanges: { at: string; toolName: string; path: string }[] };
-    const s = r.structuredContent as { stateChanges: { at: string; check: string; to: string }[]; toolChanges: { at: string; tool: string; path: string }[] };
+    const page = JSON.parse(serverAnswer(SEED.modern, site.db).body) as {
+      transitions: { at: string; check: string; toState: string }[];
+      toolChanges: { at: string; toolName: string; path: string }[];
+    };
+    const s = r.structuredContent as {
+      stateChanges: { at: string; check: string; to: string }[];
+      toolChanges: { at: string; tool: string; path: string }[];
+    };
     const expected = page.transitions.filter((t) => t.at > since);
     expect(expected.length).toBeGreaterThan(0);
     expect(s.stateChanges.map((c) => [c.at, c.check, c.to])).toEqual(expected.map((t) => [t.at, t.check, t.toState]));
     // Newest first in both; the page breaks ties between changes of one read differently, so compare as sets.
     const key = (at: string, tool: string, path: string) => `${at} ${tool} ${path}`;
-    expect(s.toolChanges.map((c) => key(c.at, c.tool, c.path)).sort()).toEqual(page.toolChanges.filter((t) => t.at > since).map((t) => key(t.at, t.toolName, t.path)).sort());
+    expect(s.toolChanges.map((c) => key(c.at, c.tool, c.path)).sort()).toEqual(
+      page.toolChanges
+        .filter((t) => t.at > since)
+        .map((t) => key(t.at, t.toolName, t.path))
+        .sort(),
+    );
     expect(text(r)).toContain("handshake: Failed → Verified");
   });
 
@@ -113,7 +132,11 @@ describe.each(["modern", "legacy"] as const)("/mcp with the official SDK client 
     ["get_server_status", {}, /name: Invalid input: expected string, received undefined/],
     ["get_server_status", { name: SEED.modern, verbose: true }, /Unrecognized key: "verbose"/],
     ["search_servers", { query: "x".repeat(10_000) }, /query: Too big: expected string to have <=200 characters/],
-    ["search_servers", { tools_list: "broken" }, /tools_list: Invalid option: expected one of "verified"\|"failed"\|"observed_risk"\|"not_checked"/],
+    [
+      "search_servers",
+      { tools_list: "broken" },
+      /tools_list: Invalid option: expected one of "verified"\|"failed"\|"observed_risk"\|"not_checked"/,
+    ],
     ["search_servers", { page: "2" }, /page: Invalid input: expected number, received string/],
     ["search_servers", { pageSize: 0 }, /pageSize: Too small: expected number to be >=1/],
     ["recent_changes", { since: "yesterday" }, /since: expected an ISO-8601 date \(2026-11-30\) or date-time with a time zone/],
@@ -135,7 +158,10 @@ describe.each(["modern", "legacy"] as const)("/mcp with the official SDK client 
   test("a page size over the cap is clamped, and the answer says so", async () => {
     const r = await call("search_servers", { pageSize: 5_000 });
     expect(r.isError).toBeFalsy();
-    expect(r.structuredContent).toMatchObject({ pageSize: SEARCH_PAGE_SIZE.cap, notes: [`pageSize 5000 is over the cap of ${SEARCH_PAGE_SIZE.cap}, so ${SEARCH_PAGE_SIZE.cap} servers per page were returned.`] });
+    expect(r.structuredContent).toMatchObject({
+      pageSize: SEARCH_PAGE_SIZE.cap,
+      notes: [`pageSize 5000 is over the cap of ${SEARCH_PAGE_SIZE.cap}, so ${SEARCH_PAGE_SIZE.cap} servers per page were returned.`],
+    });
     expect((r.structuredContent as { servers: unknown[] }).servers).toHaveLength(SEARCH_PAGE_SIZE.cap);
     expect(text(r)).toContain(`Note: pageSize 5000 is over the cap of ${SEARCH_PAGE_SIZE.cap}`);
     const c = await call("recent_changes", { since: "2020-01-01", limit: 10_000 });
@@ -157,7 +183,11 @@ describe("/mcp over HTTP", () => {
 
   test("answers carry no cookie and forbid caching; GET and DELETE are 405 (no sessions)", async () => {
     const f = fetchFrom("127.0.0.7");
-    const post = await f(site.url, { method: "POST", headers: { ...MODERN_HEADERS, "mcp-method": "tools/list" }, body: modernBody(1, "tools/list") });
+    const post = await f(site.url, {
+      method: "POST",
+      headers: { ...MODERN_HEADERS, "mcp-method": "tools/list" },
+      body: modernBody(1, "tools/list"),
+    });
     expect(post.status).toBe(200);
     expect(post.headers.get("set-cookie")).toBeNull();
     expect(post.headers.get("cache-control")).toBe("no-store");
@@ -167,7 +197,8 @@ describe("/mcp over HTTP", () => {
 
   test("past the limit: 429 with Retry-After, -32023 with data.retryAfterMs for a modern client, and the request id echoed", async () => {
     const f = fetchFrom("127.0.0.8");
-    const send = (id: number) => f(site.url, { method: "POST", headers: { ...MODERN_HEADERS, "mcp-method": "tools/list" }, body: modernBody(id, "tools/list") });
+    const send = (id: number) =>
+      f(site.url, { method: "POST", headers: { ...MODERN_HEADERS, "mcp-method": "tools/list" }, body: modernBody(id, "tools/list") });
     for (let i = 1; i <= 3; i++) expect((await send(i)).status).toBe(200);
     const r = await send(4);
     expect(r.status).toBe(429);
@@ -182,7 +213,12 @@ describe("/mcp over HTTP", () => {
   test("a legacy client past the limit gets 429 and Retry-After with a JSON-RPC error it knows; a notification an empty 429", async () => {
     const f = fetchFrom("127.0.0.9");
     const headers = { "content-type": "application/json", accept: "application/json, text/event-stream" };
-    const init = JSON.stringify({ jsonrpc: "2.0", id: "init-1", method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "old", version: "1" } } });
+    const init = JSON.stringify({
+      jsonrpc: "2.0",
+      id: "init-1",
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "old", version: "1" } },
+    });
     for (let i = 0; i < 3; i++) expect((await f(site.url, { method: "POST", headers, body: init })).status).toBe(200);
     const r = await f(site.url, { method: "POST", headers, body: init });
     expect(r.status).toBe(429);
@@ -196,7 +232,11 @@ describe("/mcp over HTTP", () => {
   test("the limit is per address: an X-Forwarded-For the client wrote is not trusted, another address is served", async () => {
     const f = fetchFrom("127.0.0.10");
     const send = (fetcher: typeof f, extra: Record<string, string> = {}) =>
-      fetcher(site.url, { method: "POST", headers: { ...MODERN_HEADERS, "mcp-method": "tools/list", ...extra }, body: modernBody(1, "tools/list") });
+      fetcher(site.url, {
+        method: "POST",
+        headers: { ...MODERN_HEADERS, "mcp-method": "tools/list", ...extra },
+        body: modernBody(1, "tools/list"),
+      });
     for (let i = 0; i < 3; i++) expect((await send(f)).status).toBe(200);
     expect((await send(f, { "x-forwarded-for": "203.0.113.9" })).status).toBe(429);
     expect((await send(fetchFrom("127.0.0.11"))).status).toBe(200);

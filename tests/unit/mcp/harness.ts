@@ -48,15 +48,18 @@ export async function startMcpSite(options: Partial<McpEndpointOptions> = {}): P
 /** A fetch whose connections leave from `localAddress` (any 127/8 address is this machine's own): another client. */
 export function fetchFrom(localAddress: string): FetchLike & typeof undiciFetch {
   const dispatcher = new Agent({ localAddress });
-  return ((input: Parameters<typeof undiciFetch>[0], init: Parameters<typeof undiciFetch>[1] = {}) => undiciFetch(input, { ...init, dispatcher })) as FetchLike &
-    typeof undiciFetch;
+  return ((input: Parameters<typeof undiciFetch>[0], init: Parameters<typeof undiciFetch>[1] = {}) =>
+    undiciFetch(input, { ...init, dispatcher })) as FetchLike & typeof undiciFetch;
 }
 
 export type Era = "modern" | "legacy";
 
 /** The official SDK client: modern negotiates with server/discover, legacy is the plain 2025 initialize. */
 export async function sdkClient(url: string, era: Era, fetch?: FetchLike): Promise<Client> {
-  const client = new Client({ name: "mcp-status-tests", version: "1.0.0" }, era === "modern" ? { versionNegotiation: { mode: "auto" } } : {});
+  const client = new Client(
+    { name: "mcp-status-tests", version: "1.0.0" },
+    era === "modern" ? { versionNegotiation: { mode: "auto" } } : {},
+  );
   await client.connect(new StreamableHTTPClientTransport(new URL(url), fetch ? { fetch } : {}));
   return client;
 }

@@ -25,7 +25,11 @@ const status: ServerStatus = {
   leftRegistryAt: null,
   overall: { state: "failed", check: "handshake", reason: "The TLS handshake failed: the certificate expired on 2026-11-01.", cause: null },
   checks: {
-    handshake: check("failed", "The TLS handshake failed: the certificate expired on 2026-11-01.", "Renew the certificate of tls.acme.dev."),
+    handshake: check(
+      "failed",
+      "The TLS handshake failed: the certificate expired on 2026-11-01.",
+      "Renew the certificate of tls.acme.dev.",
+    ),
     protocol_version: check("failed", "No revision was agreed: the handshake failed."),
     tools_list: check("not_checked", "The tool list was not requested: the handshake failed."),
     error_taxonomy: check("not_checked", "The reserved-tool call was withheld because the handshake failed."),
@@ -45,7 +49,9 @@ describe("get_server_status's summary for a model", () => {
     expect(serverStatusOutput.safeParse(status).success).toBe(true);
     const text = serverStatusText(status);
     expect(text).toContain("Overall: Failed, decided by handshake: The TLS handshake failed");
-    expect(text).toContain("- handshake (Handshake): Failed. The TLS handshake failed: the certificate expired on 2026-11-01.\n  What to change: Renew the certificate of tls.acme.dev.");
+    expect(text).toContain(
+      "- handshake (Handshake): Failed. The TLS handshake failed: the certificate expired on 2026-11-01.\n  What to change: Renew the certificate of tls.acme.dev.",
+    );
     expect(text).toContain("- tools_list (Tool list): Not checked. The tool list was not requested");
     expect(text).toContain("- auth_metadata (Auth metadata): not probed yet.");
     expect(text).toContain("Last probe: 2026-11-30T10:00:00Z. Last complete read of the tool list: never.");

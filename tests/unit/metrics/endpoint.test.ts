@@ -58,7 +58,14 @@ async function startFrontAt(metricsToken: string | undefined): Promise<string> {
     renderer: {
       upstream: () => (rendererAway ? null : upstream),
       retryAfterS: () => 1,
-      status: () => ({ state: rendererAway ? "restarting" : "up", pid: 1, since: new Date().toISOString(), restarts: 0, lastExit: null, nextStartAt: null }),
+      status: () => ({
+        state: rendererAway ? "restarting" : "up",
+        pid: 1,
+        since: new Date().toISOString(),
+        restarts: 0,
+        lastExit: null,
+        nextStartAt: null,
+      }),
     },
     healthFacts: () => ({}),
     metricsToken,
@@ -130,7 +137,8 @@ describe("GET /metrics", () => {
     // Stored counters come from the database, once; the front's from its counters' snapshot, every outcome
     // and cause present (zero included), and the scrape itself not counted as an answer.
     expect(valueOf(p, METRICS.roundsStarted.name, { trigger: "scheduler" })).toBe(4);
-    for (const [outcome, n] of Object.entries(snapshot.answers)) expect(valueOf(p, METRICS.frontAnswers.name, { outcome }), outcome).toBe(n);
+    for (const [outcome, n] of Object.entries(snapshot.answers))
+      expect(valueOf(p, METRICS.frontAnswers.name, { outcome }), outcome).toBe(n);
     for (const [cause, n] of Object.entries(snapshot.refusals)) expect(valueOf(p, METRICS.frontRefusals.name, { cause }), cause).toBe(n);
     expect(fronts[0]!.stats.snapshot().answers).toEqual(snapshot.answers);
     expect(valueOf(p, METRICS.frontRendersInFlight.name)).toBe(0);
@@ -144,7 +152,9 @@ describe("GET /metrics", () => {
   });
 
   test("compressed when asked, for Prometheus's Accept-Encoding: gzip", async () => {
-    const res = await new Promise<http.IncomingMessage>((resolve) => http.get(`${frontOrigin}/metrics`, { headers: { ...auth, "accept-encoding": "gzip" } }, resolve));
+    const res = await new Promise<http.IncomingMessage>((resolve) =>
+      http.get(`${frontOrigin}/metrics`, { headers: { ...auth, "accept-encoding": "gzip" } }, resolve),
+    );
     expect(res.headers["content-encoding"]).toBe("gzip");
     const chunks: Buffer[] = [];
     for await (const c of res) chunks.push(c as Buffer);

@@ -20,7 +20,13 @@ import { parseExposition, sumOf, valueOf, type ParsedExposition } from "./exposi
 // Counters of events written by real rounds into a real SQLite file, and gauges read back from it: what any
 // process serving /metrics reads.
 
-const ZOO = ["modern-healthy-paged", "legacy-2025-06-18-stateless", "credential-gate-valid-prm", "slow-down-429-discover", "discover-500-stack-trace"];
+const ZOO = [
+  "modern-healthy-paged",
+  "legacy-2025-06-18-stateless",
+  "credential-gate-valid-prm",
+  "slow-down-429-discover",
+  "discover-500-stack-trace",
+];
 const zoo: RunningZooServer[] = [];
 let registry: FixtureRegistry;
 let t: ReturnType<typeof tempDb>;
@@ -50,7 +56,9 @@ beforeAll(async () => {
   t = tempDb();
   db = t.db;
   for (const name of ZOO) zoo.push(await startZooServer(name));
-  registry = await startFixtureRegistry(ZOO.map((n, i) => entry(`io.github.metrics/${n}`, [{ type: "streamable-http", url: zoo[i]!.url }])));
+  registry = await startFixtureRegistry(
+    ZOO.map((n, i) => entry(`io.github.metrics/${n}`, [{ type: "streamable-http", url: zoo[i]!.url }])),
+  );
 });
 
 afterAll(async () => {
@@ -112,7 +120,9 @@ describe("stored metrics", () => {
 
   test("check states are counted from the covering index alone, never by reading the table", () => {
     const cols = ["overall", ...CHECK_IDS.map((id) => `state_${id}`)].join(", ");
-    const plan = db.$client.prepare(`explain query plan select ${cols}, count(*) from servers where left_registry_at is null group by ${cols}`).all() as { detail: string }[];
+    const plan = db.$client
+      .prepare(`explain query plan select ${cols}, count(*) from servers where left_registry_at is null group by ${cols}`)
+      .all() as { detail: string }[];
     expect(plan.map((p) => p.detail).join("; ")).toMatch(/USING COVERING INDEX servers_states_idx/);
   });
 
@@ -138,7 +148,9 @@ describe("stored metrics", () => {
   });
 
   test("open alerts by kind follow the alerts table", async () => {
-    db.run(sql`insert into alerts (day, kind, message, created_at) values ('2026-11-29', 'rounds_stale', 'no round finished', '2026-11-29T12:00:00.000Z')`);
+    db.run(
+      sql`insert into alerts (day, kind, message, created_at) values ('2026-11-29', 'rounds_stale', 'no round finished', '2026-11-29T12:00:00.000Z')`,
+    );
     const p = await scrape();
     expect(valueOf(p, METRICS.alertsOpen.name, { kind: "rounds_stale" })).toBe(1);
     expect(valueOf(p, METRICS.alertsOpen.name, { kind: "coverage_drop" })).toBe(0);
@@ -155,6 +167,7 @@ describe("stored metrics", () => {
 
   test("the README's metric table names every metric the site exports", () => {
     const readme = fs.readFileSync("README.md", "utf8");
-    for (const spec of Object.values(METRICS)) expect(readme, spec.name).toMatch(new RegExp(`\\| \`${spec.name}(\\{[a-z,]+\\})?\` \\| ${spec.type} \\|`));
+    for (const spec of Object.values(METRICS))
+      expect(readme, spec.name).toMatch(new RegExp(`\\| \`${spec.name}(\\{[a-z,]+\\})?\` \\| ${spec.type} \\|`));
   });
 });

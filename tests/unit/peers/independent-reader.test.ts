@@ -19,7 +19,10 @@ const compared: string[] = [];
 const officialCouldNot: string[] = [];
 
 async function compare(name: string, server: Server, mustCompare: boolean): Promise<void> {
-  const obs = await probeServer({ url: server.url, transport: server.transport }, { addressPolicy: policy, limits: { deadlineMs: 20_000 } });
+  const obs = await probeServer(
+    { url: server.url, transport: server.transport },
+    { addressPolicy: policy, limits: { deadlineMs: 20_000 } },
+  );
   if (obs.toolsList?.kind !== "complete") {
     expect(mustCompare, `${name}: our probe could not read the tool list (${obs.toolsList?.kind})`).toBe(false);
     return;

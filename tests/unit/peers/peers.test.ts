@@ -12,10 +12,15 @@ describe("probe against real MCP servers from npm", () => {
   test.each(Object.entries(PEERS))("%s", async (name, peer) => {
     const running = await peer.start();
     try {
-      const obs = await probeServer({ url: running.url, transport: "streamable-http" }, { addressPolicy: policy, limits: { deadlineMs: 20_000 } });
+      const obs = await probeServer(
+        { url: running.url, transport: "streamable-http" },
+        { addressPolicy: policy, limits: { deadlineMs: 20_000 } },
+      );
       const results = judge(obs);
       const where = `${name}: ${peer.about}\n${results.map((r) => `${r.check}=${r.state}: ${r.reason}`).join("\n")}`;
-      console.log(`[peers] ${name}: era ${obs.era} ${protocolVersionOf(obs) ?? "-"}; ${results.map((r) => `${r.check}=${r.state}`).join(" ")}`);
+      console.log(
+        `[peers] ${name}: era ${obs.era} ${protocolVersionOf(obs) ?? "-"}; ${results.map((r) => `${r.check}=${r.state}`).join(" ")}`,
+      );
 
       expect(statesOf(results), where).toEqual(peer.states);
       expect(obs.era, where).toBe(peer.era);

@@ -9,7 +9,10 @@ function run(args: string[], env: Record<string, string> = {}): Promise<{ code: 
   return new Promise((resolve) => {
     const { PROBE_ALLOW_PRIVATE_NETWORKS: _drop, ...base } = process.env;
     // node --import tsx is what `npx tsx` runs, minus npx start-up time.
-    const child = spawn(process.execPath, ["--import", "tsx", "lib/cli/probe.ts", ...args], { env: { ...base, ...env }, cwd: process.cwd() });
+    const child = spawn(process.execPath, ["--import", "tsx", "lib/cli/probe.ts", ...args], {
+      env: { ...base, ...env },
+      cwd: process.cwd(),
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
@@ -20,7 +23,13 @@ function run(args: string[], env: Record<string, string> = {}): Promise<{ code: 
 
 describe("probe CLI arguments", () => {
   test("defaults and every flag", () => {
-    expect(parseArgs(["https://a.example/mcp"])).toEqual({ url: "https://a.example/mcp", transport: "streamable-http", json: false, optOut: [], legacy: false });
+    expect(parseArgs(["https://a.example/mcp"])).toEqual({
+      url: "https://a.example/mcp",
+      transport: "streamable-http",
+      json: false,
+      optOut: [],
+      legacy: false,
+    });
     expect(parseArgs(["--json", "--transport", "sse", "https://a.example/sse", "--opt-out", "B.example", "--opt-out=c.example"])).toEqual({
       url: "https://a.example/sse",
       transport: "sse",
@@ -54,8 +63,16 @@ describe("probe CLI process", () => {
     server = await startLoopback((_req, res, body) => {
       const m = JSON.parse(body || "{}") as { id?: number; method?: string };
       res.writeHead(200, { "content-type": "application/json" });
-      if (m.method === "server/discover") res.end(JSON.stringify({ jsonrpc: "2.0", id: m.id, result: { supportedVersions: ["2026-07-28"] } }));
-      else if (m.method === "initialize") res.end(JSON.stringify({ jsonrpc: "2.0", id: m.id, result: { protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "cli", version: "1" } } }));
+      if (m.method === "server/discover")
+        res.end(JSON.stringify({ jsonrpc: "2.0", id: m.id, result: { supportedVersions: ["2026-07-28"] } }));
+      else if (m.method === "initialize")
+        res.end(
+          JSON.stringify({
+            jsonrpc: "2.0",
+            id: m.id,
+            result: { protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "cli", version: "1" } },
+          }),
+        );
       else if (m.method === "notifications/initialized") res.end();
       else if (m.method === "tools/list") res.end(JSON.stringify({ jsonrpc: "2.0", id: m.id, result: { tools: [] } }));
       else res.end(JSON.stringify({ jsonrpc: "2.0", id: m.id, error: { code: -32602, message: "Unknown tool" } }));
@@ -98,7 +115,9 @@ describe("probe CLI process", () => {
     const report = JSON.parse(r.stdout) as { exchanges: { phase: string }[]; checks: Record<string, { state: string; reason: string }> };
     expect(report.exchanges[0]!.phase).toBe("initialize");
     expect(report.exchanges.map((e) => e.phase)).not.toContain("discover");
-    expect(server.log.slice(before).map((l) => (JSON.parse(l.body || "{}") as { method?: string }).method)).not.toContain("server/discover");
+    expect(server.log.slice(before).map((l) => (JSON.parse(l.body || "{}") as { method?: string }).method)).not.toContain(
+      "server/discover",
+    );
     expect(report.checks.handshake!.reason).toMatch(/server\/discover was not sent/);
     expect(report.checks.protocol_version!.state).toBe("verified");
   });

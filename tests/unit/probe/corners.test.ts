@@ -15,9 +15,11 @@ afterAll(async () => {
 async function secondPageHangs(): Promise<Loopback> {
   const s = await startLoopback((_req, res, body) => {
     const m = JSON.parse(body || "{}") as { id?: number; method?: string; params?: { cursor?: string } };
-    const reply = (result: unknown) => res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id: m.id, result }));
+    const reply = (result: unknown) =>
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id: m.id, result }));
     if (m.method === "server/discover") return reply({ supportedVersions: ["2026-07-28"], capabilities: {} });
-    if (m.method === "tools/list" && m.params?.cursor === undefined) return reply({ tools: [{ name: "a", inputSchema: { type: "object" } }], nextCursor: "p2" });
+    if (m.method === "tools/list" && m.params?.cursor === undefined)
+      return reply({ tools: [{ name: "a", inputSchema: { type: "object" } }], nextCursor: "p2" });
     if (m.method === "tools/list") return; // held open until the server closes
     res.writeHead(404).end();
   });
@@ -30,7 +32,10 @@ const policy = createAddressPolicy({ allowPrivate: true });
 describe("the probe's own deadline is not the server's fault (DESIGN §2.2)", () => {
   test("a page request that times out on its own is Failed, after the pages already read", async () => {
     const s = await secondPageHangs();
-    const obs = await probeServer({ url: `${s.url}/mcp`, transport: "streamable-http" }, { addressPolicy: policy, limits: { headersTimeoutMs: 1_000, deadlineMs: 10_000 } });
+    const obs = await probeServer(
+      { url: `${s.url}/mcp`, transport: "streamable-http" },
+      { addressPolicy: policy, limits: { headersTimeoutMs: 1_000, deadlineMs: 10_000 } },
+    );
     expect(obs.toolsList?.kind).toBe("failed");
     const tl = judge(obs).find((r) => r.check === "tools_list")!;
     expect(tl.state).toBe("failed");
@@ -40,14 +45,19 @@ describe("the probe's own deadline is not the server's fault (DESIGN §2.2)", ()
 
   test("the same server cut by the probe's deadline first is the probe's budget: Not checked with the pages read", async () => {
     const s = await secondPageHangs();
-    const obs = await probeServer({ url: `${s.url}/mcp`, transport: "streamable-http" }, { addressPolicy: policy, limits: { headersTimeoutMs: 15_000, deadlineMs: 1_500 } });
+    const obs = await probeServer(
+      { url: `${s.url}/mcp`, transport: "streamable-http" },
+      { addressPolicy: policy, limits: { headersTimeoutMs: 15_000, deadlineMs: 1_500 } },
+    );
     expect(obs.toolsList).toMatchObject({ kind: "budget_exhausted", pages: 1 });
     expect(obs.deadlineHit).toBe(true);
     const results = judge(obs);
     const tl = results.find((r) => r.check === "tools_list")!;
     expect(tl.state).toBe("not_checked");
     expect(tl.reason).toMatch(/deadline ran out while the server was still answering tools\/list: 1 page \(1 tool\) came back in time/);
-    expect(results.find((r) => r.check === "error_taxonomy")!.reason).toMatch(/withheld because the probe's deadline ran out with pages of the tool list still unread/);
+    expect(results.find((r) => r.check === "error_taxonomy")!.reason).toMatch(
+      /withheld because the probe's deadline ran out with pages of the tool list still unread/,
+    );
     expect(s.log.filter((r) => r.body.includes('"tools/call"'))).toEqual([]);
   });
 });
@@ -85,7 +95,11 @@ describe("resource coverage follows the official SDK client's checkResourceAllow
     expect(metadataProblems({ detail: "Not Found" }, server).map((p) => p.kind)).toEqual(["no_resource", "no_authorization_servers"]);
     expect(metadataProblems({ ...ok, authorization_servers: [] }, server).map((p) => p.kind)).toEqual(["no_authorization_servers"]);
     expect(metadataProblems({ ...ok, authorization_servers: [""] }, server).map((p) => p.kind)).toEqual(["no_authorization_servers"]);
-    expect(metadataProblems({ ...ok, authorization_servers: "https://as.example" }, server).map((p) => p.kind)).toEqual(["no_authorization_servers"]);
-    expect(metadataProblems({ ...ok, resource: "https://h.example/mc" }, server)).toEqual([{ kind: "resource_not_covering", resource: "https://h.example/mc", why: "path" }]);
+    expect(metadataProblems({ ...ok, authorization_servers: "https://as.example" }, server).map((p) => p.kind)).toEqual([
+      "no_authorization_servers",
+    ]);
+    expect(metadataProblems({ ...ok, resource: "https://h.example/mc" }, server)).toEqual([
+      { kind: "resource_not_covering", resource: "https://h.example/mc", why: "path" },
+    ]);
   });
 });

@@ -9,7 +9,9 @@ export interface Loopback {
   close(): Promise<void>;
 }
 
-export async function startLoopback(handler: (req: http.IncomingMessage, res: http.ServerResponse, body: string) => void): Promise<Loopback> {
+export async function startLoopback(
+  handler: (req: http.IncomingMessage, res: http.ServerResponse, body: string) => void,
+): Promise<Loopback> {
   const log: Loopback["log"] = [];
   const server = http.createServer((req, res) => {
     let body = "";

@@ -22,7 +22,10 @@ const lookupFailing = (code: string) => async (): Promise<never> => {
 
 describe("network-level failures are classified on the exchange", () => {
   test("a closed port is `refused`", async () => {
-    const obs = await probeServer({ url: `http://127.0.0.1:${await closedPort()}/mcp`, transport: "streamable-http" }, { addressPolicy: policy, limits });
+    const obs = await probeServer(
+      { url: `http://127.0.0.1:${await closedPort()}/mcp`, transport: "streamable-http" },
+      { addressPolicy: policy, limits },
+    );
     expect(obs.exchanges[0]).toMatchObject({ network: "refused", errorCode: "ECONNREFUSED" });
     expect(obs.exchanges[0]!.status).toBeUndefined();
   });
@@ -32,7 +35,7 @@ describe("network-level failures are classified on the exchange", () => {
       socket.on("error", () => undefined);
       socket.once("data", () => {
         if (!headersFirst) return void socket.resetAndDestroy();
-        socket.write("HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{\"jsonrpc\"");
+        socket.write('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"jsonrpc"');
         setTimeout(() => socket.resetAndDestroy(), 20);
       });
     });
@@ -69,7 +72,10 @@ describe("network-level failures are classified on the exchange", () => {
     });
     await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
     try {
-      const obs = await probeServer({ url: `http://127.0.0.1:${(s.address() as AddressInfo).port}/mcp`, transport: "streamable-http" }, { addressPolicy: policy, limits });
+      const obs = await probeServer(
+        { url: `http://127.0.0.1:${(s.address() as AddressInfo).port}/mcp`, transport: "streamable-http" },
+        { addressPolicy: policy, limits },
+      );
       expect(obs.exchanges[0]!.status).toBe(502);
       expect(obs.exchanges[0]!.network).toBeUndefined();
     } finally {

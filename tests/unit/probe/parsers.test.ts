@@ -16,7 +16,11 @@ describe("SSE parser", () => {
     ["default event type is message", ["data: x\n\n"], [{ event: "message", data: "x" }]],
     ["multi-line data joined with \\n", ["data: a\ndata: b\ndata:c\n\n"], [{ event: "message", data: "a\nb\nc" }]],
     ["comments skipped", [": keep-alive\n\n: x\ndata: y\n\n"], [{ event: "message", data: "y" }]],
-    ["priming event with id and empty data skipped", ["id: 1\ndata:\n\nid: 2\ndata: real\n\n"], [{ event: "message", data: "real", id: "2" }]],
+    [
+      "priming event with id and empty data skipped",
+      ["id: 1\ndata:\n\nid: 2\ndata: real\n\n"],
+      [{ event: "message", data: "real", id: "2" }],
+    ],
     ["event without data skipped", ["event: ping\n\n"], []],
     ["CRLF line endings", ["data: a\r\ndata: b\r\n\r\n"], [{ event: "message", data: "a\nb" }]],
     ["CR line endings", ["data: a\r\r"], [{ event: "message", data: "a" }]],
@@ -26,9 +30,20 @@ describe("SSE parser", () => {
     ["only one leading space stripped", ["data:  x\n\n"], [{ event: "message", data: " x" }]],
     ["field without colon", ["data\ndata: b\n\n"], [{ event: "message", data: "\nb" }]],
     ["unknown fields ignored", ["foo: bar\ndata: x\n\n"], [{ event: "message", data: "x" }]],
-    ["id persists to later events", ["id: 7\ndata: a\n\ndata: b\n\n"], [{ event: "message", data: "a", id: "7" }, { event: "message", data: "b", id: "7" }]],
+    [
+      "id persists to later events",
+      ["id: 7\ndata: a\n\ndata: b\n\n"],
+      [
+        { event: "message", data: "a", id: "7" },
+        { event: "message", data: "b", id: "7" },
+      ],
+    ],
     ["retry recorded", ["retry: 1500\ndata: a\n\n"], [{ event: "message", data: "a", retry: 1500 }]],
-    ["endpoint event", ["event: endpoint\ndata: /messages/?session_id=abc\n\n"], [{ event: "endpoint", data: "/messages/?session_id=abc" }]],
+    [
+      "endpoint event",
+      ["event: endpoint\ndata: /messages/?session_id=abc\n\n"],
+      [{ event: "endpoint", data: "/messages/?session_id=abc" }],
+    ],
     ["BOM stripped", ["\uFEFFdata: x\n\n"], [{ event: "message", data: "x" }]],
     ["unfinished event at end of stream discarded", ["data: x\n"], []],
   ];
@@ -86,9 +101,12 @@ describe("address policy", () => {
     expect(strict.check(addr)).toMatch(why);
   });
 
-  test.each(["93.184.216.34", "1.1.1.1", "2606:4700:4700::1111", "::ffff:8.8.8.8", "64:ff9b::808:808", "2002:0808:0808::1"])("allows public %s", (addr) => {
-    expect(strict.check(addr)).toBeNull();
-  });
+  test.each(["93.184.216.34", "1.1.1.1", "2606:4700:4700::1111", "::ffff:8.8.8.8", "64:ff9b::808:808", "2002:0808:0808::1"])(
+    "allows public %s",
+    (addr) => {
+      expect(strict.check(addr)).toBeNull();
+    },
+  );
 
   test.each(["127.0.0.1", "10.0.0.1", "::1", "fd00::1", "100.64.0.1", "169.254.1.1"])("allowPrivate lets %s through", (addr) => {
     expect(loose.check(addr)).toBeNull();
@@ -130,7 +148,11 @@ describe("JSON parsing", () => {
   test("brackets inside strings do not count", () => {
     expect(jsonDepth('{"a":"[[[[\\"{{{{"}')).toBe(1);
   });
-  test.each([["", /empty/], ["<html>", /not valid JSON/], ["{", /not valid JSON/]])("%j is not JSON", (text, why) => {
+  test.each([
+    ["", /empty/],
+    ["<html>", /not valid JSON/],
+    ["{", /not valid JSON/],
+  ])("%j is not JSON", (text, why) => {
     const r = parseJson(text);
     expect(!r.ok && r.error).toMatch(why);
   });

@@ -17,7 +17,12 @@ async function probeTls(fixture: TlsFixture, o: { trusted?: boolean; connections
   try {
     const obs = await probeServer(
       { url: server.url, transport: "streamable-http" },
-      { addressPolicy: policy, limits, ...(o.trusted === false ? {} : { ca: certs.ca }), ...(o.connections ? { connections: o.connections } : {}) },
+      {
+        addressPolicy: policy,
+        limits,
+        ...(o.trusted === false ? {} : { ca: certs.ca }),
+        ...(o.connections ? { connections: o.connections } : {}),
+      },
     );
     return { obs, log: [...server.log], certs };
   } finally {

@@ -24,11 +24,24 @@ const json = (res: import("node:http").ServerResponse, status: number, body: unk
 /** A legacy server that mints a session and insists on it, answering the reserved call with -32602. */
 function legacyServer(res: import("node:http").ServerResponse, body: string, headers: import("node:http").IncomingHttpHeaders): void {
   const m = JSON.parse(body || "{}") as { id?: number; method?: string };
-  if (m.method === "server/discover") return json(res, 400, /* wire */ { jsonrpc: "2.0", id: "server-error", error: { code: -32600, message: "Bad Request" } });
-  if (m.method === "initialize") return json(res, 200, { jsonrpc: "2.0", id: m.id, result: { protocolVersion: "2025-06-18", capabilities: {} } }, { "MCP-Session-ID": "s-42" });
-  if (headers["mcp-session-id"] !== "s-42") return json(res, 400, { jsonrpc: "2.0", id: null, error: { code: -32000, message: "no session" } });
+  if (m.method === "server/discover")
+    return json(res, 400, /* wire */ { jsonrpc: "2.0", id: "server-error", error: { code: -32600, message: "Bad Request" } });
+  if (m.method === "initialize")
+    return json(
+      res,
+      200,
+      { jsonrpc: "2.0", id: m.id, result: { protocolVersion: "2025-06-18", capabilities: {} } },
+      { "MCP-Session-ID": "s-42" },
+    );
+  if (headers["mcp-session-id"] !== "s-42")
+    return json(res, 400, { jsonrpc: "2.0", id: null, error: { code: -32000, message: "no session" } });
   if (m.method === "notifications/initialized") return void res.writeHead(202).end();
-  if (m.method === "tools/list") return json(res, 200, { jsonrpc: "2.0", id: m.id, result: { tools: [{ name: "a", inputSchema: { type: "object" } }], nextCursor: "" } });
+  if (m.method === "tools/list")
+    return json(res, 200, {
+      jsonrpc: "2.0",
+      id: m.id,
+      result: { tools: [{ name: "a", inputSchema: { type: "object" } }], nextCursor: "" },
+    });
   if (m.method === "tools/call") return json(res, 200, { jsonrpc: "2.0", id: m.id, error: { code: -32602, message: "Unknown tool" } });
   res.writeHead(405).end();
 }
@@ -37,11 +50,15 @@ describe("requests as the protocol wants them", () => {
   test("modern requests carry _meta and the 2026-07-28 headers; tools/call names the tool", async () => {
     const s = await serve((_req, res, body) => {
       const m = JSON.parse(body) as { id: number; method: string };
-      if (m.method === "server/discover") return json(res, 200, { jsonrpc: "2.0", id: m.id, result: { supportedVersions: ["2026-07-28"], capabilities: {} } });
+      if (m.method === "server/discover")
+        return json(res, 200, { jsonrpc: "2.0", id: m.id, result: { supportedVersions: ["2026-07-28"], capabilities: {} } });
       if (m.method === "tools/list") return json(res, 200, { jsonrpc: "2.0", id: m.id, result: { tools: [] } });
       return json(res, 200, { jsonrpc: "2.0", id: m.id, error: { code: -32602, message: "Unknown tool" } });
     });
-    const obs = await probeServer({ url: `${s.url}/mcp`, transport: "streamable-http" }, { addressPolicy: createAddressPolicy({ allowPrivate: true }) });
+    const obs = await probeServer(
+      { url: `${s.url}/mcp`, transport: "streamable-http" },
+      { addressPolicy: createAddressPolicy({ allowPrivate: true }) },
+    );
     expect(s.log.map((r) => rpcMethod(r.body))).toEqual(["server/discover", "tools/list", "tools/call"]);
     for (const r of s.log) {
       const m = JSON.parse(r.body) as { method: string; params: { _meta: Record<string, unknown>; name?: string; arguments?: unknown } };
@@ -62,7 +79,10 @@ describe("requests as the protocol wants them", () => {
 
   test("legacy: no version header on initialize, then the agreed version and the session id (any case) on every request", async () => {
     const s = await serve((req, res, body) => legacyServer(res, body, req.headers));
-    const obs = await probeServer({ url: `${s.url}/mcp`, transport: "streamable-http" }, { addressPolicy: createAddressPolicy({ allowPrivate: true }) });
+    const obs = await probeServer(
+      { url: `${s.url}/mcp`, transport: "streamable-http" },
+      { addressPolicy: createAddressPolicy({ allowPrivate: true }) },
+    );
     const methods = s.log.map((r) => (r.method === "DELETE" ? "DELETE" : rpcMethod(r.body)));
     // An empty nextCursor ends a legacy list (only 2026-07-28 makes "" a cursor).
     expect(methods).toEqual(["server/discover", "initialize", "notifications/initialized", "tools/list", "tools/call", "DELETE"]);
@@ -84,11 +104,16 @@ describe("requests as the protocol wants them", () => {
 describe("DNS answers are checked and pinned", () => {
   test("a name that resolves to loopback is refused before anything is sent", async () => {
     const s = await serve((_req, res) => res.writeHead(200).end());
-    const obs = await probeServer({ url: `http://localhost:${s.port}/mcp`, transport: "streamable-http" }, { addressPolicy: createAddressPolicy({ allowPrivate: false }) });
+    const obs = await probeServer(
+      { url: `http://localhost:${s.port}/mcp`, transport: "streamable-http" },
+      { addressPolicy: createAddressPolicy({ allowPrivate: false }) },
+    );
     expect(s.log).toHaveLength(0);
     expect(obs.exchanges).toHaveLength(0);
     expect(obs.blocked).toMatchObject({ kind: "address_policy", host: "localhost" });
-    expect(obs.blocked?.kind === "address_policy" && obs.blocked.detail).toMatch(/^localhost resolves to (127\.0\.0\.1|::1), a loopback address/);
+    expect(obs.blocked?.kind === "address_policy" && obs.blocked.detail).toMatch(
+      /^localhost resolves to (127\.0\.0\.1|::1), a loopback address/,
+    );
   });
 
   test("IP literals are checked too, v4 and v6", async () => {
@@ -109,7 +134,10 @@ describe("DNS answers are checked and pinned", () => {
       return answers[Math.min(lookups++, 1)]!;
     };
     const policy = createAddressPolicy({ allowPrivate: false, allow: ["127.0.0.0/8"] });
-    const obs = await probeServer({ url: `http://rebind.probe.invalid:${s.port}/mcp`, transport: "streamable-http" }, { addressPolicy: policy, dnsLookup });
+    const obs = await probeServer(
+      { url: `http://rebind.probe.invalid:${s.port}/mcp`, transport: "streamable-http" },
+      { addressPolicy: policy, dnsLookup },
+    );
     expect(lookups).toBe(1);
     expect(s.log.length).toBeGreaterThanOrEqual(5);
     expect(judge(obs)[2]!.state).toBe("verified");
@@ -121,8 +149,13 @@ describe("DNS answers are checked and pinned", () => {
       { address: "127.0.0.1", family: 4 },
       { address: "192.168.0.7", family: 4 },
     ];
-    const obs = await probeServer({ url: "http://mixed.probe.invalid/mcp", transport: "streamable-http" }, { addressPolicy: policy, dnsLookup });
-    expect(obs.blocked?.kind === "address_policy" && obs.blocked.detail).toMatch(/mixed\.probe\.invalid resolves to 192\.168\.0\.7, a private/);
+    const obs = await probeServer(
+      { url: "http://mixed.probe.invalid/mcp", transport: "streamable-http" },
+      { addressPolicy: policy, dnsLookup },
+    );
+    expect(obs.blocked?.kind === "address_policy" && obs.blocked.detail).toMatch(
+      /mixed\.probe\.invalid resolves to 192\.168\.0\.7, a private/,
+    );
   });
 
   test("each address is checked once per probe, however many requests follow", async () => {
@@ -131,9 +164,17 @@ describe("DNS answers are checked and pinned", () => {
     let checks = 0;
     const counting: AddressPolicy = { allowPrivate: true, check: (a) => (checks++, inner.check(a)) };
     const exchanges: Exchange[] = [];
-    const http = new HttpSession({ policy: counting, limits: DEFAULT_LIMITS, userAgent: "t", deadline: new AbortController().signal, exchanges, dnsLookup: async () => [{ address: "127.0.0.1", family: 4 }] });
+    const http = new HttpSession({
+      policy: counting,
+      limits: DEFAULT_LIMITS,
+      userAgent: "t",
+      deadline: new AbortController().signal,
+      exchanges,
+      dnsLookup: async () => [{ address: "127.0.0.1", family: 4 }],
+    });
     try {
-      for (let i = 0; i < 3; i++) await http.send({ phase: "discover", method: "POST", url: `http://pinned.probe.invalid:${s.port}/mcp`, body: "{}" });
+      for (let i = 0; i < 3; i++)
+        await http.send({ phase: "discover", method: "POST", url: `http://pinned.probe.invalid:${s.port}/mcp`, body: "{}" });
     } finally {
       await http.close();
     }
@@ -156,7 +197,10 @@ describe("politeness", () => {
         return () => void inFlight--;
       },
     };
-    await probeServer({ url: `${s.url}/mcp`, transport: "streamable-http" }, { addressPolicy: createAddressPolicy({ allowPrivate: true }), hostGate: gate });
+    await probeServer(
+      { url: `${s.url}/mcp`, transport: "streamable-http" },
+      { addressPolicy: createAddressPolicy({ allowPrivate: true }), hostGate: gate },
+    );
     expect(hosts).toHaveLength(s.log.length);
     expect(new Set(hosts)).toEqual(new Set([`127.0.0.1:${s.port}`]));
     expect(maxInFlight).toBe(1);
@@ -181,7 +225,10 @@ describe("2024-11-05 HTTP+SSE transport", () => {
       res.writeHead(200, { "content-type": "text/event-stream" });
       res.write(`event: endpoint\ndata: ${other.url}/messages?s=1\n\n`);
     });
-    const obs = await probeServer({ url: `${s.url}/sse`, transport: "sse" }, { addressPolicy: createAddressPolicy({ allowPrivate: true }), limits: { deadlineMs: 3_000 } });
+    const obs = await probeServer(
+      { url: `${s.url}/sse`, transport: "sse" },
+      { addressPolicy: createAddressPolicy({ allowPrivate: true }), limits: { deadlineMs: 3_000 } },
+    );
     expect(other.log).toHaveLength(0);
     const [hs] = judge(obs);
     expect(hs!.state).toBe("failed");
@@ -195,7 +242,10 @@ describe("2024-11-05 HTTP+SSE transport", () => {
       res.on("close", () => clearInterval(t));
     });
     const t0 = performance.now();
-    const obs = await probeServer({ url: `${s.url}/sse`, transport: "sse" }, { addressPolicy: createAddressPolicy({ allowPrivate: true }), limits: { headersTimeoutMs: 800, deadlineMs: 3_000 } });
+    const obs = await probeServer(
+      { url: `${s.url}/sse`, transport: "sse" },
+      { addressPolicy: createAddressPolicy({ allowPrivate: true }), limits: { headersTimeoutMs: 800, deadlineMs: 3_000 } },
+    );
     expect(performance.now() - t0).toBeLessThan(3_000);
     const [hs] = judge(obs);
     expect(hs!.state).toBe("failed");
@@ -203,13 +253,21 @@ describe("2024-11-05 HTTP+SSE transport", () => {
   });
 
   test.each([
-    [401, { "www-authenticate": 'Bearer resource_metadata="http://127.0.0.1:1/prm"' }, "not_checked", /Credential required: the SSE stream answered HTTP 401/],
+    [
+      401,
+      { "www-authenticate": 'Bearer resource_metadata="http://127.0.0.1:1/prm"' },
+      "not_checked",
+      /Credential required: the SSE stream answered HTTP 401/,
+    ],
     [401, {}, "failed", /^The SSE stream was refused with HTTP 401 and no WWW-Authenticate header/],
     [429, { "retry-after": "30" }, "not_checked", /slow down.*Retry-After 30 s/],
     [404, {}, "failed", /^The SSE GET answered HTTP 404 with an empty body\.$/],
   ] as const)("the SSE GET answering %i decides the handshake", async (status, headers, state, reason) => {
     const s = await serve((_req, res) => res.writeHead(status, headers).end());
-    const obs = await probeServer({ url: `${s.url}/sse`, transport: "sse" }, { addressPolicy: createAddressPolicy({ allowPrivate: true }) });
+    const obs = await probeServer(
+      { url: `${s.url}/sse`, transport: "sse" },
+      { addressPolicy: createAddressPolicy({ allowPrivate: true }) },
+    );
     const [hs] = judge(obs);
     expect(hs!.state).toBe(state);
     expect(hs!.reason).toMatch(reason);
@@ -239,9 +297,13 @@ describe("2024-11-05 HTTP+SSE transport", () => {
         send({ jsonrpc: "2.0", method: "notifications/message", params: {} });
         send({ jsonrpc: "2.0", id: m.id, result: { tools: [{ name: "x", inputSchema: { type: "object" } }] } });
       }
-      if (m.method === "tools/call") send({ jsonrpc: "2.0", id: m.id, result: { content: [{ type: "text", text: "Unknown tool" }], isError: true } });
+      if (m.method === "tools/call")
+        send({ jsonrpc: "2.0", id: m.id, result: { content: [{ type: "text", text: "Unknown tool" }], isError: true } });
     });
-    const obs = await probeServer({ url: `${s.url}/sub/sse`, transport: "sse" }, { addressPolicy: createAddressPolicy({ allowPrivate: true }) });
+    const obs = await probeServer(
+      { url: `${s.url}/sub/sse`, transport: "sse" },
+      { addressPolicy: createAddressPolicy({ allowPrivate: true }) },
+    );
     expect(s.log.filter((r) => r.method === "POST").map((r) => r.url)).toEqual(Array(4).fill("/sub/messages?session=abc"));
     expect(judge(obs).map((r) => r.state)).toEqual(["verified", "verified", "verified", "verified", "not_checked"]);
     expect(obs.era).toBe("legacy");

@@ -16,7 +16,10 @@ describe("registry client", () => {
     reg = await startFixtureRegistry(
       [
         entry("io.github.a/one", http("https://one.example/mcp")),
-        entry("io.github.a/two", [{ type: "sse", url: "https://two.example/sse" }, { type: "streamable-http", url: "https://two.example/mcp" }]),
+        entry("io.github.a/two", [
+          { type: "sse", url: "https://two.example/sse" },
+          { type: "streamable-http", url: "https://two.example/mcp" },
+        ]),
         entry("io.github.a/old", http("https://old.example/mcp"), { status: "deprecated" }),
         entry("io.github.a/gone", http("https://gone.example/mcp"), { status: "deleted" }),
         entry("io.github.a/pkg-only", undefined),
@@ -52,7 +55,9 @@ describe("registry client", () => {
   });
 
   test("a 429 is backed off for its Retry-After and retried", async () => {
-    reg = await startFixtureRegistry([entry("a/one", http("https://one.example/mcp")), entry("a/two", http("https://two.example/mcp"))], { pageSize: 1 });
+    reg = await startFixtureRegistry([entry("a/one", http("https://one.example/mcp")), entry("a/two", http("https://two.example/mcp"))], {
+      pageSize: 1,
+    });
     reg.faults.rateLimitNext = 1;
     reg.faults.retryAfter = "7";
     const waits: number[] = [];
@@ -63,7 +68,9 @@ describe("registry client", () => {
   });
 
   test("pages are spaced out to stay under the registry's rate limit", async () => {
-    reg = await startFixtureRegistry([entry("a/one", http("https://one.example/mcp")), entry("a/two", http("https://two.example/mcp"))], { pageSize: 1 });
+    reg = await startFixtureRegistry([entry("a/one", http("https://one.example/mcp")), entry("a/two", http("https://two.example/mcp"))], {
+      pageSize: 1,
+    });
     const waits: number[] = [];
     await fetchRegistry(reg.url, { sleep: async (ms) => void waits.push(ms), log: () => undefined });
     expect(waits).toEqual([100]);
@@ -81,10 +88,9 @@ describe("registry client", () => {
     ["a list of the wrong shape", '{"servers":"oops"}'],
     ["an HTML page", "<html>maintenance</html>"],
   ])("a garbage page (%s) aborts with a clear error", async (_label, body) => {
-    reg = await startFixtureRegistry(
-      [entry("a/one", http("https://one.example/mcp")), entry("a/two", http("https://two.example/mcp"))],
-      { pageSize: 1 },
-    );
+    reg = await startFixtureRegistry([entry("a/one", http("https://one.example/mcp")), entry("a/two", http("https://two.example/mcp"))], {
+      pageSize: 1,
+    });
     reg.faults.garbagePage = 1;
     reg.faults.garbageBody = body;
     const err = await fetchRegistry(reg.url, noSleep).catch((e: unknown) => e);

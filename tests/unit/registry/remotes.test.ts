@@ -24,7 +24,9 @@ function eighteenRemotes(): FixtureRemote[] {
   const products = ["sms", "whatsapp", "viber", "rcs", "2fa", "people", "accounts", "entities", "search"];
   return products.flatMap((p, i) => {
     const auth = (required: boolean) =>
-      i === products.length - 1 ? [] : [{ name: "Authorization", isSecret: true, ...(required ? { isRequired: true } : {}), value: "App {API_KEY}" }];
+      i === products.length - 1
+        ? []
+        : [{ name: "Authorization", isSecret: true, ...(required ? { isRequired: true } : {}), value: "App {API_KEY}" }];
     return [
       { type: "streamable-http", url: `https://mcp.msg.example/${p}`, headers: auth(false) },
       { type: "sse", url: `https://mcp.msg.example/${p}/sse`, headers: auth(true) },
@@ -39,15 +41,35 @@ describe("registry remotes (DESIGN §2.6)", () => {
     expect(s).toMatchObject({ url: "https://mcp.msg.example/search", transport: "streamable-http", needsConfig: null });
     expect(s.remotes).toHaveLength(18);
     expect(s.remotes.filter((r) => r.standing === "probed").map((r) => r.url)).toEqual(["https://mcp.msg.example/search"]);
-    expect(s.remotes[17]).toMatchObject({ url: "https://mcp.msg.example/search/sse", transport: "sse", standing: "passed_over", why: null });
-    expect(s.remotes[0]).toMatchObject({ standing: "needs_configuration", why: "its header Authorization holds {API_KEY} for the user to fill in" });
+    expect(s.remotes[17]).toMatchObject({
+      url: "https://mcp.msg.example/search/sse",
+      transport: "sse",
+      standing: "passed_over",
+      why: null,
+    });
+    expect(s.remotes[0]).toMatchObject({
+      standing: "needs_configuration",
+      why: "its header Authorization holds {API_KEY} for the user to fill in",
+    });
     expect(s.remotes[1]!.why).toBe("it requires the header Authorization, and the probe never sends registry headers");
   });
 
   test("a templated header value without isRequired needs configuration; an optional secret header does not", async () => {
     const { servers } = await ingest([
-      entry("ai.pm/server", [{ type: "streamable-http", url: "https://app.pm.example/mcp", headers: [{ name: "Authorization", description: "Bearer token", value: "Bearer {pm_token}" }] }]),
-      entry("com.cf/obs", [{ type: "streamable-http", url: "https://obs.cf.example/mcp", headers: [{ name: "Authentication", description: "Optional API key if not using OAuth", isSecret: true }] }]),
+      entry("ai.pm/server", [
+        {
+          type: "streamable-http",
+          url: "https://app.pm.example/mcp",
+          headers: [{ name: "Authorization", description: "Bearer token", value: "Bearer {pm_token}" }],
+        },
+      ]),
+      entry("com.cf/obs", [
+        {
+          type: "streamable-http",
+          url: "https://obs.cf.example/mcp",
+          headers: [{ name: "Authentication", description: "Optional API key if not using OAuth", isSecret: true }],
+        },
+      ]),
     ]);
     expect(servers["ai.pm/server"]).toMatchObject({ needsConfig: "its header Authorization holds {pm_token} for the user to fill in" });
     expect(servers["ai.pm/server"]!.remotes[0]!.standing).toBe("needs_configuration");
@@ -58,9 +80,19 @@ describe("registry remotes (DESIGN §2.6)", () => {
   test("URL variables with defaults are filled in; without one the remote needs configuration", async () => {
     const { servers } = await ingest([
       entry("io.t/with-default", [
-        { type: "streamable-http", url: "https://{region}.api.t.example/{version}/mcp", variables: { region: { default: "eu" }, version: { default: "v2", choices: ["v1", "v2"] } } },
+        {
+          type: "streamable-http",
+          url: "https://{region}.api.t.example/{version}/mcp",
+          variables: { region: { default: "eu" }, version: { default: "v2", choices: ["v1", "v2"] } },
+        },
       ]),
-      entry("io.t/without", [{ type: "streamable-http", url: "https://{tenant_id}.api.t.example/mcp", variables: { tenant_id: { description: "Your tenant", isRequired: true } } }]),
+      entry("io.t/without", [
+        {
+          type: "streamable-http",
+          url: "https://{tenant_id}.api.t.example/mcp",
+          variables: { tenant_id: { description: "Your tenant", isRequired: true } },
+        },
+      ]),
       entry("io.t/base-url", [{ type: "streamable-http", url: "{baseUrl}/mcp" }]),
     ]);
     expect(servers["io.t/with-default"]).toMatchObject({ url: "https://eu.api.t.example/v2/mcp", needsConfig: null });
@@ -99,8 +131,16 @@ describe("registry remotes (DESIGN §2.6)", () => {
   test("bad input: the rest of the registry is ingested and the log names the entry", async () => {
     const many = Array.from({ length: 500 }, (_, i) => ({ type: "streamable-http", url: `https://many.example/mcp/${i}` }));
     const badVars = { type: "streamable-http", url: "https://v.example/mcp", variables: ["tenant"] as unknown as Record<string, unknown> };
-    const badVarsTemplate = { type: "streamable-http", url: "https://{tenant}.v.example/mcp", variables: "tenant" as unknown as Record<string, unknown> };
-    const badHeader = { type: "streamable-http", url: "https://h.example/mcp", headers: [{ name: "X Bad Header\r\nInjected: 1", isRequired: true }] };
+    const badVarsTemplate = {
+      type: "streamable-http",
+      url: "https://{tenant}.v.example/mcp",
+      variables: "tenant" as unknown as Record<string, unknown>,
+    };
+    const badHeader = {
+      type: "streamable-http",
+      url: "https://h.example/mcp",
+      headers: [{ name: "X Bad Header\r\nInjected: 1", isRequired: true }],
+    };
     const badOptional = { type: "streamable-http", url: "https://o.example/mcp", headers: [{ name: "not a token" }] };
     const broken = { server: { name: 42, remotes: [] } } as unknown as FixtureEntry;
     const { servers, log, malformed } = await ingest([
@@ -113,7 +153,14 @@ describe("registry remotes (DESIGN §2.6)", () => {
       entry("io.good/after", [{ type: "streamable-http", url: "https://good.example/mcp" }]),
     ]);
     expect(Object.keys(servers).sort()).toEqual(
-      ["io.bad/five-hundred", "io.bad/header-name", "io.bad/optional-header-name", "io.bad/variables-list", "io.bad/variables-string", "io.good/after"].sort(),
+      [
+        "io.bad/five-hundred",
+        "io.bad/header-name",
+        "io.bad/optional-header-name",
+        "io.bad/variables-list",
+        "io.bad/variables-string",
+        "io.good/after",
+      ].sort(),
     );
     expect(malformed).toBe(1);
     expect(servers["io.bad/five-hundred"]!.remotes).toHaveLength(50);

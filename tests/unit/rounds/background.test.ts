@@ -12,7 +12,10 @@ afterAll(() => t.cleanup());
 describe("embedded scheduler", () => {
   test("PROBE_SCHEDULE runs rounds in the process; an empty schedule turns it off", async () => {
     const file = path.join(t.dir, "bg.db");
-    const off = await startBackground(parseConfig({ DATABASE_PATH: file, PROBE_SCHEDULE: "", REGISTRY_URL: "http://127.0.0.1:9" }), () => undefined);
+    const off = await startBackground(
+      parseConfig({ DATABASE_PATH: file, PROBE_SCHEDULE: "", REGISTRY_URL: "http://127.0.0.1:9" }),
+      () => undefined,
+    );
     expect(off.scheduler).toBeNull();
     off.stop();
 

@@ -39,7 +39,15 @@ describe("coverage arithmetic", () => {
   });
 
   test("without three days of history there is no baseline", () => {
-    const v = judgeCoverageDay("2026-11-03", new Map([["2026-11-01", 10], ["2026-11-02", 10], ["2026-11-03", 1]]), "2026-11-01");
+    const v = judgeCoverageDay(
+      "2026-11-03",
+      new Map([
+        ["2026-11-01", 10],
+        ["2026-11-02", 10],
+        ["2026-11-03", 1],
+      ]),
+      "2026-11-01",
+    );
     expect(v).toMatchObject({ alert: false, baseline: null });
   });
 });

@@ -23,10 +23,7 @@ function startSlowServer(): Promise<{ server: Server; url: string }> {
   const handler = createZooHandler("modern-healthy-paged");
   // A killed client leaves requests half-read; the zoo handler's "aborted" is expected here.
   const server = createServer(
-    (req, res) =>
-      void new Promise((r) => setTimeout(r, DELAY_MS))
-        .then(() => handler(req, res))
-        .catch(() => res.destroy()),
+    (req, res) => void new Promise((r) => setTimeout(r, DELAY_MS)).then(() => handler(req, res)).catch(() => res.destroy()),
   );
   return new Promise((resolve) =>
     server.listen(0, "127.0.0.1", () => resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp` })),

@@ -73,9 +73,7 @@ describe("one gate per host across processes sharing the database", () => {
     const gateA = createHostGate({ db: a, limitOf: () => 3 });
     const gateB = createHostGate({ db: b, limitOf: () => 3 });
     const spans: Span[] = [];
-    await Promise.all(
-      Array.from({ length: 12 }, (_, i) => hold(i % 2 ? gateA : gateB, "crowded.example", i % 2 ? "a" : "b", 25, spans)),
-    );
+    await Promise.all(Array.from({ length: 12 }, (_, i) => hold(i % 2 ? gateA : gateB, "crowded.example", i % 2 ? "a" : "b", 25, spans)));
     expect(maxOverlap(spans)).toBeLessThanOrEqual(3);
     expect(maxOverlap(spans)).toBeGreaterThanOrEqual(2);
     expect(new Set(spans.map((s) => s.who))).toEqual(new Set(["a", "b"]));
@@ -84,7 +82,14 @@ describe("one gate per host across processes sharing the database", () => {
   test("a Crawl-delay counts from the last request either process sent, even one that has not read robots.txt itself", async () => {
     const { a, b } = setup();
     // A read robots.txt (and stored it); B never did: it learns the delay from the database.
-    putRobots(a, { host: "slow.example", fetchedAt: new Date().toISOString(), status: 200, body: "User-agent: *\nCrawl-delay: 0.3\n", disallowed: false, crawlDelaySeconds: 0.3 });
+    putRobots(a, {
+      host: "slow.example",
+      fetchedAt: new Date().toISOString(),
+      status: 200,
+      body: "User-agent: *\nCrawl-delay: 0.3\n",
+      disallowed: false,
+      crawlDelaySeconds: 0.3,
+    });
     const gateA = createHostGate({ db: a, limitOf: () => 4 });
     gateA.setCrawlDelay("slow.example", 0.3);
     const gateB = createHostGate({ db: b, limitOf: () => 4 });
@@ -96,7 +101,8 @@ describe("one gate per host across processes sharing the database", () => {
       hold(gateB, "slow.example", "b", 10, spans),
     ]);
     spans.sort((x, y) => x.start - y.start);
-    for (let i = 1; i < spans.length; i++) expect(spans[i]!.start - spans[i - 1]!.end, `gap before request ${i}`).toBeGreaterThanOrEqual(299);
+    for (let i = 1; i < spans.length; i++)
+      expect(spans[i]!.start - spans[i - 1]!.end, `gap before request ${i}`).toBeGreaterThanOrEqual(299);
     expect(new Set(spans.map((s) => s.who))).toEqual(new Set(["a", "b"]));
     expect(gateB.crawlDelayMs("slow.example")).toBe(300);
   });
@@ -118,7 +124,9 @@ describe("one gate per host across processes sharing the database", () => {
 
   test("a slot left by a process that died lapses, and the host is served again", async () => {
     const { a } = setup();
-    a.$client.prepare("insert into host_leases (host, holder, expires_ms) values (?, ?, ?)").run("gone.example", "dead:1:00000000", Date.now() + 300);
+    a.$client
+      .prepare("insert into host_leases (host, holder, expires_ms) values (?, ?, ?)")
+      .run("gone.example", "dead:1:00000000", Date.now() + 300);
     const gate = createHostGate({ db: a, limitOf: () => 1 });
     const t0 = Date.now();
     const release = await gate.acquire("gone.example");
@@ -129,7 +137,8 @@ describe("one gate per host across processes sharing the database", () => {
   test("within one process a slot is reused for the next request without going back to the database", async () => {
     const { a } = setup();
     const gate = createHostGate({ db: a, limitOf: () => 1 });
-    const leases = () => (a.$client.prepare("select count(*) as n, max(id) as id from host_leases").get() as { n: number; id: number | null });
+    const leases = () =>
+      a.$client.prepare("select count(*) as n, max(id) as id from host_leases").get() as { n: number; id: number | null };
     const r1 = await gate.acquire("warm.example");
     const first = leases();
     r1();
@@ -139,6 +148,8 @@ describe("one gate per host across processes sharing the database", () => {
     await sleep(SLOT_LINGER_MS * 3);
     expect(leases().n).toBe(0);
     // The end of that request is what a Crawl-delay elsewhere would count from.
-    expect((a.$client.prepare("select last_end_ms as t from host_gate where host = ?").get("warm.example") as { t: number }).t).toBeGreaterThan(Date.now() - 5_000);
+    expect(
+      (a.$client.prepare("select last_end_ms as t from host_gate where host = ?").get("warm.example") as { t: number }).t,
+    ).toBeGreaterThan(Date.now() - 5_000);
   });
 });

@@ -32,7 +32,12 @@ describe("host queue", () => {
     expect(Math.max(...peak.values())).toBe(1);
     expect([...seen].sort()).toEqual([...items].sort());
     // The first wave spreads over four hosts instead of queueing on "a".
-    expect(seen.slice(0, 4).map((s) => s[0]).sort()).toEqual(["a", "b", "c", "d"]);
+    expect(
+      seen
+        .slice(0, 4)
+        .map((s) => s[0])
+        .sort(),
+    ).toEqual(["a", "b", "c", "d"]);
   });
 
   test("a crowded host listed last still gets its slots in the first batch and never more than its limit", async () => {
@@ -135,7 +140,11 @@ describe("host gate", () => {
   test("a 429, or a 503 with Retry-After, asks for a pause of the host; other answers do not", () => {
     const pauses: [string, number, string][] = [];
     const now = new Date("2026-11-30T12:00:00.000Z");
-    const gate = createHostGate({ limitOf: () => 1, now: () => now, onPause: (h, until, cause) => pauses.push([h, until.getTime() - now.getTime(), cause]) });
+    const gate = createHostGate({
+      limitOf: () => 1,
+      now: () => now,
+      onPause: (h, until, cause) => pauses.push([h, until.getTime() - now.getTime(), cause]),
+    });
     gate.answered!("A.example", 200, undefined);
     gate.answered!("a.example", 503, undefined);
     gate.answered!("a.example", 429, "7");

@@ -20,7 +20,10 @@ beforeAll(async () => {
     mounts: { "": zooMount(BEHAVIOUR, "") },
     robots: "User-agent: *\nAllow: /\n\nUser-agent: mcp-status-probe\nDisallow: /.well-known/\n",
   });
-  allowedMeta = await startLoopbackHost("127.0.0.64", { mounts: { "": zooMount(BEHAVIOUR, "") }, robots: "User-agent: somebot\nDisallow: /\n" });
+  allowedMeta = await startLoopbackHost("127.0.0.64", {
+    mounts: { "": zooMount(BEHAVIOUR, "") },
+    robots: "User-agent: somebot\nDisallow: /\n",
+  });
   const denied = await startLoopbackHost("127.0.0.61", { mounts: { "/s": zooMount(BEHAVIOUR, "/s", deniedMeta.origin) } });
   const allowed = await startLoopbackHost("127.0.0.63", { mounts: { "/s": zooMount(BEHAVIOUR, "/s", allowedMeta.origin) } });
   hosts.push(deniedMeta, allowedMeta, denied, allowed);
@@ -32,7 +35,12 @@ beforeAll(async () => {
     ]),
     new Date().toISOString(),
   );
-  const s = await runRound({ db: t.db, addressPolicy: createAddressPolicy({ allowPrivate: false, allow: ["127.0.0.0/8"] }), log: () => undefined, trigger: "test" });
+  const s = await runRound({
+    db: t.db,
+    addressPolicy: createAddressPolicy({ allowPrivate: false, allow: ["127.0.0.0/8"] }),
+    log: () => undefined,
+    trigger: "test",
+  });
   expect(s).toMatchObject({ status: "done", probed: 2 });
 }, 60_000);
 
@@ -54,7 +62,10 @@ describe("robots.txt on the auth metadata host", () => {
   });
 
   test("a metadata host whose robots.txt names only other agents is fetched as before", () => {
-    expect(allowedMeta.requests.map((r) => `${r.method} ${r.path}`)).toEqual(["GET /robots.txt", "GET /.well-known/oauth-protected-resource/mcp"]);
+    expect(allowedMeta.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+      "GET /robots.txt",
+      "GET /.well-known/oauth-protected-resource/mcp",
+    ]);
     const auth = getServerDetail(t.db, "io.test/allowed-metadata")!.checks.find((c) => c.check === "auth_metadata")!;
     expect(auth.reason).not.toMatch(/asked not to be probed/);
   });

@@ -44,7 +44,12 @@ export function healthy(at: Date, tools: ToolDefinition[]): ProbeObservation {
     era: "modern",
     handshake: { kind: "modern", protocolVersion: "2026-07-28", supportedVersions: ["2026-07-28"], seq: 1 },
     toolsList: { kind: "complete", tools, pages: 1, malformed: [], seqs: [2] },
-    toolCall: { kind: "answered", status: 200, shape: { type: "jsonrpc_error", code: -32602, message: "Unknown tool", transport: "json" }, seq: 3 },
+    toolCall: {
+      kind: "answered",
+      status: 200,
+      shape: { type: "jsonrpc_error", code: -32602, message: "Unknown tool", transport: "json" },
+      seq: 3,
+    },
     authMetadata: { kind: "no_challenge" },
     exchanges: [ex(1, "discover", 200), ex(2, "tools_list", 200), ex(3, "tools_call", 200)],
   };
@@ -87,4 +92,3 @@ export const dueIn = (db: ReturnType<typeof setup>["db"], name: string, from: Da
 export function record(db: ReturnType<typeof setup>["db"], serverId: number, obs: ProbeObservation, now: Date) {
   return persistRun(db, { serverId, roundId: null, obs, results: judge(obs), skipped: false, now });
 }
-

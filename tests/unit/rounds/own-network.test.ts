@@ -27,7 +27,16 @@ const policy = createAddressPolicy({ allowPrivate: false, allow: ["127.0.0.0/8"]
 const FAST = { secondProbeAfterMs: 400, recheckEveryMs: 150, recheckForMs: 700 };
 
 function deps(db: RoundDeps["db"], extra: Partial<RoundDeps> = {}): RoundDeps {
-  return { db, addressPolicy: policy, limits: { deadlineMs: 10_000 }, log: () => undefined, trigger: "test", concurrency: 8, ownNetwork: FAST, ...extra };
+  return {
+    db,
+    addressPolicy: policy,
+    limits: { deadlineMs: 10_000 },
+    log: () => undefined,
+    trigger: "test",
+    concurrency: 8,
+    ownNetwork: FAST,
+    ...extra,
+  };
 }
 
 interface Fleet {
@@ -37,7 +46,12 @@ interface Fleet {
 }
 
 /** One host per address, `perHost(i)` servers each (healthy modern servers), registered in `db`. */
-async function startFleet(db: RoundDeps["db"], addresses: string[], perHost: (i: number) => number = () => 1, o: { resetConnections?: (i: number) => number } = {}): Promise<Fleet> {
+async function startFleet(
+  db: RoundDeps["db"],
+  addresses: string[],
+  perHost: (i: number) => number = () => 1,
+  o: { resetConnections?: (i: number) => number } = {},
+): Promise<Fleet> {
   const hosts: LoopbackHost[] = [];
   const names = new Map<LoopbackHost, string[]>();
   for (const [i, address] of addresses.entries()) {
@@ -47,7 +61,10 @@ async function startFleet(db: RoundDeps["db"], addresses: string[], perHost: (i:
       resetConnections: o.resetConnections?.(i) ?? 0,
     });
     hosts.push(h);
-    names.set(h, prefixes.map((p) => `io.test/${address}${p}`));
+    names.set(
+      h,
+      prefixes.map((p) => `io.test/${address}${p}`),
+    );
   }
   const rows = hosts.flatMap((h) => names.get(h)!.map((name, k) => ({ name, url: h.url(`/s${k}`) })));
   applyRegistrySnapshot(db, registryRows(rows), new Date().toISOString());
@@ -75,7 +92,11 @@ async function startReceiver(): Promise<Receiver> {
     });
   });
   await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, bodies, close: () => new Promise((ok) => server.close(() => ok())) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    bodies,
+    close: () => new Promise((ok) => server.close(() => ok())),
+  };
 }
 
 describe("every listener closed: the probe's own network is down, not 40 servers", () => {
@@ -118,19 +139,30 @@ describe("every listener closed: the probe's own network is down, not 40 servers
     expect(rows.filter((s) => s.stateHandshake === "verified").length).toBe(40 - notChecked.length);
     for (const s of notChecked) {
       const hs = handshakeOf(t.db, s.name);
-      expect(hs.reason).toMatch(/^Not checked: the probe's own network was failing \(\d+ of the last \d+ hosts probed failed at the network level/);
+      expect(hs.reason).toMatch(
+        /^Not checked: the probe's own network was failing \(\d+ of the last \d+ hosts probed failed at the network level/,
+      );
       expect(hs.reason.split(/\.\s/)).toHaveLength(1);
       expect(s.scheduleReason).toBe("the probe's own network was failing; probed again next round");
       // The refused request is kept as evidence.
       expect(getServerDetail(t.db, s.name)!.exchanges.map((e) => e.network)).toContain("refused");
     }
     // DESIGN §4: those probes are left out of uptime (neither up nor down) and open no incident.
-    const downRuns = t.db.select().from(runs).all().filter((r) => r.roundId === down.roundId);
+    const downRuns = t.db
+      .select()
+      .from(runs)
+      .all()
+      .filter((r) => r.roundId === down.roundId);
     expect(downRuns.length).toBe(notChecked.length);
     expect(new Set(downRuns.map((r) => r.uptime))).toEqual(new Set(["left_out"]));
     expect(t.db.select().from(incidents).all()).toEqual([]);
-    for (const s of notChecked) expect(serverUptime(t.db, s.name, new Date())!.last24h, s.name).toMatchObject({ up: 1, reached: 1, ratio: 1 });
-    const row = t.db.select().from(rounds).all().find((r) => r.id === down.roundId)!;
+    for (const s of notChecked)
+      expect(serverUptime(t.db, s.name, new Date())!.last24h, s.name).toMatchObject({ up: 1, reached: 1, ratio: 1 });
+    const row = t.db
+      .select()
+      .from(rounds)
+      .all()
+      .find((r) => r.id === down.roundId)!;
     expect(row).toMatchObject({ networkPaused: true });
     expect(row.hostsNetworkFailed).toBe(row.hostsTried);
   });
@@ -144,7 +176,9 @@ describe("every listener closed: the probe's own network is down, not 40 servers
     await deliverPendingAlerts(t.db, { url: receiver.url, log: () => undefined });
     expect(receiver.bodies).toHaveLength(1);
     expect(receiver.bodies[0]!.alert).toMatchObject({ kind: "probe_network", state: "open" });
-    expect(receiver.bodies[0]!.text).toMatch(/^mcp-status alert probe_network \(the probe's own network is failing\) opened: \d+ of the last \d+ hosts probed failed at the network level/);
+    expect(receiver.bodies[0]!.text).toMatch(
+      /^mcp-status alert probe_network \(the probe's own network is failing\) opened: \d+ of the last \d+ hosts probed failed at the network level/,
+    );
   });
 
   test("when the listeners return, the next round reads every server and resolves probe_network", async () => {
@@ -154,7 +188,9 @@ describe("every listener closed: the probe's own network is down, not 40 servers
     expect(back).toMatchObject({ status: "done", probed: 40, read: 40, network: { paused: false, hostsTried: 40, hostsNetworkFailed: 0 } });
     expect(allServers(t.db).every((s) => s.stateHandshake === "verified")).toBe(true);
     expect(openAlerts(t.db)).toEqual([]);
-    expect(resolvedAlerts(t.db).map((a) => [a.kind, a.resolvedMessage])).toEqual([["probe_network", expect.stringMatching(/^Probes succeed again: round \d+ reached its hosts/)]]);
+    expect(resolvedAlerts(t.db).map((a) => [a.kind, a.resolvedMessage])).toEqual([
+      ["probe_network", expect.stringMatching(/^Probes succeed again: round \d+ reached its hosts/)],
+    ]);
     expect(status(t.db).status).toBe(200);
     await deliverPendingAlerts(t.db, { url: receiver.url, log: () => undefined });
     expect(receiver.bodies.map((b) => b.alert.state)).toEqual(["open", "resolved"]);
@@ -181,7 +217,10 @@ describe("every listener closed: the probe's own network is down, not 40 servers
     expect(rows.filter((r) => r.stateHandshake === "not_checked").length).toBeGreaterThanOrEqual(20);
     expect(rows.every((r) => r.stateHandshake !== "failed")).toBe(true);
     expect(openAlerts(t.db)).toEqual([]);
-    expect(resolvedAlerts(t.db)[0]).toMatchObject({ kind: "probe_network", resolvedMessage: expect.stringMatching(/^Probes succeed again: \d+ of \d+ hosts that had failed answered/) });
+    expect(resolvedAlerts(t.db)[0]).toMatchObject({
+      kind: "probe_network",
+      resolvedMessage: expect.stringMatching(/^Probes succeed again: \d+ of \d+ hosts that had failed answered/),
+    });
   }, 60_000);
 });
 
@@ -211,11 +250,19 @@ describe("one server down among healthy ones", () => {
   });
 
   test("the down server is Failed only after its second probe, and the reason says it failed twice", () => {
-    expect(s).toMatchObject({ status: "done", probed: 25, read: 23, failed: 2, network: { paused: false, hostsTried: 25, hostsNetworkFailed: 2 } });
+    expect(s).toMatchObject({
+      status: "done",
+      probed: 25,
+      read: 23,
+      failed: 2,
+      network: { paused: false, hostsTried: 25, hostsNetworkFailed: 2 },
+    });
     const name = fleet.names.get(fleet.hosts[0]!)![0]!;
     const hs = handshakeOf(t.db, name);
     expect(hs.state).toBe("failed");
-    expect(hs.reason).toMatch(/^server\/discover got no answer \(connection refused\); it failed twice: a second probe \d+\.\d s after the first, in the same round, failed the same way\.$/);
+    expect(hs.reason).toMatch(
+      /^server\/discover got no answer \(connection refused\); it failed twice: a second probe \d+\.\d s after the first, in the same round, failed the same way\.$/,
+    );
     // Both probes are the evidence: two refused discover requests.
     const d = getServerDetail(t.db, name)!;
     expect(d.exchanges.map((e) => [e.seq, e.phase, e.network])).toEqual([
@@ -248,7 +295,11 @@ describe("a host that answers its second probe", () => {
       // The same server at the same address and port, whose first connection is reset before any answer.
       const flaky = fleet.hosts[0]!;
       await flaky.close();
-      again = await startLoopbackHost(flaky.address, { mounts: { "/s0": zooMount("modern-healthy-paged", "/s0") }, resetConnections: 1, port: Number(new URL(flaky.origin).port) });
+      again = await startLoopbackHost(flaky.address, {
+        mounts: { "/s0": zooMount("modern-healthy-paged", "/s0") },
+        resetConnections: 1,
+        port: Number(new URL(flaky.origin).port),
+      });
       makeAllDue(t.db, new Date().toISOString(), "test: everything due");
       const s = await runRound(deps(t.db));
       expect(s).toMatchObject({ probed: 3, read: 3, failed: 0 });
@@ -283,7 +334,13 @@ describe("one crowded host down (50 servers)", () => {
   });
 
   test("is that host's failure: its 50 servers Failed after their second probes, one host of 26 in the share, no alert", () => {
-    expect(s).toMatchObject({ status: "done", probed: 75, read: 25, failed: 50, network: { paused: false, hostsTried: 26, hostsNetworkFailed: 1 } });
+    expect(s).toMatchObject({
+      status: "done",
+      probed: 75,
+      read: 25,
+      failed: 50,
+      network: { paused: false, hostsTried: 26, hostsNetworkFailed: 1 },
+    });
     for (const name of fleet.names.get(fleet.hosts[0]!)!) expect(handshakeOf(t.db, name).reason, name).toContain("it failed twice");
     expect(openAlerts(t.db)).toEqual([]);
   });
@@ -297,7 +354,18 @@ describe("the 7-day level", () => {
       expect(await runRound(deps(t.db))).toMatchObject({ read: 30 });
       // A week of rounds in which 30% of hosts failed at the network level.
       const yesterday = new Date(Date.now() - 86_400_000).toISOString();
-      t.db.insert(rounds).values({ startedAt: yesterday, finishedAt: yesterday, status: "done", trigger: "test", hostsTried: 1_000, hostsNetworkFailed: 300, networkPaused: false }).run();
+      t.db
+        .insert(rounds)
+        .values({
+          startedAt: yesterday,
+          finishedAt: yesterday,
+          status: "done",
+          trigger: "test",
+          hostsTried: 1_000,
+          hostsNetworkFailed: 300,
+          networkPaused: false,
+        })
+        .run();
       for (const h of fleet.hosts.slice(0, 18)) await h.close();
       makeAllDue(t.db, new Date().toISOString(), "test: everything due");
       const s = await runRound(deps(t.db));
@@ -321,8 +389,19 @@ describe("a name that does not exist", () => {
     const out: { server: DueServer; input: PersistInput }[] = [];
     for (const [i, name] of names.entries()) {
       const url = `http://${name}:${port}/s0/mcp`;
-      const obs = await probeServer({ url, transport: "streamable-http" }, { addressPolicy: policy, dnsLookup: lookup, limits: { deadlineMs: 5_000 } });
-      const server: DueServer = { id: i + 1, name: `io.test/${name}`, remoteUrl: url, transport: "streamable-http", host: `${name}:${port}`, needsConfig: null, stateHandshake: null };
+      const obs = await probeServer(
+        { url, transport: "streamable-http" },
+        { addressPolicy: policy, dnsLookup: lookup, limits: { deadlineMs: 5_000 } },
+      );
+      const server: DueServer = {
+        id: i + 1,
+        name: `io.test/${name}`,
+        remoteUrl: url,
+        transport: "streamable-http",
+        host: `${name}:${port}`,
+        needsConfig: null,
+        stateHandshake: null,
+      };
       out.push({ server, input: { serverId: server.id, roundId: null, obs, results: judge(obs), skipped: false, now: new Date() } });
     }
     return out;
@@ -391,7 +470,14 @@ describe("robots.txt while a host is unreachable", () => {
     await h.close();
     const host = new URL(h.origin).host;
     const twoDaysAgo = new Date(Date.now() - 2 * 86_400_000).toISOString();
-    const before = { host, fetchedAt: twoDaysAgo, status: 200, body: "User-agent: *\nCrawl-delay: 2\n", disallowed: false, crawlDelaySeconds: 2 };
+    const before = {
+      host,
+      fetchedAt: twoDaysAgo,
+      status: 200,
+      body: "User-agent: *\nCrawl-delay: 2\n",
+      disallowed: false,
+      crawlDelaySeconds: 2,
+    };
     putRobots(t.db, before);
     try {
       const gate = createHostGate({ db: t.db, limitOf: () => 1 });
@@ -420,7 +506,13 @@ describe("the FAQ states the numbers the round enforces", () => {
     expect(LEVEL_FACTOR).toBe(3);
     expect(en).toContain("three times its usual level over the past 7 days");
     const zh = JSON.stringify(FAQ.zh["own-network"].body);
-    for (const n of [OWN_NETWORK_TIMING.secondProbeAfterMs / 1000, OWN_NETWORK_TIMING.recheckEveryMs / 1000, OWN_NETWORK_TIMING.recheckForMs / 60_000, RECENT_HOSTS, MIN_HOSTS]) {
+    for (const n of [
+      OWN_NETWORK_TIMING.secondProbeAfterMs / 1000,
+      OWN_NETWORK_TIMING.recheckEveryMs / 1000,
+      OWN_NETWORK_TIMING.recheckForMs / 60_000,
+      RECENT_HOSTS,
+      MIN_HOSTS,
+    ]) {
       expect(zh).toMatch(new RegExp(`(?<!\\d)${n} `));
     }
   });

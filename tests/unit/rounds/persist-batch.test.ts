@@ -42,7 +42,18 @@ function refused(serverId: number): PersistInput {
     startedAt: at.toISOString(),
     finishedAt: at.toISOString(),
     era: "unknown",
-    exchanges: [{ seq: 1, phase: "discover", method: "POST", url: "https://s.example/mcp", requestHeaders: {}, responseHeaders: {}, durationMs: 3, error: "ECONNREFUSED" }],
+    exchanges: [
+      {
+        seq: 1,
+        phase: "discover",
+        method: "POST",
+        url: "https://s.example/mcp",
+        requestHeaders: {},
+        responseHeaders: {},
+        durationMs: 3,
+        error: "ECONNREFUSED",
+      },
+    ],
     handshake: { kind: "failed", reason: { code: "network", detail: "ECONNREFUSED" }, seq: 1 } as unknown as ProbeObservation["handshake"],
   };
   return { serverId, roundId: null, obs, results: judge(obs), skipped: false, now: at };
@@ -61,19 +72,28 @@ test("queued runs commit together, are invisible to other connections until then
     expect(runs()).toBe(0);
     expect((other.$client.prepare("select count(*) n from servers where next_due_at is null").get() as { n: number }).n).toBe(3);
     await writer.flush();
-    const [a, missing, c] = (await settled) as [PromiseSettledResult<unknown>, PromiseSettledResult<unknown>, PromiseSettledResult<unknown>];
+    const [a, missing, c] = (await settled) as [
+      PromiseSettledResult<unknown>,
+      PromiseSettledResult<unknown>,
+      PromiseSettledResult<unknown>,
+    ];
     expect(a.status).toBe("fulfilled");
     expect(c.status).toBe("fulfilled");
     expect(missing.status).toBe("rejected");
     expect(String((missing as PromiseRejectedResult).reason)).toMatch(/vanished/);
     expect(runs()).toBe(2);
     for (const id of [ids[0]!, ids[2]!]) {
-      const row = other.$client.prepare("select last_run_id r, next_due_at d from servers where id = ?").get(id) as { r: number; d: string };
+      const row = other.$client.prepare("select last_run_id r, next_due_at d from servers where id = ?").get(id) as {
+        r: number;
+        d: string;
+      };
       expect(row.r).toBeGreaterThan(0);
       expect(row.d).not.toBeNull();
       expect((other.$client.prepare("select count(*) n from check_results where server_id = ?").get(id) as { n: number }).n).toBe(5);
     }
-    expect((other.$client.prepare("select count(*) n from servers where id = ? and last_run_id is null").get(ids[1]!) as { n: number }).n).toBe(1);
+    expect(
+      (other.$client.prepare("select count(*) n from servers where id = ? and last_run_id is null").get(ids[1]!) as { n: number }).n,
+    ).toBe(1);
   } finally {
     closeDb(other);
   }

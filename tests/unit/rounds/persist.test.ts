@@ -23,7 +23,10 @@ describe("persisting a run", () => {
       db,
       id("a/one"),
       healthy(t2, [
-        tool("search", "Search the web", { inputSchema: { type: "object", properties: { q: { type: "number" } } }, annotations: { readOnlyHint: true } }),
+        tool("search", "Search the web", {
+          inputSchema: { type: "object", properties: { q: { type: "number" } } },
+          annotations: { readOnlyHint: true },
+        }),
         tool("summarise", "Summarise"),
       ]),
       t2,
@@ -44,7 +47,15 @@ describe("persisting a run", () => {
 
     // The same list again (other order) is no change.
     const t3 = new Date("2026-11-01T03:00:00.000Z");
-    const same = healthy(t3, [tool("summarise", "Summarise"), { annotations: { readOnlyHint: true }, description: "Search the web", inputSchema: { properties: { q: { type: "number" } }, type: "object" }, name: "search" }]);
+    const same = healthy(t3, [
+      tool("summarise", "Summarise"),
+      {
+        annotations: { readOnlyHint: true },
+        description: "Search the web",
+        inputSchema: { properties: { q: { type: "number" } }, type: "object" },
+        name: "search",
+      },
+    ]);
     expect(record(db, id("a/one"), same, t3).toolChanges).toBe(0);
     expect(db.$client.prepare("select count(*) n from tool_snapshots").get()).toEqual({ n: 2 });
   });
@@ -111,7 +122,9 @@ describe("persisting a run", () => {
   test("a day with no reads at all after a working week is alerted", () => {
     const { db, id } = setup(["a/one", "a/two", "a/three"]);
     const logs: string[] = [];
-    for (let d = 1; d <= 5; d++) for (const n of ["a/one", "a/two", "a/three"]) record(db, id(n), healthy(new Date(Date.UTC(2026, 10, d, 3)), []), new Date(Date.UTC(2026, 10, d, 3)));
+    for (let d = 1; d <= 5; d++)
+      for (const n of ["a/one", "a/two", "a/three"])
+        record(db, id(n), healthy(new Date(Date.UTC(2026, 10, d, 3)), []), new Date(Date.UTC(2026, 10, d, 3)));
     evaluateCoverage(db, new Date(Date.UTC(2026, 10, 7, 3)), (l) => logs.push(l));
     expect(listAlerts(db).map((a) => [a.day, a.value])).toEqual([["2026-11-06", 0]]);
   });
@@ -120,9 +133,19 @@ describe("persisting a run", () => {
 describe("a complete read is what counts as read (DESIGN §2.2)", () => {
   const t1 = new Date("2026-11-02T01:00:00.000Z");
   const t2 = new Date("2026-11-02T05:00:00.000Z");
-  const dup = (description: string): ToolDefinition[] => [tool("echo", "Echo"), tool("echo", description), { name: "stringly", inputSchema: "{}" }];
+  const dup = (description: string): ToolDefinition[] => [
+    tool("echo", "Echo"),
+    tool("echo", description),
+    { name: "stringly", inputSchema: "{}" },
+  ];
   const malformed = (at: Date, tools: ToolDefinition[]) =>
-    withList(at, { kind: "complete", tools, pages: 2, malformed: ['duplicate name "echo"', 'tool "stringly" has no object inputSchema'], seqs: [2] });
+    withList(at, {
+      kind: "complete",
+      tools,
+      pages: 2,
+      malformed: ['duplicate name "echo"', 'tool "stringly" has no object inputSchema'],
+      seqs: [2],
+    });
 
   test("a malformed but complete list gets a last complete read, coverage, a snapshot and tool history", () => {
     const { db, id } = setup(["a/malformed"]);
@@ -203,7 +226,13 @@ describe("schedules follow the verdict (DESIGN §3)", () => {
     const obs: ProbeObservation = {
       ...healthy(at(1), []),
       era: "legacy",
-      handshake: { kind: "legacy", protocolVersion: "2023-01-01", common: false, fallbackCause: "server/discover answered HTTP 400", seq: 1 },
+      handshake: {
+        kind: "legacy",
+        protocolVersion: "2023-01-01",
+        common: false,
+        fallbackCause: "server/discover answered HTTP 400",
+        seq: 1,
+      },
       toolsList: { kind: "not_attempted", why: "no common protocol revision" },
       toolCall: { kind: "withheld", why: "no common protocol revision", cause: "no_common_revision" },
     };
@@ -220,7 +249,12 @@ describe("schedules follow the verdict (DESIGN §3)", () => {
     const slowMeta = (metadataUrl: string): ProbeObservation => {
       const base = healthy(at(1), [tool("t", "d")]);
       const sd = { phase: "auth_metadata" as const, status: 429, retryAfterSeconds: 7200, seq: 4 };
-      const gate = { phase: "tools_call" as const, status: 403, challenges: [{ scheme: "Bearer", params: { resource_metadata: metadataUrl } }], seq: 3 };
+      const gate = {
+        phase: "tools_call" as const,
+        status: 403,
+        challenges: [{ scheme: "Bearer", params: { resource_metadata: metadataUrl } }],
+        seq: 3,
+      };
       return {
         ...base,
         toolCall: { kind: "answered", status: 403, shape: { type: "pre_dispatch_refusal" }, seq: 3 },
@@ -229,7 +263,12 @@ describe("schedules follow the verdict (DESIGN §3)", () => {
         exchanges: [...base.exchanges, { ...ex(4, "auth_metadata", 429), method: "GET", url: metadataUrl }],
       };
     };
-    const elsewhere = record(db, id("a/meta-elsewhere"), slowMeta("https://auth.other.example/.well-known/oauth-protected-resource"), at(1));
+    const elsewhere = record(
+      db,
+      id("a/meta-elsewhere"),
+      slowMeta("https://auth.other.example/.well-known/oauth-protected-resource"),
+      at(1),
+    );
     expect(elsewhere.kind).toBe("read");
     const d = getServerDetail(db, "a/meta-elsewhere")!;
     expect(d.states.auth_metadata).toBe("not_checked");
@@ -244,7 +283,12 @@ describe("schedules follow the verdict (DESIGN §3)", () => {
   test("a slow-down at the handshake is counted as slowed down, not as gated", () => {
     const { db, id } = setup(["a/slow"]);
     const sd = { phase: "discover" as const, status: 429, retryAfterSeconds: 120, seq: 1 };
-    const obs: ProbeObservation = { ...down(at(1)), handshake: { kind: "slow_down", slowDown: sd }, slowDown: sd, exchanges: [ex(1, "discover", 429)] };
+    const obs: ProbeObservation = {
+      ...down(at(1)),
+      handshake: { kind: "slow_down", slowDown: sd },
+      slowDown: sd,
+      exchanges: [ex(1, "discover", 429)],
+    };
     expect(record(db, id("a/slow"), obs, at(1)).kind).toBe("slowed_down");
     expect(getServerDetail(db, "a/slow")!.schedule.consecutiveFailures).toBe(0);
   });

@@ -44,11 +44,17 @@ describe("crowded and ordinary hosts in one round", () => {
     // 60 servers on one host (crowded: 50 or more), 10 hosts of 2, more ordinary hosts than workers; every
     // answer 15 ms late so probes overlap. The crowded host's servers are listed last.
     const crowdedPrefixes = prefixes(60, "c");
-    crowded = await startLoopbackHost("127.0.0.11", { mounts: Object.fromEntries(crowdedPrefixes.map((p) => [p, zooMount("modern-healthy-paged", p)])), delayMs: 15 });
+    crowded = await startLoopbackHost("127.0.0.11", {
+      mounts: Object.fromEntries(crowdedPrefixes.map((p) => [p, zooMount("modern-healthy-paged", p)])),
+      delayMs: 15,
+    });
     const mounts = new Map<LoopbackHost, string[]>([[crowded, crowdedPrefixes]]);
     for (let i = 0; i < 10; i++) {
       const ps = prefixes(2, "o");
-      const h = await startLoopbackHost(`127.0.0.${12 + i}`, { mounts: Object.fromEntries(ps.map((p) => [p, zooMount("modern-healthy-paged", p)])), delayMs: 15 });
+      const h = await startLoopbackHost(`127.0.0.${12 + i}`, {
+        mounts: Object.fromEntries(ps.map((p) => [p, zooMount("modern-healthy-paged", p)])),
+        delayMs: 15,
+      });
       ordinary.push(h);
       mounts.set(h, ps);
     }
@@ -130,7 +136,14 @@ describe("a 429 pauses its host", () => {
     const h = await startLoopbackHost("127.0.0.41", { mounts: mounts() });
     const other = await startLoopbackHost("127.0.0.42", { mounts: { "/x": zooMount("gate-401-no-challenge", "/x") } });
     try {
-      register(t.db, [h, other], new Map([[h, ["/a", "/b", "/c"]], [other, ["/x"]]]));
+      register(
+        t.db,
+        [h, other],
+        new Map([
+          [h, ["/a", "/b", "/c"]],
+          [other, ["/x"]],
+        ]),
+      );
       const s = await runRound(deps(t.db, { concurrency: 4 }));
       expect(s).toMatchObject({ status: "done", probed: 4 });
       const a = mcpRequests(h).filter((r) => r.prefix === "/a");
@@ -140,7 +153,9 @@ describe("a 429 pauses its host", () => {
       for (const r of others) expect(r.start - a[0]!.end, `${r.prefix} ${r.path}`).toBeGreaterThanOrEqual(1_990);
       // Another host is not held back.
       expect(mcpRequests(other)[0]!.start - a[0]!.end).toBeLessThan(1_000);
-      expect(t.db.select().from(hostPauses).all()).toEqual([expect.objectContaining({ host: new URL(h.origin).host, cause: "HTTP 429 with Retry-After 2 s" })]);
+      expect(t.db.select().from(hostPauses).all()).toEqual([
+        expect.objectContaining({ host: new URL(h.origin).host, cause: "HTTP 429 with Retry-After 2 s" }),
+      ]);
     } finally {
       await Promise.all([h.close(), other.close()]);
       t.cleanup();

@@ -69,7 +69,12 @@ describe("a server with several remotes", () => {
         standing: "needs_configuration",
         why: "it requires the header Authorization, and the probe never sends registry headers",
       },
-      { url: `${zoo.origin}/sse`, transport: "sse", standing: "needs_configuration", why: "its header X-Tenant holds {tenant} for the user to fill in" },
+      {
+        url: `${zoo.origin}/sse`,
+        transport: "sse",
+        standing: "needs_configuration",
+        why: "its header X-Tenant holds {tenant} for the user to fill in",
+      },
       { url: zoo.url, transport: "streamable-http", standing: "probed", why: null },
     ]);
   });
@@ -81,7 +86,9 @@ describe("a server with several remotes", () => {
       checks: Record<string, { reason: string }>;
     };
     expect(zoo.log.some((r) => r.path.startsWith("/a/"))).toBe(false);
-    expect(body.needsConfig).toMatch(/^each of its 2 listed remotes needs configuration; the first streamable-http one: it requires the header Authorization/);
+    expect(body.needsConfig).toMatch(
+      /^each of its 2 listed remotes needs configuration; the first streamable-http one: it requires the header Authorization/,
+    );
     expect(Object.values(body.states)).toEqual(Array(5).fill("not_checked"));
     expect(body.checks.handshake!.reason).toMatch(/needs configuration/);
   });

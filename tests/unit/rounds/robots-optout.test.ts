@@ -158,7 +158,9 @@ describe("npm run opt-out", () => {
     const add = await optOut(["add", host, "--reason", "Operator asked by email on 2026-11-28"]);
     expect(add.code, add.out).toBe(0);
     expect(add.out).toMatch(/opted out 127\.0\.0\.1:\d+ \(1 server affected\)/);
-    expect(listOptOuts(db)).toEqual([expect.objectContaining({ host, source: "operator", reason: "Operator asked by email on 2026-11-28" })]);
+    expect(listOptOuts(db)).toEqual([
+      expect.objectContaining({ host, source: "operator", reason: "Operator asked by email on 2026-11-28" }),
+    ]);
 
     const before = sites.none!.log.length;
     const r = await runRound(deps());

@@ -64,7 +64,11 @@ beforeAll(async () => {
   const entries: FixtureEntry[] = names.map((n) =>
     entry(PREFIX + n, [{ type: ZOO_EXPECTATIONS[n]!.transport ?? "streamable-http", url: zoo.get(n)!.url }]),
   );
-  entries.splice(3, 0, entry("io.github.x/deprecated", [{ type: "streamable-http", url: "http://127.0.0.1:9/mcp" }], { status: "deprecated" }));
+  entries.splice(
+    3,
+    0,
+    entry("io.github.x/deprecated", [{ type: "streamable-http", url: "http://127.0.0.1:9/mcp" }], { status: "deprecated" }),
+  );
   entries.splice(7, 0, entry("io.github.x/deleted", [{ type: "streamable-http", url: "http://127.0.0.1:9/mcp" }], { status: "deleted" }));
   entries.push(entry("io.github.x/templated", [{ type: "streamable-http", url: "http://{tenant}.127.0.0.1.nip.io/mcp" }]));
   entries.push(
@@ -78,8 +82,20 @@ beforeAll(async () => {
   // The operator opted out the opted-out zoo server's host, and the host its metadata-on-other-host sibling points at.
   for (const [n, s] of zoo) {
     const exp = ZOO_EXPECTATIONS[n]!;
-    if (exp.optOut === "server") addOptOut(db, { host: new URL(s.origin).host, reason: "the operator asked us not to probe this host", source: "operator", since: t0.toISOString() });
-    if (exp.optOut === "metadata" && s.other) addOptOut(db, { host: s.other.host, reason: "the operator asked us not to probe this host", source: "operator", since: t0.toISOString() });
+    if (exp.optOut === "server")
+      addOptOut(db, {
+        host: new URL(s.origin).host,
+        reason: "the operator asked us not to probe this host",
+        source: "operator",
+        since: t0.toISOString(),
+      });
+    if (exp.optOut === "metadata" && s.other)
+      addOptOut(db, {
+        host: s.other.host,
+        reason: "the operator asked us not to probe this host",
+        source: "operator",
+        since: t0.toISOString(),
+      });
   }
 }, 60_000);
 
@@ -116,7 +132,9 @@ describe("a round over the fixture registry and the zoo", () => {
     expect(mismatches).toEqual([]);
     expect(zoo.get("opted-out-host")!.log).toEqual([]);
     expect(zoo.get("auth-prm-on-opted-out-host")!.other!.log).toEqual([]);
-    const line = logs.find((l) => /^\[rounds\] \d+ due, \d+ read, \d+ partly read, \d+ failed, \d+ gated, \d+ slowed down, \d+ skipped in \d+ s$/.test(l));
+    const line = logs.find((l) =>
+      /^\[rounds\] \d+ due, \d+ read, \d+ partly read, \d+ failed, \d+ gated, \d+ slowed down, \d+ skipped in \d+ s$/.test(l),
+    );
     expect(line).toBeDefined();
     // Every probed server lands in exactly one count.
     const counts = [...line!.matchAll(/(\d+) (?:read|partly read|failed|gated|slowed down|skipped)/g)].map((m) => Number(m[1]));

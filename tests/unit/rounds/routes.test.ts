@@ -32,7 +32,19 @@ beforeAll(async () => {
   zoo = await startZooServer("modern-healthy-paged");
   applyRegistrySnapshot(
     db,
-    [{ name: "a/one", title: null, description: null, version: "1", url: zoo.url, transport: "streamable-http", host: new URL(zoo.url).host, needsConfig: null, registryUpdatedAt: null }],
+    [
+      {
+        name: "a/one",
+        title: null,
+        description: null,
+        version: "1",
+        url: zoo.url,
+        transport: "streamable-http",
+        host: new URL(zoo.url).host,
+        needsConfig: null,
+        registryUpdatedAt: null,
+      },
+    ],
     new Date().toISOString(),
   );
 });

@@ -75,7 +75,8 @@ describe("schedule", () => {
       }
     }
     // At the 6 h cap the jitter still spreads servers, inside the window.
-    const late = (j: number) => nextSchedule(now, { consecutiveFailures: 0, unchangedStreak: 9 }, { kind: "healthy", changed: false }, j).intervalMs;
+    const late = (j: number) =>
+      nextSchedule(now, { consecutiveFailures: 0, unchangedStreak: 9 }, { kind: "healthy", changed: false }, j).intervalMs;
     expect(late(0)).toBe(6 * HOUR);
     expect(late(0.999)).toBeGreaterThan(5.4 * HOUR);
     expect(late(0.999)).toBeLessThan(late(0.5));

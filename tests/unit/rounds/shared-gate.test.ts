@@ -25,7 +25,11 @@ async function crawlDelayHost(db: RoundDeps["db"], address: string): Promise<Loo
     mounts: { "/a": zooMount("gate-401-no-challenge", "/a"), "/b": zooMount("gate-401-no-challenge", "/b") },
     robots: ROBOTS,
   });
-  applyRegistrySnapshot(db, registryRows(["/a", "/b"].map((p) => ({ name: `io.test/${address}${p}`, url: h.url(p) }))), new Date().toISOString());
+  applyRegistrySnapshot(
+    db,
+    registryRows(["/a", "/b"].map((p) => ({ name: `io.test/${address}${p}`, url: h.url(p) }))),
+    new Date().toISOString(),
+  );
   return h;
 }
 
@@ -33,7 +37,10 @@ function expectGaps(seen: SeenRequest[], minMs: number): void {
   const sorted = [...seen].sort((a, b) => a.start - b.start);
   for (let i = 1; i < sorted.length; i++) {
     const gap = sorted[i]!.start - sorted[i - 1]!.end;
-    expect(gap, `request ${i} (${sorted[i]!.path}, ${sorted[i]!.userAgent === CHILD_AGENT ? "second process" : "this process"}) came ${Math.round(gap)} ms after the one before`).toBeGreaterThanOrEqual(minMs);
+    expect(
+      gap,
+      `request ${i} (${sorted[i]!.path}, ${sorted[i]!.userAgent === CHILD_AGENT ? "second process" : "this process"}) came ${Math.round(gap)} ms after the one before`,
+    ).toBeGreaterThanOrEqual(minMs);
   }
 }
 
@@ -51,7 +58,14 @@ describe("one Crawl-delay for all of the site's traffic to a host", () => {
     const round = await runRound(roundDeps(t.db));
     expect(round).toMatchObject({ status: "done", probed: 2 });
     const afterRound = h.requests.length;
-    const cross = await runCrossRead({ db: t.db, day: "2026-12-01", sample: 10, policy, userAgent: DEFAULT_USER_AGENT, log: () => undefined });
+    const cross = await runCrossRead({
+      db: t.db,
+      day: "2026-12-01",
+      sample: 10,
+      policy,
+      userAgent: DEFAULT_USER_AGENT,
+      log: () => undefined,
+    });
     expect(cross.sampled).toBe(2);
     expect(h.requests.length).toBeGreaterThan(afterRound);
     expectGaps(h.requests, 2_000);
@@ -62,9 +76,13 @@ describe("one Crawl-delay for all of the site's traffic to a host", () => {
     cleanups.push(t.cleanup);
     const h = await crawlDelayHost(t.db, "127.0.0.62");
     cleanups.push(() => h.close());
-    const child = spawn(process.execPath, ["--import", "tsx", path.join(process.cwd(), "tests/fixtures/cross-read-child.ts"), t.file, CHILD_AGENT], {
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", path.join(process.cwd(), "tests/fixtures/cross-read-child.ts"), t.file, CHILD_AGENT],
+      {
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     let out = "";
     child.stdout.on("data", (b: Buffer) => (out += b.toString()));
     child.stderr.on("data", (b: Buffer) => (out += b.toString()));

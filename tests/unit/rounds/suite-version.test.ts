@@ -26,14 +26,30 @@ const ex = (seq: number, phase: Exchange["phase"], status: number): Exchange => 
 });
 
 function observation(at: Date, ok: boolean): ProbeObservation {
-  const base = { url: "https://s.example/mcp", transport: "streamable-http" as const, startedAt: at.toISOString(), finishedAt: at.toISOString() };
-  if (!ok) return { ...base, era: "unknown", handshake: { kind: "failed", cause: "server/discover answered HTTP 500 with an empty body", seq: 1 }, exchanges: [ex(1, "discover", 500)] };
+  const base = {
+    url: "https://s.example/mcp",
+    transport: "streamable-http" as const,
+    startedAt: at.toISOString(),
+    finishedAt: at.toISOString(),
+  };
+  if (!ok)
+    return {
+      ...base,
+      era: "unknown",
+      handshake: { kind: "failed", cause: "server/discover answered HTTP 500 with an empty body", seq: 1 },
+      exchanges: [ex(1, "discover", 500)],
+    };
   return {
     ...base,
     era: "modern",
     handshake: { kind: "modern", protocolVersion: "2026-07-28", supportedVersions: ["2026-07-28"], seq: 1 },
     toolsList: { kind: "complete", tools: [{ name: "a", inputSchema: { type: "object" } }], pages: 1, malformed: [], seqs: [2] },
-    toolCall: { kind: "answered", status: 200, shape: { type: "jsonrpc_error", code: -32602, message: "Unknown tool", transport: "json" }, seq: 3 },
+    toolCall: {
+      kind: "answered",
+      status: 200,
+      shape: { type: "jsonrpc_error", code: -32602, message: "Unknown tool", transport: "json" },
+      seq: 3,
+    },
     authMetadata: { kind: "no_challenge" },
     exchanges: [ex(1, "discover", 200), ex(2, "tools_list", 200), ex(3, "tools_call", 200)],
   };
@@ -70,7 +86,9 @@ test("rows written by 0.11.0 keep 0.11.0; new runs, results and transitions carr
   persist("old", new Date("2026-11-30T12:00:00Z"), false);
 
   const versions = (table: string, name: string) =>
-    (sql.prepare(`select suite_version as v from ${table} where server_id = ? order by rowid`).all(id(name)) as { v: string }[]).map((r) => r.v);
+    (sql.prepare(`select suite_version as v from ${table} where server_id = ? order by rowid`).all(id(name)) as { v: string }[]).map(
+      (r) => r.v,
+    );
   expect(versions("runs", "old")).toEqual(["0.11.0", SUITE_VERSION]);
   expect(versions("runs", "new")).toEqual([SUITE_VERSION]);
   // The first five transitions came from the 0.11.0 run; the handshake's change to failed is new.

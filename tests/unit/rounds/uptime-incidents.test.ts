@@ -18,7 +18,12 @@ const tools = [tool("search", "Search")];
 
 function gated(when: Date): ProbeObservation {
   const challenge = { phase: "initialize" as const, status: 401, challenges: [{ scheme: "Bearer", params: { realm: "x" } }], seq: 2 };
-  return { ...down(when), era: "legacy", handshake: { kind: "credential_gate", challenge, fallbackCause: "server/discover answered HTTP 401" }, exchanges: [ex(1, "discover", 401), ex(2, "initialize", 401)] };
+  return {
+    ...down(when),
+    era: "legacy",
+    handshake: { kind: "credential_gate", challenge, fallbackCause: "server/discover answered HTTP 401" },
+    exchanges: [ex(1, "discover", 401), ex(2, "initialize", 401)],
+  };
 }
 
 function slowed(when: Date): ProbeObservation {
@@ -27,7 +32,12 @@ function slowed(when: Date): ProbeObservation {
 }
 
 function optedOut(when: Date): ProbeObservation {
-  return { ...down(when), handshake: undefined, blocked: { kind: "opted_out", host: "s0.example", reason: "operator list" }, exchanges: [] };
+  return {
+    ...down(when),
+    handshake: undefined,
+    blocked: { kind: "opted_out", host: "s0.example", reason: "operator list" },
+    exchanges: [],
+  };
 }
 
 const noCommonRevision = (when: Date): ProbeObservation => ({
@@ -42,11 +52,26 @@ describe("uptime: what a probe counts as (DESIGN §4)", () => {
   test.each([
     ["a completed handshake", "up", healthy(at(0), tools)],
     ["a credential gate on the handshake", "up", gated(at(0))],
-    ["a credential gate on the tool list after a good handshake", "up", withList(at(0), { kind: "credential_gate", challenge: { phase: "tools_list", status: 401, challenges: [{ scheme: "Bearer", params: {} }], seq: 2 } })],
+    [
+      "a credential gate on the tool list after a good handshake",
+      "up",
+      withList(at(0), {
+        kind: "credential_gate",
+        challenge: { phase: "tools_list", status: 401, challenges: [{ scheme: "Bearer", params: {} }], seq: 2 },
+      }),
+    ],
     ["a handshake that completed without a common revision", "up", noCommonRevision(at(0))],
     ["a refused connection", "down", down(at(0))],
-    ["a modern handshake declined with -32022", "down", { ...down(at(0)), handshake: { kind: "declined", code: -32022, message: "Unsupported", status: 400, seq: 1 } }],
-    ["a 401 without a challenge", "down", { ...down(at(0)), handshake: { kind: "refused_no_challenge", phase: "initialize", status: 401, seq: 2 } }],
+    [
+      "a modern handshake declined with -32022",
+      "down",
+      { ...down(at(0)), handshake: { kind: "declined", code: -32022, message: "Unsupported", status: 400, seq: 1 } },
+    ],
+    [
+      "a 401 without a challenge",
+      "down",
+      { ...down(at(0)), handshake: { kind: "refused_no_challenge", phase: "initialize", status: 401, seq: 2 } },
+    ],
     ["a slow-down at the handshake", "left_out", slowed(at(0))],
     ["an opted-out host", "left_out", optedOut(at(0))],
     ["a server that needs configuration", "left_out", { ...optedOut(at(0)), blocked: { kind: "needs_config", detail: "URL template" } }],

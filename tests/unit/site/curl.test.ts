@@ -51,7 +51,12 @@ describe("curlCommand", () => {
   });
 
   test("a GET stream gets -N and no method flag or body", () => {
-    const cmd = curlCommand({ phase: "sse_stream", method: "GET", url: "https://a.example/sse", requestHeaders: { accept: "text/event-stream" } });
+    const cmd = curlCommand({
+      phase: "sse_stream",
+      method: "GET",
+      url: "https://a.example/sse",
+      requestHeaders: { accept: "text/event-stream" },
+    });
     expect(cmd).toBe("curl -sS -i --max-time 30 -N -H 'accept: text/event-stream' --url https://a.example/sse");
   });
 
@@ -64,7 +69,9 @@ describe("curlCommand", () => {
       requestBody: "@/etc/passwd",
     });
     const argv = JSON.parse(
-      execFileSync("sh", ["-c", `node -e 'console.log(JSON.stringify(process.argv.slice(1)))' -- ${cmd.replace(/^curl /, "")}`], { encoding: "utf8" }),
+      execFileSync("sh", ["-c", `node -e 'console.log(JSON.stringify(process.argv.slice(1)))' -- ${cmd.replace(/^curl /, "")}`], {
+        encoding: "utf8",
+      }),
     ) as string[];
     expect(argv).toContain("x-evil: '; rm -rf / #");
     expect(argv).toContain("https://a.example/$(id)");

@@ -49,10 +49,14 @@ describe("what to do: every verdict links to a FAQ row that exists, in both lang
   });
 
   test("a Not checked kind goes to its own row; a 5xx on discover to the transfer-failure row", () => {
-    expect(whatToDoHref("handshake", { state: "not_checked", notCheckedCause: "credential_required" })).toBe("/faq/observed-unsigned#not-checked-credential-required");
+    expect(whatToDoHref("handshake", { state: "not_checked", notCheckedCause: "credential_required" })).toBe(
+      "/faq/observed-unsigned#not-checked-credential-required",
+    );
     expect(whatToDoHref("handshake", { state: "failed", noFallback: "discover_server_error" })).toBe("/faq/handshake#transfer-failures");
     expect(whatToDoHref("error_taxonomy", { state: "observed_risk", code: "malformed_html" })).toBe("/faq/refusals#malformed");
-    expect(whatToDoHref("tools_list", { state: "not_checked", notCheckedCause: "deadline" }, "zh")).toBe("/zh/faq/observed-unsigned#not-checked-deadline");
+    expect(whatToDoHref("tools_list", { state: "not_checked", notCheckedCause: "deadline" }, "zh")).toBe(
+      "/zh/faq/observed-unsigned#not-checked-deadline",
+    );
   });
 
   test("every kind has a label and a row in both languages", () => {
@@ -65,12 +69,22 @@ describe("what to do: every verdict links to a FAQ row that exists, in both lang
 });
 
 describe("the cross-read sentence", () => {
-  const base = { day: "2026-12-01", explanation: null, explanationCode: null, crossToolCount: 3, probeToolCount: null, paths: [], detail: null };
+  const base = {
+    day: "2026-12-01",
+    explanation: null,
+    explanationCode: null,
+    crossToolCount: 3,
+    probeToolCount: null,
+    paths: [],
+    detail: null,
+  };
   test("the issue's example, from codes only", () => {
     expect(crossReadSentence({ ...base, outcome: "only_cross_reader", explanation: "discover_server_error", explanationCode: 500 })).toBe(
       "An initialize-first reader read 3 tools on 2026-12-01; modern clients fail here because server/discover answered HTTP 500.",
     );
-    expect(crossReadSentence({ ...base, outcome: "only_cross_reader" })).toMatch(/no rule of the probe explains the difference: a possible blind spot of the probe\.$/);
+    expect(crossReadSentence({ ...base, outcome: "only_cross_reader" })).toMatch(
+      /no rule of the probe explains the difference: a possible blind spot of the probe\.$/,
+    );
     expect(crossReadSentence({ ...base, crossToolCount: 1, outcome: "disagreed", probeToolCount: 1, paths: ["a.description"] })).toBe(
       "An initialize-first reader read 1 tool on 2026-12-01, a list that differs from the probe's latest complete read at 1 field path (a.description).",
     );

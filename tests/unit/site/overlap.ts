@@ -95,7 +95,8 @@ export function withoutWireQuotes(path: string, text: string): string {
     const kind = path.endsWith("x") ? ts.ScriptKind.TSX : ts.ScriptKind.TS;
     const file = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true, kind);
     const visit = (node: ts.Node) => {
-      if (ts.isPropertyAssignment(node) && node.name.getText(file) === "wire") spans.push([node.initializer.getStart(file), node.initializer.getEnd()]);
+      if (ts.isPropertyAssignment(node) && node.name.getText(file) === "wire")
+        spans.push([node.initializer.getStart(file), node.initializer.getEnd()]);
       else if (markedWire(text, node.getFullStart())) spans.push([node.getStart(file), node.getEnd()]);
       ts.forEachChild(node, visit);
     };
@@ -105,6 +106,7 @@ export function withoutWireQuotes(path: string, text: string): string {
   }
   let out = text;
   // A blanked span keeps its length and breaks runs on both sides, like a paragraph break would.
-  for (const [a, b] of spans.sort((x, y) => y[0] - x[0])) out = out.slice(0, a) + "\n丨\n" + " ".repeat(Math.max(0, b - a - 3)) + out.slice(b);
+  for (const [a, b] of spans.sort((x, y) => y[0] - x[0]))
+    out = out.slice(0, a) + "\n丨\n" + " ".repeat(Math.max(0, b - a - 3)) + out.slice(b);
   return out;
 }

@@ -57,14 +57,18 @@ describe("no sentence of a seed is carried into the repository", () => {
       const text = withoutWireQuotes(f, readFileSync(path.join(repoRoot, f), "utf8"));
       for (const run of sharedRuns(text, seeds)) found.push(`${f} [${run.kind}] ${run.text}`);
     }
-    console.log(`[seed-overlap] ${found.length} shared runs across ${files.length} files (${EN_RUN} English words, ${CJK_RUN} Chinese characters; seeds: ${seedFiles.length} in ${seedsDir})`);
+    console.log(
+      `[seed-overlap] ${found.length} shared runs across ${files.length} files (${EN_RUN} English words, ${CJK_RUN} Chinese characters; seeds: ${seedFiles.length} in ${seedsDir})`,
+    );
     for (const line of found) console.log(`[seed-overlap] ${line}`);
     expect(found).toEqual([]);
   });
 });
 
 describe("the overlap measure itself", () => {
-  const seed = shingles("A lighthouse keeper counts ships in the fog every single night. 灯塔看守人每天夜里都在雾中清点过往船只的数量并记下来。");
+  const seed = shingles(
+    "A lighthouse keeper counts ships in the fog every single night. 灯塔看守人每天夜里都在雾中清点过往船只的数量并记下来。",
+  );
 
   test("finds an English run despite case and punctuation changes", () => {
     expect(sharedRuns("— a LIGHTHOUSE keeper: counts ships, in the fog every", seed).map((r) => r.kind)).toEqual(["en"]);

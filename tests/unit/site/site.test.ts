@@ -27,7 +27,15 @@ describe("paths", () => {
 describe("index query", () => {
   test("keeps known check states and ignores the rest", () => {
     const q = parseIndexQuery({ q: " weather ", page: "3", handshake: "failed", tools_list: "bogus", other: "x" });
-    expect(q).toEqual({ q: "weather", page: 3, states: { handshake: "failed" }, includeLeft: false, overall: undefined, sort: "name", order: "asc" });
+    expect(q).toEqual({
+      q: "weather",
+      page: 3,
+      states: { handshake: "failed" },
+      includeLeft: false,
+      overall: undefined,
+      sort: "name",
+      order: "asc",
+    });
     expect(parseIndexQuery({ includeLeft: "1" }).includeLeft).toBe(true);
     // Old links used ?left=1 on the page; they keep working.
     expect(parseIndexQuery({ left: "1" }).includeLeft).toBe(true);
@@ -50,7 +58,9 @@ describe("index query", () => {
     expect(indexHref({ sort: "name", order: "desc" })).toBe("/?order=desc");
     expect(parseIndexQuery({ sort: "popularity", overall: "great" })).toMatchObject({ sort: "name", order: "asc", overall: undefined });
     // The front's canonical cache key comes from the same two functions: equivalent queries share one key.
-    expect(canonicalIndexQuery(searchParamsOf(new URLSearchParams("order=asc&sort=overall&x=1")))).toBe(canonicalIndexQuery(searchParamsOf(new URLSearchParams("sort=overall"))));
+    expect(canonicalIndexQuery(searchParamsOf(new URLSearchParams("order=asc&sort=overall&x=1")))).toBe(
+      canonicalIndexQuery(searchParamsOf(new URLSearchParams("sort=overall"))),
+    );
     expect(canonicalIndexQuery(searchParamsOf(new URLSearchParams("sort=name&order=asc")))).toBe("");
   });
 });
@@ -99,7 +109,14 @@ describe("FAQ", () => {
 
   test("rule-change notes list only changes after the page first appeared", () => {
     expect(changesSince("2026-09-14")).toHaveLength(SUITE_CHANGELOG.length);
-    expect(changesSince("2026-09-23").map((c) => c.date)).toEqual(["2026-12-01", "2026-12-01", ...Array(9).fill("2026-11-30"), "2026-10-06", "2026-10-01", "2026-09-26"]);
+    expect(changesSince("2026-09-23").map((c) => c.date)).toEqual([
+      "2026-12-01",
+      "2026-12-01",
+      ...Array(9).fill("2026-11-30"),
+      "2026-10-06",
+      "2026-10-01",
+      "2026-09-26",
+    ]);
     expect(changesSince("2026-11-05").map((c) => c.version)).toEqual(["0.13.0", null, "0.12.0", ...Array(8).fill(null)]);
     expect(changesSince("2026-11-30").map((c) => c.version)).toEqual(["0.13.0", null]);
     expect(changesSince("2026-12-01")).toHaveLength(0);

@@ -16,7 +16,9 @@ afterEach(() => {
 function fleet(n: number) {
   const t = tempDb();
   cleanups.push(t.cleanup);
-  const listed = Array.from({ length: n }, (_, i) => listedServer(i === 0 ? "io.github.x/a&b<c>" : `io.github.site/server-${i}`, `https://s${i}.example/mcp`));
+  const listed = Array.from({ length: n }, (_, i) =>
+    listedServer(i === 0 ? "io.github.x/a&b<c>" : `io.github.site/server-${i}`, `https://s${i}.example/mcp`),
+  );
   applyRegistrySnapshot(t.db, listed, "2026-11-01T00:00:00.000Z");
   return { db: t.db, names: listed.map((l) => l.name) };
 }

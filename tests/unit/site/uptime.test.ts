@@ -38,7 +38,10 @@ describe("the uptime badge (?metric=uptime)", () => {
 
   test("no probe in the window says so; an unknown server is a 404; a bad window is a 400", () => {
     expect(uptimeBadgeSpec(uptime, "90d")).toMatchObject({ message: "no probes" });
-    expect(resolveBadgeQuery(new URLSearchParams("metric=uptime"), { ...lookup, uptime: () => null })).toMatchObject({ status: 404, spec: { message: "unknown" } });
+    expect(resolveBadgeQuery(new URLSearchParams("metric=uptime"), { ...lookup, uptime: () => null })).toMatchObject({
+      status: 404,
+      spec: { message: "unknown" },
+    });
     const bad = resolveBadgeQuery(new URLSearchParams("metric=uptime&window=1y"), lookup);
     expect(bad).toMatchObject({ ok: false, error: expect.stringContaining("24h, 7d, 30d, 90d") });
     expect(badgeAnswer(bad, "svg").status).toBe(400);

@@ -18,7 +18,9 @@ afterEach(() => {
 function migrationsBefore(before: string): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "migrations-"));
   dirs.push(dir);
-  const journal = JSON.parse(fs.readFileSync(path.join(MIGRATIONS_FOLDER, "meta", "_journal.json"), "utf8")) as { entries: { tag: string }[] };
+  const journal = JSON.parse(fs.readFileSync(path.join(MIGRATIONS_FOLDER, "meta", "_journal.json"), "utf8")) as {
+    entries: { tag: string }[];
+  };
   const cut = journal.entries.findIndex((e) => e.tag.endsWith(before));
   expect(cut).toBeGreaterThan(0);
   const kept = journal.entries.slice(0, cut);
@@ -50,8 +52,20 @@ test("existing servers get their overall state in the migration", () => {
 
   const db = openDb(file);
   try {
-    const got = Object.fromEntries((db.$client.prepare("select name, overall from servers").all() as { name: string; overall: string | null }[]).map((r) => [r.name, r.overall]));
-    expect(got).toEqual({ gated: "not_checked", healthy: "verified", risky: "observed_risk", down: "failed", "handshake-only": "not_checked", never: null });
+    const got = Object.fromEntries(
+      (db.$client.prepare("select name, overall from servers").all() as { name: string; overall: string | null }[]).map((r) => [
+        r.name,
+        r.overall,
+      ]),
+    );
+    expect(got).toEqual({
+      gated: "not_checked",
+      healthy: "verified",
+      risky: "observed_risk",
+      down: "failed",
+      "handshake-only": "not_checked",
+      never: null,
+    });
     // The SQL agrees with the function the round uses.
     for (const [name, [handshake, protocol_version, tools_list, error_taxonomy, auth_metadata]] of rows) {
       expect(got[name], name).toBe(overallState({ handshake, protocol_version, tools_list, error_taxonomy, auth_metadata }));

@@ -67,7 +67,10 @@ describe("registry snapshot", () => {
     applyRegistrySnapshot(db, [listed("a/one"), listed("a/two")], "2026-11-01T00:00:00.000Z");
     const r2 = applyRegistrySnapshot(db, [listed("a/one")], "2026-11-02T00:00:00.000Z");
     expect(r2).toMatchObject({ added: 0, updated: 1, left: 1 });
-    expect(getServerDetail(db, "a/two")).toMatchObject({ leftRegistryAt: "2026-11-02T00:00:00.000Z", firstSeenAt: "2026-11-01T00:00:00.000Z" });
+    expect(getServerDetail(db, "a/two")).toMatchObject({
+      leftRegistryAt: "2026-11-02T00:00:00.000Z",
+      firstSeenAt: "2026-11-01T00:00:00.000Z",
+    });
     expect(listServers(db).rows.map((r) => r.name)).toEqual(["a/one"]);
     expect(listServers(db, { includeLeft: true }).total).toBe(2);
     expect(listDueServers(db, "2026-11-03T00:00:00.000Z").map((s) => s.name)).toEqual(["a/one"]);
@@ -99,7 +102,17 @@ describe("read API at 30,000 servers", () => {
     db.$client.transaction(() => {
       for (let i = 0; i < N; i++) {
         const st = (k: number) => CHECK_STATES[(i + k) % 4];
-        insert.run(`io.github.u${i % 997}/srv-${String(i).padStart(5, "0")}`, i % 10 === 0 ? `Weather ${i}` : null, `https://h${i}.example/mcp`, `h${i}.example`, st(0), st(1), st(2), st(3), i % 3 === 0 ? "not_checked" : "verified");
+        insert.run(
+          `io.github.u${i % 997}/srv-${String(i).padStart(5, "0")}`,
+          i % 10 === 0 ? `Weather ${i}` : null,
+          `https://h${i}.example/mcp`,
+          `h${i}.example`,
+          st(0),
+          st(1),
+          st(2),
+          st(3),
+          i % 3 === 0 ? "not_checked" : "verified",
+        );
       }
     })();
 
@@ -124,7 +137,9 @@ describe("read API at 30,000 servers", () => {
     expect(ms).toBeLessThan(1500);
 
     const plan = db.$client
-      .prepare("explain query plan select name from servers where state_tools_list = 'failed' and left_registry_at is null order by name limit 50")
+      .prepare(
+        "explain query plan select name from servers where state_tools_list = 'failed' and left_registry_at is null order by name limit 50",
+      )
       .all() as { detail: string }[];
     expect(plan.map((p) => p.detail).join(" ")).toMatch(/servers_tl_idx/);
   });
@@ -158,8 +173,12 @@ describe("round lock", () => {
     // The old holder notices it lost the lock and cannot release c's.
     expect(heartbeatRound(db, a.roundId, "a", new Date(t.getTime() + 212_000), {})).toBe(false);
     finishRound(db, a.roundId, "a", { now: new Date(), status: "done", progress: {} });
-    expect(acquireRoundLock(db, { holder: "d", trigger: "test", now: new Date(t.getTime() + 213_000), staleMs: 120_000 }).acquired).toBe(false);
+    expect(acquireRoundLock(db, { holder: "d", trigger: "test", now: new Date(t.getTime() + 213_000), staleMs: 120_000 }).acquired).toBe(
+      false,
+    );
     if (c.acquired) finishRound(db, c.roundId, "c", { now: new Date(), status: "done", progress: {} });
-    expect(acquireRoundLock(db, { holder: "d", trigger: "test", now: new Date(t.getTime() + 214_000), staleMs: 120_000 }).acquired).toBe(true);
+    expect(acquireRoundLock(db, { holder: "d", trigger: "test", now: new Date(t.getTime() + 214_000), staleMs: 120_000 }).acquired).toBe(
+      true,
+    );
   });
 });

@@ -120,7 +120,8 @@ export function politenessProblem(run: ZooRun): string | null {
     if (r.headers.authorization) return `${what} carried Authorization`;
     if (r.headers.origin) return `${what} carried Origin`;
     if (!r.headers["user-agent"]) return `${what} had no User-Agent`;
-    if (r.jsonrpcMethod === "initialize" && r.headers["mcp-protocol-version"]) return `${what} carried MCP-Protocol-Version before a revision was agreed`;
+    if (r.jsonrpcMethod === "initialize" && r.headers["mcp-protocol-version"])
+      return `${what} carried MCP-Protocol-Version before a revision was agreed`;
     if (run.obs.era === "modern" && r.headers["mcp-session-id"]) return `${what} carried Mcp-Session-Id in a 2026-07-28 session`;
   }
   if (run.server.concurrency.peak > 1) return `${run.server.concurrency.peak} requests were in flight at once`;
@@ -131,7 +132,9 @@ export function politenessProblem(run: ZooRun): string | null {
 export function refusalCodeProblem(run: ZooRun): string | null {
   const r = run.results.find((x) => x.check === "error_taxonomy");
   if (!r?.code) return "error_taxonomy carries no refusal code";
-  return REFUSAL_STATES[r.code] === r.state ? null : `refusal code ${r.code} belongs to ${REFUSAL_STATES[r.code]}, but the judge said ${r.state}`;
+  return REFUSAL_STATES[r.code] === r.state
+    ? null
+    : `refusal code ${r.code} belongs to ${REFUSAL_STATES[r.code]}, but the judge said ${r.state}`;
 }
 
 /** Every Not checked names its kind and nothing else carries one; a no-fallback rule sits only on a Failed
@@ -140,7 +143,8 @@ export function causeProblem(run: ZooRun): string | null {
   for (const r of run.results) {
     if (r.state === "not_checked" && !r.notCheckedCause) return `${r.check} is Not checked without a kind`;
     if (r.state !== "not_checked" && r.notCheckedCause) return `${r.check} is ${r.state} but carries the kind ${r.notCheckedCause}`;
-    if (r.noFallback && (r.state !== "failed" || !(DISCOVERY_CHECKS as readonly string[]).includes(r.check))) return `${r.check} (${r.state}) carries a no-fallback rule`;
+    if (r.noFallback && (r.state !== "failed" || !(DISCOVERY_CHECKS as readonly string[]).includes(r.check)))
+      return `${r.check} (${r.state}) carries a no-fallback rule`;
   }
   const want = ZOO_CAUSES[run.name];
   for (const [check, cause] of Object.entries(want?.causes ?? {})) {
@@ -187,7 +191,10 @@ export function claimProblem(reason: string, exchanges: readonly Exchange[]): st
   const sent = (method: string) => exchanges.filter((x) => rpcMethodOf(x) === method);
   for (const method of CITED_METHODS) {
     const esc = method.replace("/", "\\/");
-    const acted = new RegExp(`(?:^|[\\s(;:])${esc}(?: page \\d+)?(?: in the 2026-07-28 session)? (answered|got|was refused|was declined)`, "i");
+    const acted = new RegExp(
+      `(?:^|[\\s(;:])${esc}(?: page \\d+)?(?: in the 2026-07-28 session)? (answered|got|was refused|was declined)`,
+      "i",
+    );
     if (acted.test(reason) && sent(method).length === 0) return `says ${method} answered, but it was never sent`;
     const noAnswer = new RegExp(`${esc}(?: page \\d+)? got no answer`, "i");
     if (noAnswer.test(reason) && sent(method).length && sent(method).every((x) => x.status !== undefined)) {
@@ -195,24 +202,35 @@ export function claimProblem(reason: string, exchanges: readonly Exchange[]): st
     }
     const withStatus = new RegExp(`${esc}(?: page \\d+)?(?: in the 2026-07-28 session)? (?:answered|was refused with) HTTP (\\d{3})`, "gi");
     for (const m of reason.matchAll(withStatus)) {
-      if (!sent(method).some((x) => x.status === Number(m[1]))) return `says ${method} answered HTTP ${m[1]}, but no ${method} exchange has that status`;
+      if (!sent(method).some((x) => x.status === Number(m[1])))
+        return `says ${method} answered HTTP ${m[1]}, but no ${method} exchange has that status`;
     }
   }
   const refusals = exchanges.filter((x) => x.status === 401 || x.status === 403);
   const withHeader = refusals.filter((x) => x.responseHeaders["www-authenticate"] !== undefined);
-  if (/no WWW-Authenticate (?:header|challenge)/i.test(reason) && refusals.every((x) => x.responseHeaders["www-authenticate"] !== undefined)) {
+  if (
+    /no WWW-Authenticate (?:header|challenge)/i.test(reason) &&
+    refusals.every((x) => x.responseHeaders["www-authenticate"] !== undefined)
+  ) {
     return "says no WWW-Authenticate, but every 401/403 carried one";
   }
   if (/no credential challenge was presented/i.test(reason) && withHeader.length) {
     return `says no challenge was presented, but exchange ${withHeader[0]!.seq} carried WWW-Authenticate`;
   }
-  if (/present but not a valid challenge/i.test(reason) && !withHeader.some((x) => !parseWwwAuthenticate(x.responseHeaders["www-authenticate"]!).ok)) {
+  if (
+    /present but not a valid challenge/i.test(reason) &&
+    !withHeader.some((x) => !parseWwwAuthenticate(x.responseHeaders["www-authenticate"]!).ok)
+  ) {
     return "says a challenge did not parse, but none of the headers fails to parse";
   }
-  if (/with (?:a|an) \w+ challenge|with [\w, ]+ and \w+ challenges/i.test(reason) && !withHeader.some((x) => parseWwwAuthenticate(x.responseHeaders["www-authenticate"]!).ok)) {
+  if (
+    /with (?:a|an) \w+ challenge|with [\w, ]+ and \w+ challenges/i.test(reason) &&
+    !withHeader.some((x) => parseWwwAuthenticate(x.responseHeaders["www-authenticate"]!).ok)
+  ) {
     return "cites a challenge, but no 401/403 carried a valid one";
   }
-  if (/fell back to initialize|the one retry/i.test(reason) && sent("initialize").length === 0) return "says the probe fell back, but no initialize was sent";
+  if (/fell back to initialize|the one retry/i.test(reason) && sent("initialize").length === 0)
+    return "says the probe fell back, but no initialize was sent";
   const pages = reason.match(/(?:over|after) (\d+) pages?\b|(\d+) pages? \(/i);
   if (pages) {
     const n = Number(pages[1] ?? pages[2]);
@@ -220,7 +238,8 @@ export function claimProblem(reason: string, exchanges: readonly Exchange[]): st
     if (answered < n) return `counts ${n} pages, but only ${answered} tools/list answers were 2xx`;
   }
   const retryAfter = reason.match(/Retry-After (\d+) s/);
-  if (retryAfter && !exchanges.some((x) => x.responseHeaders["retry-after"] !== undefined)) return "cites Retry-After, but no answer carried one";
+  if (retryAfter && !exchanges.some((x) => x.responseHeaders["retry-after"] !== undefined))
+    return "cites Retry-After, but no answer carried one";
   for (const m of reason.matchAll(/(?:answered with|offered only|offered|initialize answered with) ((?:\d{4}-\d{2}-\d{2}(?:, )?)+)/g)) {
     for (const v of m[1]!.split(", ").filter(Boolean)) {
       if (!exchanges.some((x) => answerText(x).includes(v))) return `names ${v} as offered, but no answer holds it`;
@@ -230,7 +249,8 @@ export function claimProblem(reason: string, exchanges: readonly Exchange[]): st
   if (agreed && !exchanges.some((x) => answerText(x).includes(agreed[1]!))) return `says ${agreed[1]} was agreed, but no answer names it`;
   if (/the probe speaks/i.test(reason)) {
     const offered = reason.match(/offered (\d{4}-\d{2}-\d{2})/)?.[1];
-    if (offered && reason.slice(reason.indexOf("the probe speaks")).includes(offered)) return `says the server offered ${offered} and that the probe speaks it`;
+    if (offered && reason.slice(reason.indexOf("the probe speaks")).includes(offered))
+      return `says the server offered ${offered} and that the probe speaks it`;
   }
   return null;
 }

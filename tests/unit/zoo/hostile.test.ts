@@ -1,6 +1,17 @@
 import { describe, expect, test } from "vitest";
 import { ZOO_EXPECTATIONS } from "@/lib/demo/zoo";
-import { HOSTILE_LIMITS, contradiction, expectedStatesFor, causeProblem, hintProblem, politenessProblem, reasonProblem, refusalCodeProblem, runZooCase, statesOf } from "./harness";
+import {
+  HOSTILE_LIMITS,
+  contradiction,
+  expectedStatesFor,
+  causeProblem,
+  hintProblem,
+  politenessProblem,
+  reasonProblem,
+  refusalCodeProblem,
+  runZooCase,
+  statesOf,
+} from "./harness";
 
 const hostile = Object.entries(ZOO_EXPECTATIONS).filter(([, e]) => e.hostile);
 const MB = 1024 * 1024;

@@ -1,7 +1,18 @@
 import { describe, expect, test } from "vitest";
 import { CHECK_IDS } from "@/lib/checks/vocabulary";
 import { ZOO_BEHAVIOURS, ZOO_EXPECTATIONS } from "@/lib/demo/zoo";
-import { contradiction, expectedStatesFor, causeProblem, hintProblem, politenessProblem, protocolVersionOf, reasonProblem, refusalCodeProblem, runZooCase, statesOf } from "./harness";
+import {
+  contradiction,
+  expectedStatesFor,
+  causeProblem,
+  hintProblem,
+  politenessProblem,
+  protocolVersionOf,
+  reasonProblem,
+  refusalCodeProblem,
+  runZooCase,
+  statesOf,
+} from "./harness";
 
 const ordinary = Object.entries(ZOO_EXPECTATIONS).filter(([, e]) => !e.hostile);
 
@@ -15,7 +26,11 @@ describe.concurrent("probe against the zoo", () => {
   test.each(ordinary)("%s", async (name, exp) => {
     const run = await runZooCase(name);
     const actual = statesOf(run.results);
-    const where = `${name}: ${exp.about}\nreasons: ${JSON.stringify(run.results.map((r) => `${r.check}=${r.state}: ${r.reason}`), null, 1)}`;
+    const where = `${name}: ${exp.about}\nreasons: ${JSON.stringify(
+      run.results.map((r) => `${r.check}=${r.state}: ${r.reason}`),
+      null,
+      1,
+    )}`;
 
     expect(actual, where).toEqual(expectedStatesFor(name, actual));
     if (exp.era) expect(run.obs.era, where).toBe(exp.era);
@@ -23,7 +38,11 @@ describe.concurrent("probe against the zoo", () => {
 
     for (const r of run.results) {
       expect(reasonProblem(r.reason), `${name} ${r.check} reason "${r.reason}"`).toBeNull();
-      for (const seq of r.evidence) expect(run.obs.exchanges.some((x) => x.seq === seq), `${name} ${r.check} evidence ${seq}`).toBe(true);
+      for (const seq of r.evidence)
+        expect(
+          run.obs.exchanges.some((x) => x.seq === seq),
+          `${name} ${r.check} evidence ${seq}`,
+        ).toBe(true);
     }
     for (const [check, fragment] of Object.entries(exp.reasonIncludes ?? {})) {
       const reason = run.results.find((r) => r.check === check)?.reason ?? "";
