@@ -95,7 +95,7 @@ async function main(): Promise<void> {
   const isCrowded = (i: number) => crowdedPercent > 0 && (i * 53) % 100 < crowdedPercent;
   let crowdedCount = 0;
   for (let i = 0; i < count; i++) if (isCrowded(i)) crowdedCount++;
-  // Enough hosts that the rest stay ordinary (fewer than 50 servers each, DESIGN §2.5), else they would be crowded too.
+  // Enough hosts that the rest stay ordinary (fewer than 50 servers each, architecture.md §2.5), else they would be crowded too.
   const hostCount = Math.max(
     Number(process.env.BENCH_FLEET_HOSTS ?? 128),
     crowdedPercent > 0 ? Math.ceil((count - crowdedCount) / 40) + 2 : 0,

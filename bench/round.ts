@@ -588,7 +588,7 @@ async function politeness(fleet: ChildProcess, ready: FleetReady, roundMs: numbe
   fleet.send("stats");
   const stats = await statsMessage;
   for (const o of stats.overlaps) console.log(`[bench:round] overlap seen by the fleet: ${o}`);
-  // Crowded as the round sees it: 50 or more servers on the host (DESIGN §2.5); the fleet's first host when the mix has one.
+  // Crowded as the round sees it: 50 or more servers on the host (architecture.md §2.5); the fleet's first host when the mix has one.
   const crowded = (h: number) => ready.serversPerHost[h]! >= 50;
   const crowdedPeak = ready.crowdedServers > 0 ? stats.peaks[0]! : null;
   const otherCrowdedPeak = Math.max(0, ...stats.peaks.filter((_, h) => crowded(h) && !(ready.crowdedServers > 0 && h === 0)));

@@ -36,14 +36,14 @@ export const servers = sqliteTable(
     era: text("era", { enum: ERAS }),
     protocolVersion: text("protocol_version"),
     lastProbedAt: text("last_probed_at"),
-    /** The last complete read (DESIGN §2.2); the API's `lastSuccessAt`. */
+    /** The last complete read (architecture.md §2.2); the API's `lastSuccessAt`. */
     lastSuccessAt: text("last_success_at"),
     stateHandshake: text("state_handshake", { enum: CHECK_STATES }),
     stateProtocolVersion: text("state_protocol_version", { enum: CHECK_STATES }),
     stateToolsList: text("state_tools_list", { enum: CHECK_STATES }),
     stateErrorTaxonomy: text("state_error_taxonomy", { enum: CHECK_STATES }),
     stateAuthMetadata: text("state_auth_metadata", { enum: CHECK_STATES }),
-    /** The overall state (DESIGN §2, lib/checks/overall.ts), written with the states above; null until the first run. */
+    /** The overall state (architecture.md §2, lib/checks/overall.ts), written with the states above; null until the first run. */
     overall: text("overall", { enum: CHECK_STATES }),
     /** When the overall state is Not checked: the kind of its first Not checked discovery check. */
     overallCause: text("overall_cause", { enum: NOT_CHECKED_CAUSES }),
@@ -59,7 +59,7 @@ export const servers = sqliteTable(
     registryUpdatedAt: text("registry_updated_at"),
     /** Latest run, for the detail page's evidence. */
     lastRunId: integer("last_run_id"),
-    /** JSON: every listed remote with its transport and standing (DESIGN §2.6, suite 0.13.0); null before 0.13.0. */
+    /** JSON: every listed remote with its transport and standing (architecture.md §2.6, suite 0.13.0); null before 0.13.0. */
     remotes: text("remotes"),
   },
   (t) => [
@@ -105,7 +105,7 @@ export const runs = sqliteTable(
     protocolVersion: text("protocol_version"),
     requests: integer("requests").notNull().default(0),
     requestsOk: integer("requests_ok").notNull().default(0),
-    /** A complete read (DESIGN §2.2): the tool list read to its end, malformed definitions or not. */
+    /** A complete read (architecture.md §2.2): the tool list read to its end, malformed definitions or not. */
     read: integer("read", { mode: "boolean" }).notNull().default(false),
     /** JSON Exchange[]; null once pruned. */
     exchanges: text("exchanges"),
@@ -114,13 +114,13 @@ export const runs = sqliteTable(
     handshakeMs: integer("handshake_ms"),
     /** Wall time of the tools/list pages; null when no page was answered. */
     toolsListMs: integer("tools_list_ms"),
-    /** JSON: the server's TLS certificate as the probe saw it (issuer, expiry; DESIGN §2.8); null for http. */
+    /** JSON: the server's TLS certificate as the probe saw it (issuer, expiry; architecture.md §2.8); null for http. */
     certificate: text("certificate"),
-    /** The overall state this run left the server in (DESIGN §2), and its Not checked kind: what the state feed
+    /** The overall state this run left the server in (architecture.md §2), and its Not checked kind: what the state feed
      * says beside each change. Null for runs stored before it was. */
     overall: text("overall", { enum: CHECK_STATES }),
     overallCause: text("overall_cause", { enum: NOT_CHECKED_CAUSES }),
-    /** How this probe counts for uptime (DESIGN §4); null for runs recorded before uptime was kept. */
+    /** How this probe counts for uptime (architecture.md §4); null for runs recorded before uptime was kept. */
     uptime: text("uptime", { enum: UPTIME_OUTCOMES }),
   },
   (t) => [index("runs_server_idx").on(t.serverId, t.startedAt), index("runs_started_idx").on(t.startedAt)],
@@ -145,14 +145,14 @@ export const checkResults = sqliteTable(
     since: text("since").notNull(),
     /** error_taxonomy only: the refusal code the judge decided on; null for other checks and older rows. */
     code: text("code", { enum: REFUSAL_CODES }),
-    /** The known misconfiguration the evidence matched (DESIGN §2.8); null when none. */
+    /** The known misconfiguration the evidence matched (architecture.md §2.8); null when none. */
     hintCode: text("hint_code", { enum: HINT_CODES }),
     /** JSON: the facts the hint's sentence is rendered from (a redirect's target, a host, …). */
     hintFacts: text("hint_facts"),
     /** Not checked only: the kind the judge decided on; null for other states and for rows stored before kinds were. */
     notCheckedCause: text("not_checked_cause", { enum: NOT_CHECKED_CAUSES }),
     /** Failed discovery by a rule that forbids the fallback to initialize, and the number behind it (JSON-RPC code
-     * or HTTP status): what makes a cross-reader's legacy read an explained difference (DESIGN §6). */
+     * or HTTP status): what makes a cross-reader's legacy read an explained difference (architecture.md §6). */
     noFallback: text("no_fallback", { enum: NO_FALLBACK_RULES }),
     noFallbackCode: integer("no_fallback_code"),
   },
@@ -229,7 +229,7 @@ export const robotsCache = sqliteTable("robots_cache", {
   body: text("body"),
   /** Whether our user agent may probe the server paths on this host, as last evaluated. */
   disallowed: integer("disallowed", { mode: "boolean" }).notNull().default(false),
-  /** Crawl-delay for our token in seconds (DESIGN §2.5): the minimum gap between requests to the host. */
+  /** Crawl-delay for our token in seconds (architecture.md §2.5): the minimum gap between requests to the host. */
   crawlDelaySeconds: real("crawl_delay_seconds"),
 });
 
@@ -241,7 +241,7 @@ export const hostPauses = sqliteTable("host_pauses", {
   cause: text("cause").notNull(),
 });
 
-/** DESIGN §2.5: one gate per host for all of the site's traffic (rounds, the cross-reader, re-probes), across the
+/** architecture.md §2.5: one gate per host for all of the site's traffic (rounds, the cross-reader, re-probes), across the
  * processes that share this file. When the last request any of them sent to the host ended (ms since the epoch):
  * a Crawl-delay counts from it. */
 export const hostGate = sqliteTable("host_gate", {
@@ -296,7 +296,7 @@ export const rounds = sqliteTable(
     skipped: integer("skipped").notNull().default(0),
     heartbeatAt: text("heartbeat_at"),
     error: text("error"),
-    /** DESIGN §2.7: distinct hosts the round sent a probe to, and those whose latest probe failed at the network
+    /** architecture.md §2.7: distinct hosts the round sent a probe to, and those whose latest probe failed at the network
      * level; their ratio over 7 days is the level the host-share guard compares with. */
     hostsTried: integer("hosts_tried"),
     hostsNetworkFailed: integer("hosts_network_failed"),
@@ -370,7 +370,7 @@ export const alertEvents = sqliteTable(
   (t) => [uniqueIndex("alert_events_uq").on(t.alertId, t.state), index("alert_events_pending_idx").on(t.deliveredAt, t.at)],
 );
 
-/** The cross-reader's outcome per UTC day and sampled server (DESIGN §6). */
+/** The cross-reader's outcome per UTC day and sampled server (architecture.md §6). */
 export const crossReads = sqliteTable(
   "cross_reads",
   {
@@ -386,7 +386,7 @@ export const crossReads = sqliteTable(
     crossToolCount: integer("cross_tool_count"),
     probeToolCount: integer("probe_tool_count"),
     readAt: text("read_at").notNull(),
-    /** A difference the probe's own rules account for (DESIGN §6): not counted by the cross_read alert. */
+    /** A difference the probe's own rules account for (architecture.md §6): not counted by the cross_read alert. */
     explained: integer("explained", { mode: "boolean" }).notNull().default(false),
     /** Which rule explains it, and the number behind it (JSON-RPC code or HTTP status), when explained. */
     explanation: text("explanation", { enum: CROSS_READ_EXPLANATIONS }),
@@ -418,7 +418,7 @@ export const serverDays = sqliteTable(
     handshakeMsMax: integer("handshake_ms_max"),
     toolsListMsSum: integer("tools_list_ms_sum").notNull().default(0),
     toolsListMsCount: integer("tools_list_ms_count").notNull().default(0),
-    /** Uptime counters (DESIGN §4): probes that reached the server, and those whose handshake completed or
+    /** Uptime counters (architecture.md §4): probes that reached the server, and those whose handshake completed or
      * met a credential gate. Zero on days recorded before uptime was kept. */
     uptimeReached: integer("uptime_reached").notNull().default(0),
     uptimeUp: integer("uptime_up").notNull().default(0),
@@ -440,7 +440,7 @@ export const reprobeRequests = sqliteTable(
   (t) => [index("reprobe_server_idx").on(t.serverId, t.requestedAt), index("reprobe_at_idx").on(t.requestedAt)],
 );
 
-/** A stretch of time in which a server's discovery checks were Failed (DESIGN §4): opened by the run that turned
+/** A stretch of time in which a server's discovery checks were Failed (architecture.md §4): opened by the run that turned
  * one of them Failed, closed by the first later run that reached the server with none Failed. Written in the
  * run's own transaction. */
 export const incidents = sqliteTable(

@@ -57,7 +57,7 @@ export interface Config {
   /** Cron expression for the embedded scheduler; null turns it off. */
   probeSchedule: string | null;
   probeConcurrency: number;
-  /** Probes in flight at once to a host serving 50 or more registry servers (DESIGN §2.5). */
+  /** Probes in flight at once to a host serving 50 or more registry servers (architecture.md §2.5). */
   probeHostConcurrency: number;
   allowPrivateNetworks: boolean;
   publicBaseUrl: string | undefined;
@@ -71,7 +71,7 @@ export interface Config {
   reprobeMinMinutes: number;
   /** "Probe again now": accepted requests per hour across all servers (REPROBE_HOURLY_CAP, default 60; 0 turns the form off). */
   reprobeHourlyCap: number;
-  /** The budgets and limits of `npm start`'s front process (DESIGN §7). */
+  /** The budgets and limits of `npm start`'s front process (architecture.md §7). */
   front: FrontLimits;
   /** Bearer token for GET /metrics (Prometheus); undefined: the endpoint is off. */
   metricsToken: string | undefined;

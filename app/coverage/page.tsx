@@ -276,7 +276,7 @@ function CrossReadSection({ db, day }: { db: ReturnType<typeof siteDb>; day: str
   const counts = crossReadCounts(db, day);
   const rows = crossReadsOn(db, day);
   const rate = disagreementRate(counts);
-  // DESIGN §6: a server only the cross-reader read is a possible blind spot unless the probe's own rules explain it.
+  // architecture.md §6: a server only the cross-reader read is a possible blind spot unless the probe's own rules explain it.
   const blind = rows.filter((r) => r.outcome === "only_cross_reader" && !r.explained).length;
   const explainedBlind = counts.only_cross_reader - blind;
   return (

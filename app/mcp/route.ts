@@ -4,7 +4,7 @@ import { siteDb } from "../_lib/db";
 
 export const dynamic = "force-dynamic";
 
-// /mcp: the site as a remote MCP server (DESIGN §4), both eras, read-only. One endpoint (and so one rate
+// /mcp: the site as a remote MCP server (architecture.md §4), both eras, read-only. One endpoint (and so one rate
 // limiter) per process.
 let endpoint: ((request: Request) => Promise<Response>) | undefined;
 

@@ -11,7 +11,7 @@ ALTER TABLE `servers` ADD `overall` text;--> statement-breakpoint
 ALTER TABLE `servers` ADD `overall_cause` text;--> statement-breakpoint
 CREATE INDEX `servers_overall_idx` ON `servers` (`overall`,`name`);--> statement-breakpoint
 CREATE INDEX `servers_probed_idx` ON `servers` (`last_probed_at`,`name`);--> statement-breakpoint
--- Backfill: the overall state of every server already probed, from its five stored states (DESIGN §2, as
+-- Backfill: the overall state of every server already probed, from its five stored states (architecture.md §2, as
 -- lib/checks/overall.ts decides it). The Not checked kinds are written by each server's next probe.
 UPDATE `servers` SET `overall` = CASE
   WHEN 'failed' IN (`state_handshake`, `state_protocol_version`, `state_tools_list`, `state_error_taxonomy`, `state_auth_metadata`) THEN 'failed'

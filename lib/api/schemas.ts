@@ -46,7 +46,7 @@ export const ServerRow = z
     era: z.enum(ERAS).nullable().describe("modern (2026-07-28 discover) or legacy (initialize)."),
     protocolVersion: z.string().nullable().describe("The agreed protocol revision."),
     states: CheckStates,
-    overall: checkState.nullable().describe("The overall state (DESIGN §2); null until the first run."),
+    overall: checkState.nullable().describe("The overall state (architecture.md §2); null until the first run."),
     overallCause: notCheckedCause
       .nullable()
       .describe("When the overall state is Not checked: the kind of its first Not checked discovery check."),
@@ -79,7 +79,10 @@ export const CheckResult = z
     state: checkState,
     reason: z.string().describe("One sentence: what was observed and what it means."),
     code: z.enum(REFUSAL_CODES).nullable().describe("error_taxonomy only: the refusal shape the census counts."),
-    hint: z.string().nullable().describe("What to change, one sentence, when the evidence matches a known misconfiguration (DESIGN §2.8)."),
+    hint: z
+      .string()
+      .nullable()
+      .describe("What to change, one sentence, when the evidence matches a known misconfiguration (architecture.md §2.8)."),
     hintCode: z.enum(HINT_CODES).nullable().describe("The misconfiguration the hint names."),
     notCheckedCause: notCheckedCause.nullable().describe("Not checked only: the kind the judge decided on."),
     noFallback: z.enum(NO_FALLBACK_RULES).nullable().describe("Failed discovery by a rule that forbids the fallback to initialize."),
@@ -184,7 +187,7 @@ export const Remote = z
     standing: z.enum(REMOTE_STANDINGS),
     why: z.string().nullable().describe("Why it needs configuration; null otherwise."),
   })
-  .describe("One listed remote and its standing (DESIGN §2.6).");
+  .describe("One listed remote and its standing (architecture.md §2.6).");
 
 export const Certificate = z
   .object({
@@ -195,10 +198,10 @@ export const Certificate = z
     warn: z.boolean().describe("Expired, or close to it."),
     rejected: z.string().nullable(),
   })
-  .describe("The certificate fact beside the checks (DESIGN §2.8).");
+  .describe("The certificate fact beside the checks (architecture.md §2.8).");
 
 const crossReadFields = {
-  explained: z.boolean().describe("The difference follows from the probe's own rules (DESIGN §6)."),
+  explained: z.boolean().describe("The difference follows from the probe's own rules (architecture.md §6)."),
   explanation: z.enum(CROSS_READ_EXPLANATIONS).nullable().describe("The rule that explains it."),
 };
 
@@ -216,7 +219,7 @@ export const ServerCrossRead = z
     explanationCode: z.number().int().nullable(),
     sentence: z.string().describe("The outcome in one sentence."),
   })
-  .describe("The server's latest cross-read (DESIGN §6).");
+  .describe("The server's latest cross-read (architecture.md §6).");
 
 const UptimeFigure = z.object({
   ratio: z.number().min(0).max(1).nullable().describe("up / reached; null when no probe reached the server."),
@@ -225,7 +228,7 @@ const UptimeFigure = z.object({
   from: instant.describe("Where the window starts."),
 });
 
-export const Uptime = keyed(UPTIME_WINDOWS, UptimeFigure).describe("Uptime per window (DESIGN §4).");
+export const Uptime = keyed(UPTIME_WINDOWS, UptimeFigure).describe("Uptime per window (architecture.md §4).");
 
 export const Incident = z
   .object({
@@ -238,7 +241,7 @@ export const Incident = z
     openedRunId: z.number().int(),
     closedRunId: z.number().int().nullable(),
   })
-  .describe("A stretch of time in which a discovery check was Failed (DESIGN §4).");
+  .describe("A stretch of time in which a discovery check was Failed (architecture.md §4).");
 
 export const ServerAnswer = ServerRow.extend({
   version: z.string().nullable(),
@@ -344,7 +347,9 @@ export const RoundAnswer = z
     skipped: count,
     heartbeatAt: instant.nullable(),
     error: z.string().nullable(),
-    hostsTried: count.nullable().describe("Distinct hosts the round sent a probe to (DESIGN §2.7 host share); null until it finished."),
+    hostsTried: count
+      .nullable()
+      .describe("Distinct hosts the round sent a probe to (architecture.md §2.7 host share); null until it finished."),
     hostsNetworkFailed: count.nullable().describe("Of those, hosts whose probes failed at the network level; null until it finished."),
     networkPaused: z
       .boolean()

@@ -3,7 +3,7 @@ import type { Transport } from "../probe/protocol";
 import type { CheckResult } from "./types";
 import { HINT_CODES, type HintCode } from "./vocabulary";
 
-// DESIGN §2.8 (suite 0.13.0): a Failed or Observed-risk verdict whose deciding exchange matches a known
+// architecture.md §2.8 (suite 0.13.0): a Failed or Observed-risk verdict whose deciding exchange matches a known
 // misconfiguration exactly carries a hint, stored as its code and facts; the sentence is rendered here.
 
 /** Where the misconfigured URL sits: the remote itself, or the auth metadata it points to. */
@@ -128,7 +128,7 @@ export function diagnose(obs: ProbeObservation, r: CheckResult): { hint: Hint; e
   const x = obs.exchanges.find((e) => e.seq === last);
   const found = x ? matchExchange(obs, x) : undefined;
   if (found) return { hint: found, evidence: [] };
-  // The listed transport failed at the handshake, and the other one answered (DESIGN §2.8).
+  // The listed transport failed at the handshake, and the other one answered (architecture.md §2.8).
   const hsSeqs = obs.handshake?.seqs ?? [];
   const tc = obs.transportCheck;
   if (tc?.answered && r.evidence.some((s) => hsSeqs.includes(s))) {

@@ -23,14 +23,14 @@ export function judge(obs: ProbeObservation): CheckResult[] {
   return CHECK_IDS.map((id) => withHint(obs, byId[id](obs)));
 }
 
-/** Adds the hint the verdict's evidence matches (DESIGN §2.8), and the exchanges it rests on. */
+/** Adds the hint the verdict's evidence matches (architecture.md §2.8), and the exchanges it rests on. */
 function withHint(obs: ProbeObservation, r: CheckResult): CheckResult {
   const d = diagnose(obs, r);
   if (!d) return r;
   return { ...r, hint: d.hint, evidence: [...new Set([...r.evidence, ...d.evidence])].sort((a, b) => a - b) };
 }
 
-/** The report the CLI prints and the JSON link targets serve (DESIGN §4). */
+/** The report the CLI prints and the JSON link targets serve (architecture.md §4). */
 export interface ProbeReport {
   url: string;
   suite: string;
@@ -38,7 +38,7 @@ export interface ProbeReport {
   protocolVersion: string | null;
   checks: Record<CheckId, { state: CheckState; reason: string; hint?: string }>;
   exchanges: Exchange[];
-  /** The TLS certificate of an https server, as presented (DESIGN §2.8). */
+  /** The TLS certificate of an https server, as presented (architecture.md §2.8). */
   certificate?: CertificateFacts;
 }
 

@@ -1,6 +1,6 @@
 import { CHECK_IDS, DISCOVERY_CHECKS, type CheckId, type CheckState, type NotCheckedCause } from "./vocabulary";
 
-// The overall state of a server (DESIGN §2): the page's headline, the badge, the index and JSON `overall` all come
+// The overall state of a server (architecture.md §2): the page's headline, the badge, the index and JSON `overall` all come
 // from this one function, so a server nobody could read is never shown as Verified.
 
 /** One check's verdict as far as the overall state needs it; reason and cause only matter when it decides. */

@@ -142,7 +142,7 @@ export function handshakeStop(hs: HandshakeOutcome | undefined, obs: ProbeObserv
   }
 }
 
-/** A discover answer that ended discovery without a fallback: a redirect (never followed) or a 5xx (DESIGN §2.1.7). */
+/** A discover answer that ended discovery without a fallback: a redirect (never followed) or a 5xx (architecture.md §2.1.7). */
 function discoverStatusRule(
   hs: Extract<HandshakeOutcome, { kind: "failed" }>,
   obs: ProbeObservation,
@@ -172,7 +172,7 @@ export function credentialReason(phase: SlowDown["phase"], status: number, schem
   );
 }
 
-/** The server's InitializeResult named a revision initialize cannot agree (DESIGN §2.1.8). */
+/** The server's InitializeResult named a revision initialize cannot agree (architecture.md §2.1.8). */
 function noCommonThroughInitialize(offered: string): string {
   const modern = offered >= MODERN_REVISION && /^\d{4}-\d{2}-\d{2}$/.test(offered);
   const note = modern ? `; ${offered} is agreed through server/discover, not initialize` : "";
@@ -206,7 +206,7 @@ function failedReason(hs: Extract<HandshakeOutcome, { kind: "failed" }>, obs: Pr
   );
 }
 
-/** DESIGN §2.7: a failure at the network level is recorded only after a second probe, later in the round, failed too. */
+/** architecture.md §2.7: a failure at the network level is recorded only after a second probe, later in the round, failed too. */
 function twiceWords(cause: string, second: NonNullable<ProbeObservation["secondProbe"]>): string {
   const after = second.afterMs >= 10_000 ? `${Math.round(second.afterMs / 1000)} s` : `${(second.afterMs / 1000).toFixed(1)} s`;
   return second.firstCause === cause
@@ -214,7 +214,7 @@ function twiceWords(cause: string, second: NonNullable<ProbeObservation["secondP
     : `it failed twice: a first probe ${after} earlier in the same round had failed too (${second.firstCause})`;
 }
 
-/** What became of the late fallback's initialize, as one clause (DESIGN §2.1.9). */
+/** What became of the late fallback's initialize, as one clause (architecture.md §2.1.9). */
 export function lateRetryWords(retry: HandshakeOutcome): string {
   switch (retry.kind) {
     case "refused_no_challenge":
@@ -231,7 +231,7 @@ export function lateRetryWords(retry: HandshakeOutcome): string {
   }
 }
 
-/** The unparseable WWW-Authenticate behind auth_metadata (DESIGN §2.4, suite 0.12.0). */
+/** The unparseable WWW-Authenticate behind auth_metadata (architecture.md §2.4, suite 0.12.0). */
 export function brokenChallengeReason(b: BrokenChallenge): string {
   return sentence(
     `${phaseWords(b.phase)} answered HTTP ${b.status} with ${brokenHeaderWords(b)}, and no valid challenge was seen anywhere in the probe`,

@@ -4,7 +4,7 @@ import type { CheckState, RefusalCode } from "./vocabulary";
 // The error_taxonomy judge's decision as a code: the same branches as judgeErrorTaxonomy, so the census
 // counts what the judge saw. The zoo harness checks on every case that the code's state is the judged one.
 
-/** The state each refusal code is judged (DESIGN §2.3). */
+/** The state each refusal code is judged (architecture.md §2.3). */
 export const REFUSAL_STATES: Record<RefusalCode, CheckState> = {
   jsonrpc_invalid_params: "verified",
   jsonrpc_other_code: "verified",

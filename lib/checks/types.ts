@@ -10,7 +10,7 @@ export interface CheckResult {
   evidence: number[];
   /** error_taxonomy only: how the server answered the reserved-tool call. */
   code?: RefusalCode;
-  /** DESIGN §2.8: the known misconfiguration the evidence matched, for Failed and Observed risk only. */
+  /** architecture.md §2.8: the known misconfiguration the evidence matched, for Failed and Observed risk only. */
   hint?: Hint;
   /** Not checked only: which kind of "not checked" the judge decided on (the index names it). */
   notCheckedCause?: NotCheckedCause;

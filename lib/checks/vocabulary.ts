@@ -30,7 +30,7 @@ export const REFUSAL_CODES = [
 export type RefusalCode = (typeof REFUSAL_CODES)[number];
 
 /**
- * Known misconfigurations a Failed or Observed-risk verdict's evidence can match exactly (DESIGN §2.8, suite
+ * Known misconfigurations a Failed or Observed-risk verdict's evidence can match exactly (architecture.md §2.8, suite
  * 0.13.0). Stored beside the result with the facts behind it; lib/checks/hints.ts renders the sentence.
  */
 export const HINT_CODES = [
@@ -64,7 +64,7 @@ export const NOT_CHECKED_CAUSES = [
 ] as const;
 export type NotCheckedCause = (typeof NOT_CHECKED_CAUSES)[number];
 
-/** The rules that end discovery with no fallback to initialize (DESIGN §2.1 steps 3, 7 and 11): what a legacy client
+/** The rules that end discovery with no fallback to initialize (architecture.md §2.1 steps 3, 7 and 11): what a legacy client
  * ignores and a modern one obeys, so a cross-reader that read the server anyway is an explained difference (§6). */
 export const NO_FALLBACK_RULES = ["modern_declined", "discover_server_error", "discover_redirect", "newer_revisions_only"] as const;
 export type NoFallbackRule = (typeof NO_FALLBACK_RULES)[number];

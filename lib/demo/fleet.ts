@@ -97,7 +97,7 @@ export async function startDemoFleet(): Promise<RunningFleet> {
     servers.push(robots);
     const robotsOrigin = await listen(robots, DEMO_ROBOTS_HOST);
     // One listener per behaviour: each is a host of its own, as on the internet, so one server's 429 pauses
-    // only its own host (DESIGN §2.5) and the demo's round is not one host's queue.
+    // only its own host (architecture.md §2.5) and the demo's round is not one host's queue.
     const origins = new Map<string, string>();
     for (const [name, handler] of mainHandlers) {
       const one = mountAll(new Map([[name, handler]]));

@@ -17,7 +17,7 @@ import { createFrontStats, FRONT_REFUSALS, type FrontRefusal, type FrontSnapshot
 import { HopError, type HopFailure, type Upstream } from "./upstream";
 
 // `npm start`'s front process: answers what it holds from memory per data version (cache.ts, keyed by
-// routes.ts), hands the rest to the supervised renderer (renderer.ts) within the limits of DESIGN §7,
+// routes.ts), hands the rest to the supervised renderer (renderer.ts) within the limits of architecture.md §7,
 // and answers /api/health itself.
 
 /** What the request path needs of the renderer: the hop while it is up, and when to come back. */

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from "node:http";
 
-// The rules a replay follows (DESIGN §7): which header fields cross a hop, which an answer keeps, which
+// The rules a replay follows (architecture.md §7): which header fields cross a hop, which an answer keeps, which
 // coding a client accepts, and the one validator an answer carries.
 
 type AnyHeaders = IncomingHttpHeaders | OutgoingHttpHeaders;

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { CHECK_IDS, CHECK_STATES, type CheckId } from "../checks/vocabulary";
 import { TOOL_CHANGE_KINDS } from "../store/vocabulary";
 
-// Input and output schemas of the three tools (DESIGN §4). Inputs are strict: an unknown property, a wrong type
+// Input and output schemas of the three tools (architecture.md §4). Inputs are strict: an unknown property, a wrong type
 // or an overlong string is a tool error naming the field; a page size over its cap is clamped and said so.
 
 export const SEARCH_PAGE_SIZE = { default: 20, cap: 50 } as const;
@@ -69,7 +69,7 @@ const overall = z
     cause: z.string().nullable().describe("For Not checked: the kind of reason (e.g. credential_required), when known"),
   })
   .nullable()
-  .describe("The server's headline state (DESIGN §2); null before its first probe");
+  .describe("The server's headline state (architecture.md §2); null before its first probe");
 
 const checkResult = z
   .object({
@@ -111,7 +111,9 @@ export const serverStatusOutput = z.object({
   uptime: z
     .object({ last24h: uptimeFigure, last7d: uptimeFigure, last30d: uptimeFigure, last90d: uptimeFigure })
     .nullable()
-    .describe("Uptime over 24 hours, 7, 30 and 90 whole UTC days (DESIGN §4); a window's ratio is null when no probe reached the server"),
+    .describe(
+      "Uptime over 24 hours, 7, 30 and 90 whole UTC days (architecture.md §4); a window's ratio is null when no probe reached the server",
+    ),
 });
 
 const serverRow = z.object({

@@ -40,7 +40,7 @@ const unknownServer = (name: string) =>
 
 const link = (ctx: ToolContext, name: string) => ctx.origin + serverPath(name);
 
-/** A stored result's hint (DESIGN §2.8) as its sentence; null when the evidence matched no known misconfiguration. */
+/** A stored result's hint (architecture.md §2.8) as its sentence; null when the evidence matched no known misconfiguration. */
 const hintOf = (c: CheckResultRow): string | null => (c.hint ? hintSentence(c.hint) : null);
 
 export function getServerStatus(ctx: ToolContext, input: z.output<typeof getServerStatusInput>): Answer<ServerStatus> {

@@ -59,7 +59,7 @@ export const METRICS = {
   overallStates: {
     name: "mcp_status_overall_state_servers",
     type: "gauge",
-    help: "Registry servers by overall state (DESIGN §2; servers never evaluated are not counted).",
+    help: "Registry servers by overall state (architecture.md §2; servers never evaluated are not counted).",
   },
   registryServers: {
     name: "mcp_status_registry_servers",

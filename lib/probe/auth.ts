@@ -10,7 +10,7 @@ export function metadataChallenge(seen: SeenChallenge): AuthChallenge | undefine
 }
 
 /**
- * DESIGN §2.4: follow the challenge's resource_metadata URL one step, as a client would. Observes
+ * architecture.md §2.4: follow the challenge's resource_metadata URL one step, as a client would. Observes
  * discoverability only; it says nothing about whether the authentication itself is sound.
  */
 export async function followAuthMetadata(
@@ -78,7 +78,7 @@ function authorizationServers(meta: Record<string, unknown>): string[] {
   return (stringList(meta.authorization_servers) ?? []).filter((s) => s !== "");
 }
 
-/** DESIGN §2.4 (suite 0.12.0): what keeps a client from using this object as protected-resource metadata. */
+/** architecture.md §2.4 (suite 0.12.0): what keeps a client from using this object as protected-resource metadata. */
 export function metadataProblems(meta: Record<string, unknown>, serverUrl: URL): MetadataProblem[] {
   const problems: MetadataProblem[] = [];
   if (typeof meta.resource !== "string") problems.push({ kind: "no_resource" });

@@ -7,7 +7,7 @@ import type { MalformedForm, ToolCallOutcome } from "./types";
 
 const NO_ANSWER = new Set(["timeout", "deadline", "network", "policy"]);
 
-/** DESIGN §2.3: call the reserved, nonexistent tool once and classify the refusal's shape. */
+/** architecture.md §2.3: call the reserved, nonexistent tool once and classify the refusal's shape. */
 export async function callReservedTool(ctx: ProbeContext, rpc: RpcCaller): Promise<ToolCallOutcome> {
   const a = await rpc.call("tools_call", "tools/call", { name: RESERVED_TOOL_NAME, arguments: {} });
   ctx.note(a, "tools_call");

@@ -27,7 +27,7 @@ export class ProbeContext {
     if ((isSlowDown(a) || limited) && !this.slowDown) {
       const sd: SlowDown = { phase, status: a.status, seq: a.seq };
       const fromHeader = parseRetryAfter(a.headers["retry-after"], this.now());
-      // DESIGN §2.8: a -32023's data.retryAfterMs is read like Retry-After; the longer of the two is honoured.
+      // architecture.md §2.8: a -32023's data.retryAfterMs is read like Retry-After; the longer of the two is honoured.
       const secs = [fromHeader, limited?.retryAfterSeconds].filter((v): v is number => v !== undefined);
       if (secs.length) sd.retryAfterSeconds = Math.max(...secs);
       if (limited) sd.code = RATE_LIMITED_CODE;

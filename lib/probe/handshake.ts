@@ -21,7 +21,7 @@ export function modernDecline(a: RpcAnswer, method: string): HandshakeOutcome | 
   const err = looseError(a.json);
   if (!err || !isModernDecline(err.code) || a.status === undefined) return null;
   const out: HandshakeOutcome = { kind: "declined", code: err.code, message: err.message, status: a.status, seq: a.seq, method };
-  // DESIGN §2.8: `data.supportedVersions` has been seen where the spec says `data.supported`; both are read.
+  // architecture.md §2.8: `data.supportedVersions` has been seen where the spec says `data.supported`; both are read.
   const data = err.data as Record<string, unknown> | null | undefined;
   for (const field of SUPPORTED_VERSIONS_FIELDS) {
     const supported = typeof data === "object" && data !== null ? data[field] : undefined;
@@ -37,7 +37,7 @@ function slowDownOutcome(ctx: ProbeContext): HandshakeOutcome | null {
   return ctx.slowDown ? { kind: "slow_down", slowDown: ctx.slowDown } : null;
 }
 
-/** DESIGN §2.1 steps 1–7: server/discover in the 2026-07-28 shape, and what its answer means. */
+/** architecture.md §2.1 steps 1–7: server/discover in the 2026-07-28 shape, and what its answer means. */
 export async function discover(ctx: ProbeContext, ch: StreamableChannel): Promise<ModernStep> {
   const a = await ch.call("discover", "server/discover");
   ctx.note(a, "discover");
@@ -51,7 +51,7 @@ export async function discover(ctx: ProbeContext, ch: StreamableChannel): Promis
   // Out of time mid-body: whatever the status, nothing more may be sent.
   if (a.failure === "deadline")
     return { decided: { kind: "failed", cause: `server/discover answered ${describeAnswer(a)}`, seq: a.seq, seqs } };
-  // DESIGN §2.1.12: a 4xx is a refusal whatever became of its body (truncated, badly encoded, reset),
+  // architecture.md §2.1.12: a 4xx is a refusal whatever became of its body (truncated, badly encoded, reset),
   // and it is not one of the three codes we never saw: fall back. Any status, any id, any body (seed 003).
   if (status >= 400 && status < 500) return { fallback: `server/discover answered ${describeAnswer(a)}`, seqs };
   // A 2xx/3xx/5xx cut short (a cap, a broken encoding, a reset, a stall) is a transfer failure, not a
@@ -74,7 +74,7 @@ export async function discover(ctx: ProbeContext, ch: StreamableChannel): Promis
         },
       };
     }
-    // DESIGN §2.1.11: only newer revisions is a modern server we cannot speak to, not a legacy signal.
+    // architecture.md §2.1.11: only newer revisions is a modern server we cannot speak to, not a legacy signal.
     if (parsed?.success && onlyNewer(parsed.data.supportedVersions)) {
       return { decided: { kind: "discovered_newer", supportedVersions: parsed.data.supportedVersions, ...serverInfo, seq: a.seq, seqs } };
     }
@@ -113,7 +113,7 @@ function refusal401(ctx: ProbeContext, a: HttpAnswer, phase: ExchangePhase, seqs
 
 type InitOk = { ok: true; protocolVersion: string; common: boolean; serverInfo?: { name?: string; version?: string }; answer: RpcAnswer };
 
-/** The answer that ends the handshake decides (DESIGN §2.1.8). */
+/** The answer that ends the handshake decides (architecture.md §2.1.8). */
 function judgeInitialize(
   ctx: ProbeContext,
   a: RpcAnswer,
@@ -183,7 +183,7 @@ async function sendInitialized(
   seqs.push(n.seq);
 }
 
-/** DESIGN §2.1.10: the 2024-11-05 transport's handshake, on an open stream. */
+/** architecture.md §2.1.10: the 2024-11-05 transport's handshake, on an open stream. */
 export async function sseInitialize(ctx: ProbeContext, ch: LegacySseChannel, streamSeq: number): Promise<HandshakeOutcome> {
   const a = await ch.call("initialize", "initialize", { ...initializeParams(), protocolVersion: "2024-11-05" });
   ctx.note(a, "initialize");

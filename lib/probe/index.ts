@@ -1,4 +1,4 @@
-// One MCP server over HTTP → a ProbeObservation (DESIGN §2, §5): handshake with one fallback, the tool
+// One MCP server over HTTP → a ProbeObservation (architecture.md §2, §5): handshake with one fallback, the tool
 // list, the reserved-tool call, the auth metadata follow. No db, no env: everything comes in as options.
 import { SUITE_VERSION } from "./protocol";
 import type { AddressPolicy } from "./address-policy";
@@ -86,7 +86,7 @@ function notAttemptedWhy(hs: HandshakeOutcome, ctx: ProbeContext): string {
   }
 }
 
-/** DESIGN §2.3: when the reserved-tool call must not be made, and why. */
+/** architecture.md §2.3: when the reserved-tool call must not be made, and why. */
 function withholdReason(hs: HandshakeOutcome, tl: ToolsListOutcome | undefined, ctx: ProbeContext): Withheld | null {
   const w = (cause: WithheldCause, why: string): Withheld => ({ kind: "withheld", why, cause });
   if (ctx.slowDown) return w("slow_down", "the server asked to slow down");
@@ -154,7 +154,7 @@ async function runStreamable(ctx: ProbeContext, obs: ProbeObservation, url: stri
     const modern = hs.kind === "modern";
     const late = await toolsAndCall(ctx, obs, ch, hs, { emptyCursorContinues: modern, mayFallBack: modern });
     if (late && hs.kind === "modern") {
-      // DESIGN §2.1.9: advertised 2026-07-28, then refused it; the probe's one fallback.
+      // architecture.md §2.1.9: advertised 2026-07-28, then refused it; the probe's one fallback.
       const cause = `server/discover listed 2026-07-28, but ${late.lateFallback}`;
       const retry = await legacyInitialize(ctx, ch, cause, [...(hs.seqs ?? [hs.seq]), late.seq], true);
       if (sessionOpen(retry)) {
@@ -208,7 +208,7 @@ const SSE_GET_MISSES = new Set([400, 404, 405, 406]);
 const POST_MISSES = new Set([404, 405]);
 
 /**
- * DESIGN §2.8: a handshake that failed on the listed transport in the way the other transport's servers
+ * architecture.md §2.8: a handshake that failed on the listed transport in the way the other transport's servers
  * fail it gets one look at whether the URL speaks that other transport. Its exchanges are evidence for the
  * hint only: the verdicts were decided before it.
  */
@@ -250,14 +250,14 @@ function finishSteps(ctx: ProbeContext, obs: ProbeObservation, hs: HandshakeOutc
   obs.toolCall ??= withholdReason(hs, obs.toolsList, ctx) ?? { kind: "withheld", why: notAttemptedWhy(hs, ctx), cause: "handshake" };
 }
 
-/** The challenge auth_metadata reads: the credential gate's, else the first one seen (DESIGN §2.4). */
+/** The challenge auth_metadata reads: the credential gate's, else the first one seen (architecture.md §2.4). */
 function sourceChallenge(obs: ProbeObservation, ctx: ProbeContext): SeenChallenge | undefined {
   if (obs.handshake?.kind === "credential_gate") return obs.handshake.challenge;
   if (obs.toolsList?.kind === "credential_gate") return obs.toolsList.challenge;
   return ctx.challenges[0];
 }
 
-/** A metadata host's opt-out: the operator's list first, then its robots.txt (DESIGN §2.4). */
+/** A metadata host's opt-out: the operator's list first, then its robots.txt (architecture.md §2.4). */
 async function metadataOptOut(opts: ProbeOptions, url: URL): Promise<string | null> {
   return opts.isOptedOut?.(url.hostname) ?? (await opts.robotsOptOut?.(url.toString())) ?? null;
 }
@@ -345,7 +345,7 @@ export async function probeServer(target: ProbeTarget, opts: ProbeOptions): Prom
       else if (!source && ctx.brokenChallenges[0]) obs.authMetadata = { kind: "unparseable_challenge", broken: ctx.brokenChallenges[0] };
       else if (!source && !ctx.slowDown) obs.authMetadata = { kind: "no_challenge" };
       await endSession();
-      // After everything the checks rest on, so its answers change none of them (DESIGN §2.8).
+      // After everything the checks rest on, so its answers change none of them (architecture.md §2.8).
       await checkOtherTransport(ctx, obs, url.toString());
     }
   } catch (err) {

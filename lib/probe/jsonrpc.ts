@@ -44,7 +44,7 @@ export function parseJson(text: string): JsonParse {
 
 const Id = z.union([z.string(), z.number(), z.null()]);
 
-/** A well-formed JSON-RPC error response (DESIGN §2.3): jsonrpc, id, error with integer code and string message. */
+/** A well-formed JSON-RPC error response (architecture.md §2.3): jsonrpc, id, error with integer code and string message. */
 export const JsonRpcErrorResponse = z.object({
   jsonrpc: z.literal("2.0"),
   id: Id,
@@ -61,7 +61,7 @@ export type JsonRpcResultResponse = z.infer<typeof JsonRpcResultResponse>;
 
 const ServerInfo = z.object({ name: z.string().optional(), version: z.string().optional() }).optional().catch(undefined);
 
-/** 2026-07-28 DiscoverResult, read leniently: only supportedVersions decides (DESIGN §2.1.2). */
+/** 2026-07-28 DiscoverResult, read leniently: only supportedVersions decides (architecture.md §2.1.2). */
 export const DiscoverResult = z.object({
   supportedVersions: z.array(z.string()).min(1),
   resultType: z.string().optional(),

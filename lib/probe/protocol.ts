@@ -21,7 +21,7 @@ export const TRANSPORTS = ["streamable-http", "sse"] as const;
 export type Transport = (typeof TRANSPORTS)[number];
 
 /**
- * How one listed remote of a registry server stands (DESIGN §2.6, suite 0.13.0): the one probed, one that
+ * How one listed remote of a registry server stands (architecture.md §2.6, suite 0.13.0): the one probed, one that
  * needs the user's own values first, or one passed over because another remote of the server was probed.
  */
 export const REMOTE_STANDINGS = ["probed", "needs_configuration", "passed_over"] as const;
@@ -35,7 +35,7 @@ export const RATE_LIMITED_CODE = -32023;
 
 /**
  * Why a request got no HTTP answer at all, when the cause lies in the network between the probe and the
- * server (DESIGN §2.7): such a failure may be the probe's own. `nxdomain` (the name does not exist) and
+ * server (architecture.md §2.7): such a failure may be the probe's own. `nxdomain` (the name does not exist) and
  * `dns_unavailable` (the resolver did not answer) are told apart because only the second can be ours.
  */
 export const NETWORK_ERROR_KINDS = ["dns_unavailable", "nxdomain", "refused", "connect_timeout", "tls", "reset"] as const;

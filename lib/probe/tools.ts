@@ -10,7 +10,7 @@ export interface RpcCaller {
 
 export type ToolsStep =
   | { outcome: ToolsListOutcome }
-  /** DESIGN §2.1.9: the first page of a modern session met a legacy-style rejection. */
+  /** architecture.md §2.1.9: the first page of a modern session met a legacy-style rejection. */
   | { lateFallback: string; seq: number };
 
 export interface ReadToolsOptions {
@@ -29,7 +29,7 @@ function legacyStyleRejection(a: RpcAnswer): boolean {
   return a.status >= 200 && a.status < 300 && err !== null;
 }
 
-/** DESIGN §2.2: every page, to the end or a cap, with the definitions checked. */
+/** architecture.md §2.2: every page, to the end or a cap, with the definitions checked. */
 export async function readTools(ctx: ProbeContext, rpc: RpcCaller, opts: ReadToolsOptions): Promise<ToolsStep> {
   const tools: ToolDefinition[] = [];
   const seqs: number[] = [];
@@ -38,7 +38,7 @@ export async function readTools(ctx: ProbeContext, rpc: RpcCaller, opts: ReadToo
   let pages = 0;
   for (;;) {
     if (pages >= ctx.limits.maxPages) return { outcome: { kind: "endless", why: "page_cap", tools, pages, seqs } };
-    // DESIGN §2.2: out of time with a cursor pending after pages that came in time is the probe's budget.
+    // architecture.md §2.2: out of time with a cursor pending after pages that came in time is the probe's budget.
     if (pages > 0 && ctx.deadline.aborted) return { outcome: { kind: "budget_exhausted", tools, pages, seqs } };
     const a = await rpc.call("tools_list", "tools/list", cursor === undefined ? {} : { cursor });
     ctx.note(a, "tools_list");

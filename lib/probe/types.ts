@@ -23,7 +23,7 @@ export interface Exchange {
   durationMs: number;
   /** Why no usable response arrived: "timeout after 10000 ms (headers)", "ECONNREFUSED", "body exceeded 2097152 bytes", … */
   error?: string;
-  /** Set when no HTTP answer arrived because of the network (DESIGN §2.7), never for a server's answer. */
+  /** Set when no HTTP answer arrived because of the network (architecture.md §2.7), never for a server's answer. */
   network?: NetworkErrorKind;
   /** The raw error code behind `error` when the request got no answer (ECONNREFUSED, CERT_HAS_EXPIRED, …). */
   errorCode?: string;
@@ -106,7 +106,7 @@ export type HandshakeOutcome = (
       sessionId?: string;
       /** One clause describing the discover answer that sent us to initialize. */
       fallbackCause: string;
-      /** True when the fallback came from a modern session's tools/list rejection (DESIGN §2.1.9). */
+      /** True when the fallback came from a modern session's tools/list rejection (architecture.md §2.1.9). */
       lateFallback?: boolean;
       seq: number;
     }
@@ -119,7 +119,7 @@ export type HandshakeOutcome = (
       seq: number;
     }
   | {
-      /** DESIGN §2.1.11: a discover result listing only revisions newer than the one the probe speaks. */
+      /** architecture.md §2.1.11: a discover result listing only revisions newer than the one the probe speaks. */
       kind: "discovered_newer";
       supportedVersions: string[];
       serverInfo?: { name?: string; version?: string };
@@ -173,7 +173,7 @@ export type ToolsListOutcome =
   | { kind: "endless"; why: "page_cap" | "cursor_loop"; tools: ToolDefinition[]; pages: number; seqs: number[] }
   | {
       /**
-       * DESIGN §2.2: the probe's own per-server deadline ran out after at least one page came back in time
+       * architecture.md §2.2: the probe's own per-server deadline ran out after at least one page came back in time
        * and a cursor to a further page was pending: the probe's budget, not the server's fault.
        */
       kind: "budget_exhausted";
@@ -186,7 +186,7 @@ export type ToolsListOutcome =
   | {
       kind: "credential_gate";
       challenge: SeenChallenge;
-      /** The tools/list answer that led to the late fallback whose initialize met this gate (DESIGN §2.1.9). */
+      /** The tools/list answer that led to the late fallback whose initialize met this gate (architecture.md §2.1.9). */
       after?: string;
       seqs?: number[];
     }
@@ -196,12 +196,12 @@ export type ToolsListOutcome =
       cause: string;
       pages: number;
       seqs: number[];
-      /** The late fallback that did not complete a legacy handshake (DESIGN §2.1.9); the modern handshake stands. */
+      /** The late fallback that did not complete a legacy handshake (architecture.md §2.1.9); the modern handshake stands. */
       lateRetry?: HandshakeOutcome;
     }
   | { kind: "not_attempted"; why: string };
 
-/** Why the reserved-tool call was withheld (DESIGN §2.3), for code that must not parse `why`. */
+/** Why the reserved-tool call was withheld (architecture.md §2.3), for code that must not parse `why`. */
 export type WithheldCause =
   | "slow_down"
   | "credential_gate"
@@ -233,7 +233,7 @@ export type ToolCallOutcome =
 
 export type AuthMetadataOutcome =
   | { kind: "no_challenge" }
-  /** DESIGN §2.4 (0.12.0): a WWW-Authenticate was present but never structurally valid. */
+  /** architecture.md §2.4 (0.12.0): a WWW-Authenticate was present but never structurally valid. */
   | { kind: "unparseable_challenge"; broken: BrokenChallenge }
   | { kind: "no_metadata_url"; challenge: SeenChallenge }
   | { kind: "opted_out_host"; url: string; host: string; reason: string; challenge: SeenChallenge }
@@ -256,7 +256,7 @@ export type AuthMetadataOutcome =
       challenge: SeenChallenge;
     };
 
-/** Why a JSON object is not usable protected-resource metadata (DESIGN §2.4, suite 0.12.0). */
+/** Why a JSON object is not usable protected-resource metadata (architecture.md §2.4, suite 0.12.0). */
 export type MetadataProblem =
   | { kind: "no_resource" }
   /** `resource` is not a URL, or one that does not cover the server's URL (the official SDK client's rule). */
@@ -269,11 +269,11 @@ export type Blocked =
   | { kind: "address_policy"; host: string; detail: string }
   | { kind: "needs_config"; detail: string }
   | { kind: "invalid_url"; detail: string }
-  /** DESIGN §2.7: the probe's own network was failing when this server was probed; what it sent proves nothing
+  /** architecture.md §2.7: the probe's own network was failing when this server was probed; what it sent proves nothing
    * about the server (the exchanges are kept as evidence). */
   | { kind: "probe_network"; detail: string };
 
-/** The TLS certificate a server presented (DESIGN §2.8): a fact beside the checks, not a sixth check. */
+/** The TLS certificate a server presented (architecture.md §2.8): a fact beside the checks, not a sixth check. */
 export interface CertificateFacts {
   /** host:port it was presented for. */
   host: string;
@@ -305,7 +305,7 @@ export interface ProbeObservation {
   slowDown?: SlowDown;
   /** True when the per-server deadline cut the probe short. */
   deadlineHit?: boolean;
-  /** DESIGN §2.7: this is the second probe of a server whose first probe in the round failed at the network
+  /** architecture.md §2.7: this is the second probe of a server whose first probe in the round failed at the network
    * level; the first probe's exchanges come first in `exchanges` (seq 1 to `firstSeqs`' last). */
   secondProbe?: { firstStartedAt: string; firstCause: string; afterMs: number; firstSeqs: number[] };
   era: Era;
@@ -313,7 +313,7 @@ export interface ProbeObservation {
   /** The certificate of the server's own host, for https URLs that got as far as a TLS handshake. */
   certificate?: CertificateFacts;
   /**
-   * DESIGN §2.8: after a handshake that failed on the listed transport the way the other transport's servers
+   * architecture.md §2.8: after a handshake that failed on the listed transport the way the other transport's servers
    * fail it, the one look at that other transport: its exchanges, and whether the URL answered it (a remote
    * listed as sse that speaks Streamable HTTP, or the reverse).
    */

@@ -2,7 +2,7 @@ import type { AuthChallenge } from "./types";
 
 /**
  * WWW-Authenticate per RFC 9110 §11.6.1, written here because the SDKs' regexes split on commas inside
- * quoted strings and miss second challenges. "Structurally valid" in DESIGN §2.1 means: this parses.
+ * quoted strings and miss second challenges. "Structurally valid" in architecture.md §2.1 means: this parses.
  *
  *   WWW-Authenticate = #challenge
  *   challenge  = auth-scheme [ 1*SP ( token68 / #auth-param ) ]

@@ -40,7 +40,7 @@ export interface RegistryServer {
   title: string | null;
   description: string | null;
   version: string | null;
-  /** The probed remote (DESIGN §2.6: the first needing no configuration, streamable-http before sse), its
+  /** The probed remote (architecture.md §2.6: the first needing no configuration, streamable-http before sse), its
    * variables' defaults filled in; when every remote needs configuration, the first streamable-http one. */
   url: string;
   transport: Transport;

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { RemoteStanding, Transport } from "../probe/protocol";
 
-// DESIGN §2.6 (suite 0.13.0): which listed remote is probed, and when a remote needs configuration. The
+// architecture.md §2.6 (suite 0.13.0): which listed remote is probed, and when a remote needs configuration. The
 // registry's remote shapes (server.json `remotes[]`, KeyValueInput headers, `variables`) stop here.
 
 /** More remotes than this on one entry are cut (the real registry's largest lists 30); the log says so. */
@@ -177,7 +177,7 @@ export interface RemoteChoice {
   needsConfig: string | null;
 }
 
-/** DESIGN §2.6: the first remote in registry order that needs nothing, streamable-http before sse. */
+/** architecture.md §2.6: the first remote in registry order that needs nothing, streamable-http before sse. */
 export function chooseRemote(analysed: readonly Analysed[]): RemoteChoice | null {
   if (analysed.length === 0) return null;
   const ready = (t: Transport) => analysed.findIndex((a) => a.needs.length === 0 && a.remote.transport === t);

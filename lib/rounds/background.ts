@@ -66,7 +66,7 @@ export interface Background {
   scheduler: Cron | null;
   alerts: AlertClock;
   /** The cross-reader's view of the site's host gate: one request at a time per host, paced together with every
-   * round on the same database, in this process or another (DESIGN §2.5). */
+   * round on the same database, in this process or another (architecture.md §2.5). */
   hostGate: RoundHostGate;
   stop(): void;
 }

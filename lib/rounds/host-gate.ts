@@ -27,7 +27,7 @@ export interface HostGateOptions {
   onPause?: (host: string, until: Date, cause: string) => void;
   /** The round's clock, for pause ends. */
   now?: () => Date;
-  /** The database the site's processes share (DESIGN §2.5): with it, every gate on that database in any process
+  /** The database the site's processes share (architecture.md §2.5): with it, every gate on that database in any process
    * paces a host together; without it, the gate paces only its own requests. */
   db?: Db;
 }

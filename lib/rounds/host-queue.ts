@@ -1,4 +1,4 @@
-// Hands out a round's due servers to its workers (DESIGN §2.5): at most `limitOf(host)` probes of one host at
+// Hands out a round's due servers to its workers (architecture.md §2.5): at most `limitOf(host)` probes of one host at
 // once, a paused host gets nothing new, and a free worker always takes the host with the most work left per
 // slot. That is why a crowded host starts in the first batch and keeps its slots busy (it is the round's
 // critical path: 3,000 servers over 4 slots outlast 7,000 over 12), while every other slot serves the rest.
@@ -10,10 +10,10 @@ export interface HostQueue<T> {
   pause(host: string, untilMs: number): void;
   /** Hands out nothing more (waiting takers get null). */
   stop(): void;
-  /** Hands out nothing until resume(); takers wait (DESIGN §2.7: the probe's own network is presumed down). */
+  /** Hands out nothing until resume(); takers wait (architecture.md §2.7: the probe's own network is presumed down). */
   hold(): void;
   resume(): void;
-  /** Puts an item back in its host's line, to be handed out no earlier than `atMs` (a second probe, DESIGN §2.7).
+  /** Puts an item back in its host's line, to be handed out no earlier than `atMs` (a second probe, architecture.md §2.7).
    * The answer withdraws it again while it is not handed out (true when it was withdrawn). */
   requeue(item: T, atMs: number): () => boolean;
   /** Items not handed out yet, requeued ones included. */

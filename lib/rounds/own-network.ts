@@ -1,4 +1,4 @@
-// DESIGN §2.7: telling the probe's own outage from a server's. A failure at the network level (no HTTP answer:
+// architecture.md §2.7: telling the probe's own outage from a server's. A failure at the network level (no HTTP answer:
 // resolver down, refused, connect timeout, TLS, reset) is held back before it is recorded; a server not known to be
 // failing is probed a second time first. Meanwhile the round watches the share of distinct hosts whose latest
 // probe failed that way; when it says the probe's own network is down, the round stops starting probes, checks
@@ -138,7 +138,7 @@ interface HostMark {
 
 const pct = (x: number) => `${Math.round(x * 100)}%`;
 
-/** DESIGN §2.7: a server whose last verdict says its handshake completed gets a second probe before a network-level
+/** architecture.md §2.7: a server whose last verdict says its handshake completed gets a second probe before a network-level
  * failure is recorded. A Not checked handshake counts too: a credential gate, a slow-down or the probe's own outage
  * say nothing against the server. Never probed, or already failing: no second probe. */
 function getsSecondProbe(server: DueServer): boolean {

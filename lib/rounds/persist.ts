@@ -33,7 +33,7 @@ import { incidentStep, uptimeOutcome } from "./uptime";
 export const RUN_KINDS = ["read", "partly_read", "failed", "gated", "slowed_down", "skipped"] as const;
 export type RunKind = (typeof RUN_KINDS)[number];
 
-/** DESIGN §2.2: a tool list read to its end, well-formed or not, is a complete read; endless pages are not. */
+/** architecture.md §2.2: a tool list read to its end, well-formed or not, is a complete read; endless pages are not. */
 export function isCompleteRead(obs: ProbeObservation): boolean {
   return !obs.blocked && obs.toolsList?.kind === "complete";
 }
@@ -62,7 +62,7 @@ function stateOf(results: CheckResult[], id: CheckId): CheckState | undefined {
 }
 
 /** The slow-down the schedule must honour: one asked by the MCP server's own host. A metadata host elsewhere
- * only pauses itself (DESIGN §3); the probe already sent nothing after it. */
+ * only pauses itself (architecture.md §3); the probe already sent nothing after it. */
 function serverSlowDown(obs: ProbeObservation): SlowDown | undefined {
   const sd = obs.slowDown;
   if (!sd || sd.phase !== "auth_metadata") return sd;
@@ -70,7 +70,7 @@ function serverSlowDown(obs: ProbeObservation): SlowDown | undefined {
   return asked && hostOf(asked.url) === hostOf(obs.url) ? sd : undefined;
 }
 
-/** Classifies a run for the schedule (DESIGN §3): the verdict decides, not how far the probe got. */
+/** Classifies a run for the schedule (architecture.md §3): the verdict decides, not how far the probe got. */
 export function scheduleOutcome(
   obs: ProbeObservation,
   results: CheckResult[],
@@ -139,7 +139,7 @@ function recordDay(
   if (state) recordServerDay(db, { serverId, day: utcDay(now), state, runId, ...timings, uptime });
 }
 
-/** Opens or closes the server's incident (DESIGN §4) as this run decides. */
+/** Opens or closes the server's incident (architecture.md §4) as this run decides. */
 function recordIncident(db: Db, serverId: number, runId: number, results: CheckResult[], uptime: UptimeOutcome, nowIso: string): void {
   const open = openIncidentId(db, serverId);
   const step = incidentStep(results, uptime, open !== null);

@@ -111,7 +111,7 @@ export function createRobotsBook(o: {
       let p = rows.get(host);
       if (!p) {
         p = fetchRobots(new URL(url.origin), { policy: o.policy, userAgent: o.userAgent, hostGate: o.gate }).then((f) => {
-          // No answer at all may be our own network (DESIGN §2.7): the last file read stays in force, Crawl-delay
+          // No answer at all may be our own network (architecture.md §2.7): the last file read stays in force, Crawl-delay
           // included, and is not replaced by the failure.
           const before = f.status === null ? getRobots(o.db, host) : null;
           if (before && before.status !== null) return learn(before);

@@ -75,7 +75,7 @@ export interface RoundDeps {
   onProgress?: (p: Required<RoundProgress>) => void;
   /** Called once the round is recorded as finished (alerts are judged here); errors are logged, never thrown. */
   onFinished?: (s: RoundSummary) => void;
-  /** DESIGN §2.7's waits (second probe 60 s, recheck every 30 s for up to 10 min); tests shorten them. */
+  /** architecture.md §2.7's waits (second probe 60 s, recheck every 30 s for up to 10 min); tests shorten them. */
   ownNetwork?: Partial<OwnNetworkTiming>;
 }
 
@@ -85,7 +85,7 @@ export interface RoundSummary extends Required<RoundProgress> {
   durationMs: number;
   error?: string;
   registry?: { ok: boolean; servers?: number; error?: string };
-  /** DESIGN §2.7: distinct hosts tried, those failing at the network level, whether the round paused for its own network. */
+  /** architecture.md §2.7: distinct hosts tried, those failing at the network level, whether the round paused for its own network. */
   network?: RoundNetwork;
 }
 
@@ -109,13 +109,13 @@ const PROGRESS_FIELD: Record<RunKind, Exclude<keyof RoundProgress, "due" | "prob
   skipped: "skipped",
 };
 
-/** "398 read, 2 partly read, 9 failed, 5 gated, 1 slowed down, 3 skipped"; "read" is a complete read (DESIGN §2.2). */
+/** "398 read, 2 partly read, 9 failed, 5 gated, 1 slowed down, 3 skipped"; "read" is a complete read (architecture.md §2.2). */
 export function countsLine(p: Required<RoundProgress>): string {
   return `${p.read} read, ${p.partlyRead} partly read, ${p.failed} failed, ${p.gated} gated, ${p.slowedDown} slowed down, ${p.skipped} skipped`;
 }
 
 const RUN_RETENTION_MS = 30 * DAY;
-/** A host serving this many registry servers is a hosting platform: it may have several probes in flight (DESIGN §2.5). */
+/** A host serving this many registry servers is a hosting platform: it may have several probes in flight (architecture.md §2.5). */
 export const CROWDED_HOST_MIN_SERVERS = 50;
 /** Requests one probe sends, about: a Crawl-delay lengthens the probe's deadline by this many gaps. */
 const REQUESTS_PER_PROBE = 8;
@@ -191,7 +191,7 @@ async function executeRound(deps: RoundDeps, roundId: number, holder: string): P
     // One probe at a time until a host's robots.txt (and so its Crawl-delay) is known; one at all with a Crawl-delay.
     const limitOf = (host: string) =>
       crowded.has(host) && (deps.robots === false || robots.known(host)) && gate!.crawlDelayMs(host) === 0 ? crowdedLimit : 1;
-    // DESIGN §2.5: the round's view of the site's one gate per host, shared with the cross-reader and with rounds of
+    // architecture.md §2.5: the round's view of the site's one gate per host, shared with the cross-reader and with rounds of
     // other processes on this database.
     gate = createHostGate({
       db,
@@ -238,7 +238,7 @@ async function executeRound(deps: RoundDeps, roundId: number, holder: string): P
       recording.add(p);
       void p.finally(() => recording.delete(p));
     };
-    // DESIGN §2.7: network-level failures wait for a second probe and for the host-share guard before they are written.
+    // architecture.md §2.7: network-level failures wait for a second probe and for the host-share guard before they are written.
     const watch = watchOwnNetwork(ctx, queue, log, (server, input) =>
       record(
         server,
@@ -396,7 +396,7 @@ async function probeForRun(ctx: ServerContext, server: DueServer): Promise<Persi
   return { serverId: server.id, roundId: ctx.roundId, obs, results, skipped: false, now: now() };
 }
 
-/** DESIGN §2.7 wired to this round: its queue, its writer, the probe_network alert, and robots.txt as the
+/** architecture.md §2.7 wired to this round: its queue, its writer, the probe_network alert, and robots.txt as the
  * reachability check (any HTTP answer counts: the path to the host works). */
 function watchOwnNetwork(
   ctx: ServerContext,

@@ -26,7 +26,7 @@ export type ScheduleOutcome =
   | { kind: "needs_config" }
   | { kind: "blocked" }
   | { kind: "opted_out"; source: OptOutSource }
-  /** DESIGN §2.7: the probe's own network was failing; no back-off, due for the next round. */
+  /** architecture.md §2.7: the probe's own network was failing; no back-off, due for the next round. */
   | { kind: "probe_network" };
 
 export interface ScheduleState {

@@ -16,7 +16,7 @@ export interface ProbeTimings {
 }
 
 export function probeTimings(obs: Pick<ProbeObservation, "exchanges" | "transportCheck">): ProbeTimings {
-  // The look at the other transport (DESIGN §2.8) is a diagnosis after the verdicts, not a step a client takes.
+  // The look at the other transport (architecture.md §2.8) is a diagnosis after the verdicts, not a step a client takes.
   const other = new Set(obs.transportCheck?.seqs ?? []);
   const steps = other.size ? obs.exchanges.filter((e) => !other.has(e.seq)) : obs.exchanges;
   return { handshakeMs: stepMs(steps, HANDSHAKE_PHASES), toolsListMs: stepMs(steps, ["tools_list"]) };

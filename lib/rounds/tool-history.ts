@@ -21,7 +21,7 @@ export function canonicalJson(value: unknown): string {
 }
 
 /** Tools sorted by name, then by content, and canonicalised, so order on the wire does not count as a change
- * (duplicate and missing names included: a malformed list is still a complete read, DESIGN §2.2). */
+ * (duplicate and missing names included: a malformed list is still a complete read, architecture.md §2.2). */
 export function canonicalToolList(tools: readonly unknown[]): unknown[] {
   return tools
     .map((t) => {

@@ -3,7 +3,7 @@ import { DISCOVERY_CHECKS, type CheckId } from "../checks/vocabulary";
 import type { ProbeObservation } from "../probe/types";
 import type { UptimeOutcome } from "../store/vocabulary";
 
-// Uptime and incidents (DESIGN §4) as the round decides them from one probe. Pure: persist.ts writes what
+// Uptime and incidents (architecture.md §4) as the round decides them from one probe. Pure: persist.ts writes what
 // these return in the run's own transaction.
 
 /** How a probe counts for uptime: up when the handshake completed or met a credential gate, down when the

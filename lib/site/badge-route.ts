@@ -58,7 +58,7 @@ export function latencyBadgeSpec(times: ResponseTimes | null): BadgeSpec {
   return { label, message: `${p.toLocaleString("en-US")} ms (${window})`, color };
 }
 
-/** The uptime badge (DESIGN §4): the share of probes that reached the server and found it up, over `window`. */
+/** The uptime badge (architecture.md §4): the share of probes that reached the server and found it up, over `window`. */
 export function uptimeBadgeSpec(uptime: ServerUptime | null, window: string): BadgeSpec {
   const label = `MCP uptime ${window}`;
   if (!uptime) return { label, message: "unknown", color: BADGE_COLORS.unknown };

@@ -25,7 +25,7 @@ export function cardModel(f: CardFacts): CardModel {
   return {
     name: f.name,
     title: f.title && f.title !== f.name ? f.title : null,
-    // The stored overall state (DESIGN §2), as badges and the index show it.
+    // The stored overall state (architecture.md §2), as badges and the index show it.
     overall: f.overall,
     overallLabel: stateText(f.overall),
     checks: CHECK_IDS.map((id) => ({ id, label: CHECK_LABELS.en[id], state: f.states[id], stateLabel: stateText(f.states[id]) })),

@@ -1,6 +1,6 @@
 import type { CertificateFacts } from "../probe/types";
 
-// The certificate fact beside the checks (DESIGN §2.8): days left, and a warning under 14 days.
+// The certificate fact beside the checks (architecture.md §2.8): days left, and a warning under 14 days.
 
 /** Fewer days left than this and the page warns. */
 export const CERTIFICATE_WARN_DAYS = 14;

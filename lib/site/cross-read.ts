@@ -3,7 +3,7 @@ import type { CrossReadExplanation } from "../store/vocabulary";
 import { MODERN_REVISION } from "../probe/protocol";
 import { counted, WORDS } from "./plural";
 
-// The server page's one sentence about its latest cross-read (DESIGN §6), written from the stored outcome and
+// The server page's one sentence about its latest cross-read (architecture.md §6), written from the stored outcome and
 // explanation codes, never from another sentence.
 
 const READER = "An initialize-first reader";

@@ -81,7 +81,7 @@ export function changesAtom(opts: { origin: string; selfPath: string; title: str
   return feed.atom1();
 }
 
-/** Atom of incident openings and closings (DESIGN §4), newest first. */
+/** Atom of incident openings and closings (architecture.md §4), newest first. */
 export function incidentsAtom(opts: { origin: string; selfPath: string; title: string; events: IncidentEvent[]; now: Date }): string {
   const { origin, events } = opts;
   const feed = newFeed({ ...opts, updated: events[0] ? new Date(events[0].at) : opts.now });

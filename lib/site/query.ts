@@ -23,7 +23,7 @@ export const ServerListParams = z.object({
     .enum(["1", "0", "true", "false"])
     .optional()
     .transform((v) => v === "1" || v === "true"),
-  /** Only servers in this overall state (DESIGN §2). */
+  /** Only servers in this overall state (architecture.md §2). */
   overall: stateParam,
   sort: z.enum(SERVER_SORTS).default("name"),
   /** Default: the sort's natural order (names A to Z, worst overall state first, latest probe first). */

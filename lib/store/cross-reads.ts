@@ -44,7 +44,7 @@ export interface CrossReadInput {
   crossToolCount: number | null;
   probeToolCount: number | null;
   readAt: string;
-  /** Set when the difference follows from one of the probe's rules (DESIGN §6). */
+  /** Set when the difference follows from one of the probe's rules (architecture.md §6). */
   explanation?: { rule: CrossReadExplanation; code: number | null } | null;
 }
 
@@ -148,7 +148,7 @@ export function crossReadsOn(db: Db, day: string): CrossReadRow[] {
 export const CROSS_READ_ORDER: readonly CrossReadOutcome[] = ["only_cross_reader", "disagreed", "only_probe", "neither", "agreed"];
 
 /** A day's outcomes counted, and how many of its differences (disagreed, only_cross_reader) the probe's own rules
- * explain (DESIGN §6). */
+ * explain (architecture.md §6). */
 export type CrossReadCounts = Record<CrossReadOutcome, number> & { explained: number };
 
 export function emptyCrossReadCounts(): CrossReadCounts {

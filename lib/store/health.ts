@@ -4,7 +4,7 @@ import { listRecentRounds } from "./rounds";
 import { countServers } from "./servers";
 
 /** What `/api/health` says about the data: servers listed, the last round (running or not), the registry's
- * freshness. Liveness only: none of it makes the answer fail (DESIGN §6). */
+ * freshness. Liveness only: none of it makes the answer fail (architecture.md §6). */
 export function healthFacts(db: Db, servers: number = countServers(db).inRegistry) {
   const last = listRecentRounds(db, 1)[0] ?? null;
   return {

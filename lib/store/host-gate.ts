@@ -1,7 +1,7 @@
 import type { Statement } from "better-sqlite3";
 import type { Db } from "../../db/client";
 
-// The cross-process half of the host gate (DESIGN §2.5): request slots per host as leases in SQLite, so a round in
+// The cross-process half of the host gate (architecture.md §2.5): request slots per host as leases in SQLite, so a round in
 // the CLI and the site's cross-reader never send to one host at once, and a Crawl-delay counts from the last request
 // any of them sent. Every call is one short statement or transaction; the hot path (a slot reused by the process
 // that holds it) only reads, and a free slot is taken in one statement.

@@ -4,7 +4,7 @@ import { incidents, servers } from "../../db/schema";
 import type { CheckId } from "../checks/vocabulary";
 import { prepared } from "./prepared";
 
-// Incidents (DESIGN §4): opened and closed by persistRun in the run's own transaction, read by the server page,
+// Incidents (architecture.md §4): opened and closed by persistRun in the run's own transaction, read by the server page,
 // its JSON, /incidents and its Atom feed.
 
 export interface Incident {

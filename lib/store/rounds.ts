@@ -92,7 +92,7 @@ export function heartbeatRound(db: Db, roundId: number, holder: string, now: Dat
   });
 }
 
-/** DESIGN §2.7: a round's distinct hosts tried, those whose latest probe failed at the network level, and whether
+/** architecture.md §2.7: a round's distinct hosts tried, those whose latest probe failed at the network level, and whether
  * the round paused because its own network looked down. */
 export interface RoundNetwork {
   hostsTried: number;

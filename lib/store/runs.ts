@@ -16,7 +16,7 @@ export type TransitionSelect = typeof transitions.$inferSelect;
 export type NewRun = Omit<typeof runs.$inferInsert, "id" | "exchanges"> & { exchangesJson: string };
 
 /** A latest result as stored per server, with its evidence (exchange seqs in its run) as numbers and its
- * hint (DESIGN §2.8) as a value. */
+ * hint (architecture.md §2.8) as a value. */
 export type CheckResultRow = Omit<CheckResultSelect, "serverId" | "evidence" | "hintCode" | "hintFacts"> & {
   evidence: number[];
   hint: Hint | null;
@@ -177,7 +177,7 @@ export function refusalCounts(db: Db): { code: RefusalCode | null; count: number
 }
 
 export interface ReadCount {
-  /** The latest probe read the tool list to its end (DESIGN §2.2). */
+  /** The latest probe read the tool list to its end (architecture.md §2.2). */
   complete: boolean;
   toolsList: CheckState | null;
   count: number;

@@ -64,7 +64,7 @@ function escapeLike(s: string): string {
 
 // ---- The registry's view --------------------------------------------------------------------------
 
-/** One listed remote of a server as kept (DESIGN §2.6): as listed, its transport, and its standing. */
+/** One listed remote of a server as kept (architecture.md §2.6): as listed, its transport, and its standing. */
 export interface StoredRemote {
   url: string;
   /** The URL with its variables' defaults filled in, when that differs. */
@@ -253,7 +253,7 @@ export async function applyRegistrySnapshotInSteps(db: Db, listed: ListedServer[
 
 /** A server as a round needs it. */
 /** `stateHandshake`: the latest handshake verdict, which decides whether a network-level failure gets a second
- * probe before it is recorded (DESIGN §2.7). */
+ * probe before it is recorded (architecture.md §2.7). */
 export type DueServer = Pick<ServerRow, "id" | "name" | "remoteUrl" | "transport" | "host" | "needsConfig" | "stateHandshake">;
 
 /** The columns of a DueServer. */
@@ -572,7 +572,7 @@ export function checkStateCounts(db: Db): SummaryCounts {
 }
 
 export interface ServerDetail extends ServerSummary, Pick<ServerRow, "version" | "firstSeenAt" | "lastSeenAt" | "registryStatus"> {
-  /** Every listed remote with its standing (DESIGN §2.6). */
+  /** Every listed remote with its standing (architecture.md §2.6). */
   remotes: StoredRemote[];
   /** Present (in CHECK_IDS order) once the server was evaluated. */
   checks: CheckResultRow[];
@@ -589,7 +589,7 @@ export interface ServerDetail extends ServerSummary, Pick<ServerRow, "version" |
   schedule: Pick<ServerRow, "nextDueAt" | "consecutiveFailures" | "scheduleReason">;
   /** The operator's opt-out for this host, if any. */
   optOut: { source: string; reason: string; since: string } | null;
-  /** The server's latest cross-read (DESIGN §6), when it was sampled. */
+  /** The server's latest cross-read (architecture.md §6), when it was sampled. */
   crossRead: (CrossReadRow & { day: string }) | null;
 }
 

@@ -3,7 +3,7 @@ import type { Db } from "../../db/client";
 import { runs, serverDays } from "../../db/schema";
 import { serverIdByName } from "./history";
 
-// Uptime per server (DESIGN §4): the share of probes whose handshake completed or met a credential gate, among
+// Uptime per server (architecture.md §4): the share of probes whose handshake completed or met a credential gate, among
 // the probes that reached the server. The day windows read the per-day counters (server_days, written in the
 // run's own transaction), so they outlive the 30-day run retention; 24 h reads the runs of the last 24 hours.
 

@@ -10,7 +10,7 @@ export type OptOutSource = (typeof OPT_OUT_SOURCES)[number];
 export const TOOL_CHANGE_KINDS = ["added", "removed", "changed"] as const;
 export type ToolChangeKind = (typeof TOOL_CHANGE_KINDS)[number];
 
-/** What an operated alert is about (DESIGN §6). */
+/** What an operated alert is about (architecture.md §6). */
 export const ALERT_KINDS = ["coverage_drop", "rounds_stale", "cross_read", "probe_network"] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 
@@ -18,11 +18,11 @@ export type AlertKind = (typeof ALERT_KINDS)[number];
 export const ALERT_STATES = ["open", "resolved"] as const;
 export type AlertState = (typeof ALERT_STATES)[number];
 
-/** How the cross-reader's tool list compares with the probe's latest complete read (DESIGN §6). */
+/** How the cross-reader's tool list compares with the probe's latest complete read (architecture.md §6). */
 export const CROSS_READ_OUTCOMES = ["agreed", "disagreed", "only_probe", "only_cross_reader", "neither"] as const;
 export type CrossReadOutcome = (typeof CROSS_READ_OUTCOMES)[number];
 
-/** What explains a cross-read difference (DESIGN §6): a rule that forbids what the legacy reader did (the no-fallback
+/** What explains a cross-read difference (architecture.md §6): a rule that forbids what the legacy reader did (the no-fallback
  * rules of the handshake), or a probe that was told to hold back (a slow-down, an opt-out). */
 export const CROSS_READ_EXPLANATIONS = [...NO_FALLBACK_RULES, "slow_down", "opted_out"] as const;
 export type CrossReadExplanation = (typeof CROSS_READ_EXPLANATIONS)[number];
@@ -35,7 +35,7 @@ export const SERVER_SORTS = ["name", "overall", "last_probed"] as const;
 export type ServerSort = (typeof SERVER_SORTS)[number];
 export const SORT_ORDERS = ["asc", "desc"] as const;
 export type SortOrder = (typeof SORT_ORDERS)[number];
-/** How one probe counts for uptime (DESIGN §4): `up` when the handshake completed or met a credential gate,
+/** How one probe counts for uptime (architecture.md §4): `up` when the handshake completed or met a credential gate,
  * `down` when it reached the server and failed; `left_out` when it did not reach the server on the server's
  * account (a slow-down, an opt-out, needing configuration, the probe's own network or deadline). */
 export const UPTIME_OUTCOMES = ["up", "down", "left_out"] as const;
@@ -54,6 +54,6 @@ export const EVENT_COUNTERS = [
 export type EventCounter = (typeof EVENT_COUNTERS)[number];
 
 /** How one request of a probe ended: the status class of its answer, or no answer because of the network
- * (DESIGN §2.7) or for another reason (a timeout after connecting, a size cap, the address policy). */
+ * (architecture.md §2.7) or for another reason (a timeout after connecting, a size cap, the address policy). */
 export const PROBE_REQUEST_OUTCOMES = ["2xx", "3xx", "4xx", "5xx", "other_status", "network", "no_answer"] as const;
 export type ProbeRequestOutcome = (typeof PROBE_REQUEST_OUTCOMES)[number];

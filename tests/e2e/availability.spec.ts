@@ -2,7 +2,7 @@ import { expect, test } from "@playwright/test";
 import { SEED } from "./seed";
 import { badgeUrl, parseAtom, screenshot, serverUrl } from "./helpers";
 
-// Uptime and incidents (DESIGN §4) as the seeded database holds them: on the server page, in its JSON, on the
+// Uptime and incidents (architecture.md §4) as the seeded database holds them: on the server page, in its JSON, on the
 // uptime badge, on /incidents and in its feed.
 
 const shieldsUrl = (name: string, q: string) => `/api/badge/${name.split("/").map(encodeURIComponent).join("/")}?${q}`;

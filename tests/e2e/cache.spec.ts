@@ -108,7 +108,7 @@ test("a write re-renders exactly the pages it changes, whichever process wrote",
       return ((await res.json()) as { status?: string }).status;
     };
     // A completed its handshake before and now refuses connections: a failure at the network level, so it is Failed
-    // only after a second probe at least 60 s later in the round (DESIGN §2.7).
+    // only after a second probe at least 60 s later in the round (architecture.md §2.7).
     await expect.poll(roundStatus, { timeout: 150_000 }).toBe("done");
 
     const a2 = await load(serverUrl(A));

@@ -1,7 +1,7 @@
-// The front of `npm start` (DESIGN §7) under faults, against a real `npm start` each: the renderer killed
+// The front of `npm start` (architecture.md §7) under faults, against a real `npm start` each: the renderer killed
 // with -9 while autocannon reads held pages, the renderer stopped with SIGSTOP, a flood of uncached
 // URLs with random queries and Hosts, and smuggling attempts. Limits are set small through the
-// environment (lib/config.ts) so the faults play out in seconds; DESIGN's values are the defaults.
+// environment (lib/config.ts) so the faults play out in seconds; the rules' values are the defaults.
 //
 // Each test runs its own site on its own database, one test at a time: they measure load and time.
 import { spawn } from "node:child_process";

@@ -182,7 +182,7 @@ export function seedDatabase(file: string, now = Date.now()): void {
             protocolVersion: o.revision ?? null,
             requests: exchanges.length,
             requestsOk: exchanges.filter((e) => e.status !== undefined && e.status < 400).length,
-            // A complete read (DESIGN §2.2) is what sets the last success: this run was one when they coincide.
+            // A complete read (architecture.md §2.2) is what sets the last success: this run was one when they coincide.
             read: success !== null && success === probed,
             exchanges: JSON.stringify(exchanges),
             keepEvidence: true,
@@ -842,7 +842,7 @@ export function seedDatabase(file: string, now = Date.now()): void {
         seedHistory(tx, now, b.serverId, (d) => ((d + i) % 17 === 0 ? null : d === 0 || (d + i) % 23 !== 0 ? b.state : "failed"), false),
       );
 
-      // Incidents (DESIGN §4), matching the history strips: a short closed one on the weather server, an old
+      // Incidents (architecture.md §4), matching the history strips: a short closed one on the weather server, an old
       // closed one and an ongoing one on the four-states server, and an ongoing one on the server that is down.
       const incident = (serverId: number, runId: number, startedH: number, endedH: number | null, check: CheckId, reason: string) =>
         tx

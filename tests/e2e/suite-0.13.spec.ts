@@ -2,7 +2,7 @@ import { expect, test } from "@playwright/test";
 import { SEED } from "./seed";
 import { expectNoAxeViolations, screenshot, serverUrl } from "./helpers";
 
-// Suite 0.13.0 on the server page and its JSON: every listed remote with its standing (DESIGN §2.6), a hint
+// Suite 0.13.0 on the server page and its JSON: every listed remote with its standing (architecture.md §2.6), a hint
 // under the reason, and the certificate's days left with a warning under 14 days (§2.8).
 test.describe.configure({ timeout: 120_000 });
 

@@ -53,7 +53,7 @@ function CheckRow({ id, check }: { id: CheckId; check: CheckResultRow | undefine
   );
 }
 
-/** The server's latest cross-read in one sentence, beside the checks (DESIGN §6). */
+/** The server's latest cross-read in one sentence, beside the checks (architecture.md §6). */
 export function CrossReadNote({ crossRead }: { crossRead: (CrossReadRow & { day: string }) | null }) {
   if (!crossRead) return null;
   const unexplained = (crossRead.outcome === "only_cross_reader" || crossRead.outcome === "disagreed") && !crossRead.explained;

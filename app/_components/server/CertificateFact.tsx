@@ -8,7 +8,7 @@ function daysWords(days: number): string {
   return `${days} day${days === 1 ? "" : "s"} left`;
 }
 
-/** DESIGN §2.8: the certificate of an https server, as the latest probe saw it (a fact, not a check). */
+/** architecture.md §2.8: the certificate of an https server, as the latest probe saw it (a fact, not a check). */
 export function CertificateFact({ run, now }: { run: RunSummary | null; now: Date }) {
   const c = certificateView(run?.certificate, now);
   if (!c) return null;

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { hintSentence, type Hint } from "@/lib/checks/hints";
 
-/** DESIGN §2.8: what the operator should change, under the reason of a Failed or Observed-risk check. */
+/** architecture.md §2.8: what the operator should change, under the reason of a Failed or Observed-risk check. */
 export function CheckHint({ hint }: { hint: Hint | null }) {
   if (!hint) return null;
   return (

@@ -7,7 +7,7 @@ import { IncidentTable } from "../IncidentTable";
 
 const SHOWN = 20;
 
-/** A server's incidents (DESIGN §4), most recent first, with duration and the reason that opened each. */
+/** A server's incidents (architecture.md §4), most recent first, with duration and the reason that opened each. */
 export function IncidentsSection({ name }: { name: string }) {
   const { total, ongoing, rows } = incidentList(siteDb(), { server: name, limit: SHOWN });
   return (

@@ -8,7 +8,7 @@ const STANDING_WORDS: Record<RemoteStanding, string> = {
   passed_over: "passed over: another remote was probed",
 };
 
-/** DESIGN §2.6: every remote the registry lists for the server, its transport, and why it was or was not probed. */
+/** architecture.md §2.6: every remote the registry lists for the server, its transport, and why it was or was not probed. */
 export function RemotesSection({ remotes }: { remotes: StoredRemote[] }) {
   // One remote is the one in the facts above (or the needs-configuration notice).
   if (remotes.length < 2) return null;

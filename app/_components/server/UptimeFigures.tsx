@@ -4,7 +4,7 @@ import { formatUptime, uptimeCounts, UPTIME_WINDOW_LABELS } from "@/lib/site/upt
 import { serverUptime, UPTIME_WINDOWS } from "@/lib/store/uptime";
 import { siteDb } from "../../_lib/db";
 
-/** Uptime over 24 hours, 7, 30 and 90 days (DESIGN §4), shown beside the history strip. */
+/** Uptime over 24 hours, 7, 30 and 90 days (architecture.md §4), shown beside the history strip. */
 export function UptimeFigures({ name, now }: { name: string; now: Date }) {
   const uptime = serverUptime(siteDb(), name, now);
   if (!uptime) return null;

@@ -89,14 +89,14 @@ export function serverAnswer(name: string, db: Db): TextAnswer {
     return { status: 404, contentType: "application/json", body };
   }
   // Checks keyed by id (CHECK_IDS order), like the probe CLI's --json report.
-  // `hint` is the sentence (DESIGN §2.8), `hintCode` the misconfiguration it names.
+  // `hint` is the sentence (architecture.md §2.8), `hintCode` the misconfiguration it names.
   const checks = byCheck(
     detail.checks.map(({ hint, ...c }) => ({ ...c, hint: hint ? hintSentence(hint) : null, hintCode: hint?.code ?? null })),
   );
   const now = new Date();
   const history = serverHistory(db, name, now);
   const certificate = certificateView(detail.latestRun?.certificate, now);
-  // The overall state (DESIGN §2) with the check that decided it and that check's reason (absent when Verified).
+  // The overall state (architecture.md §2) with the check that decided it and that check's reason (absent when Verified).
   const o = overallOf(detail.checks);
   const overall = {
     overall: o?.state ?? null,
@@ -104,7 +104,7 @@ export function serverAnswer(name: string, db: Db): TextAnswer {
     overallCheck: o?.check ?? null,
     overallReason: o?.reason ?? null,
   };
-  // DESIGN §4: uptime per window, and the latest incidents (most recent first) without the server's own name.
+  // architecture.md §4: uptime per window, and the latest incidents (most recent first) without the server's own name.
   const uptime = serverUptime(db, name, now);
   const incidents = incidentList(db, { server: name, limit: SERVER_JSON_INCIDENTS }).rows.map(({ serverName: _, ...i }) => i);
   const crossRead = detail.crossRead && { ...detail.crossRead, sentence: crossReadSentence(detail.crossRead) };

@@ -1,4 +1,4 @@
-// Zoo servers for suite 0.13.0 (DESIGN §2.8): each known misconfiguration a hint names, beside a near miss that
+// Zoo servers for suite 0.13.0 (architecture.md §2.8): each known misconfiguration a hint names, beside a near miss that
 // must not get one; the TLS and network cases the harness sets up itself; -32023 and -32022's
 // supportedVersions. Their expectations are in diagnoses-expectations.ts.
 import type { ZooBehaviour } from "./types";

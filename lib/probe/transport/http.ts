@@ -10,7 +10,7 @@ import { SseParser, type SseEvent } from "../sse";
 import type { CertificateFacts, Exchange, ExchangePhase, ProbeLimits } from "../types";
 import type { NetworkErrorKind } from "../protocol";
 
-/** Paces requests per host across the probes of a round (DESIGN §2.5); rounds share one. */
+/** Paces requests per host across the probes of a round (architecture.md §2.5); rounds share one. */
 export interface HostGate {
   /** Waits until a request to `host` may start; the release is called once its answer was read. */
   acquire(host: string): Promise<() => void>;
@@ -118,7 +118,7 @@ async function resolveChecked(hostname: string, policy: AddressPolicy, dnsLookup
 /** Trust anchors for tests' own certificates: they replace the system's roots, so production never sets them. */
 export type TrustAnchors = string | Buffer | (string | Buffer)[];
 
-/** OpenSSL verify results and Node's name check that mean "this certificate is not accepted" (DESIGN §2.8). */
+/** OpenSSL verify results and Node's name check that mean "this certificate is not accepted" (architecture.md §2.8). */
 export const TLS_VERIFY_CODES = [
   "CERT_HAS_EXPIRED",
   "CERT_NOT_YET_VALID",
@@ -610,7 +610,7 @@ export function parseRetryAfter(value: string | undefined, now: Date = new Date(
   return Math.max(0, Math.ceil((at - now.getTime()) / 1000));
 }
 
-/** 429, or 503 with Retry-After (DESIGN §2.1.4): the server asked us to stop for this round. */
+/** 429, or 503 with Retry-After (architecture.md §2.1.4): the server asked us to stop for this round. */
 export function isSlowDown(a: Pick<HttpAnswer, "status" | "headers">): boolean {
   return a.status === 429 || (a.status === 503 && a.headers["retry-after"] !== undefined);
 }

@@ -1,4 +1,4 @@
-// The operated alerts (DESIGN §6): each opens and resolves on its own, judged from stored facts only,
+// The operated alerts (architecture.md §6): each opens and resolves on its own, judged from stored facts only,
 // so the same verdict comes out whether the clock, the end of a round or a restarted process asks.
 import type { Db } from "../../../db/client";
 import { addDays, judgeCoverageDay, utcDay } from "../coverage";
@@ -28,7 +28,7 @@ export function evaluateAlerts(db: Db, now: Date, o: AlertOptions): void {
   evaluateProbeNetwork(db, now, log);
 }
 
-/** probe_network is opened by the round that paused (DESIGN §2.7); it resolves once a later round's probes mostly
+/** probe_network is opened by the round that paused (architecture.md §2.7); it resolves once a later round's probes mostly
  * reached their hosts (or at once, when the pausing round saw them answer again). */
 export function evaluateProbeNetwork(db: Db, now: Date, log: (line: string) => void): void {
   const open = openAlertOf(db, "probe_network");
@@ -99,7 +99,7 @@ export function evaluateCoverage(db: Db, now: Date, log: (line: string) => void)
 }
 
 /** The day's disagreement rate: servers where the readers disagree or only the cross-reader read and the probe's own
- * rules do not explain it (DESIGN §6), over the servers at least one of them read. */
+ * rules do not explain it (architecture.md §6), over the servers at least one of them read. */
 export function disagreementRate(c: CrossReadCounts): { disagreeing: number; compared: number; rate: number } {
   const disagreeing = Math.max(0, c.disagreed + c.only_cross_reader - c.explained);
   const compared = c.agreed + c.disagreed + c.only_probe + c.only_cross_reader;

@@ -49,7 +49,7 @@ export function fixedSample<T extends { name: string }>(items: readonly T[], n: 
     .map((x) => x.item);
 }
 
-/** DESIGN §6: a difference is explained when the probe's verdict follows a rule that forbids what the legacy reader
+/** architecture.md §6: a difference is explained when the probe's verdict follows a rule that forbids what the legacy reader
  * did (a -32020/21/22 decline, a 5xx or 3xx on server/discover: no fallback) or the probe was told to hold back (a
  * slow-down, an opt-out). Anything else is unexplained, and only that is what the cross_read alert counts. */
 export function explainDifference(outcome: CrossReadOutcome, verdicts: readonly ProbeDiscoveryVerdict[]): CrossReadInput["explanation"] {

@@ -1,4 +1,4 @@
-// The independent second reader (DESIGN §6): the official MCP SDK client, always starting with legacy
+// The independent second reader (architecture.md §6): the official MCP SDK client, always starting with legacy
 // `initialize`, reading the tool list and nothing else. It shares no MCP code with lib/probe; its HTTP goes
 // through the probe's guarded undici Agent (address policy, pinned DNS, timeouts) via a custom fetch.
 import { Client, SSEClientTransport, StreamableHTTPClientTransport, type FetchLike } from "@modelcontextprotocol/client";

@@ -29,7 +29,7 @@ export interface CrossReadDeps {
   sample: number;
   policy: AddressPolicy;
   userAgent: string;
-  /** A view of the site's host gate (DESIGN §2.5). Default: one on `db`, which paces each host together with the
+  /** A view of the site's host gate (architecture.md §2.5). Default: one on `db`, which paces each host together with the
    * rounds of every process on that database. */
   hostGate?: RoundHostGate;
   /** Consult robots.txt like the probe does. Default true. */

@@ -283,7 +283,7 @@ describe("coverage_drop and cross_read open and resolve on later days", () => {
     evaluateCrossRead(db, new Date("2026-11-22T06:00:00Z"), log);
     expect(openAlerts(db).filter((a) => a.kind === "cross_read")).toEqual([]);
     expect(resolvedAlerts(db)[0]).toMatchObject({ kind: "cross_read", day: "2026-11-21" });
-    // DESIGN §6: differences the probe's own rules explain are not counted. Ten only_cross_reader servers, all behind a
+    // architecture.md §6: differences the probe's own rules explain are not counted. Ten only_cross_reader servers, all behind a
     // 5xx on server/discover or a slow-down, and one unexplained: no alert.
     const explained = (n: number): CrossReadInput[] =>
       day(many(n, "only_cross_reader")).map((r, i) => ({

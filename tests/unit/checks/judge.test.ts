@@ -403,7 +403,7 @@ const cases: Case[] = [
     reasons: { auth_metadata: /deadline/ },
   },
   {
-    name: "a failed late fallback keeps the modern handshake (DESIGN §2.1.9)",
+    name: "a failed late fallback keeps the modern handshake (architecture.md §2.1.9)",
     o: obs({
       era: "modern",
       handshake: modern,
@@ -462,7 +462,7 @@ const cases: Case[] = [
     evidence: { tools_list: [2, 3] },
   },
   {
-    name: "a discover result listing only newer revisions (DESIGN §2.1.11)",
+    name: "a discover result listing only newer revisions (architecture.md §2.1.11)",
     o: obs({
       era: "modern",
       handshake: { kind: "discovered_newer", supportedVersions: ["2027-01-15"], seq: 1, seqs: [1] },
@@ -474,7 +474,7 @@ const cases: Case[] = [
     reasons: { protocol_version: /offered only 2027-01-15, all newer than 2026-07-28/, error_taxonomy: /no common protocol revision/ },
   },
   {
-    name: "the probe's budget ran out between pages (DESIGN §2.2)",
+    name: "the probe's budget ran out between pages (architecture.md §2.2)",
     o: obs({
       era: "modern",
       deadlineHit: true,

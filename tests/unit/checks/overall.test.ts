@@ -2,7 +2,7 @@ import { describe, expect, test } from "vitest";
 import { overallOf, overallState, type OverallInput } from "@/lib/checks/overall";
 import { CHECK_IDS, type CheckId, type CheckState, type NotCheckedCause } from "@/lib/checks/vocabulary";
 
-// DESIGN §2's overall state, case by case: the rule is written out here, not read from the function.
+// architecture.md §2's overall state, case by case: the rule is written out here, not read from the function.
 
 const V = "verified",
   F = "failed",
@@ -25,7 +25,7 @@ function inputs(row: Row, causes: Partial<Record<CheckId, NotCheckedCause>> = {}
   }));
 }
 
-describe("overall state (DESIGN §2)", () => {
+describe("overall state (architecture.md §2)", () => {
   test.each([
     ["any Failed wins, even over a risk", [V, V, R, F, N], F, "error_taxonomy"],
     ["the first Failed check decides", [F, F, N, N, N], F, "handshake"],

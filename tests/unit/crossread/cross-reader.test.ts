@@ -108,7 +108,7 @@ describe("cross-reader outcomes against the probe's latest complete read", () =>
     });
   });
 
-  test("a difference the probe's rules explain is stored as explained, with the rule and its number (DESIGN §6)", () => {
+  test("a difference the probe's rules explain is stored as explained, with the rule and its number (architecture.md §6)", () => {
     // server/discover answered 500: the probe never falls back, the legacy reader connects.
     expect(outcomeOf("initialize-only")).toMatchObject({ explained: true, explanation: "discover_server_error", explanationCode: 500 });
     // The split server's lists differ for no rule of the probe: unexplained.

@@ -10,7 +10,7 @@ import {
   storableHeaders,
 } from "@/lib/front/headers";
 
-// The replay rules of the front (DESIGN §7), one by one.
+// The replay rules of the front (architecture.md §7), one by one.
 
 describe("replay rules", () => {
   test("hop-by-hop fields and the fields a Connection header names do not cross a hop", () => {

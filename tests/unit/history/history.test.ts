@@ -96,7 +96,7 @@ describe("response times and the daily rollup", () => {
   test("a step's time is the sum of its answered exchanges; a step with no answer has none", () => {
     expect(probeTimings(healthy(new Date(), 140, 80))).toEqual({ handshakeMs: 140, toolsListMs: 80 });
     expect(probeTimings(down(new Date()))).toEqual({ handshakeMs: null, toolsListMs: null });
-    // The look at the other transport after a failed handshake (DESIGN §2.8) is no step of the handshake.
+    // The look at the other transport after a failed handshake (architecture.md §2.8) is no step of the handshake.
     const checked: ProbeObservation = {
       ...down(new Date()),
       exchanges: [ex(1, "discover", 10_000), ex(2, "discover", 30, 200), ex(3, "initialize", 40, 200)],

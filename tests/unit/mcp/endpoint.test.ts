@@ -72,7 +72,7 @@ describe.each(["modern", "legacy"] as const)("/mcp with the official SDK client 
     }
   });
 
-  test("the overall state follows DESIGN §2: a credential gate is Not checked overall, never Verified", async () => {
+  test("the overall state follows architecture.md §2: a credential gate is Not checked overall, never Verified", async () => {
     const gated = (await call("get_server_status", { name: SEED.gated })).structuredContent as {
       overall: { state: string; check: string };
     };

@@ -29,7 +29,7 @@ async function secondPageHangs(): Promise<Loopback> {
 
 const policy = createAddressPolicy({ allowPrivate: true });
 
-describe("the probe's own deadline is not the server's fault (DESIGN §2.2)", () => {
+describe("the probe's own deadline is not the server's fault (architecture.md §2.2)", () => {
   test("a page request that times out on its own is Failed, after the pages already read", async () => {
     const s = await secondPageHangs();
     const obs = await probeServer(

@@ -2,7 +2,7 @@ import net, { type AddressInfo } from "node:net";
 import { describe, expect, test } from "vitest";
 import { createAddressPolicy, probeServer } from "@/lib/probe";
 
-// DESIGN §2.7: a request that got no HTTP answer because of the network records which network cause it was,
+// architecture.md §2.7: a request that got no HTTP answer because of the network records which network cause it was,
 // so a round can tell its own outage from a server's. Real loopback sockets and real lookup failures.
 
 const policy = createAddressPolicy({ allowPrivate: true });

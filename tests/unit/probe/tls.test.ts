@@ -1,4 +1,4 @@
-// DESIGN §2.8: every https probe records the certificate's issuer and expiry; a certificate the probe does not
+// architecture.md §2.8: every https probe records the certificate's issuer and expiry; a certificate the probe does not
 // accept gets no request on its connection. Loopback HTTPS servers with certificates this test makes.
 import { describe, expect, test } from "vitest";
 import { judge } from "@/lib/checks";

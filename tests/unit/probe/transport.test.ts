@@ -271,7 +271,7 @@ describe("2024-11-05 HTTP+SSE transport", () => {
     const [hs] = judge(obs);
     expect(hs!.state).toBe(state);
     expect(hs!.reason).toMatch(reason);
-    // One GET; after a 404 the probe looks once whether the URL answers Streamable HTTP instead (DESIGN §2.8).
+    // One GET; after a 404 the probe looks once whether the URL answers Streamable HTTP instead (architecture.md §2.8).
     expect(s.log.filter((r) => r.method === "GET")).toHaveLength(1);
     expect(s.log.length).toBe(status === 404 ? 3 : 1);
     expect(hs!.hint).toBeUndefined();

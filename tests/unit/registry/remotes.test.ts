@@ -1,4 +1,4 @@
-// DESIGN §2.6: which remote is probed and when a server needs configuration, on the shapes the real registry
+// architecture.md §2.6: which remote is probed and when a server needs configuration, on the shapes the real registry
 // lists (a dump of 964 latest entries: 70 servers with several remotes, one with 18 and one with 30; templated
 // header values without isRequired; optional secret headers; remotes with URL variables).
 import { afterEach, describe, expect, test } from "vitest";
@@ -34,7 +34,7 @@ function eighteenRemotes(): FixtureRemote[] {
   });
 }
 
-describe("registry remotes (DESIGN §2.6)", () => {
+describe("registry remotes (architecture.md §2.6)", () => {
   test("18 remotes: the first that needs nothing is probed, every other one keeps its standing", async () => {
     const { servers } = await ingest([entry("com.msg/mcp", eighteenRemotes())]);
     const s = servers["com.msg/mcp"]!;

@@ -1,4 +1,4 @@
-// The one host gate of DESIGN §2.5 across processes: two connections to one SQLite file stand for two processes
+// The one host gate of architecture.md §2.5 across processes: two connections to one SQLite file stand for two processes
 // (each connection gets its own ledger and holder id, and they meet only through the database).
 import { afterEach, describe, expect, test } from "vitest";
 import { closeDb, openDb, type Db } from "@/db/client";

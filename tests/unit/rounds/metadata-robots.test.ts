@@ -5,7 +5,7 @@ import { getServerDetail, applyRegistrySnapshot } from "@/lib/store/servers";
 import { registryRows, startLoopbackHost, zooMount, type LoopbackHost } from "../../fixtures/loopback-hosts";
 import { tempDb } from "../store/helpers";
 
-// DESIGN §2.4: a metadata host whose robots.txt disallows mcp-status-probe gets nothing fetched but robots.txt,
+// architecture.md §2.4: a metadata host whose robots.txt disallows mcp-status-probe gets nothing fetched but robots.txt,
 // and auth_metadata says so, like an operator opt-out. The gated servers and their metadata hosts sit on
 // different loopback addresses.
 

@@ -103,7 +103,7 @@ function healthy(at: Date): ProbeObservation {
   };
 }
 
-/** server/discover answered 500: discovery Failed with no fallback (DESIGN §2.1.7). */
+/** server/discover answered 500: discovery Failed with no fallback (architecture.md §2.1.7). */
 function discover500(at: Date): ProbeObservation {
   return {
     ...base(at),

@@ -1,4 +1,4 @@
-// DESIGN §2.7 against real loopback fleets: distinct loopback addresses are distinct hosts, a closed listener
+// architecture.md §2.7 against real loopback fleets: distinct loopback addresses are distinct hosts, a closed listener
 // refuses connections the way an unreachable network does, and a real round decides whose failure it was.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -23,7 +23,7 @@ import { serverUptime } from "@/lib/store/uptime";
 import { tempDb } from "../store/helpers";
 
 const policy = createAddressPolicy({ allowPrivate: false, allow: ["127.0.0.0/8"] });
-/** DESIGN's 60 s, 30 s and 10 min, shortened. */
+/** architecture.md §2.7's 60 s, 30 s and 10 min, shortened. */
 const FAST = { secondProbeAfterMs: 400, recheckEveryMs: 150, recheckForMs: 700 };
 
 function deps(db: RoundDeps["db"], extra: Partial<RoundDeps> = {}): RoundDeps {
@@ -147,7 +147,7 @@ describe("every listener closed: the probe's own network is down, not 40 servers
       // The refused request is kept as evidence.
       expect(getServerDetail(t.db, s.name)!.exchanges.map((e) => e.network)).toContain("refused");
     }
-    // DESIGN §4: those probes are left out of uptime (neither up nor down) and open no incident.
+    // architecture.md §4: those probes are left out of uptime (neither up nor down) and open no incident.
     const downRuns = t.db
       .select()
       .from(runs)

@@ -130,7 +130,7 @@ describe("persisting a run", () => {
   });
 });
 
-describe("a complete read is what counts as read (DESIGN §2.2)", () => {
+describe("a complete read is what counts as read (architecture.md §2.2)", () => {
   const t1 = new Date("2026-11-02T01:00:00.000Z");
   const t2 = new Date("2026-11-02T05:00:00.000Z");
   const dup = (description: string): ToolDefinition[] => [
@@ -189,7 +189,7 @@ describe("a complete read is what counts as read (DESIGN §2.2)", () => {
   });
 });
 
-describe("schedules follow the verdict (DESIGN §3)", () => {
+describe("schedules follow the verdict (architecture.md §3)", () => {
   const at = (h: number) => new Date(Date.UTC(2026, 10, 3, h));
   const challenge = { phase: "tools_list" as const, status: 401, challenges: [{ scheme: "Bearer", params: { realm: "x" } }], seq: 2 };
 

@@ -8,7 +8,7 @@ import { registryRows, startLoopbackHost, zooMount, type LoopbackHost, type Moun
 import { ZOO_EXPECTATIONS } from "@/lib/demo/zoo";
 import { tempDb } from "../store/helpers";
 
-// Per-host politeness (DESIGN §2.5) seen from the servers' side: real loopback hosts (127.0.0.x), a real round.
+// Per-host politeness (architecture.md §2.5) seen from the servers' side: real loopback hosts (127.0.0.x), a real round.
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const prefixes = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `/${tag}${String(i).padStart(3, "0")}`);

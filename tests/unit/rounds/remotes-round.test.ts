@@ -1,4 +1,4 @@
-// DESIGN §2.6 end to end: a server whose first remote needs a secret is probed on its second, and its page's
+// architecture.md §2.6 end to end: a server whose first remote needs a secret is probed on its second, and its page's
 // JSON lists every remote with its standing. Real loopback servers, a real registry, a real SQLite file.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { getServer } from "@/app/api/_lib/handlers";

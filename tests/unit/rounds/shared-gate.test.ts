@@ -1,4 +1,4 @@
-// DESIGN §2.5 seen from the server's side: a host that asks for `Crawl-delay: 2` gets no two requests closer than
+// architecture.md §2.5 seen from the server's side: a host that asks for `Crawl-delay: 2` gets no two requests closer than
 // 2 s from all of the site's traffic together: a round, then the cross-reader at once in the same process; and a
 // round beside a cross-read in another process on the same database file.
 import { spawn } from "node:child_process";

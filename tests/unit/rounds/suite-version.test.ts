@@ -1,4 +1,4 @@
-// Every stored result keeps the suite version that produced it (DESIGN §2): a database written by
+// Every stored result keeps the suite version that produced it (architecture.md §2): a database written by
 // 0.11.0 keeps 0.11.0 on its old rows while new writes carry the current SUITE_VERSION.
 import { afterEach, expect, test } from "vitest";
 import { judge } from "@/lib/checks";

@@ -8,7 +8,7 @@ import { pruneOldRuns } from "@/lib/store/runs";
 import { serverUptime } from "@/lib/store/uptime";
 import { down, ex, healthy, record, setup, tool, withList } from "./observations";
 
-// Uptime and incidents (DESIGN §4), written by persistRun into a real database and read back by the store.
+// Uptime and incidents (architecture.md §4), written by persistRun into a real database and read back by the store.
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -48,7 +48,7 @@ const noCommonRevision = (when: Date): ProbeObservation => ({
   toolCall: { kind: "withheld", why: "no common protocol revision", cause: "no_common_revision" },
 });
 
-describe("uptime: what a probe counts as (DESIGN §4)", () => {
+describe("uptime: what a probe counts as (architecture.md §4)", () => {
   test.each([
     ["a completed handshake", "up", healthy(at(0), tools)],
     ["a credential gate on the handshake", "up", gated(at(0))],
@@ -130,7 +130,7 @@ describe("uptime per server from the day rollups", () => {
   });
 });
 
-describe("incidents (DESIGN §4)", () => {
+describe("incidents (architecture.md §4)", () => {
   test("opened when a discovery check turns Failed, kept through left-out runs, closed by the first good probe", () => {
     const { db, id } = setup(["i/one"]);
     const s = id("i/one");

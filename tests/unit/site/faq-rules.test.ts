@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { FAQ, FAQ_SLUGS, RULE_INDEX, anchorsOf, isFaqSlug, ruleHref } from "@/lib/site/faq";
 
-// One id per rule of DESIGN §2, §2.1–2.8, §3 and §6 (and §4's self-test, uptime and incidents), written out here rather than read
+// One id per rule of architecture.md §2, §2.1–2.8, §3 and §6 (and §4's self-test, uptime and incidents), written out here rather than read
 // from the index, so a rule dropped from the index fails this test.
 const DESIGN_RULES = [
   "2-states",

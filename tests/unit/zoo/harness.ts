@@ -90,7 +90,7 @@ export function statesOf(results: readonly CheckResult[]): Record<CheckId, Check
   >;
 }
 
-/** Expected states, with the alternatives DESIGN.md leaves open folded in when the actual state is one of them. */
+/** Expected states, with the alternatives the rules leave open folded in when the actual state is one of them. */
 export function expectedStatesFor(name: string, actual: Record<CheckId, CheckState | undefined>): Record<CheckId, CheckState> {
   const exp = ZOO_EXPECTATIONS[name]!;
   const alt = ZOO_ALSO_ACCEPTABLE[name] ?? {};
@@ -113,7 +113,7 @@ export function reasonProblem(reason: string): string | null {
   return null;
 }
 
-/** Headers the probe must never send, and more than one request at a time (DESIGN §2.5, protocol.md §6). */
+/** Headers the probe must never send, and more than one request at a time (architecture.md §2.5, protocol.md §6). */
 export function politenessProblem(run: ZooRun): string | null {
   for (const r of [...run.server.log, ...(run.server.other?.log ?? [])]) {
     const what = `${r.method} ${r.path}${r.jsonrpcMethod ? ` (${r.jsonrpcMethod})` : ""}`;
@@ -265,7 +265,7 @@ export function contradiction(run: ZooRun): string | null {
   return null;
 }
 
-/** DESIGN §2.8: each check carries exactly the hint the case names (none where it names none), as one sentence
+/** architecture.md §2.8: each check carries exactly the hint the case names (none where it names none), as one sentence
  * holding the expected facts. */
 export function hintProblem(run: ZooRun): string | null {
   const exp = ZOO_EXPECTATIONS[run.name]!;
