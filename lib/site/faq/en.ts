@@ -1300,7 +1300,7 @@ export const FAQ_EN: FaqBook = {
 
   operating: {
     title: "Operating the site: alerts, the status endpoint and the cross-reader",
-    summary: "The four alert kinds, /api/status for monitors, the webhook, and the second reader that looks for the probe's blind spots.",
+    summary: "The alert kinds, /api/status for monitors, the webhook, and the second reader that looks for the probe's blind spots.",
     firstPublished: "2026-11-30",
     body: [
       { h2: "Liveness", id: "health" },
@@ -1350,6 +1350,15 @@ export const FAQ_EN: FaqBook = {
                 `More than half of the hosts a round tried last failed at the network level, far above the usual level: [the probe's own network](${at("own-network", "pause")}) is presumed down`,
                 "Probes succeed again, at a recheck or in a later round",
                 `Check the probe machine's resolver, its route out and its firewall. Nothing needs resetting: the servers it failed on are ${S.not_checked} and due for the next round.`,
+              ],
+            },
+            {
+              id: "database-unwritable",
+              cells: [
+                "`database_unwritable`",
+                "A write to the database failed for want of space, with an I/O error or on a read-only file (SQLite's FULL, IOERR and READONLY codes). It is kept in the site's memory, since it cannot be stored, and shows on `/api/status` at once",
+                "A test write succeeds again: the write-ahead log is folded into the database, 8 MiB fit beside it and a row is written (tried every 30 seconds)",
+                "Free space on the database's volume, or check the volume. Pages keep answering from what is stored; a round that met it stops starting probes and leaves the servers it could not record due; `POST /api/rounds` answers 503 until writes work.",
               ],
             },
           ],

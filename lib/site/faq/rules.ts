@@ -628,6 +628,7 @@ export const RULE_INDEX: readonly RuleGroup[] = [
       r("6-rounds-stale", "operating", "rounds-stale", "rounds_stale", "rounds_stale"),
       r("6-cross-read-alert", "operating", "cross-read-alert", "cross_read", "cross_read"),
       r("6-probe-network", "operating", "probe-network", "probe_network", "probe_network"),
+      r("6-database-unwritable", "operating", "database-unwritable", "database_unwritable", "database_unwritable"),
       r(
         "6-status",
         "operating",

@@ -1222,7 +1222,7 @@ export const FAQ_ZH: FaqBook = {
 
   operating: {
     title: "站点运维：告警、状态接口与交叉读取器",
-    summary: "四种告警、供监控使用的 /api/status、webhook，以及专门寻找探测器盲区的第二读取器。",
+    summary: "各类告警、供监控使用的 /api/status、webhook，以及专门寻找探测器盲区的第二读取器。",
     firstPublished: "2026-11-30",
     body: [
       { h2: "存活检查", id: "health" },
@@ -1270,6 +1270,15 @@ export const FAQ_ZH: FaqBook = {
                 `一轮最近试过的主机中，超过一半在网络层面失败，远高于通常水平：认定[探测器自身的网络](${at("own-network", "pause")})出了故障`,
                 "探测重新成功（暂停期间的复查，或之后的某一轮）",
                 `检查探测机器的 DNS 解析器、出站线路和防火墙。不需要重置任何东西：受影响的服务端已记为${S.not_checked}，下一轮就会再探测。`,
+              ],
+            },
+            {
+              id: "database-unwritable",
+              cells: [
+                "`database_unwritable`",
+                "写入数据库失败：空间不足、I/O 错误或文件只读（SQLite 的 FULL、IOERR、READONLY 错误码）。告警无法写进数据库，因此保存在站点进程的内存里，并立即出现在 `/api/status` 上",
+                "一次测试写入重新成功：预写日志并入数据库，数据库旁能写下 8 MiB，再写入一行（每 30 秒试一次）",
+                "腾出数据库所在卷的空间，或检查这个卷。页面照常用已存的数据回答；遇到它的那一轮不再发起新的探测，没能记录的服务端仍然待探测；写入恢复之前 `POST /api/rounds` 返回 503。",
               ],
             },
           ],
