@@ -115,6 +115,13 @@ async function main(): Promise<void> {
       if (performance.now() - started > TIME_LIMIT_MS) throw new Error(`stopped after ${TIME_LIMIT_MS / 60_000} min on day ${day}`);
       const kept = liveBytes(file);
       live = { day: kept.file > live.file ? day : live.day, file: Math.max(live.file, kept.file), wal: Math.max(live.wal, kept.wal) };
+      if (day > 0 && day % 10 === 0) {
+        const free = db.$client.pragma("freelist_count", { simple: true }) as number;
+        const pageSize = db.$client.pragma("page_size", { simple: true }) as number;
+        console.log(
+          `[bench:storage] day ${day}: the file as kept is ${fmt.mb(kept.file)} (${fmt.mb(free * pageSize)} of it free pages), the WAL ${fmt.mb(kept.wal)}`,
+        );
+      }
       if (day > 0) {
         // Daily housekeeping as the rounds do it (they run it every round; its effect on size is the same).
         pruneOldRuns(db, new Date(now.getTime() - 30 * 86_400_000).toISOString());

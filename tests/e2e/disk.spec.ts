@@ -196,11 +196,14 @@ function readDb<T>(dbPath: string, f: (db: Database.Database) => T): T {
   }
 }
 
-function writeDb(dbPath: string, sql: string, ...params: unknown[]): void {
+/** Marks every server due, then folds the write-ahead log into the database and truncates it. Until the log is
+ * truncated, a commit may reuse its space on a full disk and succeed; after it, the next commit needs new room. */
+function makeDueAndCheckpoint(dbPath: string): void {
   const db = new Database(dbPath, { fileMustExist: true });
   try {
     db.pragma("busy_timeout = 5000");
-    db.prepare(sql).run(...params);
+    db.prepare("update servers set next_due_at = ?").run(new Date().toISOString());
+    expect(db.pragma("wal_checkpoint(TRUNCATE)")).toEqual([{ busy: 0, log: 0, checkpointed: 0 }]);
   } finally {
     db.close();
   }
@@ -218,6 +221,7 @@ test("full between rounds: 503 JSON, /api/status 503 within a minute, pages 200,
     expect(first).toMatchObject({ status: "done", probed: FLEET_SIZE });
     expect((await statusOf(origin)).code).toBe(200);
 
+    makeDueAndCheckpoint(dbPath);
     disk.fill();
     const refused = await postRound(origin);
     expect(refused.status).toBe(503);
@@ -264,7 +268,6 @@ test("full between rounds: 503 JSON, /api/status 503 within a minute, pages 200,
     expect(typeof resolved.alert.id).toBe("number");
     expect(await (await fetch(`${origin}/coverage`)).text()).toMatch(/Recently resolved alerts[\s\S]*The database cannot be written/);
 
-    writeDb(dbPath, "update servers set next_due_at = ?", new Date().toISOString());
     const next = await runToEnd(origin);
     expect(next).toMatchObject({ status: "done", probed: FLEET_SIZE });
     const written = readDb(dbPath, (db) => db.prepare("select count(*) as n from runs where round_id = ?").get(next.id) as { n: number });
@@ -283,7 +286,7 @@ test("full during a round: it stops starting probes, ends as failed, loses no se
     const origin = site.origin;
     expect(await runToEnd(origin)).toMatchObject({ status: "done", probed: FLEET_SIZE });
 
-    writeDb(dbPath, "update servers set next_due_at = ?", new Date().toISOString());
+    makeDueAndCheckpoint(dbPath);
     const passing = 2;
     fleet.hold(passing);
     const res = await postRound(origin);
