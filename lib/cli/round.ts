@@ -1,5 +1,5 @@
 // npm run round [-- --max <n>] [--lock-stale-seconds <s>]: one round now, with a progress line.
-import { unwritableCode } from "../../db/write-watch";
+import { DatabaseUnwritable, unwritableCode } from "../../db/write-watch";
 import { getConfig } from "../config";
 import { roundDepsFromConfig } from "../rounds/background";
 import { countsLine, startRound } from "../rounds/round";
@@ -77,7 +77,7 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (e: unknown) => {
-    const code = unwritableCode(e);
+    const code = e instanceof DatabaseUnwritable ? null : unwritableCode(e);
     console.error(`round: ${code ? `the database cannot be written (${code}: ${(e as Error).message})` : (e as Error).message}`);
     process.exit(1);
   },
