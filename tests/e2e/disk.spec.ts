@@ -11,6 +11,7 @@ import { entry, startFixtureRegistry, type FixtureRegistry } from "../../lib/dem
 import { createZooHandler } from "../../lib/demo/zoo";
 import { leftMounts, mountSmallDisk, type SmallDisk } from "../fixtures/small-disk";
 import { startNext, type RunningNext } from "../fixtures/next-server";
+import { startReceiver, type Receiver } from "../fixtures/webhook-receiver";
 import { serverUrl } from "./helpers";
 
 const SECRET = "disk-spec-secret";
@@ -18,30 +19,6 @@ const TOKEN = "disk-spec-metrics";
 // Each one a host of its own; every one reads completely, so a round that is not stopped probes them all.
 const BEHAVIOURS = ["modern-healthy-paged", "legacy-2025-06-18-stateless", "dual-era", "pagination-multi-page-legacy"];
 const FLEET_SIZE = 12;
-
-interface Hook {
-  url: string;
-  bodies: { text: string; alert: { kind: string; state: string; since: string; id: number | null } }[];
-  close(): Promise<void>;
-}
-
-async function startHook(): Promise<Hook> {
-  const bodies: Hook["bodies"] = [];
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      bodies.push(JSON.parse(Buffer.concat(chunks).toString("utf8")));
-      res.writeHead(200).end("ok");
-    });
-  });
-  await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
-    bodies,
-    close: () => new Promise<void>((ok) => server.close(() => ok())),
-  };
-}
 
 /** The fleet: zoo behaviours on listeners of their own, behind one gate that can hold the first MCP request of every
  * probe after the first `passing` (robots.txt always passes). Each listener logs the MCP requests it answered. */
@@ -120,7 +97,7 @@ async function startFleet(): Promise<Fleet> {
 interface Stage {
   disk: SmallDisk;
   fleet: Fleet;
-  hook: Hook;
+  hook: Receiver;
   site: RunningNext;
   dbPath: string;
 }
@@ -129,7 +106,7 @@ interface Stage {
 async function stage(concurrency: number): Promise<{ stage: Stage | null; close: () => Promise<void> }> {
   let disk: SmallDisk | undefined;
   let fleet: Fleet | undefined;
-  let hook: Hook | undefined;
+  let hook: Receiver | undefined;
   let site: RunningNext | undefined;
   const close = async () => {
     await site?.stop().catch(() => undefined);
@@ -140,7 +117,7 @@ async function stage(concurrency: number): Promise<{ stage: Stage | null; close:
   try {
     disk = mountSmallDisk(48, "mcp-status-disk-spec-");
     fleet = await startFleet();
-    hook = await startHook();
+    hook = await startReceiver();
     const dbPath = path.join(disk.dir, "site.db");
     site = await startNext({
       dbPath,

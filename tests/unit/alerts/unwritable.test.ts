@@ -1,9 +1,7 @@
 // database_unwritable (architecture.md §6) against a real SQLite file on a real small tmpfs that the test fills: the
 // classifier, the alert held in memory, /api/status and /metrics, the routes' 503, the webhook from memory, and the
 // write that proves the database writable again.
-import http from "node:http";
 import path from "node:path";
-import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, test } from "vitest";
 import { postRound, status } from "@/app/api/_lib/handlers";
 import { postReprobe } from "@/app/api/_lib/reprobe";
@@ -21,30 +19,7 @@ import { acquireRoundLock } from "@/lib/store/rounds";
 import { applyRegistrySnapshot } from "@/lib/store/servers";
 import { checkWrites, WRITE_CHECK_MIN_MS } from "@/lib/store/writes";
 import { leftMounts, mountSmallDisk, type SmallDisk } from "../../fixtures/small-disk";
-
-interface Receiver {
-  url: string;
-  bodies: { text: string; alert: Record<string, unknown> }[];
-  close(): Promise<void>;
-}
-
-async function startReceiver(): Promise<Receiver> {
-  const bodies: Receiver["bodies"] = [];
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      bodies.push(JSON.parse(Buffer.concat(chunks).toString("utf8")));
-      res.writeHead(200).end("ok");
-    });
-  });
-  await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
-    bodies,
-    close: () => new Promise<void>((ok) => server.close(() => ok())),
-  };
-}
+import { startReceiver } from "../../fixtures/webhook-receiver";
 
 const cleanups: (() => void | Promise<void>)[] = [];
 afterEach(async () => {
