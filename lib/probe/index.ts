@@ -8,7 +8,8 @@ import { ProbeContext } from "./context";
 import { discover, legacyInitialize, sseInitialize, sseOpenFailed } from "./handshake";
 import { StreamableChannel } from "./rpc";
 import { listsReservedName, readTools, type ReadToolsOptions, type RpcCaller } from "./tools";
-import { HttpSession, type SharedConnections, type DnsLookup, type HostGate, type TrustAnchors } from "./transport/http";
+import type { HostGate } from "./host-gate";
+import { HttpSession, type SharedConnections, type DnsLookup, type TrustAnchors } from "./transport/http";
 import { LegacySseChannel } from "./transport/legacy-sse";
 import {
   DEFAULT_LIMITS,
@@ -27,7 +28,8 @@ type Withheld = Extract<ToolCallOutcome, { kind: "withheld" }>;
 
 export { createAddressPolicy, type AddressPolicy, type AddressPolicyOptions } from "./address-policy";
 export { parseWwwAuthenticate } from "./www-authenticate";
-export { parseRetryAfter, SharedConnections, type DnsLookup, type HostGate, type TrustAnchors } from "./transport/http";
+export { parseRetryAfter, type HostGate } from "./host-gate";
+export { SharedConnections, type DnsLookup, type TrustAnchors } from "./transport/http";
 export * from "./types";
 
 /** The probe's User-Agent: names the site and links the page on how to opt out. */

@@ -1,7 +1,7 @@
 import os from "node:os";
 import { randomBytes } from "node:crypto";
 import type { Db } from "../../db/client";
-import { parseRetryAfter, type HostGate } from "../probe/transport/http";
+import { isSlowDown, parseRetryAfter, type HostGate } from "../probe/host-gate";
 import { forgetHostHolder, othersWaitFor, renewHostSlots, returnHostSlots, takeHostSlot } from "../store/host-gate";
 
 /** How long a 429 without Retry-After pauses its host (the server itself is rescheduled by its own rule). */
@@ -73,7 +73,7 @@ export function createHostGate(o: HostGateOptions): RoundHostGate {
       };
     },
     answered(host, status, retryAfter) {
-      if (status !== 429 && !(status === 503 && retryAfter !== undefined)) return;
+      if (!isSlowDown(status, retryAfter)) return;
       const secs = parseRetryAfter(retryAfter, now());
       const ms = secs !== undefined ? secs * 1000 : PAUSE_WITHOUT_RETRY_AFTER_MS;
       const cause = `HTTP ${status}${secs !== undefined ? ` with Retry-After ${secs} s` : " without a usable Retry-After"}`;

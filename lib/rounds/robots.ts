@@ -2,7 +2,8 @@ import robotsParser from "robots-parser";
 import type { Db } from "../../db/client";
 import type { AddressPolicy } from "../probe/address-policy";
 import { DEFAULT_LIMITS } from "../probe/types";
-import { HttpSession, type DnsLookup, type HostGate } from "../probe/transport/http";
+import type { HostGate } from "../probe/host-gate";
+import { HttpSession, type DnsLookup } from "../probe/transport/http";
 import { robotsFetchedSince } from "../store/hosts";
 import { getRobots, putRobots, type RobotsRow } from "../store/optouts";
 

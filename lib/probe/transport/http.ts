@@ -9,14 +9,7 @@ import { isIpLiteral, unbracket } from "../address-policy";
 import { SseParser, type SseEvent } from "../sse";
 import type { CertificateFacts, Exchange, ExchangePhase, ProbeLimits } from "../types";
 import type { NetworkErrorKind } from "../protocol";
-
-/** Paces requests per host across the probes of a round (architecture.md §2.5); rounds share one. */
-export interface HostGate {
-  /** Waits until a request to `host` may start; the release is called once its answer was read. */
-  acquire(host: string): Promise<() => void>;
-  /** Every answer's status and Retry-After, so a 429 or a 503 with Retry-After can pause the host. */
-  answered?(host: string, status: number, retryAfter: string | undefined): void;
-}
+import { acquireBefore, type HostGate } from "../host-gate";
 
 /** The address policy refused a host or one of its DNS answers. */
 export class AddressRefusedError extends Error {
@@ -597,44 +590,4 @@ function decoded(body: Readable, encoding: string, cap: number): AsyncIterable<u
     },
   });
   return pipeline(body, counter, decoder, () => undefined);
-}
-
-/** Seconds from a Retry-After value (delta-seconds or HTTP-date), or undefined when unparseable. */
-export function parseRetryAfter(value: string | undefined, now: Date = new Date()): number | undefined {
-  if (value === undefined) return undefined;
-  const v = value.trim();
-  if (/^\d+$/.test(v)) return Number(v);
-  if (!/[a-z]/i.test(v)) return undefined;
-  const at = Date.parse(v);
-  if (Number.isNaN(at)) return undefined;
-  return Math.max(0, Math.ceil((at - now.getTime()) / 1000));
-}
-
-/** 429, or 503 with Retry-After (architecture.md §2.1.4): the server asked us to stop for this round. */
-export function isSlowDown(a: Pick<HttpAnswer, "status" | "headers">): boolean {
-  return a.status === 429 || (a.status === 503 && a.headers["retry-after"] !== undefined);
-}
-
-/** A host-gate slot, or the deadline's reason if the deadline passes while queued (the slot, when it comes
- * later, is handed straight back). Shared by the probe and the cross-reader. */
-export async function acquireBefore(gate: HostGate, host: string, signal: AbortSignal): Promise<() => void> {
-  const acquired = gate.acquire(host);
-  let onAbort: (() => void) | undefined;
-  const aborted = new Promise<never>((_, reject) => {
-    if (signal.aborted) reject(signal.reason);
-    onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
-  try {
-    return await Promise.race([acquired, aborted]);
-  } catch (e) {
-    void acquired.then(
-      (r) => r(),
-      () => undefined,
-    );
-    throw e;
-  } finally {
-    // One listener per request would pile up on a shared deadline signal.
-    if (onAbort) signal.removeEventListener("abort", onAbort);
-  }
 }
