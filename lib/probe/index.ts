@@ -9,7 +9,10 @@ import { discover, legacyInitialize, sseInitialize, sseOpenFailed } from "./hand
 import { StreamableChannel } from "./rpc";
 import { listsReservedName, readTools, type ReadToolsOptions, type RpcCaller } from "./tools";
 import type { HostGate } from "./host-gate";
-import { HttpSession, type SharedConnections, type DnsLookup, type TrustAnchors } from "./transport/http";
+import type { TrustAnchors } from "./transport/certificates";
+import type { SharedConnections } from "./transport/connections";
+import type { DnsLookup } from "./transport/dns";
+import { HttpSession } from "./transport/http";
 import { LegacySseChannel } from "./transport/legacy-sse";
 import {
   DEFAULT_LIMITS,
@@ -29,7 +32,9 @@ type Withheld = Extract<ToolCallOutcome, { kind: "withheld" }>;
 export { createAddressPolicy, type AddressPolicy, type AddressPolicyOptions } from "./address-policy";
 export { parseWwwAuthenticate } from "./www-authenticate";
 export { parseRetryAfter, type HostGate } from "./host-gate";
-export { SharedConnections, type DnsLookup, type TrustAnchors } from "./transport/http";
+export type { TrustAnchors } from "./transport/certificates";
+export { SharedConnections } from "./transport/connections";
+export type { DnsLookup } from "./transport/dns";
 export * from "./types";
 
 /** The probe's User-Agent: names the site and links the page on how to opt out. */

@@ -3,7 +3,8 @@ import type { Db } from "../../db/client";
 import type { AddressPolicy } from "../probe/address-policy";
 import { DEFAULT_LIMITS } from "../probe/types";
 import type { HostGate } from "../probe/host-gate";
-import { HttpSession, type DnsLookup } from "../probe/transport/http";
+import type { DnsLookup } from "../probe/transport/dns";
+import { HttpSession } from "../probe/transport/http";
 import { robotsFetchedSince } from "../store/hosts";
 import { getRobots, putRobots, type RobotsRow } from "../store/optouts";
 
