@@ -14,6 +14,8 @@ export const SLOT_LINGER_MS = 20;
 export const SLOT_TTL_MS = 60_000;
 /** How often a process waiting for a slot another process holds asks again. */
 export const SLOT_POLL_MS = 50;
+/** How often a waiting process asks again while the database cannot be written. */
+const UNWRITABLE_POLL_MS = 1_000;
 /** A waiting process that stops asking loses its place in the line after this long. */
 const WAIT_TTL_MS = 5_000;
 /** No request lasts this long (the probe's deadline is a minute): a slot still held then was never given back, and
@@ -237,8 +239,9 @@ class HostLedger {
         pollMs: SLOT_POLL_MS,
       });
     } catch {
-      // The database is busy past its timeout (another process writing a long batch): ask again shortly.
-      this.retryIn(host, st, SLOT_POLL_MS);
+      // The database is busy past its timeout (another process writing a long batch): ask again shortly. While it
+      // cannot be written at all (database_unwritable, architecture.md §6), once a second.
+      this.retryIn(host, st, db.$writes.unwritable ? UNWRITABLE_POLL_MS : SLOT_POLL_MS);
       return undefined;
     }
     if (answer.crawlDelayMs > 0) this.stored.set(host, answer.crawlDelayMs);
@@ -283,16 +286,21 @@ class HostLedger {
   private giveBack(host: string, st: HostState): void {
     clearTimeout(st.linger);
     st.linger = undefined;
+    const db = this.shared;
     const slots = st.idle.splice(0).filter((s): s is number => s !== null);
     if (slots.length === 0) return;
-    this.held -= slots.length;
-    const db = this.shared;
-    if (!db) return;
-    try {
-      returnHostSlots(db, host, slots, st.lastEndMs);
-    } catch {
-      // Not given back: the leases lapse on their own after SLOT_TTL_MS.
+    if (db) {
+      try {
+        returnHostSlots(db, host, slots, st.lastEndMs);
+      } catch {
+        // Not given back (the database is busy, or cannot be written: architecture.md §6): the leases are still this
+        // process's, so they stay kept for its next request to the host, and the renewal tick tries to give them back
+        // again. Dropped, they would be renewed with the others and keep the host from every other round.
+        st.idle.push(...slots);
+        return;
+      }
     }
+    this.held -= slots.length;
     if (this.held === 0) this.stopRenewing();
   }
 
@@ -306,6 +314,8 @@ class HostLedger {
       } catch {
         // The next tick tries again, well before the leases lapse.
       }
+      // Kept slots a failed write could not give back (giveBack).
+      for (const [host, st] of this.hosts) if (st.idle.length > 0 && st.inFlight === 0 && !st.linger) this.giveBack(host, st);
     }, SLOT_TTL_MS / 3);
     this.renewal.unref?.();
     holding.add(this);

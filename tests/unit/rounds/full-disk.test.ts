@@ -135,26 +135,32 @@ describe("a round on a disk that fills up", () => {
 
     disk.free();
     await until(() => summary !== undefined, 20_000, "the round's end");
-    const unwritten = probed - 2;
-    expect(summary).toMatchObject({ status: "failed", probed: 2 });
+    // Runs are committed in batches: a run probed while the second one waited for its commit went with it. The first
+    // failed write may be the next result's, or a heartbeat's or a host slot's (then that probe waits for its slot
+    // and sends its requests and writes its result once space is back): every result is written, or counted as not
+    // recorded.
+    const written = summary!.probed;
+    expect(written).toBeGreaterThanOrEqual(2);
+    const unwritten = fleet.firstRequestAt.filter((t) => t !== undefined).length - written;
+    expect(summary).toMatchObject({ status: "failed" });
     expect(summary!.error).toMatch(
       new RegExp(`^the database could not be written \\(SQLITE_FULL: database or disk is full\\): ${unwritten} results? not recorded`),
     );
-    expect(getRound(db, r.roundId)).toMatchObject({ status: "failed", error: summary!.error, probed: 2 });
+    expect(getRound(db, r.roundId)).toMatchObject({ status: "failed", error: summary!.error, probed: written });
     expect(logs.some((l) => l.includes(`${unwritten} result`) && l.includes("stay due"))).toBe(true);
     // One line about the failing heartbeat, not one per beat.
     expect(logs.filter((l) => l.includes("heartbeat")).length).toBeLessThanOrEqual(2);
 
     const s = standing(db, new Date().toISOString());
-    expect(s.filter((x) => x.round === r.roundId)).toHaveLength(2);
-    expect(s.filter((x) => x.round !== r.roundId && x.due)).toHaveLength(N - 2);
+    expect(s.filter((x) => x.round === r.roundId)).toHaveLength(written);
+    expect(s.filter((x) => x.round !== r.roundId && x.due)).toHaveLength(N - written);
     expect(db.$client.pragma("integrity_check", { simple: true })).toBe("ok");
 
     // Writes work again: the next round (after the proving write) reads the rest.
     await new Promise((res) => setTimeout(res, WRITE_CHECK_MIN_MS));
     const next = startRound(deps);
     expect(next.started).toBe(true);
-    if (next.started) expect(await next.done).toMatchObject({ status: "done", probed: N - 2, read: N - 2 });
+    if (next.started) expect(await next.done).toMatchObject({ status: "done", probed: N - written, read: N - written });
     expect(db.$writes.unwritable).toBeNull();
   });
 
@@ -183,7 +189,7 @@ describe("a round on a disk that fills up", () => {
     const [first, second] = await Promise.all([stuck.done, next.done]);
     expect(first.status).toBe("failed");
     expect(getRound(db, stuck.roundId)).toMatchObject({ status: "abandoned" });
-    expect(second).toMatchObject({ status: "done", probed: N - 1 });
+    expect(second).toMatchObject({ status: "done", probed: N - first.probed });
   });
 
   test("the registry refresh's failed write opens the alert, and the round records failed once it can", async () => {
