@@ -1,6 +1,7 @@
 // A full disk is loud (architecture.md §6, database_unwritable): a real `npm start` with DATABASE_PATH on a small
 // tmpfs this spec mounts itself (root, as CI runs) and fills with a file, the zoo's servers on loopback as the fleet,
 // a real loopback webhook receiver. The filler file is removed and the tmpfs unmounted in `finally`.
+import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
@@ -109,6 +110,12 @@ async function stage(concurrency: number): Promise<{ stage: Stage | null; close:
   let hook: Receiver | undefined;
   let site: RunningNext | undefined;
   const close = async () => {
+    // The site's own log beside the test's results, for reading after a failure.
+    if (site) {
+      const log = test.info().outputPath("npm-start.log");
+      fs.mkdirSync(path.dirname(log), { recursive: true });
+      fs.writeFileSync(log, site.output());
+    }
     await site?.stop().catch(() => undefined);
     await fleet?.close().catch(() => undefined);
     await hook?.close().catch(() => undefined);

@@ -201,6 +201,26 @@ describe("the routes that would write answer 503 with a JSON error", () => {
   });
 });
 
+describe("pages keep answering", () => {
+  test("the re-probe form's key: held in memory while it cannot be stored, the same key stored once writes work", () => {
+    const { disk, db } = smallDiskDb();
+    const storedKey = () => db.$client.prepare("select value from meta where key = ?").get(FORM_KEY_META) as { value: string } | undefined;
+    disk.fill();
+    const held = metaOnce(db, FORM_KEY_META, newFormKey);
+    expect(db.$writes.unwritable?.code).toBe("SQLITE_FULL");
+    expect(metaOnce(db, FORM_KEY_META, newFormKey)).toBe(held);
+    expect(storedKey()).toBeUndefined();
+    disk.free();
+    expect(metaOnce(db, FORM_KEY_META, newFormKey)).toBe(held);
+    expect(storedKey()).toEqual({ value: held });
+    // Stored, it is read without a write: a full disk changes nothing.
+    disk.fill();
+    const failures = db.$writes.unwritable!.failures;
+    expect(metaOnce(db, FORM_KEY_META, newFormKey)).toBe(held);
+    expect(db.$writes.unwritable!.failures).toBe(failures);
+  });
+});
+
 describe("the alert clock tells it, sends it from memory, and stores it once writes work again", () => {
   test("opening POSTed at once with the kind and since, nothing sent twice, resolution stored and sent", async () => {
     const { disk, db } = smallDiskDb();
