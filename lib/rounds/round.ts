@@ -217,15 +217,15 @@ async function executeRound(deps: RoundDeps, roundId: number, holder: string): P
     const writer = createBatchWriter(db, deps.batch);
     const recording = new Set<Promise<void>>();
     // A result the database could not take: nothing about the server was written, so it stays due (architecture.md §6).
-    const unrecorded = (server: DueServer, e: unknown): null => {
+    const unrecorded = (server: DueServer, code: string | null): null => {
       queue.stop();
-      log(`[rounds] ${server.name}: not recorded, the database cannot be written (${unwritableCode(e)}); it stays due`);
+      log(`[rounds] ${server.name}: not recorded, the database cannot be written (${code}); it stays due`);
       return null;
     };
     const record = (server: DueServer, written: Promise<RunKind>) => {
       const p = written
         .catch((e: unknown) => {
-          if (stop.unrecorded(e)) return unrecorded(server, e);
+          if (stop.unrecorded(e)) return unrecorded(server, unwritableCode(e));
           log(`[rounds] ${server.name}: not recorded: ${(e as Error).message}`);
           try {
             // An internal error must not make the server due again at once, or every round retries it first.
@@ -234,7 +234,7 @@ async function executeRound(deps: RoundDeps, roundId: number, holder: string): P
               scheduleReason: "internal error while recording the probe; retried in 1 h",
             });
           } catch (again) {
-            if (stop.unrecorded(again)) return unrecorded(server, again);
+            if (stop.unrecorded(again)) return unrecorded(server, unwritableCode(again));
             throw again;
           }
           return "failed" as const;
@@ -270,8 +270,16 @@ async function executeRound(deps: RoundDeps, roundId: number, holder: string): P
         const server = taken.item;
         let written: Promise<RunKind> | null;
         try {
+          const run = await serverRun(ctx, server);
+          if (stop.met()) {
+            // The round stopped while this probe was in flight (it may have waited for its host slot until space came
+            // back): it writes nothing more but its end, so this result is not recorded and the server stays due.
+            stop.dropped();
+            unrecorded(server, stop.cause!.code);
+            continue;
+          }
           // null: the watch holds the run back (a second probe is due) or has written it itself.
-          const input = watch.settle(server, await serverRun(ctx, server));
+          const input = watch.settle(server, run);
           written = input && writer.persist(input).then((r) => r.kind);
         } catch (e) {
           written = Promise.reject(e);

@@ -23,6 +23,8 @@ export interface WriteStop {
   met(e?: unknown): boolean;
   /** One server's result could not be written (`e` was a failed write): counted, and true. false for any other error. */
   unrecorded(e: unknown): boolean;
+  /** A result the stopped round does not write (its probe ended after the stop): counted like one that failed. */
+  dropped(): void;
   /** The sentence a round stopped by the database ends with (its `error`). */
   error(stage?: string): string;
 }
@@ -50,6 +52,9 @@ export function createWriteStop(db: Db): WriteStop {
       stop.met(e);
       notRecorded++;
       return true;
+    },
+    dropped() {
+      notRecorded++;
     },
     error(stage) {
       const c = cause ?? db.$writes.unwritable ?? { code: "unknown", error: "no failed write was seen" };

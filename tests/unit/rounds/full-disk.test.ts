@@ -136,9 +136,9 @@ describe("a round on a disk that fills up", () => {
     disk.free();
     await until(() => summary !== undefined, 20_000, "the round's end");
     // Runs are committed in batches: a run probed while the second one waited for its commit went with it. The first
-    // failed write may be the next result's, or a heartbeat's or a host slot's (then that probe waits for its slot
-    // and sends its requests and writes its result once space is back): every result is written, or counted as not
-    // recorded.
+    // failed write may be the next result's, or a heartbeat's or a host slot's (then that probe waits for its slot and
+    // sends its requests once space is back, and its result is not written): every result is written, or counted as
+    // not recorded.
     const written = summary!.probed;
     expect(written).toBeGreaterThanOrEqual(2);
     const unwritten = fleet.firstRequestAt.filter((t) => t !== undefined).length - written;
