@@ -173,7 +173,7 @@ export function inspectDatabase(file: string, o: { migrationsFolder?: string } =
 /** Removes what a killed copy to `target` left: `<target>.<tag>-<pid>` (and its journal) of processes that are gone. */
 function removeStaleTemps(target: string, tag: string): string[] {
   const dir = path.dirname(target);
-  const re = new RegExp(`^${path.basename(target).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\.${tag}-(\\d+)(-journal)?$`);
+  const re = new RegExp(`^${path.basename(target).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\.${tag}-(\\d+)(-journal|-wal|-shm)?$`);
   const removed: string[] = [];
   let names: string[] = [];
   try {
@@ -204,7 +204,7 @@ function alive(pid: number): boolean {
 function createTemp(target: string, tag: string): string {
   const temp = `${target}.${tag}-${process.pid}`;
   try {
-    fs.closeSync(fs.openSync(temp, "wx"));
+    fs.closeSync(fs.openSync(temp, "w"));
   } catch (e) {
     throw new DbFileError("path", `cannot write ${path.dirname(target)}: ${osReason(e)}`);
   }
