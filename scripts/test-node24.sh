@@ -21,11 +21,11 @@ git -C "$tree" checkout -q --detach FETCH_HEAD
 cd "$tree"
 PATH="$home/bin:$PATH"
 npm_config_nodedir="$home"
-npm_config_build_from_source=better-sqlite3
-export PATH npm_config_nodedir npm_config_build_from_source
+export PATH npm_config_nodedir
 echo "[node24] $(node -v) at $(command -v node); npm $(npm -v); tree $tree at $(git rev-parse --short HEAD)"
 started=$(date +%s)
-npm ci --no-audit --no-fund
+# better-sqlite3 compiles from source without first trying a download from outside the npm registry.
+env "prebuild-install_buildFromSource=true" npm ci --no-audit --no-fund
 echo "[node24] npm ci with Node $(node -v) in $(($(date +%s) - started)) s"
 node -e "const D = require('better-sqlite3'); new D(':memory:').close(); console.log('[node24] better-sqlite3 loads on Node ' + process.version + ' (ABI ' + process.versions.modules + ')')"
 npm test
