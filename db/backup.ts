@@ -6,6 +6,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { readMigrationFiles } from "drizzle-orm/migrator";
 import { MIGRATIONS_FOLDER } from "./client";
+import { assertNativeBuild } from "./native-build";
 
 /** Why a backup or a restore stopped: `path` and `usage` are the caller's to fix (exit 2); `refused` is a file that fails
  * the checks, `in_use` a database another process has open, `failed` a copy that broke off (exit 1). */
@@ -277,6 +278,7 @@ export async function backupDatabase(o: {
   signal?: AbortSignal;
   migrationsFolder?: string;
 }): Promise<BackupResult> {
+  assertNativeBuild();
   const started = performance.now();
   const source = path.resolve(o.source);
   const dest = path.resolve(o.dest);
@@ -372,6 +374,7 @@ export async function restoreDatabase(o: {
   now: Date;
   migrationsFolder?: string;
 }): Promise<RestoreResult> {
+  assertNativeBuild();
   const started = performance.now();
   const file = path.resolve(o.file);
   const target = path.resolve(o.target);

