@@ -7,7 +7,7 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { closeDb, MIGRATIONS_FOLDER, openDb } from "@/db/client";
 import { entry, startFixtureRegistry, type FixtureRegistry } from "@/lib/demo/loopback-registry";
 import { createZooHandler } from "@/lib/demo/zoo";
@@ -18,13 +18,9 @@ import { listedServer } from "../store/listed";
 // writing during the copy, kill -9 half-way, files that must be refused, a read-only and a full file system.
 
 let dir: string;
-const cleanups: (() => void)[] = [];
 
 beforeAll(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "mcp-status-backup-"));
-});
-afterEach(() => {
-  for (const c of cleanups.splice(0)) c();
 });
 afterAll(() => {
   fs.rmSync(dir, { recursive: true, force: true });
@@ -383,29 +379,35 @@ describe.concurrent("npm run restore checks the file before anything moves", () 
     expect,
   }) => {
     const t = target("target-open.db");
-    // Opens the database as the site does (migrations, WAL, a read) and then only waits, as the site does between rounds.
+    // Opens the database as the site does (migrations, WAL, a read), keeps the connection, and then only waits, as the
+    // site does between rounds.
     const holder = spawn(
       process.execPath,
       [
         "--import",
         "tsx",
         "-e",
-        `import("./db/client").then((m) => { m.openDb(${JSON.stringify(t.file)}); console.log("open"); setInterval(() => {}, 1000); })`,
+        `import("./db/client").then((m) => { globalThis.held = m.openDb(${JSON.stringify(t.file)}); console.log("open"); setInterval(() => {}, 1000); })`,
       ],
       { stdio: ["ignore", "pipe", "inherit"] },
     );
-    cleanups.push(() => holder.kill("SIGKILL"));
-    await new Promise<void>((resolve) => holder.stdout!.once("data", () => resolve()));
+    const gone = new Promise((r) => holder.once("exit", r));
+    try {
+      await new Promise<void>((resolve, reject) => {
+        holder.stdout!.once("data", () => resolve());
+        void gone.then(() => reject(new Error("the process holding the database exited before it opened it")));
+      });
 
-    const r = await run("restore", [good], { DATABASE_PATH: t.file });
-    expect(r.code).toBe(1);
-    expect(r.err).toMatch(
-      /target-open\.db is open in another process \(the site, a round or another command\): stop it first; nothing was changed/,
-    );
-    expect(sha(t.file)).toBe(t.hash);
-
-    holder.kill("SIGKILL");
-    await new Promise((r) => holder.once("exit", r));
+      const r = await run("restore", [good], { DATABASE_PATH: t.file });
+      expect(r.code).toBe(1);
+      expect(r.err).toMatch(
+        /target-open\.db is open in another process \(the site, a round or another command\): stop it first; nothing was changed/,
+      );
+      expect(sha(t.file)).toBe(t.hash);
+    } finally {
+      holder.kill("SIGKILL");
+      await gone;
+    }
     const ok = await run("restore", [good], { DATABASE_PATH: t.file });
     expect(ok.code, ok.err).toBe(0);
     expect(ok.out).toMatch(/the database it replaced is kept as .*target-open\.db\.before-restore-/);
