@@ -108,7 +108,7 @@ function olderMigrations(drop: number): string {
 }
 
 describe("npm run backup during a round that writes", () => {
-  const N = 10;
+  const N = 40;
   let fleet: Server[] = [];
   let registry: FixtureRegistry;
 
@@ -116,9 +116,9 @@ describe("npm run backup during a round that writes", () => {
     const handler = createZooHandler("modern-healthy-paged");
     const started = await Promise.all(
       Array.from({ length: N }, () => {
-        // Slow answers, so the round is still writing while the copy runs.
+        // Slow answers from 40 servers, one at a time: the round writes for most of a minute, through the whole copy.
         const server = createServer(
-          (req, res) => void new Promise((r) => setTimeout(r, 150)).then(() => handler(req, res)).catch(() => res.destroy()),
+          (req, res) => void new Promise((r) => setTimeout(r, 250)).then(() => handler(req, res)).catch(() => res.destroy()),
         );
         return new Promise<{ server: Server; url: string }>((resolve) =>
           server.listen(0, "127.0.0.1", () => resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp` })),
