@@ -73,7 +73,14 @@ async function answersFor(page: Page, origin: string, server: string): Promise<A
     for (const e of document.querySelectorAll(".render-stamp")) e.remove();
     return document.body.innerText;
   });
-  return { json: await res.json(), text };
+  const json = (await res.json()) as { uptime?: { last24h?: { from: string } } };
+  // The 24-hour uptime window starts 24 hours before the request: the one field that moves with the clock.
+  const window = json.uptime?.last24h;
+  if (window) {
+    expect(Math.abs(Date.now() - 86_400_000 - Date.parse(window.from))).toBeLessThan(120_000);
+    window.from = "24 hours before the request";
+  }
+  return { json, text };
 }
 
 async function listed(page: Page, origin: string): Promise<Map<string, unknown>> {
