@@ -33,7 +33,7 @@ function npmRun(script: "backup" | "restore", file: string, env: Record<string, 
   let out = "";
   child.stdout.on("data", (d: Buffer) => (out += d.toString()));
   child.stderr.on("data", (d: Buffer) => (out += d.toString()));
-  return new Promise((resolve) => child.on("exit", (code) => resolve({ code, out })));
+  return new Promise((resolve) => child.on("close", (code) => resolve({ code, out })));
 }
 
 function readDb<T>(file: string, fn: (db: Database.Database) => T): T {
