@@ -139,6 +139,9 @@ test("a backup taken during a round restores into a fresh path, and the site ans
     PROBE_ALLOW_PRIVATE_NETWORKS: "1",
     PROBE_CONCURRENCY: "1",
     CROSS_READ_SAMPLE: "0",
+    // One public origin for both sites, as behind an operator's proxy: copyable links on the pages name it, not
+    // each process's own loopback port.
+    PUBLIC_BASE_URL: "https://status.example",
   };
   live = await startOwnSite(LIVE_DB, env);
   const origin = live.origin;
