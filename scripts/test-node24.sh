@@ -34,7 +34,7 @@ if [ -n "$(git -C "$root" status --porcelain --untracked-files=no)" ]; then
 fi
 [ -d "$tree/.git" ] || git clone -q "$root" "$tree"
 git -C "$tree" fetch -q "$root" HEAD
-git -C "$tree" checkout -q --detach FETCH_HEAD
+git -C "$tree" checkout -q -f --detach FETCH_HEAD
 
 cd "$tree"
 PATH="$home/bin:$PATH"
