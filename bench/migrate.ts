@@ -5,7 +5,9 @@
 // upgrading it; then times npm run backup's copy and npm run restore's checks on it.
 //
 // Knobs: BENCH_MIGRATE_DB (a database kept by BENCH_KEEP_DB=1 npm run bench:storage), BENCH_MIGRATE_SERVERS (30000, for
-// the database built here), BENCH_MIGRATE_BACK (1), BENCH_KEEP_DB=1.
+// the database built here), BENCH_MIGRATE_SCALE (1: bench:storage simulates SERVERS / SCALE servers and each of them is
+// copied SCALE times over, history and all, under new ids and names; 30 days of 30,000 servers take bench:storage
+// hours, a thirtieth of them minutes), BENCH_MIGRATE_BACK (1), BENCH_KEEP_DB=1.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -17,6 +19,7 @@ import { fmt, printTable } from "./common";
 
 const BACK = Number(process.env.BENCH_MIGRATE_BACK ?? 1);
 const SERVERS = Number(process.env.BENCH_MIGRATE_SERVERS ?? 30_000);
+const SCALE = Math.max(1, Math.floor(Number(process.env.BENCH_MIGRATE_SCALE ?? 1)));
 
 interface JournalEntry {
   tag: string;
@@ -28,9 +31,10 @@ function journal(folder: string): { entries: JournalEntry[] } {
 
 /** bench:storage's database, built now and kept in `tmp`. */
 function buildStorageDb(): Promise<string> {
-  console.log(`[bench:migrate] building bench:storage's database: ${fmt.n(SERVERS)} servers x 30 days (npm run bench:storage)`);
+  const simulated = Math.ceil(SERVERS / SCALE);
+  console.log(`[bench:migrate] building bench:storage's database: ${fmt.n(simulated)} servers x 30 days (npm run bench:storage)`);
   const child = spawn(process.execPath, ["--import", "tsx", "bench/storage.ts"], {
-    env: { ...process.env, BENCH_STORAGE_SERVERS: String(SERVERS), BENCH_STORAGE_DAYS: "30", BENCH_KEEP_DB: "1" },
+    env: { ...process.env, BENCH_STORAGE_SERVERS: String(simulated), BENCH_STORAGE_DAYS: "30", BENCH_KEEP_DB: "1" },
     stdio: ["ignore", "pipe", "inherit"],
   });
   let out = "";
@@ -45,6 +49,52 @@ function buildStorageDb(): Promise<string> {
       else reject(new Error(`bench:storage exited ${code} without keeping its database`));
     }),
   );
+}
+
+/**
+ * Copies every server of `file` `times - 1` more times with its whole history: `servers` (a name of its own per copy)
+ * and every table with a `server_id`, under ids shifted past the table's largest; `*run_id` and `*snapshot_id`
+ * columns follow the runs and tool snapshots they name. Rounds, hosts and days are shared, as in one registry.
+ */
+function scaleUp(file: string, times: number): void {
+  const db = new Database(file);
+  db.pragma("foreign_keys = OFF");
+  const tables = (
+    db.prepare("select name from sqlite_master where type = 'table' and name not like 'sqlite_%'").all() as { name: string }[]
+  ).map((r) => r.name);
+  const columns = (t: string) => db.prepare("select name, pk from pragma_table_info(?)").all(t) as { name: string; pk: number }[];
+  const perServer = tables.filter((t) => t === "servers" || columns(t).some((c) => c.name === "server_id"));
+  const maxId = (t: string) =>
+    columns(t).some((c) => c.name === "id" && c.pk)
+      ? (db.prepare(`select coalesce(max(id), 0) as m from "${t}"`).get() as { m: number }).m
+      : 0;
+  const span = new Map(perServer.map((t) => [t, maxId(t)]));
+  const shifted = (table: string, column: string): string | undefined => {
+    if (column === "id") return table;
+    if (column === "server_id") return "servers";
+    if (/(^|_)run_id$/.test(column)) return "runs";
+    if (/(^|_)snapshot_id$/.test(column)) return "tool_snapshots";
+    return undefined;
+  };
+  for (let k = 1; k < times; k++) {
+    db.transaction(() => {
+      for (const t of perServer) {
+        const cols = columns(t).map((c) => c.name);
+        const values = cols.map((c) => {
+          const by = shifted(t, c);
+          if (t === "servers" && c === "name") return `"name" || '-copy${k}'`;
+          return by && span.get(by) ? `"${c}" + ${k * span.get(by)!}` : `"${c}"`;
+        });
+        // The originals are the rows of the first span of server ids; every copy is shifted past it.
+        const own = t === "servers" ? "id" : "server_id";
+        db.exec(
+          `insert into "${t}" (${cols.map((c) => `"${c}"`).join(", ")}) select ${values.join(", ")} from "${t}" where "${own}" <= ${span.get("servers")}`,
+        );
+      }
+    })();
+  }
+  db.pragma("wal_checkpoint(TRUNCATE)");
+  db.close();
 }
 
 /** The committed migrations without the last `back` of them, in a folder of their own. */
@@ -98,6 +148,10 @@ async function main(): Promise<void> {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "bench-migrate-"));
   const given = process.env.BENCH_MIGRATE_DB;
   const storage = given ?? (await buildStorageDb());
+  if (!given && SCALE > 1) {
+    const [, scaleMs] = await time(() => scaleUp(storage, SCALE));
+    console.log(`[bench:migrate] each server copied ${SCALE} times over with its history in ${fmt.s(scaleMs)}`);
+  }
   const current = path.join(tmp, "current.db");
   fs.copyFileSync(storage, current);
   const known = journal(MIGRATIONS_FOLDER).entries;
