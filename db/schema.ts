@@ -3,6 +3,7 @@ import { CHECK_IDS, CHECK_STATES, HINT_CODES, NO_FALLBACK_RULES, NOT_CHECKED_CAU
 import { ERAS, TRANSPORTS } from "../lib/probe/protocol";
 import {
   ALERT_KINDS,
+  CENSUS_SOURCES,
   ALERT_STATES,
   CROSS_READ_EXPLANATIONS,
   CROSS_READ_OUTCOMES,
@@ -479,3 +480,30 @@ export const eventCounters = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.name, t.label] })],
 );
+
+/** The census over time (architecture.md §3): one row of aggregates per UTC day, written after the day's first round or
+ * rebuilt from stored runs, never pruned. Each count column is a JSON object of key → servers (lib/store/census.ts defines
+ * every key); null when the row's source could not know it (a rebuilt day has no transports or refusal shapes). */
+export const censusDays = sqliteTable("census_days", {
+  day: text("day").primaryKey(),
+  source: text("source", { enum: CENSUS_SOURCES }).notNull(),
+  /** The moment the counts describe: the end of the day's first round. */
+  asOf: text("as_of").notNull(),
+  writtenAt: text("written_at").notNull(),
+  roundId: integer("round_id"),
+  /** Servers listed in the registry at `asOf`, and those of them with a stored result. */
+  registry: integer("registry").notNull(),
+  probed: integer("probed").notNull(),
+  /** Rebuilt rows: listed servers whose latest stored run is older than the run retention, so a later run may be missing. */
+  uncertain: integer("uncertain").notNull().default(0),
+  needsConfiguration: integer("needs_configuration").notNull(),
+  revisions: text("revisions").notNull(),
+  eras: text("eras").notNull(),
+  transports: text("transports"),
+  auth: text("auth").notNull(),
+  refusals: text("refusals"),
+  overall: text("overall").notNull(),
+  notCheckedCauses: text("not_checked_causes").notNull(),
+  /** Servers per observation code (architecture.md §2.9) of their latest complete read; null until observations are recorded. */
+  observations: text("observations"),
+});
