@@ -17,6 +17,8 @@ import { hintColumns, type Hint } from "../../lib/checks/hints";
 import type { StoredRemote } from "../../lib/store/servers";
 import { META_KEYS } from "../../lib/store/meta";
 import { stateFields } from "../../lib/store/servers";
+import { CAUSE_KEYS, censusSnapshot, ERA_KEYS, insertCensusDay, OVERALL_KEYS, REFUSAL_KEYS } from "../../lib/store/census";
+import { AUTH_OUTCOMES } from "../../lib/store/vocabulary";
 
 // A realistic small fleet for the e2e suite: every state, transitions, evidence, tools and their
 // changes, coverage days with a dip and an open alert, a server that left the registry, uptime and
@@ -962,8 +964,71 @@ export function seedDatabase(file: string, now = Date.now()): void {
         .onConflictDoNothing()
         .run();
     });
+    seedCensus(db, now);
   } finally {
     closeDb(db);
+  }
+}
+
+/** 120 days of census rows through the store's own insert: today's from the seeded servers (what a round writes), earlier
+ * ones made up so the charts move (modern and gated shares growing, the registry growing), the oldest 20 rebuilt ones
+ * (no transports or refusal shapes), and three days without a round. */
+export const CENSUS_GAP_DAYS = [9, 10, 44];
+export const CENSUS_DAYS = 120;
+export const CENSUS_REBUILT_DAYS = 20;
+
+function seedCensus(db: ReturnType<typeof openDb>, now: number): void {
+  const today = censusSnapshot(db);
+  const at = new Date(now).toISOString();
+  insertCensusDay(db, { ...today, day: day(now, 0), source: "round", asOf: at, writtenAt: at, roundId: null });
+  for (let ago = 1; ago < CENSUS_DAYS; ago++) {
+    if (CENSUS_GAP_DAYS.includes(ago)) continue;
+    const f = 1 - ago / CENSUS_DAYS;
+    const registry = Math.round(90 + 42 * f);
+    const modern = Math.round(registry * (0.05 + 0.3 * f));
+    const gated = Math.round(registry * (0.08 + 0.1 * f));
+    const usable = Math.round(gated * 0.6);
+    const failed = Math.round(registry * 0.15);
+    const risk = Math.round(registry * 0.1);
+    const notChecked = gated + Math.round(registry * 0.05);
+    const verified = registry - failed - risk - notChecked;
+    const legacy = registry - modern - failed - notChecked;
+    const sse = Math.round(registry * (0.12 - 0.08 * f));
+    const rebuilt = ago >= CENSUS_DAYS - CENSUS_REBUILT_DAYS;
+    const zero = <K extends string>(keys: readonly K[]) => Object.fromEntries(keys.map((k) => [k, 0])) as Record<K, number>;
+    insertCensusDay(db, {
+      day: day(now, ago),
+      source: rebuilt ? "backfill" : "round",
+      asOf: hoursAgo(now, 24 * ago - 1),
+      writtenAt: hoursAgo(now, 24 * ago - 1),
+      roundId: null,
+      registry,
+      probed: registry,
+      uncertain: 0,
+      needsConfiguration: 3,
+      revisions: { "2026-07-28": modern, "2025-06-18": Math.round(legacy * 0.7), "2025-03-26": legacy - Math.round(legacy * 0.7) },
+      eras: { ...zero(ERA_KEYS), modern, legacy, unknown: registry - modern - legacy },
+      transports: rebuilt ? null : { "streamable-http": registry - 3 - sse, sse, none: 0 },
+      auth: {
+        ...zero(AUTH_OUTCOMES),
+        open: modern + legacy,
+        gate_usable_metadata: usable,
+        gate_no_usable_metadata: gated - usable,
+        not_reached: registry - modern - legacy - gated,
+      },
+      refusals: rebuilt
+        ? null
+        : {
+            ...zero(REFUSAL_KEYS),
+            jsonrpc_invalid_params: Math.round(verified * (0.4 + 0.3 * f)),
+            is_error_result: verified - Math.round(verified * (0.4 + 0.3 * f)),
+            malformed_html: risk,
+            withheld: registry - verified - risk,
+          },
+      overall: { ...zero(OVERALL_KEYS), verified, failed, observed_risk: risk, not_checked: notChecked },
+      notCheckedCauses: { ...zero(CAUSE_KEYS), credential_required: gated, needs_configuration: 3, slow_down: notChecked - gated - 3 },
+      observations: null,
+    });
   }
 }
 
