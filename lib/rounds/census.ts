@@ -78,3 +78,20 @@ export async function recordDailyCensus(deps: DailyCensusDeps): Promise<DailyCen
   }
   return { day, wrote, rebuilt, file };
 }
+
+let running: Promise<DailyCensusSummary | null> | null = null;
+
+/** The daily step this process is running, if any (the CLI waits for it before it exits). */
+export const dailyCensusRunning = () => running;
+
+/** The daily step after a round that finished well, unless the one started after an earlier round still runs (its rebuilt
+ * days and file cover this one too). Never throws: a failure is logged and the next round tries again. */
+export function afterRound(deps: DailyCensusDeps): Promise<DailyCensusSummary | null> {
+  running ??= recordDailyCensus(deps)
+    .catch((e: unknown) => {
+      deps.log(`[census] failed: ${(e as Error).message}`);
+      return null;
+    })
+    .finally(() => (running = null));
+  return running;
+}

@@ -59,3 +59,14 @@ export function pruneServersFiles(dir: string, today: string): string[] {
   }
   return removed;
 }
+
+/** The day files in the folder, newest first, with their sizes. */
+export function listServersFiles(dir: string): { day: string; name: string; bytes: number }[] {
+  if (!fs.existsSync(dir)) return [];
+  return fs
+    .readdirSync(dir)
+    .map((name) => ({ name, day: serversFileDay(name) }))
+    .filter((f): f is { name: string; day: string } => f.day !== null && f.day !== "malformed")
+    .map((f) => ({ ...f, bytes: fs.statSync(path.join(dir, f.name)).size }))
+    .sort((a, b) => (a.day < b.day ? 1 : -1));
+}

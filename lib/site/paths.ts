@@ -37,11 +37,12 @@ export const incidentsFeedPath = (server?: string) => `/incidents/feed.xml${serv
 export const cardPath = (name: string) => `/card/${encodeName(name)}`;
 
 /** The open data (architecture.md §3): the downloads page, the daily census rows, and one file per day of every server's state. */
-export const DATA_PATH = "/data/";
+/** The downloads page (`/data/` redirects here, as every trailing slash does). */
+export const DATA_PATH = "/data";
 export const CENSUS_CSV_PATH = "/data/census.csv";
 export const CENSUS_JSON_PATH = "/data/census.json";
 export const serversFileName = (day: string) => `servers-${day}.jsonl.gz`;
-export const serversFilePath = (day: string) => `${DATA_PATH}${serversFileName(day)}`;
+export const serversFilePath = (day: string) => `/data/${serversFileName(day)}`;
 const SERVERS_FILE = /^servers-(\d{4}-\d{2}-\d{2})\.jsonl\.gz$/;
 /** The day a file name under /data/ names: a day, `malformed` for a servers-… name whose date is not a calendar day in the
  * YYYY-MM-DD form, null for any other name. */
