@@ -18,6 +18,7 @@ import { censusCsv, censusCsvColumns } from "@/lib/site/census-data";
 import { fileAnswer, parseRange } from "@/lib/site/file-answer";
 import { serversFileDay } from "@/lib/site/paths";
 import { listCensusDays } from "@/lib/store/census";
+import { serverIdByName } from "@/lib/store/history";
 import { getServerDetail } from "@/lib/store/servers";
 import { documentValidator } from "../../fixtures/openapi-ajv";
 
@@ -107,8 +108,7 @@ describe("a round with the process configuration", () => {
     clock += 3_600_000;
     expect((await runRound(deps())).status).toBe("done");
     await dailyCensusRunning();
-    const server = getServerDetail(db, "io.github.zoo/modern-healthy-paged")!;
-    const r = startReprobeRound(deps(), server.id);
+    const r = startReprobeRound(deps(), serverIdByName(db, "io.github.zoo/modern-healthy-paged")!);
     expect(r.started).toBe(true);
     if (r.started) await r.done;
     await dailyCensusRunning();
