@@ -1,6 +1,7 @@
 import { formatUtc } from "@/lib/site/format";
 import { serverFeedPath } from "@/lib/site/paths";
 import type { ServerDetail } from "@/lib/store/servers";
+import { FoldSection } from "./FoldSection";
 
 function toolName(tool: unknown): string {
   const n = (tool as { name?: unknown })?.name;
@@ -15,8 +16,7 @@ function toolDescription(tool: unknown): string | null {
 /** The current complete tool list. */
 export function ToolsSection({ tools }: { tools: ServerDetail["tools"] }) {
   return (
-    <section aria-labelledby="tools-h">
-      <h2 id="tools-h">Tools{tools ? ` (${tools.length})` : ""}</h2>
+    <FoldSection id="tools" headingId="tools-h" title={`Tools${tools ? ` (${tools.length})` : ""}`}>
       {tools === null ? (
         <p>The complete tool list has not been read.</p>
       ) : tools.length === 0 ? (
@@ -31,15 +31,14 @@ export function ToolsSection({ tools }: { tools: ServerDetail["tools"] }) {
           ))}
         </ul>
       )}
-    </section>
+    </FoldSection>
   );
 }
 
 /** Field-level changes between complete tool lists, newest first, with the server's Atom feed. */
 export function ToolChangesSection({ name, changes, everRead }: { name: string; changes: ServerDetail["toolChanges"]; everRead: boolean }) {
   return (
-    <section aria-labelledby="changes-h">
-      <h2 id="changes-h">Tool-definition changes</h2>
+    <FoldSection id="changes" headingId="changes-h" title="Tool-definition changes">
       <p>
         <a href={serverFeedPath(name)}>Atom feed of this server&apos;s changes</a>
       </p>
@@ -79,6 +78,6 @@ export function ToolChangesSection({ name, changes, everRead }: { name: string; 
           </tbody>
         </table>
       )}
-    </section>
+    </FoldSection>
   );
 }
