@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import path from "node:path";
 import { eq } from "drizzle-orm";
 import { closeDb, openDb } from "../../db/client";
 import * as t from "../../db/schema";
@@ -19,6 +20,7 @@ import { META_KEYS } from "../../lib/store/meta";
 import { stateFields } from "../../lib/store/servers";
 import { CAUSE_KEYS, censusSnapshot, ERA_KEYS, insertCensusDay, OVERALL_KEYS, REFUSAL_KEYS } from "../../lib/store/census";
 import { AUTH_OUTCOMES } from "../../lib/store/vocabulary";
+import { writeServersFile } from "../../lib/rounds/open-data";
 
 // A realistic small fleet for the e2e suite: every state, transitions, evidence, tools and their
 // changes, coverage days with a dip and an open alert, a server that left the registry, uptime and
@@ -968,6 +970,20 @@ export function seedDatabase(file: string, now = Date.now()): void {
   } finally {
     closeDb(db);
   }
+}
+
+/** The open-data folder beside a seeded database: today's servers file and one from three days ago, written by the round's
+ * own writer; any older folder is removed first. */
+export async function seedOpenData(file: string, now = Date.now()): Promise<string> {
+  const dir = path.join(path.dirname(file), "open-data");
+  fs.rmSync(dir, { recursive: true, force: true });
+  const db = openDb(file);
+  try {
+    for (const ago of [0, 3]) await writeServersFile(db, dir, day(now, ago), new Date(now));
+  } finally {
+    closeDb(db);
+  }
+  return dir;
 }
 
 /** 120 days of census rows through the store's own insert: today's from the seeded servers (what a round writes), earlier
