@@ -24,7 +24,8 @@ export function FoldSection({
           <h2 id={headingId}>{title}</h2>
           {note ? <span className="sub fold-note">{note}</span> : null}
         </summary>
-        {children}
+        {/* A link to `#<id>-content` lands inside, which opens it; the section's own id stays for links that only scroll. */}
+        <div id={id ? `${id}-content` : undefined}>{children}</div>
       </details>
     </section>
   );

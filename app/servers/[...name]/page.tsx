@@ -65,18 +65,18 @@ function ChecksSection({
   );
 }
 
-/** The page's sections, so the folded ones are one click away. */
+/** The page's sections; a link to a folded one lands inside it, which opens it (no script needed). */
 function PageContents() {
   const items: [string, string][] = [
     ["#server-facts", "Facts"],
     ["#history", "History"],
-    ["#response-time", "Response time"],
-    ["#incidents", "Incidents"],
-    ["#tools", "Tools"],
-    ["#changes", "Tool changes"],
-    ["#evidence", "Evidence"],
+    ["#response-time-content", "Response time"],
+    ["#incidents-content", "Incidents"],
+    ["#tools-content", "Tools"],
+    ["#changes-content", "Tool changes"],
+    ["#evidence-content", "Evidence"],
     ["#checks", "Checks in detail"],
-    ["#links", "Link to this report"],
+    ["#links-content", "Link to this report"],
   ];
   return (
     <nav aria-label="On this page" className="page-contents">
