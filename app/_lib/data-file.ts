@@ -2,14 +2,11 @@ import fs from "node:fs";
 import path from "node:path";
 import { Readable } from "node:stream";
 import type { ApiShape } from "@/lib/api/schemas";
-import { fileAnswer } from "@/lib/site/file-answer";
+import { fileAnswer, SERVERS_FILE_HEADERS } from "@/lib/site/file-answer";
 import { serversFileDay } from "@/lib/site/paths";
 
 // GET /data/servers-YYYY-MM-DD.jsonl.gz when the renderer answers it (plain `next start`; under `npm start` the front serves
 // the folder itself): the file as it lies, with its ETag, 304 and one byte range. A malformed day is 400, a missing one 404.
-
-export const SERVERS_FILE_TYPE = "application/gzip";
-export const SERVERS_FILE_CACHE = "public, max-age=3600";
 
 const error = (status: number, body: ApiShape<"ErrorAnswer">) => Response.json(body, { status, headers: { "cache-control": "no-store" } });
 
@@ -31,7 +28,7 @@ export function serversFileResponse(dir: string, name: string, headers: Headers)
       range: headers.get("range") ?? undefined,
       ifRange: headers.get("if-range") ?? undefined,
     },
-    { contentType: SERVERS_FILE_TYPE, cacheControl: SERVERS_FILE_CACHE },
+    SERVERS_FILE_HEADERS,
   );
   if (!a.range || a.range.end < a.range.start) return new Response(null, { status: a.status, headers: a.headers });
   const stream = fs.createReadStream(file, { start: a.range.start, end: a.range.end });

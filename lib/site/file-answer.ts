@@ -14,6 +14,9 @@ export interface FileAnswer {
   range?: { start: number; end: number };
 }
 
+/** How a day's servers file is typed and kept (the renderer's route and the front answer it alike). */
+export const SERVERS_FILE_HEADERS = { contentType: "application/gzip", cacheControl: "public, max-age=3600" };
+
 export const fileEtag = (f: FileFacts) => `"${f.size.toString(16)}-${Math.floor(f.mtimeMs).toString(16)}"`;
 
 /** One `bytes=` range (`a-b`, `a-`, `-n`) against `size`: the bytes, "unsatisfiable", or null to send the whole file
