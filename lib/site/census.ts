@@ -98,7 +98,10 @@ export const CENSUS_WORDS: Record<Lang, Words> = {
     },
     overall: ["Overall states", "Of every server in the registry, by its latest result."],
     never: "Not probed yet",
-    refusals: ["Refusal shapes over time", "Of the servers with an error taxonomy result: how each answered a call to a tool that does not exist."],
+    refusals: [
+      "Refusal shapes over time",
+      "Of the servers with an error taxonomy result: how each answered a call to a tool that does not exist.",
+    ],
     registry: ["Registry size", "Servers with a remote listed in the registry, each day."],
     registryLabel: "Servers listed",
     otherRevision: "other",
