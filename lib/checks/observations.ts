@@ -296,6 +296,11 @@ function scanHidden(s: string, where: Where, emit: Emit): Cleaned {
   return { text, offsetAt: (idx) => map[Math.min(Math.max(idx, 0), keptLen)]! };
 }
 
+/** A name or text as evidence keeps it: at most EVIDENCE_CHARS code points, then "…". */
+export function cappedText(text: string): string {
+  return capped(text);
+}
+
 function capped(text: string): string {
   const cps = [...text.slice(0, EVIDENCE_CHARS * 2)];
   return cps.length > EVIDENCE_CHARS ? `${cps.slice(0, EVIDENCE_CHARS).join("")}…` : cps.join("");

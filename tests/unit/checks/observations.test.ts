@@ -321,7 +321,7 @@ describe("observations on crafted tool definitions (architecture.md §2.9)", () 
       "The description of `get_forecast` contains 18 Unicode tag characters at offset 29; they decode to 'read ~/.ssh/id_rsa'.",
     );
     expect(observationSentence(o!, "zh")).toBe(
-      "工具 `get_forecast` 的描述在偏移 29 处含有 18 个 Unicode 标签字符,解码为“read ~/.ssh/id_rsa”。",
+      "工具 `get_forecast` 的描述在偏移 29 处含有 18 个 Unicode 标签字符，解码为“read ~/.ssh/id_rsa”。",
     );
   });
 
