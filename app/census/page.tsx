@@ -5,6 +5,8 @@ import { REFUSAL_STATES } from "@/lib/checks/refusal";
 import type { CheckState } from "@/lib/checks/vocabulary";
 import { completeReadCensus, refusalCounts } from "@/lib/store/runs";
 import { revisionCensus } from "@/lib/store/servers";
+import { observationCensus, serversRead, serversWithObservations } from "@/lib/store/observations";
+import { observationAnchor } from "@/lib/site/tool-view";
 import { formatCount, formatPercent } from "@/lib/site/format";
 import { REFUSAL_LABELS, tallyRefusals } from "@/lib/site/refusals";
 import { StateChip } from "../_components/StateChip";
@@ -27,6 +29,9 @@ export default function CensusPage() {
   const totalRev = revisions.reduce((n, r) => n + r.count, 0);
   const modern = revisions.filter((r) => r.protocolVersion === MODERN_REVISION).reduce((n, r) => n + r.count, 0);
   const totalRef = refusals.total;
+  const observed = observationCensus(db);
+  const withObservations = serversWithObservations(db);
+  const everRead = serversRead(db);
   const reads = completeReadCensus(db);
   const probed = reads.reduce((n, r) => n + r.count, 0);
   const readsOf = (complete: boolean, state?: CheckState) =>
@@ -65,6 +70,56 @@ export default function CensusPage() {
           <p>No server probed yet.</p>
         ) : (
           <StateShareTable what="Tool list" rows={readRows.map((r) => ({ key: r.label, ...r }))} total={probed} />
+        )}
+      </section>
+
+      <section aria-labelledby="obs-h">
+        <h2 id="obs-h">Observations on tool definitions</h2>
+        <p>
+          Facts about what the tool lists say, never verdicts: hidden characters, a few narrow phrases and spec facts (
+          <Link href="/faq/tool-observations">each code and its exact definition</Link>). Servers whose latest complete read carries each
+          code, out of the {formatCount(everRead)} servers in the registry with a complete read;{" "}
+          <strong>{formatCount(withObservations)}</strong> carry at least one. No server&apos;s state depends on them.
+        </p>
+        {everRead === 0 ? (
+          <p>No tool list read yet.</p>
+        ) : (
+          <table className="stack" id="observation-counts">
+            <thead>
+              <tr>
+                <th scope="col">Code</th>
+                <th scope="col" className="num">
+                  Servers
+                </th>
+                <th scope="col" className="num">
+                  Share
+                </th>
+                <th scope="col" className="num">
+                  Observations
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {observed.map((o) => (
+                <tr key={o.code} data-code={o.code}>
+                  <td data-label="Code">
+                    <Link href={`/faq/tool-observations#${observationAnchor(o.code)}`}>
+                      <code>{o.code}</code>
+                    </Link>
+                  </td>
+                  <td data-label="Servers" className="num">
+                    {formatCount(o.servers)}
+                  </td>
+                  <td data-label="Share" className="num">
+                    {formatPercent(o.servers, everRead)}
+                  </td>
+                  <td data-label="Observations" className="num">
+                    {formatCount(o.observations)}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
         )}
       </section>
 

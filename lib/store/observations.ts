@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, inArray, isNotNull, isNull, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { observations, serverObservations, servers } from "../../db/schema";
 import type { ObservationFacts } from "../checks/observations";
@@ -116,6 +116,16 @@ export function observationCensus(db: Db): { code: ObservationCode; servers: num
     servers: Number(by.get(code)?.servers ?? 0),
     observations: Number(by.get(code)?.observations ?? 0),
   }));
+}
+
+/** Servers in the registry with a complete read stored: the base the census counts observations against. */
+export function serversRead(db: Db): number {
+  const r = db
+    .select({ n: sql<number>`count(*)` })
+    .from(servers)
+    .where(and(isNull(servers.leftRegistryAt), isNotNull(servers.lastSuccessAt)))
+    .get();
+  return Number(r?.n ?? 0);
 }
 
 /** Servers in the registry with at least one observation on their latest complete read. */
