@@ -70,7 +70,8 @@ describe("get_server_status's summary for a model", () => {
           code: "conceals_from_user" as const,
           tool: "add",
           pointer: "/tools/1/description",
-          sentence: "The description of `add` says 'Do not tell the user' at offset 19: words that ask the model to keep something from the user.",
+          sentence:
+            "The description of `add` says 'Do not tell the user' at offset 19: words that ask the model to keep something from the user.",
           offset: 19,
           count: 1,
         },
@@ -80,6 +81,8 @@ describe("get_server_status's summary for a model", () => {
     const text = serverStatusText(withObs);
     expect(text).toContain("Observations on the tool definitions (facts, not verdicts; they change no state): 1.");
     expect(text).toContain("- conceals_from_user: The description of `add` says 'Do not tell the user'");
-    expect(serverStatusText({ ...status, lastCompleteReadAt: "2026-11-30T10:00:00.000Z" })).toContain("Observations on the tool definitions: none.");
+    expect(serverStatusText({ ...status, lastCompleteReadAt: "2026-11-30T10:00:00.000Z" })).toContain(
+      "Observations on the tool definitions: none.",
+    );
   });
 });
