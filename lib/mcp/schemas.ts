@@ -176,6 +176,11 @@ export const recentChangesOutput = z.object({
       path: z.string().describe('Field path inside the tool definition; "" for the whole tool'),
       before: z.string().nullable(),
       after: z.string().nullable(),
+      sameServerVersion: z
+        .string()
+        .nullable()
+        .optional()
+        .describe("The serverInfo.version both reads reported, when the definition changed while it stayed the same (a fact)"),
     }),
   ),
   more: z.object({ stateChanges: z.boolean(), toolChanges: z.boolean() }).describe("True when older changes in the window were left out"),

@@ -5,7 +5,7 @@ import { serverJsonPath, serverPath } from "../site/paths";
 import { serverIdByName, stateChanges } from "../store/history";
 import { getServerDetail, listServers } from "../store/servers";
 import type { CheckResultRow } from "../store/runs";
-import { toolChangeList } from "../store/tools";
+import { sameServerVersion, toolChangeList } from "../store/tools";
 import { overallOf } from "../checks/overall";
 import { serverUptime } from "../store/uptime";
 import { hintSentence } from "../checks/hints";
@@ -173,6 +173,7 @@ export function recentChanges(ctx: ToolContext, input: z.output<typeof recentCha
         path: t.path,
         before: t.before,
         after: t.after,
+        sameServerVersion: sameServerVersion(t),
       })),
       more: { stateChanges: states.length > limit, toolChanges: tools.length > limit },
       notes,

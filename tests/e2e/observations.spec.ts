@@ -76,10 +76,14 @@ test("hostile tool names stay text, and the JSON and /census carry the observati
   await screenshot(page, "observations-census-1280");
 });
 
-test("a definition changed under one serverInfo.version says so, as a fact", async ({ page }) => {
+test("a definition changed under one serverInfo.version says so, as a fact", async ({ page, request }) => {
   await page.goto(serverUrl(SEED.modern));
   const changes = page.locator("section[aria-labelledby=changes-h]");
   await expect(changes.locator(".same-version").first()).toHaveText("changed while it stayed 1.2.0");
+  const feed = await (await request.get(`/changes/feed.xml?server=${encodeURIComponent(SEED.modern)}`)).text();
+  expect(feed).toContain("changed (description) while serverInfo.version stayed 1.2.0");
+  const detail = await (await request.get(`/api/servers/${SEED.modern}`)).json();
+  expect(detail.toolChanges.map((c: { sameServerVersion: string | null }) => c.sameServerVersion)).toContain("1.2.0");
 });
 
 test("the FAQ explains every code in both languages, and the rule index links each one", async ({ page }) => {
