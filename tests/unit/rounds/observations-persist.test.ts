@@ -4,7 +4,7 @@ import type { ProbeObservation, ToolDefinition } from "@/lib/probe/types";
 import { canonicalize } from "@/lib/rounds/tool-history";
 import { latestObservations, observationCensus, runObservations } from "@/lib/store/observations";
 import { pruneOldRuns } from "@/lib/store/runs";
-import { getServerDetail } from "@/lib/store/servers";
+import { badgeStates, getServerDetail } from "@/lib/store/servers";
 import { serverUptime } from "@/lib/store/uptime";
 import { incidentList } from "@/lib/store/incidents";
 import { sameServerVersion } from "@/lib/store/tools";
@@ -104,6 +104,7 @@ describe("observations in the store", () => {
         transitions: d.transitions.map((t) => [t.check, t.fromState, t.toState]),
         uptime: serverUptime(db, name, at(6)),
         incidents: incidentList(db, { server: name, limit: 10 }).rows.map((i) => [i.check, i.startedAt, i.endedAt]),
+        badge: { ...badgeStates(db, name)!, name: "" },
       };
     };
     expect(latestObservations(db, id("a/poisoned")).length).toBeGreaterThan(0);
