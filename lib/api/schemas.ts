@@ -1,6 +1,14 @@
 import { z } from "zod";
 import { ROUND_STATUSES } from "../../db/schema";
-import { CHECK_IDS, CHECK_STATES, HINT_CODES, NO_FALLBACK_RULES, NOT_CHECKED_CAUSES, REFUSAL_CODES } from "../checks/vocabulary";
+import {
+  CHECK_IDS,
+  CHECK_STATES,
+  HINT_CODES,
+  NO_FALLBACK_RULES,
+  NOT_CHECKED_CAUSES,
+  OBSERVATION_CODES,
+  REFUSAL_CODES,
+} from "../checks/vocabulary";
 import { FRONT_OUTCOMES, FRONT_REFUSALS, RENDERER_STATES } from "./front-vocabulary";
 import { ERAS, NETWORK_ERROR_KINDS, REMOTE_STANDINGS, TRANSPORTS } from "../probe/protocol";
 import { EXCHANGE_PHASES } from "../probe/types";
@@ -173,7 +181,30 @@ export const ToolChange = z.object({
   path: z.string().describe('Field path inside the tool; "" for a whole tool.'),
   before: z.string().nullable(),
   after: z.string().nullable(),
+  serverVersionBefore: z.string().nullable().describe("serverInfo.version of the read before the change; null when unknown."),
+  serverVersionAfter: z.string().nullable().describe("serverInfo.version of the read that saw the change; null when unknown."),
+  sameServerVersion: z
+    .string()
+    .nullable()
+    .describe("The serverInfo.version both reads reported when the definition changed while it stayed the same (a fact); else null."),
 });
+
+export const Observation = z
+  .object({
+    code: z.enum(OBSERVATION_CODES),
+    tool: z.string().optional().describe("The tool's name as received (capped); absent for the server's instructions."),
+    pointer: z.string().describe('JSON pointer into {tools, instructions}: "/tools/3/description", "/instructions".'),
+    sentence: z.string().describe("What is there and where, in one English sentence."),
+    offset: count.optional().describe("Code points before the first occurrence."),
+    count: count.optional(),
+    decoded: z.string().optional().describe("Hidden text decoded: tag characters, a variation-selector run, base64."),
+    codePoints: z.array(z.string()).optional().describe('The distinct code points concerned, "U+E0072".'),
+    excerpt: z.string().optional().describe("The words matched, or the name that breaks the format; capped with …"),
+    names: z.array(z.string()).optional().describe("Colliding names, the hints that are not booleans, or the secret path."),
+    value: z.string().optional().describe("annotation_not_boolean: the value given, as JSON."),
+    inKey: z.boolean().optional().describe("The characters sit in an object key, not in its value."),
+  })
+  .describe("A fact about the tool definitions (architecture.md §2.9); never a verdict, it moves no state.");
 
 export const HistoryDay = z
   .object({ day, state: checkState.nullable(), probes: count, runId: z.number().int().nullable() })
@@ -273,6 +304,7 @@ export const ServerAnswer = ServerRow.extend({
   tools: z.array(z.unknown()).nullable().describe("The current complete tool list, as the server sent it; null if never read."),
   toolHash: z.string().nullable(),
   toolChanges: z.array(ToolChange).describe("Most recent first."),
+  observations: z.array(Observation).describe("Facts about the tool definitions of the latest complete read (architecture.md §2.9)."),
   schedule: z.object({ nextDueAt: instant.nullable(), consecutiveFailures: count, scheduleReason: z.string().nullable() }),
   optOut: z.object({ source: z.string(), reason: z.string(), since: instant }).nullable(),
   history: z.array(HistoryDay).describe("The last 90 UTC days, oldest first."),
@@ -491,6 +523,7 @@ export const API_SCHEMAS = {
   Certificate,
   Transition,
   ToolChange,
+  Observation,
   HistoryDay,
   ResponseTimes,
   ServerCrossRead,

@@ -3,6 +3,7 @@ import type { Db } from "../../db/client";
 import { censusDays } from "../../db/schema";
 import { CHECK_STATES, NOT_CHECKED_CAUSES, REFUSAL_CODES, type CheckState, type NotCheckedCause } from "../checks/vocabulary";
 import { ERAS, TRANSPORTS } from "../probe/protocol";
+import { observationCensus } from "./observations";
 import { AUTH_OUTCOMES, REPROBE_ROUND_TRIGGER, type AuthOutcome, type CensusSource, type UptimeOutcome } from "./vocabulary";
 
 // The census over time (architecture.md §3): one row of aggregates per UTC day, kept forever. A row counts the servers
@@ -45,7 +46,8 @@ export interface CensusCounts {
   overall: Counts<(typeof OVERALL_KEYS)[number]>;
   /** Servers whose overall state is Not checked, by its cause; `unknown` when the result does not record one. */
   notCheckedCauses: Counts<(typeof CAUSE_KEYS)[number]>;
-  /** Observation code → servers whose latest complete read carries it (architecture.md §2.9); null while the probe records none. */
+  /** Observation code → servers whose latest complete read carries it (architecture.md §2.9), every code; null on rebuilt rows
+   * (observations go with the runs the retention prunes) and on rows written before observations were recorded. */
   observations: Record<string, number> | null;
 }
 
@@ -198,7 +200,9 @@ export function censusSnapshot(db: Db): CensusCounts {
   ))
     refusals[(REFUSAL_CODES as readonly string[]).includes(str(r.code) ?? "") ? (r.code as (typeof REFUSAL_CODES)[number]) : "uncoded"] +=
       Number(r.n);
-  return { ...counts, uncertain: 0, transports, refusals, observations: null };
+  // architecture.md §2.9: every code, servers in the registry whose latest complete read carries it.
+  const observations = Object.fromEntries(observationCensus(db).map((o) => [o.code, o.servers]));
+  return { ...counts, uncertain: 0, transports, refusals, observations };
 }
 
 /** A day the census can be rebuilt for: a UTC day on which a full round (not a one-server re-probe) finished, and the end
@@ -224,7 +228,7 @@ export function censusRebuildCandidates(db: Db, fromDay: string, beforeDay: stri
 /** The census at `asOf` rebuilt from what is stored: the servers listed then (first seen by then, not gone by then), each
  * counted by its latest run started by then and the states of its latest transitions by then. A run older than
  * `retainedFrom` (the run retention) may have been followed by runs since pruned: such servers are counted by it and
- * reported in `uncertain`. Transports and refusal shapes are not stored per run, so they are null. */
+ * reported in `uncertain`. Transports, refusal shapes and observation codes are not kept per day, so they are null. */
 export function rebuildCensusDay(db: Db, asOf: string, retainedFrom: string): CensusCounts {
   const servers = all(
     db,

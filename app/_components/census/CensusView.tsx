@@ -18,6 +18,9 @@ import { REFUSAL_LABELS, tallyRefusals } from "@/lib/site/refusals";
 import { listCensusDays } from "@/lib/store/census";
 import { completeReadCensus, refusalCounts } from "@/lib/store/runs";
 import { revisionCensus } from "@/lib/store/servers";
+import { observationCensus, serversRead, serversWithObservations } from "@/lib/store/observations";
+import { observationAnchor } from "@/lib/site/tool-view";
+import { faqPath } from "@/lib/site/paths";
 import { StateChip } from "../StateChip";
 import { siteDb } from "../../_lib/db";
 import { CensusChart } from "./CensusChart";
@@ -94,6 +97,18 @@ const T = {
     shape: "Shape of the answer",
     toolList: "Tool list",
     recordedAs: "Recorded as",
+    obsH: "Observations on tool definitions",
+    obsP: (read: string, withAny: string) => (
+      <>
+        Facts about what the tool lists say, never verdicts: hidden characters, a few narrow phrases and spec facts (
+        <Link href={faqPath("en", "tool-observations")}>each code and its exact definition</Link>). Servers whose latest complete read
+        carries each code, out of the {read} servers in the registry with a complete read; <strong>{withAny}</strong> carry at least one. No
+        server&apos;s state depends on them.
+      </>
+    ),
+    noRead: "No tool list read yet.",
+    code: "Code",
+    observations: "Observations",
   },
   zh: {
     h1: "全站统计",
@@ -154,6 +169,18 @@ const T = {
     shape: "回应的样子",
     toolList: "工具列表",
     recordedAs: "记录为",
+    obsH: "工具定义上的观察",
+    obsP: (read: string, withAny: string) => (
+      <>
+        这些是关于工具列表内容的事实，不是评判：隐藏字符、几类措辞很窄的句子，以及规范层面的事实（
+        <Link href={faqPath("zh", "tool-observations")}>每个代码及其确切定义</Link>
+        ）。下表按代码统计最近一次完整读取带有该代码的服务端，分母是注册表中有完整读取的 {read} 个服务端；其中 <strong>{withAny}</strong>{" "}
+        个至少带有一个。任何服务端的状态都不取决于它们。
+      </>
+    ),
+    noRead: "还没有读到任何工具列表。",
+    code: "代码",
+    observations: "观察条数",
   },
 };
 
@@ -224,6 +251,9 @@ function Snapshot({ lang }: { lang: Lang }) {
     { key: "unread", label: t.readRows[2]!, state: null, count: readsOf(false) },
   ];
   const share = (n: number, total: number) => `${count(lang, n)} (${formatPercent(n, total)})`;
+  const observed = observationCensus(db);
+  const withObservations = serversWithObservations(db);
+  const everRead = serversRead(db);
   const label = refusalLabel(lang);
 
   return (
@@ -232,6 +262,51 @@ function Snapshot({ lang }: { lang: Lang }) {
         <h3 id="read-h">{t.readH}</h3>
         <p>{t.readP}</p>
         {probed === 0 ? <p>{t.noneProbed}</p> : <StateShareTable lang={lang} what={t.toolList} rows={readRows} total={probed} />}
+      </section>
+
+      <section aria-labelledby="obs-h">
+        <h3 id="obs-h">{t.obsH}</h3>
+        <p>{t.obsP(count(lang, everRead), count(lang, withObservations))}</p>
+        {everRead === 0 ? (
+          <p>{t.noRead}</p>
+        ) : (
+          <table className="stack" id="observation-counts">
+            <thead>
+              <tr>
+                <th scope="col">{t.code}</th>
+                <th scope="col" className="num">
+                  {t.servers}
+                </th>
+                <th scope="col" className="num">
+                  {t.share}
+                </th>
+                <th scope="col" className="num">
+                  {t.observations}
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {observed.map((o) => (
+                <tr key={o.code} data-code={o.code}>
+                  <td data-label={t.code}>
+                    <Link href={`${faqPath(lang, "tool-observations")}#${observationAnchor(o.code)}`}>
+                      <code>{o.code}</code>
+                    </Link>
+                  </td>
+                  <td data-label={t.servers} className="num">
+                    {count(lang, o.servers)}
+                  </td>
+                  <td data-label={t.share} className="num">
+                    {formatPercent(o.servers, everRead)}
+                  </td>
+                  <td data-label={t.observations} className="num">
+                    {count(lang, o.observations)}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
       </section>
 
       <section aria-labelledby="rev-h">

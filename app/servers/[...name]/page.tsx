@@ -7,6 +7,7 @@ import { evidenceModel } from "@/lib/site/evidence";
 import { nameFromSegments } from "@/lib/site/paths";
 import type { SearchParams } from "@/lib/site/query";
 import { getRunExchanges } from "@/lib/store/runs";
+import { latestObservationsByName } from "@/lib/store/observations";
 import { getServerDetail, type ServerDetail } from "@/lib/store/servers";
 import { RenderStamp } from "../../_components/RenderStamp";
 import { ReprobeSection } from "../../_components/ReprobeForm";
@@ -117,7 +118,7 @@ export default async function ServerPage({ params, searchParams }: Params) {
       <ReprobeSection name={name} leftRegistry={!!detail.leftRegistryAt} optedOut={!!detail.optOut} query={query} />
       <ServerHistory name={name} now={new Date()} />
       <IncidentsSection name={name} overallReason={overallReason} />
-      <ToolsSection tools={detail.tools} />
+      <ToolsSection tools={detail.tools} observations={latestObservationsByName(db, name)} />
       <ToolChangesSection name={name} changes={detail.toolChanges} everRead={detail.toolHash !== null || detail.lastSuccessAt !== null} />
       <EvidenceSection items={evidence.items} latestRun={detail.latestRun} />
       <ChecksSection detail={detail} cites={evidence.cites} overallReason={overallReason} />

@@ -7,6 +7,7 @@ import { createAddressPolicy } from "@/lib/probe";
 import { recordDailyCensus } from "@/lib/rounds/census";
 import { runRound, type RoundDeps } from "@/lib/rounds/round";
 import { authOutcomeOf, listCensusDays, rebuildCensusDay, runAuthFacts, type AuthFacts, type CensusDay } from "@/lib/store/census";
+import { OBSERVATION_CODES } from "@/lib/checks/vocabulary";
 import { addOptOut } from "@/lib/store/optouts";
 import type { AuthOutcome } from "@/lib/store/vocabulary";
 import { tempDb } from "../store/helpers";
@@ -91,6 +92,7 @@ type ApiCounts = Pick<CensusDay, "registry" | "probed" | "needsConfiguration" | 
   transports: Record<string, number>;
   refusals: Record<string, number>;
   notCheckedCauses: Record<string, number>;
+  observations: Record<string, number>;
 };
 
 const inc = (m: Record<string, number>, k: string) => (m[k] = (m[k] ?? 0) + 1);
@@ -120,6 +122,7 @@ async function countsFromApi(): Promise<ApiCounts> {
     refusals: {},
     overall: {} as ApiCounts["overall"],
     notCheckedCauses: {},
+    observations: {},
   };
   for (const r of rows) {
     if (!r.needsConfig) inc(c.transports, r.transport ?? "none");
@@ -146,8 +149,12 @@ async function countsFromApi(): Promise<ApiCounts> {
           ? "open"
           : "not_reached",
     );
-    const detail = JSON.parse(serverAnswer(r.name, db).body) as { checks: { error_taxonomy?: { code: string | null } } };
+    const detail = JSON.parse(serverAnswer(r.name, db).body) as {
+      checks: { error_taxonomy?: { code: string | null } };
+      observations: { code: string }[];
+    };
     if (detail.checks.error_taxonomy) inc(c.refusals, detail.checks.error_taxonomy.code ?? "uncoded");
+    for (const code of new Set(detail.observations.map((o) => o.code))) inc(c.observations, code);
   }
   return c;
 }
@@ -213,7 +220,8 @@ describe("the daily census row", () => {
       expect(seen(row.refusals), d).toEqual(api.refusals);
       expect(seen(row.overall), d).toEqual(api.overall);
       expect(seen(row.notCheckedCauses), d).toEqual(api.notCheckedCauses);
-      expect(row.observations, d).toBeNull();
+      expect(seen(row.observations), d).toEqual(api.observations);
+      expect(Object.keys(row.observations!).sort(), d).toEqual([...OBSERVATION_CODES].sort());
       // Each count covers every listed server exactly once.
       for (const m of [row.eras, row.auth, row.overall])
         expect(
@@ -272,6 +280,7 @@ describe("rebuilding days from stored runs", () => {
       expect(now.uncertain).toBe(0);
       expect(now.transports).toBeNull();
       expect(now.refusals).toBeNull();
+      expect(now.observations).toBeNull();
       const kept = ({ registry, probed, needsConfiguration, revisions, eras, auth, overall, notCheckedCauses }: CensusDay) => ({
         registry,
         probed,

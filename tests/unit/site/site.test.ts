@@ -112,13 +112,14 @@ describe("FAQ", () => {
     expect(changesSince("2026-09-23").map((c) => c.date)).toEqual([
       "2026-12-01",
       "2026-12-01",
+      "2026-12-01",
       ...Array(9).fill("2026-11-30"),
       "2026-10-06",
       "2026-10-01",
       "2026-09-26",
     ]);
-    expect(changesSince("2026-11-05").map((c) => c.version)).toEqual(["0.13.0", null, "0.12.0", ...Array(8).fill(null)]);
-    expect(changesSince("2026-11-30").map((c) => c.version)).toEqual(["0.13.0", null]);
+    expect(changesSince("2026-11-05").map((c) => c.version)).toEqual(["0.14.0", "0.13.0", null, "0.12.0", ...Array(8).fill(null)]);
+    expect(changesSince("2026-11-30").map((c) => c.version)).toEqual(["0.14.0", "0.13.0", null]);
     expect(changesSince("2026-12-01")).toHaveLength(0);
   });
 
