@@ -72,7 +72,8 @@ test("hostile tool names stay text, and the JSON and /census carry the observati
   const table = page.locator("#observation-counts");
   await expect(table.locator("tbody tr")).toHaveCount(OBSERVATION_CODES.length);
   await expect(table.locator("tr[data-code=secret_file_handoff] td[data-label=Servers]")).toHaveText("1");
-  await expect(table.locator("tr[data-code=duplicate_tool_name] td[data-label=Servers]")).toHaveText("8");
+  await expect(table.locator("tr[data-code=hidden_tag_characters] td[data-label=Servers]")).toHaveText("1");
+  await expect(table.locator("tr[data-code=bidi_controls] td[data-label=Servers]")).toHaveText("0");
   await screenshot(page, "observations-census-1280");
 });
 
