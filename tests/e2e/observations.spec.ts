@@ -96,6 +96,11 @@ test("the FAQ explains every code in both languages, and the rule index links ea
       await page.setViewportSize({ width, height: 900 });
       await page.goto(path);
       for (const code of OBSERVATION_CODES) await expect(page.locator(`[id="${observationAnchor(code)}"]`)).toContainText(code);
+      // Each code in the table reads whole, on one line (the Chinese cells beside it break between any two characters).
+      const split = await page.evaluate((ids) => {
+        return ids.filter((id) => (document.getElementById(id)?.querySelector("td code")?.getClientRects().length ?? 0) !== 1);
+      }, OBSERVATION_CODES.map(observationAnchor));
+      expect(split, `${path} at ${width} px: codes split over lines`).toEqual([]);
       await expect(page.locator("#limits")).toBeVisible();
       await screenshot(page, `observations-faq-${lang}-${width}`);
     }
