@@ -1,12 +1,12 @@
 import Link from "next/link";
-import { CHECK_IDS, CHECK_STATES, type CheckState } from "@/lib/checks/vocabulary";
+import { CHECK_IDS, CHECK_STATES, OBSERVATION_CODES, type CheckState } from "@/lib/checks/vocabulary";
 import { CHECK_LABELS, SORT_LABELS, SORT_ORDER_WORDS, STATE_LABELS } from "@/lib/site/labels";
 import { counted, WORDS } from "@/lib/site/plural";
 import { SERVER_SORTS } from "@/lib/store/vocabulary";
 import { getConfig } from "@/lib/config";
 import { listServers, SORT_DEFAULT_ORDER, summaryCounts } from "@/lib/store/servers";
 import { formatCount } from "@/lib/site/format";
-import { indexHref, type IndexQuery } from "@/lib/site/query";
+import { indexHref, UNKNOWN_OBSERVATION_FILTER, type IndexQuery } from "@/lib/site/query";
 import { historyDays } from "@/lib/store/history";
 import { historyFromDay } from "@/lib/site/history";
 import { RenderStamp } from "./RenderStamp";
@@ -45,7 +45,12 @@ export function IndexView({ query }: { query: IndexQuery }) {
     list.rows.map((r) => r.name),
     historyFromDay(now),
   );
-  const filtered = query.q !== "" || Object.keys(query.states).length > 0 || query.includeLeft || query.overall !== undefined;
+  const filtered =
+    query.q !== "" ||
+    Object.keys(query.states).length > 0 ||
+    query.includeLeft ||
+    query.overall !== undefined ||
+    query.observation !== undefined;
   // On a narrow screen the per-check filters are folded unless one of them is in use (wide screens always show them).
   const checkFiltered = Object.keys(query.states).length > 0 || query.includeLeft;
 
@@ -129,6 +134,21 @@ export function IndexView({ query }: { query: IndexQuery }) {
           </div>
           <StateSelect name="overall" label="Overall" value={query.overall} />
           <div className="field">
+            <label htmlFor="f-observation">Observation</label>
+            <select id="f-observation" name="observation" defaultValue={query.observation ?? ""} aria-describedby="observation-help">
+              <option value="">any or none</option>
+              <option value="any">at least one</option>
+              {OBSERVATION_CODES.map((c) => (
+                <option key={c} value={c}>
+                  {c}
+                </option>
+              ))}
+            </select>
+            <span id="observation-help" className="visually-hidden">
+              Facts about the tool definitions of the latest complete read, never verdicts.
+            </span>
+          </div>
+          <div className="field">
             <label htmlFor="f-sort">Sort by</label>
             <select id="f-sort" name="sort" defaultValue={query.sort}>
               {SERVER_SORTS.map((s) => (
@@ -164,6 +184,11 @@ export function IndexView({ query }: { query: IndexQuery }) {
       </div>
 
       <section aria-labelledby="servers-h">
+        {query.observationUnknown ? (
+          <p className="form-error" role="alert">
+            {UNKNOWN_OBSERVATION_FILTER}
+          </p>
+        ) : null}
         <div className="servers-head">
           <h2 id="servers-h">Servers</h2>
           <p role="status">

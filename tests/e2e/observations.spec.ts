@@ -72,7 +72,8 @@ test("hostile tool names stay text, and the JSON and /census carry the observati
   const table = page.locator("#observation-counts");
   await expect(table.locator("tbody tr")).toHaveCount(OBSERVATION_CODES.length);
   await expect(table.locator("tr[data-code=secret_file_handoff] td[data-label=Servers]")).toHaveText("1");
-  await expect(table.locator("tr[data-code=duplicate_tool_name] td[data-label=Servers]")).toHaveText("8");
+  await expect(table.locator("tr[data-code=hidden_tag_characters] td[data-label=Servers]")).toHaveText("1");
+  await expect(table.locator("tr[data-code=bidi_controls] td[data-label=Servers]")).toHaveText("0");
   await screenshot(page, "observations-census-1280");
 });
 
@@ -95,6 +96,11 @@ test("the FAQ explains every code in both languages, and the rule index links ea
       await page.setViewportSize({ width, height: 900 });
       await page.goto(path);
       for (const code of OBSERVATION_CODES) await expect(page.locator(`[id="${observationAnchor(code)}"]`)).toContainText(code);
+      // Each code in the table reads whole, on one line (the Chinese cells beside it break between any two characters).
+      const split = await page.evaluate((ids) => {
+        return ids.filter((id) => (document.getElementById(id)?.querySelector("td code")?.getClientRects().length ?? 0) !== 1);
+      }, OBSERVATION_CODES.map(observationAnchor));
+      expect(split, `${path} at ${width} px: codes split over lines`).toEqual([]);
       await expect(page.locator("#limits")).toBeVisible();
       await screenshot(page, `observations-faq-${lang}-${width}`);
     }
@@ -102,4 +108,33 @@ test("the FAQ explains every code in both languages, and the rule index links ea
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto("/faq");
   await expect(page.locator(`a[href="/faq/tool-observations#${observationAnchor("secret_file_handoff")}"]`)).toHaveCount(1);
+});
+
+test("the index filters by observation, and an unknown code is a form error, never a crash", async ({ page, request }) => {
+  await page.goto("/");
+  await page.getByLabel("Observation").selectOption("secret_file_handoff");
+  await page.getByRole("button", { name: "Show servers" }).click();
+  await expect(page).toHaveURL(/observation=secret_file_handoff/);
+  const rows = page.locator("table.server-table tbody tr");
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toContainText(SEED.poisoned);
+  await screenshot(page, "observations-index-filter-1280");
+  await page.setViewportSize({ width: 390, height: 900 });
+  await page.goto("/?observations=any");
+  await expect(page.getByLabel("Observation")).toHaveValue("any");
+  await expect(page.locator("table.server-table tbody tr", { hasText: SEED.poisoned })).toHaveCount(1);
+  await screenshot(page, "observations-index-filter-390");
+  await page.setViewportSize({ width: 1280, height: 900 });
+
+  const bad = await page.goto("/?observation=rug_pull");
+  expect(bad?.status()).toBe(200);
+  await expect(page.locator(".form-error")).toContainText("That is not an observation code");
+  await expect(page.locator("table.server-table tbody tr")).toHaveCount(50);
+
+  const api = await request.get("/api/servers?observation=rug_pull");
+  expect(api.status()).toBe(400);
+  expect(await api.json()).toMatchObject({ error: "bad_request" });
+  const any = await (await request.get("/api/servers?observations=any&pageSize=200")).json();
+  expect(any.rows.map((r: { name: string }) => r.name)).toContain(SEED.poisoned);
+  expect(any.rows.map((r: { name: string }) => r.name)).not.toContain(SEED.modern);
 });

@@ -201,12 +201,12 @@ const DEFS_ZH: Record<ObservationCode, Def> = {
   },
   conceals_from_user: {
     definition:
-      "在去掉隐藏字符后的文本上不区分大小写匹配英文短语：do not、don't 或 never 后接 tell、inform、notify、alert (the) user;…… mention this、it 或 that to (the) user;…… mention that you;without telling、informing、notifying 或 alerting the user;hide 或 conceal this、it from the user。",
+      "在去掉隐藏字符后的文本上不区分大小写匹配英文短语：do not、don't 或 never 后接 tell、inform、notify、alert (the) user；…… mention this、it 或 that to (the) user；…… mention that you；without telling、informing、notifying 或 alerting the user；hide 或 conceal this、it from the user。",
     rarely: "工具说明通常是让模型告诉用户一些事；要求它别告诉用户，才是这些短语所做的事。单独的 tell the user 从不命中。",
   },
   overrides_instructions: {
     definition:
-      "按同样方式匹配：ignore (all) previous、prior、above 或 earlier instructions;disregard (all) previous、prior 或 above instructions、rules 或 guidelines。",
+      "按同样方式匹配：ignore (all) previous、prior、above 或 earlier instructions；disregard (all) previous、prior 或 above instructions、rules 或 guidelines。",
     rarely: "一条定义描述的是一个工具，谈论模型其他指令的话与此无关。",
   },
   secret_file_handoff: {
@@ -312,7 +312,7 @@ export const OBSERVATIONS_PAGE_ZH: FaqPage = {
   body: [
     { h2: "是事实，不是结论", id: "not-a-verdict" },
     {
-      p: "把服务端接入智能体的人常问：它的工具会不会背着用户引导模型?本站用“观察”来回答：关于读到的工具列表原样内容的事实，每条都注明出现的位置。观察不是第六项检查，它不改变任何状态、徽章、可用率或故障记录，也不评判服务端的意图。",
+      p: "把服务端接入智能体的人常问：它的工具会不会背着用户引导模型？本站用“观察”来回答：关于读到的工具列表原样内容的事实，每条都注明出现的位置。观察不是第六项检查，它不改变任何状态、徽章、可用率或故障记录，也不评判服务端的意图。",
     },
     { h2: "探测器看哪里", id: "where" },
     {
@@ -347,11 +347,11 @@ export const OBSERVATIONS_PAGE_ZH: FaqPage = {
     },
     { h2: "注解是声明，未经核实", id: "annotations" },
     {
-      p: "服务端页面的工具部分按服务端的声明列出每个工具的四个提示，未声明的提示列出规范的默认值：readOnlyHint 为 false,destructiveHint 为 true,idempotentHint 为 false,openWorldHint 为 true。规范要求客户端除非信任服务端，否则把注解视为不可信；本站不核实其中任何一项。",
+      p: "服务端页面的工具部分按服务端的声明列出每个工具的四个提示，未声明的提示列出规范的默认值：readOnlyHint 为 false，destructiveHint 为 true，idempotentHint 为 false，openWorldHint 为 true。规范要求客户端除非信任服务端，否则把注解视为不可信；本站不核实其中任何一项。",
     },
     { h2: "同一版本下的变化", id: "same-version" },
     {
-      p: "工具历史对收到的每个完整工具对象取哈希（包括标题、注解、outputSchema、图标和 _meta），并记下每次读取时服务端报告的 serverInfo.version。定义变了而版本号没变时，这次变化会把这一点作为事实写出来：服务端页面、JSON(`sameServerVersion`)和订阅源里都有。套件 0.14.0 之前存下的列表旁边没有版本号，所以升级后的第一次变化不会作这种表述。",
+      p: "工具历史对收到的每个完整工具对象取哈希（包括标题、注解、outputSchema、图标和 _meta），并记下每次读取时服务端报告的 serverInfo.version。定义变了而版本号没变时，这次变化会把这一点作为事实写出来：服务端页面、JSON（`sameServerVersion`）和订阅源里都有。套件 0.14.0 之前存下的列表旁边没有版本号，所以升级后的第一次变化不会作这种表述。",
     },
     { h2: "全站计数", id: "census" },
     {

@@ -4,7 +4,8 @@ import type { ProbeObservation, ToolDefinition } from "@/lib/probe/types";
 import { canonicalize } from "@/lib/rounds/tool-history";
 import { latestObservations, observationCensus, runObservations } from "@/lib/store/observations";
 import { pruneOldRuns } from "@/lib/store/runs";
-import { badgeStates, getServerDetail } from "@/lib/store/servers";
+import { badgeStates, getServerDetail, listServers } from "@/lib/store/servers";
+import { getServers } from "@/app/api/_lib/handlers";
 import { serverUptime } from "@/lib/store/uptime";
 import { incidentList } from "@/lib/store/incidents";
 import { sameServerVersion } from "@/lib/store/tools";
@@ -176,5 +177,35 @@ describe("tool history over whole tool objects (architecture.md §2.9, §3)", ()
     const [c] = getServerDetail(db, "a/one")!.toolChanges;
     expect(c).toMatchObject({ kind: "changed", path: "description", serverVersionBefore: null, serverVersionAfter: "1.0.0" });
     expect(sameServerVersion(c!)).toBeNull();
+  });
+});
+
+describe("the observation filter of the index and the list API (architecture.md §2.9)", () => {
+  test("?observations=any and ?observation=<code> list the servers whose latest complete read carries it; an unknown code is a 400", async () => {
+    const { db, id } = setup(["a/poisoned", "a/clean", "a/odd"]);
+    record(db, id("a/poisoned"), healthy(at(1), poisoned()), at(1));
+    record(db, id("a/clean"), healthy(at(1), clean()), at(1));
+    record(db, id("a/odd"), healthy(at(1), [tool("x", "Fine\u200B.")]), at(1));
+    const names = (q: Parameters<typeof listServers>[1]) => listServers(db, q).rows.map((r) => r.name);
+    expect(names({ observation: "any" })).toEqual(["a/odd", "a/poisoned"]);
+    expect(names({ observation: "secret_file_handoff" })).toEqual(["a/poisoned"]);
+    expect(names({ observation: "invisible_characters" })).toEqual(["a/odd"]);
+    expect(names({ observation: "bidi_controls" })).toEqual([]);
+    expect(names({})).toHaveLength(3);
+    // The odd server's next read is clean: it leaves the filter.
+    record(db, id("a/odd"), healthy(at(2), [tool("x", "Fine.")]), at(2));
+    expect(names({ observation: "any" })).toEqual(["a/poisoned"]);
+
+    const api = async (qs: string) => {
+      const r = getServers(new Request(`http://x/api/servers?${qs}`), db);
+      return { status: r.status, body: (await r.json()) as { total?: number; rows?: { name: string }[]; error?: string; message?: string } };
+    };
+    expect((await api("observations=any")).body.rows!.map((r) => r.name)).toEqual(["a/poisoned"]);
+    expect((await api("observation=conceals_from_user")).body.total).toBe(1);
+    const bad = await api("observation=rug_pull");
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ error: "bad_request" });
+    expect(bad.body.message).toMatch(/^observation: /);
+    expect((await api("observations=all")).status).toBe(400);
   });
 });
