@@ -198,7 +198,10 @@ describe("the observation filter of the index and the list API (architecture.md 
 
     const api = async (qs: string) => {
       const r = getServers(new Request(`http://x/api/servers?${qs}`), db);
-      return { status: r.status, body: (await r.json()) as { total?: number; rows?: { name: string }[]; error?: string; message?: string } };
+      return {
+        status: r.status,
+        body: (await r.json()) as { total?: number; rows?: { name: string }[]; error?: string; message?: string },
+      };
     };
     expect((await api("observations=any")).body.rows!.map((r) => r.name)).toEqual(["a/poisoned"]);
     expect((await api("observation=conceals_from_user")).body.total).toBe(1);
