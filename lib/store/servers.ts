@@ -20,6 +20,7 @@ import {
   type TransitionRow,
 } from "./runs";
 import { serverToolChanges, type ServerToolChange } from "./tools";
+import { isObservationFilter, observationCondition, type ObservationFilter } from "./observations";
 import { latestCrossReadOf, type CrossReadRow } from "./cross-reads";
 import { HISTORY_SEVERITY } from "./history";
 
@@ -425,6 +426,8 @@ export interface ServerListQuery {
   /** Default name; `order` defaults to the sort's natural one (SORT_DEFAULT_ORDER). */
   sort?: ServerSort;
   order?: SortOrder;
+  /** Only servers whose latest complete read carries an observation, or one code (architecture.md §2.9). */
+  observation?: ObservationFilter;
 }
 
 /** The order each sort reads in unless asked otherwise: names A to Z, the worst overall state first, the most
@@ -469,6 +472,7 @@ export function listServers(db: Db, query: ServerListQuery = {}): ServerList {
     if (state && (CHECK_STATES as readonly string[]).includes(state)) where.push(eq(stateColumn(id), state));
   }
   if (query.overall && (CHECK_STATES as readonly string[]).includes(query.overall)) where.push(eq(servers.overall, query.overall));
+  if (query.observation && isObservationFilter(query.observation)) where.push(observationCondition(query.observation));
   const q = query.q?.trim();
   if (q) {
     const pattern = `%${escapeLike(q.toLowerCase())}%`;
