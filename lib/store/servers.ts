@@ -3,7 +3,7 @@ import { transaction, type Db } from "../../db/client";
 import { placeholders, prepared } from "./prepared";
 import { checkResults, servers, toolSnapshots } from "../../db/schema";
 import { CHECK_IDS, CHECK_STATES, type CheckId, type CheckState, type NotCheckedCause } from "../checks/vocabulary";
-import { REMOTE_STANDINGS, TRANSPORTS, type RemoteStanding, type Transport } from "../probe/protocol";
+import { REMOTE_STANDINGS, TRANSPORTS, type RegistryRemote } from "../probe/protocol";
 import { SERVER_SORTS, type ServerSort, type SortOrder } from "./vocabulary";
 import type { Exchange } from "../probe/types";
 import { optOutFor } from "./optouts";
@@ -64,35 +64,24 @@ function escapeLike(s: string): string {
 
 // ---- The registry's view --------------------------------------------------------------------------
 
-/** One listed remote of a server as kept (architecture.md §2.6): as listed, its transport, and its standing. */
-export interface StoredRemote {
-  url: string;
-  /** The URL with its variables' defaults filled in, when that differs. */
-  filledUrl?: string;
-  transport: Transport;
-  standing: RemoteStanding;
-  /** Why it needs configuration; null for the probed and passed-over ones. */
-  why: string | null;
-}
-
 /** A registry listing in the shape the store keeps; `remotes` absent keeps one remote, the probed one. */
 export type ListedServer = Pick<ServerRow, "name" | "title" | "description" | "version" | "host" | "needsConfig" | "registryUpdatedAt"> & {
   url: string;
   transport: NonNullable<ServerRow["transport"]>;
-  remotes?: StoredRemote[];
+  remotes?: RegistryRemote[];
 };
 
 /** The remotes column back as values; rows written before suite 0.13.0 (or without it) get their one remote. */
-export function remotesOf(row: Pick<ServerRow, "remotes" | "remoteUrl" | "transport" | "needsConfig">): StoredRemote[] {
+export function remotesOf(row: Pick<ServerRow, "remotes" | "remoteUrl" | "transport" | "needsConfig">): RegistryRemote[] {
   const fromJson = parseJson<unknown>(row.remotes, null);
   if (Array.isArray(fromJson)) {
     const ok = fromJson.filter(
-      (r): r is StoredRemote =>
+      (r): r is RegistryRemote =>
         typeof r === "object" &&
         r !== null &&
-        typeof (r as StoredRemote).url === "string" &&
-        (TRANSPORTS as readonly string[]).includes((r as StoredRemote).transport) &&
-        (REMOTE_STANDINGS as readonly string[]).includes((r as StoredRemote).standing),
+        typeof (r as RegistryRemote).url === "string" &&
+        (TRANSPORTS as readonly string[]).includes((r as RegistryRemote).transport) &&
+        (REMOTE_STANDINGS as readonly string[]).includes((r as RegistryRemote).standing),
     );
     if (ok.length) return ok.map((r) => ({ ...r, why: typeof r.why === "string" ? r.why : null }));
   }
@@ -573,7 +562,7 @@ export function checkStateCounts(db: Db): SummaryCounts {
 
 export interface ServerDetail extends ServerSummary, Pick<ServerRow, "version" | "firstSeenAt" | "lastSeenAt" | "registryStatus"> {
   /** Every listed remote with its standing (architecture.md §2.6). */
-  remotes: StoredRemote[];
+  remotes: RegistryRemote[];
   /** Present (in CHECK_IDS order) once the server was evaluated. */
   checks: CheckResultRow[];
   latestRun: RunSummary | null;

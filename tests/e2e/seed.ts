@@ -11,10 +11,9 @@ import {
   type NotCheckedCause,
   type RefusalCode,
 } from "../../lib/checks/vocabulary";
-import { SUITE_VERSION } from "../../lib/probe/protocol";
+import { SUITE_VERSION, type RegistryRemote } from "../../lib/probe/protocol";
 import type { CertificateFacts, Exchange } from "../../lib/probe/types";
 import { hintColumns, type Hint } from "../../lib/checks/hints";
-import type { StoredRemote } from "../../lib/store/servers";
 import { META_KEYS } from "../../lib/store/meta";
 import { stateFields } from "../../lib/store/servers";
 
@@ -127,7 +126,7 @@ export function seedDatabase(file: string, now = Date.now()): void {
         left?: boolean;
         tools?: unknown[];
         failures?: number;
-        remotes?: StoredRemote[];
+        remotes?: RegistryRemote[];
         hints?: Partial<Record<CheckId, Hint>>;
         certificate?: CertificateFacts;
         /** Judged without a request (opted out): no probe time. */
