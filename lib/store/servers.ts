@@ -105,8 +105,7 @@ export interface RegistryApplyResult {
   returned: number;
 }
 
-/** Replaces the registry view in one transaction: upserts every listed server, marks the unlisted ones as
- * having left (their history stays), and clears that mark for servers listed again. */
+/** The columns a registry listing sets on a row it updates (an insert also writes `name` and `firstSeenAt`). */
 const REGISTRY_FIELDS = [
   "title",
   "description",
@@ -240,9 +239,8 @@ export async function applyRegistrySnapshotInSteps(db: Db, listed: ListedServer[
 
 // ---- What a round reads and writes ----------------------------------------------------------------
 
-/** A server as a round needs it. */
-/** `stateHandshake`: the latest handshake verdict, which decides whether a network-level failure gets a second
- * probe before it is recorded (architecture.md §2.7). */
+/** A server as a round needs it. `stateHandshake`: the latest handshake verdict, which decides whether a
+ * network-level failure gets a second probe before it is recorded (architecture.md §2.7). */
 export type DueServer = Pick<ServerRow, "id" | "name" | "remoteUrl" | "transport" | "host" | "needsConfig" | "stateHandshake">;
 
 /** The columns of a DueServer. */
@@ -447,7 +445,8 @@ export interface ServerList {
 
 export const MAX_PAGE_SIZE = 200;
 
-/** Paged server index, ordered by registry name; state filters use the (state, name) indexes. */
+/** Paged server index, filtered and ordered as the query asks (by registry name unless `sort` says otherwise);
+ * state filters use the (state, name) indexes. */
 export function listServers(db: Db, query: ServerListQuery = {}): ServerList {
   const pageSize = Math.min(Math.max(Math.trunc(query.pageSize ?? 50), 1), MAX_PAGE_SIZE);
   const page = Math.max(Math.trunc(query.page ?? 1), 1);
