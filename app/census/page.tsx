@@ -4,7 +4,7 @@ import { MODERN_REVISION } from "@/lib/probe/protocol";
 import { REFUSAL_STATES } from "@/lib/checks/refusal";
 import type { CheckState } from "@/lib/checks/vocabulary";
 import { completeReadCensus, refusalCounts } from "@/lib/store/runs";
-import { revisionCensus } from "@/lib/store/servers";
+import { revisionCensus } from "@/lib/store/servers/counts";
 import { formatCount, formatPercent } from "@/lib/site/format";
 import { REFUSAL_LABELS, tallyRefusals } from "@/lib/site/refusals";
 import { StateChip } from "../_components/StateChip";

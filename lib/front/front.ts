@@ -5,7 +5,7 @@ import type { Db } from "../../db/client";
 import type { FrontLimits } from "../config";
 import { healthFacts } from "../store/health";
 import { releaseRoundLockOf } from "../store/rounds";
-import { countServers } from "../store/servers";
+import { countServers } from "../store/servers/counts";
 import { siteDataVersion } from "../store/versions";
 import { createFrontCache, RenderError, type FrontCache, type Render } from "./cache";
 import { frontError, type RenderFailure } from "./errors";

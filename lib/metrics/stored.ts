@@ -4,7 +4,7 @@ import { CHECK_IDS, CHECK_STATES } from "../checks/vocabulary";
 import { siteStatus } from "../rounds/alerts/status";
 import { RUN_KINDS } from "../rounds/persist";
 import { eventCounts, ROUND_DURATION_BUCKETS_SECONDS, type EventCount } from "../store/counters";
-import { summaryCounts } from "../store/servers";
+import { summaryCounts } from "../store/servers/counts";
 import { ALERT_KINDS, CROSS_READ_OUTCOMES, PROBE_REQUEST_OUTCOMES, type EventCounter } from "../store/vocabulary";
 import { family, histogramSamples, labelled, METRICS, type Family } from "./families";
 

@@ -5,7 +5,7 @@ import { startDemo } from "../demo/start";
 import { startAlertClock, type AlertClock } from "./alerts/clock";
 import { evaluateAlerts } from "./alerts/evaluate";
 import { createAddressPolicy, DEFAULT_USER_AGENT, probeUserAgent } from "../probe";
-import { makeAllDue } from "../store/servers";
+import { makeAllDue } from "../store/servers/round";
 import { startDemoChanges } from "./demo-changes";
 import { createHostGate, type RoundHostGate } from "./host-gate";
 import { startRoundAfterReprobes } from "./reprobe";

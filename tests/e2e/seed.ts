@@ -15,7 +15,7 @@ import { SUITE_VERSION, type RegistryRemote } from "../../lib/probe/protocol";
 import type { CertificateFacts, Exchange } from "../../lib/probe/types";
 import { hintColumns, type Hint } from "../../lib/checks/hints";
 import { META_KEYS } from "../../lib/store/meta";
-import { stateFields } from "../../lib/store/servers";
+import { stateFields } from "../../lib/store/servers/row";
 
 // A realistic small fleet for the e2e suite: every state, transitions, evidence, tools and their
 // changes, coverage days with a dip and an open alert, a server that left the registry, uptime and

@@ -1,6 +1,6 @@
 import { formatUtc } from "@/lib/site/format";
 import { serverFeedPath } from "@/lib/site/paths";
-import type { ServerDetail } from "@/lib/store/servers";
+import type { ServerDetail } from "@/lib/store/servers/detail";
 
 function toolName(tool: unknown): string {
   const n = (tool as { name?: unknown })?.name;

@@ -4,7 +4,11 @@ import { afterEach, describe, expect, test } from "vitest";
 import { closeDb, openDb } from "@/db/client";
 import { servers } from "@/db/schema";
 import { CHECK_IDS, CHECK_STATES } from "@/lib/checks/vocabulary";
-import { getServerDetail, listServers, summaryCounts, applyRegistrySnapshot, listDueServers, type ListedServer } from "@/lib/store/servers";
+import { summaryCounts } from "@/lib/store/servers/counts";
+import { getServerDetail } from "@/lib/store/servers/detail";
+import { listServers } from "@/lib/store/servers/list";
+import { applyRegistrySnapshot, type ListedServer } from "@/lib/store/servers/registry";
+import { listDueServers } from "@/lib/store/servers/round";
 import { acquireRoundLock, finishRound, getRound, heartbeatRound } from "@/lib/store/rounds";
 import { tempDb } from "./helpers";
 
