@@ -2,6 +2,7 @@ import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import type { Db } from "../../db/client";
+import { FRONT_REFUSALS, type FrontRefusal } from "../api/front-vocabulary";
 import type { FrontLimits } from "../config";
 import { healthFacts } from "../store/health";
 import { releaseRoundLockOf } from "../store/rounds";
@@ -13,7 +14,7 @@ import { createRenderGate } from "./gate";
 import { createFrontMetrics } from "./metrics";
 import { superviseRenderer, type Renderer, type RendererStatus } from "./renderer";
 import { frontRoute, type FrontRoute } from "./routes";
-import { createFrontStats, FRONT_REFUSALS, type FrontRefusal, type FrontSnapshot, type FrontStats } from "./stats";
+import { createFrontStats, type FrontSnapshot, type FrontStats } from "./stats";
 import { HopError, type HopFailure, type Upstream } from "./upstream";
 
 // `npm start`'s front process: answers what it holds from memory per data version (cache.ts, keyed by
