@@ -111,7 +111,7 @@ export function ServerTable({
                 <StateChip state={row.states[id]} cause={row.notCheckedCauses[id]} />
               </td>
             ))}
-            <td data-label="Last probed">
+            <td data-label="Last probed" className="cell-probed">
               <LastProbed row={row} />
               <HistoryStripCompact days={stripDays(history.get(row.name) ?? [], now)} />
             </td>

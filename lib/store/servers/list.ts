@@ -5,6 +5,7 @@ import type { Db } from "../../../db/client";
 import { checkResults, servers } from "../../../db/schema";
 import { CHECK_IDS, CHECK_STATES, type CheckId, type CheckState, type NotCheckedCause } from "../../checks/vocabulary";
 import { HISTORY_SEVERITY } from "../history";
+import { isObservationFilter, observationCondition, type ObservationFilter } from "../observations";
 import { SERVER_SORTS, type ServerSort, type SortOrder } from "../vocabulary";
 import { escapeLike, stateColumn, stateSelect, statesOf, type ServerRow, type StateField } from "./row";
 
@@ -80,6 +81,8 @@ export interface ServerListQuery {
   /** Default name; `order` defaults to the sort's natural one (SORT_DEFAULT_ORDER). */
   sort?: ServerSort;
   order?: SortOrder;
+  /** Only servers whose latest complete read carries an observation, or one code (architecture.md §2.9). */
+  observation?: ObservationFilter;
 }
 
 /** The order each sort reads in unless asked otherwise: names A to Z, the worst overall state first, the most
@@ -125,6 +128,7 @@ export function listServers(db: Db, query: ServerListQuery = {}): ServerList {
     if (state && (CHECK_STATES as readonly string[]).includes(state)) where.push(eq(stateColumn(id), state));
   }
   if (query.overall && (CHECK_STATES as readonly string[]).includes(query.overall)) where.push(eq(servers.overall, query.overall));
+  if (query.observation && isObservationFilter(query.observation)) where.push(observationCondition(query.observation));
   const q = query.q?.trim();
   if (q) {
     const pattern = `%${escapeLike(q.toLowerCase())}%`;
