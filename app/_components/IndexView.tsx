@@ -4,7 +4,8 @@ import { CHECK_LABELS, SORT_LABELS, SORT_ORDER_WORDS, STATE_LABELS } from "@/lib
 import { counted, WORDS } from "@/lib/site/plural";
 import { SERVER_SORTS } from "@/lib/store/vocabulary";
 import { getConfig } from "@/lib/config";
-import { listServers, SORT_DEFAULT_ORDER, summaryCounts } from "@/lib/store/servers";
+import { summaryCounts } from "@/lib/store/servers/counts";
+import { listServers, SORT_DEFAULT_ORDER } from "@/lib/store/servers/list";
 import { formatCount } from "@/lib/site/format";
 import { indexHref, UNKNOWN_OBSERVATION_FILTER, type IndexQuery } from "@/lib/site/query";
 import { historyDays } from "@/lib/store/history";

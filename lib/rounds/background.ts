@@ -6,7 +6,7 @@ import { startAlertClock, type AlertClock } from "./alerts/clock";
 import { evaluateAlerts } from "./alerts/evaluate";
 import { createAddressPolicy, DEFAULT_USER_AGENT, probeUserAgent } from "../probe";
 import { getRound } from "../store/rounds";
-import { makeAllDue } from "../store/servers";
+import { makeAllDue } from "../store/servers/round";
 import { REPROBE_ROUND_TRIGGER } from "../store/vocabulary";
 import { afterRound } from "./census";
 import { startDemoChanges } from "./demo-changes";

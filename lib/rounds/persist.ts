@@ -8,7 +8,8 @@ import { type CheckId, type CheckState } from "../checks/vocabulary";
 import type { ProbeObservation, SlowDown } from "../probe/types";
 import { countEvent, countProbeRequests } from "../store/counters";
 import { recordCoverage } from "../store/coverage";
-import { getServerRunState, STATE_FIELDS, updateServer, type ServerRunUpdate } from "../store/servers";
+import { getServerRunState, updateServer, type ServerRunUpdate } from "../store/servers/round";
+import { STATE_FIELDS } from "../store/servers/row";
 import { getToolSnapshot, insertToolChanges, upsertToolSnapshot } from "../store/tools";
 import { recordObservations } from "../store/observations";
 import {

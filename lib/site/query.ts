@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { CHECK_IDS, CHECK_STATES, OBSERVATION_CODES, type CheckId, type CheckState } from "../checks/vocabulary";
 import type { ObservationFilter } from "../store/observations";
-import { MAX_PAGE_SIZE, SORT_DEFAULT_ORDER } from "../store/servers";
+import { MAX_PAGE_SIZE, SORT_DEFAULT_ORDER } from "../store/servers/list";
 import { SERVER_SORTS, SORT_ORDERS, type ServerSort, type SortOrder } from "../store/vocabulary";
 
 export type SearchParams = Record<string, string | string[] | undefined>;

@@ -7,7 +7,7 @@ import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { closeDb, openDb, type Db } from "../../db/client";
 import { addOptOut } from "../../lib/store/optouts";
-import { applyRegistrySnapshot } from "../../lib/store/servers";
+import { applyRegistrySnapshot } from "../../lib/store/servers/registry";
 import { startZooServer, type RunningZooServer } from "../../lib/demo/zoo";
 import { listedServer } from "../unit/store/listed";
 import { SCREENSHOT_DIR } from "./env";

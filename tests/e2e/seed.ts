@@ -12,12 +12,11 @@ import {
   type NotCheckedCause,
   type RefusalCode,
 } from "../../lib/checks/vocabulary";
-import { SUITE_VERSION } from "../../lib/probe/protocol";
+import { SUITE_VERSION, type RegistryRemote } from "../../lib/probe/protocol";
 import type { CertificateFacts, Exchange } from "../../lib/probe/types";
 import { hintColumns, type Hint } from "../../lib/checks/hints";
-import type { StoredRemote } from "../../lib/store/servers";
 import { META_KEYS } from "../../lib/store/meta";
-import { stateFields } from "../../lib/store/servers";
+import { stateFields } from "../../lib/store/servers/row";
 import { CAUSE_KEYS, censusSnapshot, ERA_KEYS, insertCensusDay, OVERALL_KEYS, REFUSAL_KEYS } from "../../lib/store/census";
 import { AUTH_OUTCOMES } from "../../lib/store/vocabulary";
 import { writeServersFile } from "../../lib/rounds/open-data";
@@ -138,7 +137,7 @@ export function seedDatabase(file: string, now = Date.now()): void {
         /** The server's instructions, looked at with the tools (architecture.md §2.9). */
         instructions?: string;
         failures?: number;
-        remotes?: StoredRemote[];
+        remotes?: RegistryRemote[];
         hints?: Partial<Record<CheckId, Hint>>;
         certificate?: CertificateFacts;
         /** Judged without a request (opted out): no probe time. */

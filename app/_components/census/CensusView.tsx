@@ -17,7 +17,7 @@ import { DATA_PATH } from "@/lib/site/paths";
 import { REFUSAL_LABELS, tallyRefusals } from "@/lib/site/refusals";
 import { listCensusDays } from "@/lib/store/census";
 import { completeReadCensus, refusalCounts } from "@/lib/store/runs";
-import { revisionCensus } from "@/lib/store/servers";
+import { revisionCensus } from "@/lib/store/servers/counts";
 import { observationCensus, serversRead, serversWithObservations } from "@/lib/store/observations";
 import { observationAnchor } from "@/lib/site/tool-view";
 import { faqPath } from "@/lib/site/paths";

@@ -1,6 +1,6 @@
 import { formatUtc } from "@/lib/site/format";
 import { serverFeedPath } from "@/lib/site/paths";
-import type { ServerDetail } from "@/lib/store/servers";
+import type { ServerDetail } from "@/lib/store/servers/detail";
 import { FoldSection } from "./FoldSection";
 import type { ObservationFacts } from "@/lib/checks/observations";
 import { observationSentence } from "@/lib/checks/observation-text";

@@ -8,7 +8,7 @@ import { nameFromSegments } from "@/lib/site/paths";
 import type { SearchParams } from "@/lib/site/query";
 import { getRunExchanges } from "@/lib/store/runs";
 import { latestObservationsByName } from "@/lib/store/observations";
-import { getServerDetail, type ServerDetail } from "@/lib/store/servers";
+import { getServerDetail, type ServerDetail } from "@/lib/store/servers/detail";
 import { RenderStamp } from "../../_components/RenderStamp";
 import { ReprobeSection } from "../../_components/ReprobeForm";
 import { ServerHistory } from "../../_components/ServerHistory";

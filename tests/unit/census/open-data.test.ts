@@ -19,7 +19,7 @@ import { fileAnswer, parseRange } from "@/lib/site/file-answer";
 import { serversFileDay } from "@/lib/site/paths";
 import { listCensusDays } from "@/lib/store/census";
 import { serverIdByName } from "@/lib/store/history";
-import { getServerDetail } from "@/lib/store/servers";
+import { getServerDetail } from "@/lib/store/servers/detail";
 import { documentValidator } from "../../fixtures/openapi-ajv";
 
 // The wiring a real deployment runs: rounds started with the process configuration's dependencies (what the scheduler, the

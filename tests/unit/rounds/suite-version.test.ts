@@ -5,7 +5,7 @@ import { judge } from "@/lib/checks";
 import { SUITE_VERSION } from "@/lib/probe/protocol";
 import type { Exchange, ProbeObservation } from "@/lib/probe/types";
 import { persistRun } from "@/lib/rounds/persist";
-import { applyRegistrySnapshot, type ListedServer } from "@/lib/store/servers";
+import { applyRegistrySnapshot, type ListedServer } from "@/lib/store/servers/registry";
 import { tempDb } from "../store/helpers";
 
 const cleanups: (() => void)[] = [];

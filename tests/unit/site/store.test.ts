@@ -1,6 +1,8 @@
 import { describe, expect, test } from "vitest";
 import { alertState, coverageDays } from "@/lib/store/coverage";
-import { badgeStates, countServers, failingLongest, revisionCensus } from "@/lib/store/servers";
+import { countServers, revisionCensus } from "@/lib/store/servers/counts";
+import { badgeStates } from "@/lib/store/servers/detail";
+import { failingLongest } from "@/lib/store/servers/list";
 import { completeReadCensus, refusalCounts } from "@/lib/store/runs";
 import { toolChangeList } from "@/lib/store/tools";
 import { tallyRefusals } from "@/lib/site/refusals";
