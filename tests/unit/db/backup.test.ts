@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { closeDb, MIGRATIONS_FOLDER, openDb } from "@/db/client";
 import { entry, startFixtureRegistry, type FixtureRegistry } from "@/lib/demo/loopback-registry";
 import { createZooHandler } from "@/lib/demo/zoo";
-import { applyRegistrySnapshot } from "@/lib/store/servers";
+import { applyRegistrySnapshot } from "@/lib/store/servers/registry";
 import { listedServer } from "../store/listed";
 
 // npm run backup / npm run restore as an operator runs them: real processes on real SQLite files, a real round
