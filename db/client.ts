@@ -3,6 +3,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
+import { assertNativeBuild } from "./native-build";
 import * as schema from "./schema";
 import { watchWrites, type WriteWatch } from "./write-watch";
 
@@ -19,6 +20,7 @@ export const MIGRATIONS_FOLDER = path.join(process.cwd(), "db", "migrations");
 
 /** Opens (creating if needed) the database file, applies pending migrations, and returns a drizzle handle. */
 export function openDb(file: string, opts: { migrationsFolder?: string } = {}): Db {
+  assertNativeBuild();
   if (file !== ":memory:") fs.mkdirSync(path.dirname(file), { recursive: true });
   const sqlite = new Database(file);
   const writes = watchWrites(sqlite);

@@ -9,8 +9,12 @@ import { crossReadSentence } from "@/lib/site/cross-read";
 import { listQueryOf, ServerListParams } from "@/lib/site/query";
 import { certificateView } from "@/lib/site/certificate";
 import { hintSentence } from "@/lib/checks/hints";
+import { withSentence } from "@/lib/checks/observation-text";
+import { latestObservationsByName } from "@/lib/store/observations";
+import { sameServerVersion } from "@/lib/store/tools";
 import { healthFacts } from "@/lib/store/health";
-import { getServerDetail, listServers } from "@/lib/store/servers";
+import { getServerDetail } from "@/lib/store/servers/detail";
+import { listServers } from "@/lib/store/servers/list";
 import { incidentList } from "@/lib/store/incidents";
 import { serverUptime } from "@/lib/store/uptime";
 import { getRound } from "@/lib/store/rounds";
@@ -118,12 +122,17 @@ export function serverAnswer(name: string, db: Db): TextAnswer {
   const uptime = serverUptime(db, name, now);
   const incidents = incidentList(db, { server: name, limit: SERVER_JSON_INCIDENTS }).rows.map(({ serverName: _, ...i }) => i);
   const crossRead = detail.crossRead && { ...detail.crossRead, sentence: crossReadSentence(detail.crossRead) };
+  // architecture.md §2.9: facts about the latest complete read's tool definitions, and changes under one serverInfo.version.
+  const observations = latestObservationsByName(db, name).map(withSentence);
+  const toolChanges = detail.toolChanges.map((c) => ({ ...c, sameServerVersion: sameServerVersion(c) }));
   const body = JSON.stringify({
     ...detail,
     ...overall,
     checks,
     certificate,
     crossRead,
+    toolChanges,
+    observations,
     history: history?.days ?? [],
     responseTimes: history?.responseTimes ?? null,
     uptime,

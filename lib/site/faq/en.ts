@@ -24,6 +24,7 @@ import {
   WEBHOOK_EXAMPLE,
 } from "./facts";
 import { explainedBlocks, overallBlocks } from "./headline";
+import { OBSERVATIONS_PAGE_EN } from "./observations";
 import type { FaqBook, FaqChrome, FaqSlug } from "./types";
 
 const S = STATE_LABELS.en;
@@ -871,6 +872,8 @@ export const FAQ_EN: FaqBook = {
     ],
   },
 
+  "tool-observations": OBSERVATIONS_PAGE_EN,
+
   schedule: {
     title: "When the probe comes back, and when a fix shows",
     summary: "The schedule after each outcome, the next due time, the Probe again now button, and how rounds run.",
@@ -1017,7 +1020,9 @@ export const FAQ_EN: FaqBook = {
     firstPublished: "2026-11-30",
     body: [
       { h2: "From a fresh clone", id: "clone" },
-      { p: `You need Node.js 20.18.1 or newer. Nothing is stored and no database is needed.` },
+      {
+        p: `You need Node.js 24 (the LTS, which we recommend) or Node.js 20, the two versions our CI tests. Nothing is stored and no database is needed.`,
+      },
       { code: FRESH_CLONE, label: "Fresh clone" },
       { h2: "Options", id: "options" },
       { code: SELF_TEST_CLI, label: "Self-test commands" },

@@ -16,7 +16,7 @@ import { openAlerts, recentAlertEvents, resolvedAlerts } from "@/lib/store/alert
 import { getMeta, META_KEYS, setMeta } from "@/lib/store/meta";
 import { metaOnce } from "@/lib/store/reprobe";
 import { acquireRoundLock } from "@/lib/store/rounds";
-import { applyRegistrySnapshot } from "@/lib/store/servers";
+import { applyRegistrySnapshot } from "@/lib/store/servers/registry";
 import { checkWrites, WRITE_CHECK_MIN_MS } from "@/lib/store/writes";
 import { leftMounts, mountSmallDisk, type SmallDisk } from "../../fixtures/small-disk";
 import { startReceiver } from "../../fixtures/webhook-receiver";

@@ -12,7 +12,7 @@ import { createAddressPolicy } from "@/lib/probe";
 import { startRound, type RoundDeps, type RoundSummary } from "@/lib/rounds/round";
 import { getMeta, META_KEYS } from "@/lib/store/meta";
 import { getRound } from "@/lib/store/rounds";
-import { applyRegistrySnapshot } from "@/lib/store/servers";
+import { applyRegistrySnapshot } from "@/lib/store/servers/registry";
 import { WRITE_CHECK_MIN_MS } from "@/lib/store/writes";
 import { leftMounts, mountSmallDisk, type SmallDisk } from "../../fixtures/small-disk";
 
