@@ -72,6 +72,8 @@ export function createWriteStop(db: Db): WriteStop {
  */
 export async function untilWritable(db: Db, o: { roundId: number; now: () => Date; pollMs?: number }): Promise<boolean> {
   for (;;) {
+    // A closed connection (the process is stopping) records nothing more.
+    if (!db.$client.open) return false;
     if (checkWrites(db, o.now()).writable) return true;
     if (getRound(db, o.roundId)?.status !== "running") return false;
     await new Promise((r) => setTimeout(r, o.pollMs ?? STOPPED_ROUND_POLL_MS));
