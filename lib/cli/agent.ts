@@ -78,6 +78,8 @@ async function main(): Promise<void> {
       );
     },
   });
+  // The subscription is at the broker before anyone is told the agent answers.
+  await nc.flush();
   console.log(`[agent] region ${region} answering as ${agent} (${userAgent})`);
   let stopping = false;
   const stop = (signal: string) => {

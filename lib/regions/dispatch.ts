@@ -52,6 +52,8 @@ export function createDispatcher(d: DispatcherDeps): Dispatcher {
       const ms = () => Math.round(performance.now() - t0);
       const id = randomBytes(8).toString("hex");
       const none = (cause: NoAnswerCause, problem: string): RegionAnswer => ({ ok: false, region, cause, problem, ms: ms() });
+      // A connection made just now is taken; one still under way is not waited for (the broker may be down).
+      if (!nc) await Promise.race([d.connection.catch(() => undefined), new Promise((r) => setImmediate(r))]);
       if (!nc || !isUp()) return none("nats_down", failed ?? "the site is not connected to NATS");
       let data: Uint8Array;
       try {
