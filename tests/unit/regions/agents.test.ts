@@ -3,7 +3,7 @@ import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { connect, type NatsConnection } from "@nats-io/transport-node";
 import { judge } from "@/lib/checks";
-import { createAddressPolicy, probeServer, type ProbeTarget } from "@/lib/probe";
+import type { ProbeTarget } from "@/lib/probe";
 import { createDispatcher, type Dispatcher } from "@/lib/regions/dispatch";
 import { createRegionBook, type RegionBook } from "@/lib/regions/health";
 import { probeAcrossRegions, type RegionalDeps } from "@/lib/regions/regional";
@@ -116,7 +116,7 @@ describe("agents on NATS", () => {
     const nc = await connect({ servers: broker.url, user: agentUser("a"), pass: broker.users[agentUser("a")]! });
     try {
       const refused: string[] = [];
-      const sub = nc.subscribe(probeSubject("b"), { queue: agentQueue("b"), callback: (err) => err && refused.push(err.message) });
+      const sub = nc.subscribe(probeSubject("b"), { queue: agentQueue("b"), callback: (err) => void (err && refused.push(err.message)) });
       nc.publish(probeSubject("b"), "forged");
       await nc.flush();
       await sub.closed;

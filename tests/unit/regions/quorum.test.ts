@@ -156,7 +156,7 @@ describe("the region book", () => {
 });
 
 describe("answers from agents", () => {
-  const answer = { v: 1, id: "r1", region: "a", agent: "h:1", observation: readObs() };
+  const answer = { v: 1 as const, id: "r1", region: "a", agent: "h:1", observation: readObs() };
   const request = { id: "r1", url: readObs().url };
 
   test("a well-formed answer is accepted", () => {
