@@ -262,3 +262,48 @@ describe("faults of the broker and of agents", () => {
     for (const r of REGIONS) expect(agents.get(r)!.output()).toMatch(/\[nats\] mcp-status-agent-\w+: reconnected/);
   }, 60_000);
 });
+
+describe("the host gate across regions", () => {
+  test("a crowded host (50 servers) probed through three regions never sees more than its bound", async () => {
+    const mounts = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`/t${i}`, zooMount("modern-healthy-paged", `/t${i}`)]));
+    const crowded = await startLoopbackHost("127.0.0.1", { mounts, delayMs: 20 });
+    hosts.push(crowded);
+    const book = createRegionBook({ regions: REGIONS, now: () => new Date() });
+    const gate = createHostGate({ limitOf: () => 4 });
+    const names = Object.keys(mounts);
+    const queue = [...names];
+    const worker = async () => {
+      for (let p = queue.shift(); p; p = queue.shift()) {
+        const o = await probeAcrossRegions(deps(book, 1, { gate }), server(`io.example${p}`, crowded.url(p)));
+        expect(hs(o.verdict!.results)).toBe("verified");
+      }
+    };
+    await Promise.all(Array.from({ length: 16 }, worker));
+    expect(crowded.peak).toBeLessThanOrEqual(4);
+    expect(crowded.peak).toBeGreaterThan(1);
+    const regionsSeen = new Set(crowded.requests.map((r) => /region (\w+)\)/.exec(r.userAgent)?.[1]));
+    expect([...regionsSeen].sort()).toEqual(REGIONS);
+  }, 120_000);
+
+  test("a Crawl-delay host's requests stay spaced by the delay across regions", async () => {
+    const mounts = Object.fromEntries(Array.from({ length: 3 }, (_, i) => [`/d${i}`, zooMount("modern-healthy-paged", `/d${i}`)]));
+    const polite = await startLoopbackHost("127.0.0.1", { mounts });
+    hosts.push(polite);
+    const book = createRegionBook({ regions: REGIONS, now: () => new Date() });
+    const gate = createHostGate({ limitOf: () => 4 });
+    const host = new URL(polite.origin).host;
+    gate.setCrawlDelay(host, 0.4);
+    const names = Object.keys(mounts);
+    await Promise.all(
+      names.map((p, i) =>
+        probeAcrossRegions(deps(book, i, { gate }), {
+          ...server(`io.example${p}`, polite.url(p)),
+          request: { limits: { deadlineMs: 20_000 }, crawlDelayMs: gate.crawlDelayMs(host) },
+        }),
+      ),
+    );
+    const seen = [...polite.requests].sort((x, y) => x.start - y.start);
+    expect(new Set(seen.map((r) => /region (\w+)\)/.exec(r.userAgent)?.[1])).size).toBeGreaterThan(1);
+    for (let i = 1; i < seen.length; i++) expect(seen[i]!.start - seen[i - 1]!.end).toBeGreaterThanOrEqual(400 - 5);
+  }, 120_000);
+});
