@@ -27,6 +27,8 @@ import { nameJitter, nextSchedule, type ScheduleOutcome } from "./schedule";
 import { probeTimings } from "./timings";
 import { canonicalToolList, diffToolLists, hashToolList } from "./tool-history";
 import { incidentStep, uptimeOutcome } from "./uptime";
+import type { QuorumFacts } from "../regions/quorum";
+import type { RunRole } from "../regions/vocabulary";
 
 /** How a server's run went, as the round counts it. `partly_read`: the handshake worked but the tool list was not
  * read to its end (endless pages, the probe's deadline), without a failure, gate or slow-down to blame. */
@@ -47,6 +49,25 @@ export interface PersistInput {
   skipped: boolean;
   optOutSource?: OptOutSource;
   now: Date;
+  /** architecture.md §8: the region whose observation this is (`local` when absent, as without regions), the quorum of the
+   * regions that voted, and the round's other reads of the server, each written as a run of its own. */
+  regional?: {
+    region: string;
+    quorum: QuorumFacts | null;
+    others: { region: string; role: RunRole; obs: ProbeObservation; results: CheckResult[] }[];
+  };
+}
+
+/** A run's own discovery states and reason, for the per-region view (architecture.md §8). */
+export interface RunDiscovery {
+  states: Partial<Record<CheckId, CheckState>>;
+  reason: string;
+}
+
+function discoveryOf(results: CheckResult[]): RunDiscovery {
+  const discovery = results.filter((r) => r.check === "handshake" || r.check === "protocol_version" || r.check === "tools_list");
+  const failing = discovery.find((r) => r.state === "failed") ?? discovery.find((r) => r.state !== "verified") ?? discovery[0];
+  return { states: Object.fromEntries(discovery.map((r) => [r.check, r.state])), reason: failing?.reason ?? "" };
 }
 
 export interface PersistResult {
@@ -205,7 +226,15 @@ export function writeRun(db: Db, input: PersistInput): PersistResult {
       overall: overall?.state ?? null,
       overallCause: overall?.cause ?? null,
       uptime,
+      ...(input.regional
+        ? {
+            region: input.regional.region,
+            quorum: input.regional.quorum ? JSON.stringify(input.regional.quorum) : null,
+            discovery: JSON.stringify(discoveryOf(results)),
+          }
+        : {}),
     });
+    for (const o of input.regional?.others ?? []) writeRegionalRun(db, input, runId, o);
     recordDay(db, input.serverId, runId, results, timings, uptime, now);
     recordIncident(db, input.serverId, runId, results, uptime, nowIso);
     if (prev.lastRunId) pruneRunExchanges(db, prev.lastRunId);
@@ -288,4 +317,43 @@ export function writeRun(db: Db, input: PersistInput): PersistResult {
     countProbeRequests(db, obs.exchanges);
     return { runId, kind, transitions: transitions.length, toolChanges: toolChangeCount, nextDueAt: schedule.nextDueAt };
   }
+}
+
+/** Another region's read of the server in the same round (architecture.md §8): a run of its own, with its region, role
+ * and evidence, pointing at the run that set the state. It moves no state, schedule, day, incident or coverage. */
+function writeRegionalRun(
+  db: Db,
+  input: PersistInput,
+  verdictRunId: number,
+  o: NonNullable<PersistInput["regional"]>["others"][number],
+): void {
+  const { obs, results } = o;
+  const overall = overallOf(results);
+  const startedMs = Date.parse(obs.startedAt);
+  const finishedMs = Date.parse(obs.finishedAt);
+  insertRun(db, {
+    serverId: input.serverId,
+    roundId: input.roundId,
+    startedAt: obs.startedAt,
+    finishedAt: obs.finishedAt,
+    durationMs: Number.isFinite(finishedMs - startedMs) ? Math.max(0, finishedMs - startedMs) : 0,
+    suiteVersion: SUITE_VERSION,
+    era: obs.era,
+    protocolVersion: agreedRevision(obs),
+    requests: obs.exchanges.length,
+    requestsOk: obs.exchanges.filter((e) => isOk(e.status)).length,
+    read: isCompleteRead(obs),
+    exchangesJson: JSON.stringify(obs.exchanges),
+    certificate: obs.certificate ? JSON.stringify(obs.certificate) : null,
+    keepEvidence: false,
+    ...probeTimings(obs),
+    overall: overall?.state ?? null,
+    overallCause: overall?.cause ?? null,
+    uptime: uptimeOutcome(obs),
+    region: o.region,
+    role: o.role,
+    verdictRunId,
+    discovery: JSON.stringify(discoveryOf(results)),
+  });
+  countProbeRequests(db, obs.exchanges);
 }

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, isNotNull, isNull, lt, notInArray, sql } from "drizzle-orm";
+import { and, asc, desc, eq, isNotNull, isNull, lt, notInArray, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { fieldsOf, placeholders, prefixed, prepared } from "./prepared";
 import { checkResults, runs, servers, transitions } from "../../db/schema";
@@ -49,13 +49,13 @@ export function insertRun(db: Db, run: NewRun): number {
   return stmt.get(row).id;
 }
 
-/** Drops the exchanges of a superseded run unless it was kept as evidence of a transition. */
+/** Drops the exchanges of a superseded run (and of the other regions' runs of its round) unless it was kept as evidence of a transition. */
 export function pruneRunExchanges(db: Db, runId: number): void {
   prepared(db, "runs.pruneExchanges", () =>
     db
       .update(runs)
       .set({ exchanges: null })
-      .where(and(eq(runs.id, sql.placeholder("runId")), eq(runs.keepEvidence, false)))
+      .where(and(or(eq(runs.id, sql.placeholder("runId")), eq(runs.verdictRunId, sql.placeholder("runId"))), eq(runs.keepEvidence, false)))
       .prepare(),
   ).run({ runId });
 }
