@@ -300,7 +300,32 @@ export const StatusAnswer = z
       })
       .nullable()
       .describe("The latest cross-read day's counts by outcome."),
-    alerts: z.array(z.object({ kind: z.enum(ALERT_KINDS), since: instant, day, message: z.string() })).describe("The open alerts."),
+    alerts: z
+      .array(
+        z.object({
+          kind: z.enum(ALERT_KINDS),
+          since: instant,
+          day,
+          message: z.string(),
+          subject: z.string().optional().describe("What the alert is about, for kinds that open one per thing: a region_down's region."),
+        }),
+      )
+      .describe("The open alerts."),
+    regions: z
+      .array(
+        z.object({
+          id: z.string(),
+          up: z.boolean(),
+          lastAnswerAt: instant.nullable(),
+          hostShare: z
+            .number()
+            .min(0)
+            .max(1)
+            .nullable()
+            .describe("Share of the latest distinct hosts this region failed to reach at the network level."),
+        }),
+      )
+      .describe("The probing regions (architecture.md §8); empty without NATS_URL, when the site probes alone as `local`."),
   })
   .describe("For outside monitors: 503 while any alert is open, 200 otherwise, the same JSON either way.");
 

@@ -23,6 +23,8 @@ export interface Dispatcher {
 export interface DispatcherDeps {
   /** The connection, once made; it may still be under way (or the broker down) when probes are asked for. */
   connection: Promise<NatsConnection>;
+  /** How long the first probes wait for a connection still under way. Default 5 s. */
+  connectWaitMs?: number;
   log?: (line: string) => void;
 }
 
@@ -31,8 +33,12 @@ export function createDispatcher(d: DispatcherDeps): Dispatcher {
   let nc: NatsConnection | null = null;
   let failed: string | null = null;
   let linked = false;
+  let closed = false;
+  let firstWait: Promise<void> | undefined;
   d.connection.then(
     (c) => {
+      // A connection that arrives after close() is closed at once.
+      if (closed) return void c.close().catch(() => undefined);
       nc = c;
       linked = true;
       void (async () => {
@@ -52,8 +58,17 @@ export function createDispatcher(d: DispatcherDeps): Dispatcher {
       const ms = () => Math.round(performance.now() - t0);
       const id = randomBytes(8).toString("hex");
       const none = (cause: NoAnswerCause, problem: string): RegionAnswer => ({ ok: false, region, cause, problem, ms: ms() });
-      // A connection made just now is taken; one still under way is not waited for (the broker may be down).
-      if (!nc) await Promise.race([d.connection.catch(() => undefined), new Promise((r) => setImmediate(r))]);
+      // The first probes wait a little for a connection under way; once that wait ran out, the broker counts as down.
+      if (!nc && !closed) {
+        firstWait ??= Promise.race([
+          d.connection.then(
+            () => undefined,
+            () => undefined,
+          ),
+          new Promise<void>((r) => setTimeout(r, d.connectWaitMs ?? 5_000).unref()),
+        ]);
+        await firstWait;
+      }
       if (!nc || !isUp()) return none("nats_down", failed ?? "the site is not connected to NATS");
       let data: Uint8Array;
       try {
@@ -78,8 +93,8 @@ export function createDispatcher(d: DispatcherDeps): Dispatcher {
       return { ok: true, region, observation: decoded.answer.observation, agent: decoded.answer.agent, ms: ms() };
     },
     async close() {
-      const c = nc ?? (await d.connection.catch(() => null));
-      if (c && !c.isClosed()) await c.close();
+      closed = true;
+      if (nc && !nc.isClosed()) await nc.close();
     },
   };
 }

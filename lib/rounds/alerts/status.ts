@@ -5,6 +5,7 @@ import { lastRoundFinishedAt, openAlerts } from "../../store/alerts";
 import { coverageBetween, firstCoverageDay } from "../../store/coverage";
 import { crossReadCounts, crossReadsOn, latestCrossReadDay } from "../../store/cross-reads";
 import type { ApiShape } from "../../api/schemas";
+import { storedRegionStates } from "../../store/regions";
 
 /** The answer of GET /api/status (its shape: StatusAnswer in lib/api/schemas). */
 export function siteStatus(db: Db, now: Date): ApiShape<"StatusAnswer"> {
@@ -18,7 +19,14 @@ export function siteStatus(db: Db, now: Date): ApiShape<"StatusAnswer"> {
     lastRoundFinishedAt: lastRoundFinishedAt(db),
     coverage: { today: history.get(today) ?? 0, median7d: verdict?.baseline ?? null },
     crossRead: day ? { day, ...crossReadCounts(db, day) } : null,
-    alerts: openAlerts(db).map((a) => ({ kind: a.kind, since: a.createdAt, day: a.day, message: a.message })),
+    alerts: openAlerts(db).map((a) => ({
+      kind: a.kind,
+      since: a.createdAt,
+      day: a.day,
+      message: a.message,
+      ...(a.subject ? { subject: a.subject } : {}),
+    })),
+    regions: storedRegionStates(db).map((r) => ({ id: r.id, up: r.up, lastAnswerAt: r.lastAnswerAt, hostShare: r.hostShare })),
   };
 }
 

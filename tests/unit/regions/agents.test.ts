@@ -304,6 +304,8 @@ describe("the host gate across regions", () => {
     );
     const seen = [...polite.requests].sort((x, y) => x.start - y.start);
     expect(new Set(seen.map((r) => /region (\w+)\)/.exec(r.userAgent)?.[1])).size).toBeGreaterThan(1);
-    for (let i = 1; i < seen.length; i++) expect(seen[i]!.start - seen[i - 1]!.end).toBeGreaterThanOrEqual(400 - 5);
+    // The fixture notes a request's end when this busy process gets to it, after the agent has read the last byte, so a
+    // gap can look up to a few ms shorter than it was on the wire; 25 ms of the 400 are left for that.
+    for (let i = 1; i < seen.length; i++) expect(seen[i]!.start - seen[i - 1]!.end).toBeGreaterThanOrEqual(400 - 25);
   }, 120_000);
 });
