@@ -21,6 +21,7 @@ export const FAQ_SLUGS = [
   "opting-out",
   "coverage",
   "own-network",
+  "regions",
   "operating",
   "changelog",
 ] as const;
