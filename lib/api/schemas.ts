@@ -1,9 +1,18 @@
 import { z } from "zod";
 import { ROUND_STATUSES } from "../../db/schema";
-import { CHECK_IDS, CHECK_STATES, HINT_CODES, NO_FALLBACK_RULES, NOT_CHECKED_CAUSES, REFUSAL_CODES } from "../checks/vocabulary";
+import {
+  CHECK_IDS,
+  CHECK_STATES,
+  DISCOVERY_CHECKS,
+  HINT_CODES,
+  NO_FALLBACK_RULES,
+  NOT_CHECKED_CAUSES,
+  REFUSAL_CODES,
+} from "../checks/vocabulary";
 import { FRONT_OUTCOMES, FRONT_REFUSALS, RENDERER_STATES } from "./front-vocabulary";
 import { ERAS, NETWORK_ERROR_KINDS, REMOTE_STANDINGS, TRANSPORTS } from "../probe/protocol";
 import { EXCHANGE_PHASES } from "../probe/types";
+import { RUN_ROLES } from "../regions/vocabulary";
 import { ALERT_KINDS, CROSS_READ_EXPLANATIONS, CROSS_READ_OUTCOMES, TOOL_CHANGE_KINDS, UPTIME_OUTCOMES } from "../store/vocabulary";
 import { UPTIME_WINDOWS } from "../store/uptime";
 
@@ -145,6 +154,8 @@ export const RunSummary = z.object({
   overall: checkState.nullable().describe("The overall state this run left the server in."),
   overallCause: notCheckedCause.nullable(),
   uptime: z.enum(UPTIME_OUTCOMES).nullable().describe("How this probe counts for uptime: up, down, or left out."),
+  region: z.string().describe("The region that probed (architecture.md §8); `local` for the site itself."),
+  role: z.enum(RUN_ROLES).describe("primary, or the confirmation that read the server when the primary failed alone."),
 });
 
 export const Transition = z.object({
@@ -273,6 +284,37 @@ export const ServerAnswer = ServerRow.extend({
   crossRead: ServerCrossRead.nullable(),
   uptime: Uptime.nullable(),
   incidents: z.array(Incident).describe("The latest incidents, most recent first."),
+  regions: z
+    .array(
+      z.object({
+        region: z.string(),
+        role: z.enum(RUN_ROLES),
+        deciding: z.boolean().describe("This region's read set the state."),
+        at: instant,
+        states: z.object(
+          Object.fromEntries(DISCOVERY_CHECKS.map((id) => [id, checkState.optional()])) as Record<
+            (typeof DISCOVERY_CHECKS)[number],
+            z.ZodOptional<typeof checkState>
+          >,
+        ),
+        handshakeMs: count.nullable(),
+        reason: z.string(),
+      }),
+    )
+    .describe(
+      "Each region's read of the server in the latest round (architecture.md §8), the deciding one first; one `local` entry without regions.",
+    ),
+  quorum: z
+    .object({
+      regions: z.array(z.string()).describe("The regions that voted, primary first."),
+      failed: z.array(z.string()).describe("Those whose handshake or tool list failed."),
+      note: z.string().nullable().describe("The regional note when a minority failed: who, when and how, and who read it."),
+    })
+    .nullable()
+    .describe("How the regions voted in the latest round; null when fewer than two voted."),
+  regionUptime: z
+    .array(z.object({ region: z.string(), ratio: z.number().min(0).max(1).nullable(), up: count, reached: count, from: instant }))
+    .describe("Uptime over the last 30 days per region that probed the server (from its runs)."),
 }).describe("Everything the server page shows.");
 
 // ---- /api/badge/<name> ---------------------------------------------------------------------------------

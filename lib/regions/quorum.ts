@@ -3,9 +3,10 @@
 // regional note beside the state, never the state.
 import type { CheckResult } from "../checks/types";
 import { networkFailureOf } from "../checks/network";
-import type { NetworkErrorKind } from "../probe/protocol";
 import type { ProbeObservation } from "../probe/types";
-import type { RunRole } from "./vocabulary";
+import type { FailureFacts, QuorumFacts, RegionalNote, RunRole } from "./vocabulary";
+
+export type { FailureFacts, QuorumFacts, RegionalNote };
 
 /** One region's probe of the server in this round, judged at the site. */
 export interface RegionalRead {
@@ -13,28 +14,6 @@ export interface RegionalRead {
   role: RunRole;
   obs: ProbeObservation;
   results: CheckResult[];
-}
-
-/** Why one region failed the server, as facts a sentence is rendered from (lib/site words it). */
-export type FailureFacts =
-  | { kind: "network"; network: NetworkErrorKind }
-  | { kind: "status"; status: number }
-  | { kind: "declined"; code: number }
-  | { kind: "other" };
-
-/** A failing minority: who failed, when and how, and who read the server (architecture.md §8). */
-export interface RegionalNote {
-  failed: { region: string; at: string; facts: FailureFacts }[];
-  readFrom: string[];
-}
-
-/** What `quorum` says in the API (`{regions, failed, note}`), kept as facts on the run that set the state. */
-export interface QuorumFacts {
-  /** Regions whose reads voted, primary first. */
-  regions: string[];
-  /** Those whose discovery failed. */
-  failed: string[];
-  note: RegionalNote | null;
 }
 
 export interface QuorumVerdict {

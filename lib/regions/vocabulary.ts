@@ -1,3 +1,5 @@
+import type { NetworkErrorKind } from "../probe/protocol";
+
 // The names of several-region probing (architecture.md §8) that outside configuration relies on: NATS subjects,
 // queue groups, the region id form and the default region. Contracts: added to, never renamed.
 
@@ -28,3 +30,25 @@ export type NoAnswerCause = (typeof NO_ANSWER_CAUSES)[number];
  * primary, `recovery` went to a region that is down (it counts for nothing but the region's own health). */
 export const RUN_ROLES = ["primary", "confirmation", "recovery"] as const;
 export type RunRole = (typeof RUN_ROLES)[number];
+
+/** Why one region failed the server, as facts a sentence is rendered from (lib/site words it). */
+export type FailureFacts =
+  | { kind: "network"; network: NetworkErrorKind }
+  | { kind: "status"; status: number }
+  | { kind: "declined"; code: number }
+  | { kind: "other" };
+
+/** A failing minority: who failed, when and how, and who read the server (architecture.md §8). */
+export interface RegionalNote {
+  failed: { region: string; at: string; facts: FailureFacts }[];
+  readFrom: string[];
+}
+
+/** What `quorum` says in the API (`{regions, failed, note}`), kept as facts on the run that set the state. */
+export interface QuorumFacts {
+  /** Regions whose reads voted, primary first. */
+  regions: string[];
+  /** Those whose discovery failed. */
+  failed: string[];
+  note: RegionalNote | null;
+}

@@ -53,6 +53,8 @@ export interface PersistInput {
    * regions that voted, and the round's other reads of the server, each written as a run of its own. */
   regional?: {
     region: string;
+    /** What the deciding read was in its round: the primary, or a confirmation that read the server. */
+    role: RunRole;
     quorum: QuorumFacts | null;
     others: { region: string; role: RunRole; obs: ProbeObservation; results: CheckResult[] }[];
   };
@@ -229,6 +231,7 @@ export function writeRun(db: Db, input: PersistInput): PersistResult {
       ...(input.regional
         ? {
             region: input.regional.region,
+            role: input.regional.role,
             quorum: input.regional.quorum ? JSON.stringify(input.regional.quorum) : null,
             discovery: JSON.stringify(discoveryOf(results)),
           }

@@ -193,6 +193,7 @@ export function createRegionsStep(d: RegionsStepDeps): RegionsStep {
           now,
           regional: {
             region: v.deciding.region,
+            role: v.deciding.role,
             quorum: v.singleVantage ? null : v.quorum,
             others: outcome.reads
               .filter((r) => r !== v.deciding)

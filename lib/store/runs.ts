@@ -26,7 +26,10 @@ export type TransitionInsert = Omit<typeof transitions.$inferInsert, "id" | "ser
 export type TransitionRow = Omit<TransitionSelect, "id" | "serverId">;
 
 /** A run without its evidence, as the server page shows it; its certificate as a value. */
-export type RunSummary = Omit<RunRow, "serverId" | "roundId" | "exchanges" | "keepEvidence" | "certificate"> & {
+export type RunSummary = Omit<
+  RunRow,
+  "serverId" | "roundId" | "exchanges" | "keepEvidence" | "certificate" | "verdictRunId" | "quorum" | "discovery"
+> & {
   certificate: CertificateFacts | null;
 };
 
@@ -68,7 +71,17 @@ export function latestRun(db: Db, serverId: number, lastRunId: number | null): R
 }
 
 export function runSummary(run: RunRow): RunSummary {
-  const { serverId: _s, roundId: _r, exchanges: _e, keepEvidence: _k, certificate, ...summary } = run;
+  const {
+    serverId: _s,
+    roundId: _r,
+    exchanges: _e,
+    keepEvidence: _k,
+    verdictRunId: _v,
+    quorum: _q,
+    discovery: _d,
+    certificate,
+    ...summary
+  } = run;
   return { ...summary, certificate: parseJson<CertificateFacts | null>(certificate, null) };
 }
 
