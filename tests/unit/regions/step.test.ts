@@ -1,11 +1,16 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { storedFamilies } from "@/lib/metrics/stored";
+import { deliverPendingAlerts, type WebhookPayload } from "@/lib/rounds/alerts/webhook";
+import { alertsAtom } from "@/lib/site/alerts-feed";
 import { alertEvents, alerts } from "@/db/schema";
 import { judge } from "@/lib/checks";
 import { createAddressPolicy, probeServer, type ProbeTarget } from "@/lib/probe";
 import { siteStatus } from "@/lib/rounds/alerts/status";
 import { createHostGate } from "@/lib/rounds/host-gate";
 import { closeRegionConnections, createRegionsStep, type RoundRegions } from "@/lib/rounds/regions";
-import { openAlerts } from "@/lib/store/alerts";
+import { openAlerts, recentAlertEvents } from "@/lib/store/alerts";
 import type { DueServer } from "@/lib/store/servers";
 import { startLoopbackHost, zooMount, type LoopbackHost } from "@/tests/fixtures/loopback-hosts";
 import { freePort, SITE_USER, startAgent, startBroker, type AgentProcess, type Broker } from "@/tests/fixtures/nats";
@@ -95,6 +100,28 @@ describe("the round's probe step over regions", () => {
       expect.objectContaining({ id: "s", up: false }),
     ]);
     expect(siteStatus(t.db, new Date()).alerts).toEqual([expect.objectContaining({ kind: "region_down", subject: "s" })]);
+    // The same path as every alert: the webhook, the Atom feed, /metrics.
+    const received: WebhookPayload[] = [];
+    const hook = createServer((req, res) => {
+      let body = "";
+      req.on("data", (c) => (body += c));
+      req.on("end", () => {
+        received.push(JSON.parse(body) as WebhookPayload);
+        res.writeHead(200).end();
+      });
+    });
+    await new Promise<void>((r) => hook.listen(0, "127.0.0.1", r));
+    try {
+      const url = `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook`;
+      expect(await deliverPendingAlerts(t.db, { url, log: () => undefined })).toMatchObject({ delivered: 1, failed: 0 });
+      expect(received[0]!.alert).toMatchObject({ kind: "region_down", state: "open", subject: "s" });
+      expect(received[0]!.text).toMatch(/^mcp-status alert region_down \(a probing region is down\) opened: region s is down/);
+    } finally {
+      hook.close();
+    }
+    expect(alertsAtom({ origin: "https://status.example", events: recentAlertEvents(t.db), now: new Date() })).toContain("region_down");
+    const gauge = storedFamilies(t.db, new Date()).find((f) => f.name === "mcp_status_alerts_open")!;
+    expect(gauge.values.find((v) => v.labels.kind === "region_down")?.value).toBe(1);
 
     agents.push(startAgent(broker, "s"));
     await agents.at(-1)!.ready;
