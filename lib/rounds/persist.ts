@@ -203,31 +203,13 @@ export function writeRun(db: Db, input: PersistInput): PersistResult {
 
     const overall = overallOf(results);
     const read = isCompleteRead(obs);
-    const requests = obs.exchanges.length;
-    const requestsOk = obs.exchanges.filter((e) => isOk(e.status)).length;
+    const fields = runFields(input, obs, results);
+    const { requests, requestsOk } = fields;
     const timings = probeTimings(obs);
     const uptime = uptimeOutcome(obs);
-    const startedMs = Date.parse(obs.startedAt);
-    const finishedMs = Date.parse(obs.finishedAt);
     const runId = insertRun(db, {
-      serverId: input.serverId,
-      roundId: input.roundId,
-      startedAt: obs.startedAt,
-      finishedAt: obs.finishedAt,
-      durationMs: Number.isFinite(finishedMs - startedMs) ? Math.max(0, finishedMs - startedMs) : 0,
-      suiteVersion: SUITE_VERSION,
-      era: obs.era,
-      protocolVersion: agreedRevision(obs),
-      requests,
-      requestsOk,
-      read,
-      exchangesJson: JSON.stringify(obs.exchanges),
-      certificate: obs.certificate ? JSON.stringify(obs.certificate) : null,
+      ...fields,
       keepEvidence: transitions.length > 0,
-      ...timings,
-      overall: overall?.state ?? null,
-      overallCause: overall?.cause ?? null,
-      uptime,
       ...(input.regional
         ? {
             region: input.regional.region,
@@ -322,19 +304,12 @@ export function writeRun(db: Db, input: PersistInput): PersistResult {
   }
 }
 
-/** Another region's read of the server in the same round (architecture.md §8): a run of its own, with its region, role
- * and evidence, pointing at the run that set the state. It moves no state, schedule, day, incident or coverage. */
-function writeRegionalRun(
-  db: Db,
-  input: PersistInput,
-  verdictRunId: number,
-  o: NonNullable<PersistInput["regional"]>["others"][number],
-): void {
-  const { obs, results } = o;
+/** What every run row says of its observation and verdicts (architecture.md §4's uptime, the timings, the overall state). */
+function runFields(input: Pick<PersistInput, "serverId" | "roundId">, obs: ProbeObservation, results: CheckResult[]) {
   const overall = overallOf(results);
   const startedMs = Date.parse(obs.startedAt);
   const finishedMs = Date.parse(obs.finishedAt);
-  insertRun(db, {
+  return {
     serverId: input.serverId,
     roundId: input.roundId,
     startedAt: obs.startedAt,
@@ -348,15 +323,28 @@ function writeRegionalRun(
     read: isCompleteRead(obs),
     exchangesJson: JSON.stringify(obs.exchanges),
     certificate: obs.certificate ? JSON.stringify(obs.certificate) : null,
-    keepEvidence: false,
     ...probeTimings(obs),
     overall: overall?.state ?? null,
     overallCause: overall?.cause ?? null,
     uptime: uptimeOutcome(obs),
+  };
+}
+
+/** Another region's read of the server in the same round (architecture.md §8): a run of its own, with its region, role
+ * and evidence, pointing at the run that set the state. It moves no state, schedule, day, incident or coverage. */
+function writeRegionalRun(
+  db: Db,
+  input: PersistInput,
+  verdictRunId: number,
+  o: NonNullable<PersistInput["regional"]>["others"][number],
+): void {
+  insertRun(db, {
+    ...runFields(input, o.obs, o.results),
+    keepEvidence: false,
     region: o.region,
     role: o.role,
     verdictRunId,
-    discovery: JSON.stringify(discoveryOf(results)),
+    discovery: JSON.stringify(discoveryOf(o.results)),
   });
-  countProbeRequests(db, obs.exchanges);
+  countProbeRequests(db, o.obs.exchanges);
 }
