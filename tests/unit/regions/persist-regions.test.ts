@@ -62,6 +62,31 @@ describe("a round's regional reads, stored", () => {
     ]);
   });
 
+  test("a failing majority: Failed, the reason names the regions, and the back-off starts", () => {
+    const { db, id } = setup(["r/three"]);
+    const reads = [
+      { region: "a", role: "primary" as const, obs: refused(), results: judge(refused()) },
+      { region: "b", role: "confirmation" as const, obs: refused(), results: judge(refused()) },
+      { region: "c", role: "confirmation" as const, obs: healthy(at, []), results: judge(healthy(at, [])) },
+    ];
+    const v = decideQuorum(reads);
+    persistRun(db, {
+      serverId: id("r/three"),
+      roundId: 8,
+      obs: v.deciding.obs,
+      results: v.results,
+      skipped: false,
+      now: at,
+      regional: { region: v.deciding.region, role: v.deciding.role, quorum: v.quorum, others: reads.filter((x) => x !== v.deciding) },
+    });
+    const d = getServerDetail(db, "r/three")!;
+    const hs = d.checks.find((c) => c.check === "handshake")!;
+    expect(hs.state).toBe("failed");
+    expect(hs.reason).toMatch(/it failed from a and b \(2 of 3 regions\)\.$/);
+    expect(d.schedule.consecutiveFailures).toBe(1);
+    expect(Date.parse(d.schedule.nextDueAt!) - at.getTime()).toBeGreaterThanOrEqual(5 * 3_600_000);
+  });
+
   test("without regions the JSON has one local read and no quorum", () => {
     const { db, id } = setup(["r/two"]);
     persistRun(db, { serverId: id("r/two"), roundId: 1, obs: healthy(at, []), results: judge(healthy(at, [])), skipped: false, now: at });
