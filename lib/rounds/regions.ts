@@ -2,6 +2,7 @@
 // through lib/regions for each due server, the region_down alert, and what the round writes for a server no region
 // could probe. Without NATS_URL none of this runs: the round probes in-process as the one region `local`.
 import type { Db } from "../../db/client";
+import type { Config } from "../config";
 import type { CheckResult } from "../checks/types";
 import type { HostGate, ProbeLimits, ProbeObservation, ProbeTarget } from "../probe";
 import { createDispatcher, type Dispatcher } from "../regions/dispatch";
@@ -9,7 +10,9 @@ import { createRegionBook, type RegionBook, type RegionHealthOptions, type Regio
 import { connectNats } from "../regions/nats";
 import { probeAcrossRegions } from "../regions/regional";
 import { openAlert, openAlertOf, resolveAlerts } from "../store/alerts";
+import { listOptOuts, robotsDisallowedHosts } from "../store/optouts";
 import { saveRegionStates, storedRegionStates } from "../store/regions";
+import { ROBOTS_DISALLOW_REASON } from "./robots";
 import type { DueServer } from "../store/servers";
 import { utcDay } from "./coverage";
 import type { PersistInput } from "./persist";
@@ -25,6 +28,18 @@ export interface RoundRegions {
   health?: Partial<RegionHealthOptions>;
   /** How much longer than the probe's deadline an answer may take to arrive. Default 15 s. */
   answerMarginMs?: number;
+}
+
+/** The round's regions from the configuration (architecture.md §8); undefined without NATS_URL and PROBE_REGIONS, when
+ * the round probes in-process as the one region `local`, exactly as before. */
+export function roundRegionsFrom(config: Pick<Config, "regions" | "nats">): RoundRegions | undefined {
+  if (!config.regions) return undefined;
+  const nats = config.nats && {
+    url: config.nats.url,
+    ...(config.nats.user !== undefined ? { user: config.nats.user, password: config.nats.password ?? "" } : {}),
+    ...(config.nats.credsFile ? { credsFile: config.nats.credsFile } : {}),
+  };
+  return { regions: config.regions.regions, ...(config.regions.local ? { local: config.regions.local } : {}), ...(nats ? { nats } : {}) };
 }
 
 export interface RegionsStepDeps {
@@ -45,7 +60,6 @@ export interface RegionalProbeOptions {
   deadlineMs: number;
   crawlDelayMs: number;
   limits: Partial<ProbeLimits> | undefined;
-  optedOutHosts: { host: string; reason: string }[];
 }
 
 export interface RegionalRun {
@@ -142,6 +156,11 @@ export function createRegionsStep(d: RegionsStepDeps): RegionsStep {
   const dispatcher = remote && d.config.nats ? dispatcherFor(d.config.nats, d.log) : null;
   let noRegion = 0;
   let answered = 0;
+  // What agents must not fetch from either (auth metadata hosts): the operator's list and robots.txt refusals known now.
+  const optedOutHosts = [
+    ...listOptOuts(d.db).map((o) => ({ host: o.host, reason: o.reason })),
+    ...robotsDisallowedHosts(d.db).map((host) => ({ host, reason: ROBOTS_DISALLOW_REASON })),
+  ];
   return {
     async probe(o) {
       const outcome = await probeAcrossRegions(
@@ -158,7 +177,7 @@ export function createRegionsStep(d: RegionsStepDeps): RegionsStep {
         {
           name: o.server.name,
           target: o.target,
-          request: { limits: { ...o.limits, deadlineMs: o.deadlineMs }, crawlDelayMs: o.crawlDelayMs, optedOutHosts: o.optedOutHosts },
+          request: { limits: { ...o.limits, deadlineMs: o.deadlineMs }, crawlDelayMs: o.crawlDelayMs, optedOutHosts },
           knownFailing: o.server.stateHandshake === "failed",
         },
       );

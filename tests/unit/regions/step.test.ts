@@ -57,7 +57,6 @@ const probe = (s: ReturnType<typeof step>, i: number) =>
     deadlineMs: 10_000,
     crawlDelayMs: 0,
     limits: undefined,
-    optedOutHosts: [],
   });
 
 beforeAll(async () => {
