@@ -1,7 +1,8 @@
 // npm run bench:regions: the same fleet probed in one run, in-process (probeServer + judge, as the default round does)
 // and through NATS with real agents (architecture.md §8), at the same concurrency. Prints probes per second, the site's
 // CPU per server and the ratio of the two. The fleet is a child process; the broker and the agents are processes.
-// Knobs: BENCH_SERVERS (600), BENCH_HOSTS (60), BENCH_CONCURRENCY (32), BENCH_AGENTS (1), BENCH_LATENCY_MS (20).
+// Knobs: BENCH_SERVERS (600), BENCH_HOSTS (60), BENCH_CONCURRENCY (32), BENCH_REGIONS (1: one agent each), BENCH_LATENCY_MS
+// (20), BENCH_FAILING_PERCENT (0: that share of the servers refuse connections, so confirmations are sent).
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { connect } from "@nats-io/transport-node";
@@ -17,7 +18,8 @@ import { cpuSeconds, fmt, forkTs, nextMessage, pool, printTable, stopChild } fro
 const SERVERS = Number(process.env.BENCH_SERVERS ?? 600);
 const HOSTS = Number(process.env.BENCH_HOSTS ?? 60);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
-const AGENTS = Number(process.env.BENCH_AGENTS ?? 1);
+const REGIONS = Array.from({ length: Number(process.env.BENCH_REGIONS ?? 1) }, (_, i) => String.fromCharCode(97 + i));
+const FAILING_PERCENT = Number(process.env.BENCH_FAILING_PERCENT ?? 0);
 const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 20);
 
 async function fleetRole(): Promise<void> {
@@ -41,10 +43,18 @@ async function fleetRole(): Promise<void> {
 
 async function main(): Promise<void> {
   const fleet = forkTs(new URL(import.meta.url).pathname, "fleet");
-  const broker = await startBroker(["a"]);
-  const agents = Array.from({ length: AGENTS }, () => startAgent(broker, "a"));
+  const broker = await startBroker(REGIONS);
+  const agents = REGIONS.map((r) => startAgent(broker, r));
   try {
-    const { urls } = await nextMessage<{ type: "ready"; urls: string[] }>(fleet, "ready", 60_000);
+    const ready = await nextMessage<{ type: "ready"; urls: string[] }>(fleet, "ready", 60_000);
+    // The failing share points at a port nothing listens on: refused at once, from every region.
+    const failing = Math.round((ready.urls.length * FAILING_PERCENT) / 100);
+    const every = failing > 0 ? Math.floor(ready.urls.length / failing) : Infinity;
+    const urls = ready.urls.map((u, i) => (i % every === 0 && i / every < failing ? "http://127.0.0.1:9/mcp" : u));
+      i % Math.max(1, Math.round(100 / Math.max(FAILING_PERCENT, 1))) === 0 && i / (100 / Math.max(FAILING_PERCENT, 1)) < failing
+        ? "http://127.0.0.1:9/mcp"
+        : u,
+    );
     await Promise.all(agents.map((a) => a.ready));
     const policy = createAddressPolicy({ allowPrivate: true });
     const limits = { deadlineMs: 15_000 };
@@ -72,15 +82,18 @@ async function main(): Promise<void> {
     );
     const nc = await connect({ servers: broker.url, user: SITE_USER, pass: broker.users[SITE_USER]! });
     const dispatcher = createDispatcher({ connection: Promise.resolve(nc), log: () => undefined });
-    const book = createRegionBook({ regions: ["a"], now: () => new Date() });
-    const viaNats = await measure(`NATS, ${AGENTS} agent${AGENTS > 1 ? "s" : ""}`, async (url, i) => {
+    const book = createRegionBook({ regions: REGIONS, now: () => new Date() });
+    let sent = 0;
+    const viaNats = await measure(`NATS, ${REGIONS.length} region${REGIONS.length > 1 ? "s" : ""} (1 agent each)`, async (url, i) => {
       const o = await probeAcrossRegions(
         // No host gate on either side: the figure is the transport's cost, not politeness.
         { book, dispatcher, judge, gate: { acquire: async () => () => undefined }, timeoutMs: 30_000, round: 1, log: () => undefined },
         { name: `bench/${i}`, target: { url, transport: "streamable-http" }, request: { limits }, knownFailing: false },
       );
+      sent += o.reads.length + o.unanswered.length;
       return o.verdict !== null && verified(o.verdict.results);
     });
+    const failShare = urls.filter((u) => u.endsWith(":9/mcp")).length / urls.length;
     await dispatcher.close();
     printTable(
       `bench:regions: ${urls.length} servers on ${HOSTS} hosts, ${LATENCY_MS} ms per answer, concurrency ${CONCURRENCY}`,
@@ -96,6 +109,10 @@ async function main(): Promise<void> {
     );
     console.log(`ratio (NATS / in-process) probes per second: ${(viaNats.rate / inProcess.rate).toFixed(2)}`);
     console.log(`ratio (NATS / in-process) site CPU per server: ${(viaNats.siteCpuMs / inProcess.siteCpuMs).toFixed(2)}`);
+    console.log(`ratio (NATS / in-process) wall time: ${(viaNats.wall / inProcess.wall).toFixed(2)}`);
+    console.log(
+      `probes sent per server through NATS: ${(sent / urls.length).toFixed(2)} (bound 1 + 2 × failure share = ${(1 + 2 * failShare).toFixed(2)})`,
+    );
   } finally {
     await Promise.all(agents.map((a) => a.kill()));
     await broker.stop();
