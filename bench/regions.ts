@@ -51,10 +51,6 @@ async function main(): Promise<void> {
     const failing = Math.round((ready.urls.length * FAILING_PERCENT) / 100);
     const every = failing > 0 ? Math.floor(ready.urls.length / failing) : Infinity;
     const urls = ready.urls.map((u, i) => (i % every === 0 && i / every < failing ? "http://127.0.0.1:9/mcp" : u));
-      i % Math.max(1, Math.round(100 / Math.max(FAILING_PERCENT, 1))) === 0 && i / (100 / Math.max(FAILING_PERCENT, 1)) < failing
-        ? "http://127.0.0.1:9/mcp"
-        : u,
-    );
     await Promise.all(agents.map((a) => a.ready));
     const policy = createAddressPolicy({ allowPrivate: true });
     const limits = { deadlineMs: 15_000 };
