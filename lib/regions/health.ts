@@ -50,8 +50,9 @@ export interface RegionBook {
   readonly regions: readonly string[];
   /** A probe was sent to `region`: the region is silent once none is answered for silenceMs. */
   asked(region: string): void;
-  /** A valid answer from `region` about `host`: whether it failed at the network level and whether the handshake completed. */
-  answered(region: string, host: string, o: { networkFailed: boolean; read: boolean }): void;
+  /** A valid answer from `region` about `host`: whether it failed at the network level and whether the handshake completed.
+   * With `host` null the answer only shows the region is alive (its server says nothing about the region's network). */
+  answered(region: string, host: string | null, o: { networkFailed: boolean; read: boolean }): void;
   /** Re-judges silence (a region that stopped answering); cheap, called before each dispatch decision. */
   tick(): void;
   isUp(region: string): boolean;
@@ -182,6 +183,7 @@ export function createRegionBook(d: RegionBookDeps): RegionBook {
       if (!b) return;
       b.lastAnswerMs = d.now().getTime();
       b.pendingSinceMs = null;
+      if (host === null) return;
       const key = host.toLowerCase();
       b.recent.delete(key);
       b.recent.set(key, a.networkFailed);

@@ -67,11 +67,12 @@ export async function probeAcrossRegions(d: RegionalDeps, s: RegionalServer): Pr
     } else {
       const release = await d.gate.acquire(host);
       try {
-        d.book.asked(region);
         answer = await d.dispatcher.probe(region, { ...s.request, url: s.target.url, transport: s.target.transport }, d.timeoutMs);
       } finally {
         release();
       }
+      // The site's own broker link being down says nothing about the region: only probes that reached NATS count.
+      if (answer.ok || answer.cause !== "nats_down") d.book.asked(region);
       if (answer.ok)
         for (const e of answer.observation.exchanges)
           if (e.status !== undefined) d.gate.answered?.(new URL(e.url).host, e.status, e.responseHeaders["retry-after"]);
@@ -98,9 +99,12 @@ export async function probeAcrossRegions(d: RegionalDeps, s: RegionalServer): Pr
     }
     const read: RegionalRead = { region, role, obs: answer.observation, results };
     reads.push(read);
-    if (!s.knownFailing || role === "recovery") {
-      d.book.answered(region, host, { networkFailed: networkFailureOf(answer.observation) !== null, read: handshakeCompleted(results) });
-    }
+    // A server already known to be failing says little about the region's network: its answer only shows the region lives.
+    const counted = !s.knownFailing || role === "recovery";
+    d.book.answered(region, counted ? host : null, {
+      networkFailed: networkFailureOf(answer.observation) !== null,
+      read: handshakeCompleted(results),
+    });
     return read;
   };
 
