@@ -1,28 +1,11 @@
 import type { CertificateFacts, Exchange, ProbeObservation } from "../probe/types";
-import type { Transport } from "../probe/protocol";
-import type { CheckResult } from "./types";
+import type { CheckResult, Hint, HintFacts, HintTarget } from "./types";
 import { HINT_CODES, type HintCode } from "./vocabulary";
+
+export type { Hint, HintFacts, HintTarget } from "./types";
 
 // architecture.md §2.8 (suite 0.13.0): a Failed or Observed-risk verdict whose deciding exchange matches a known
 // misconfiguration exactly carries a hint, stored as its code and facts; the sentence is rendered here.
-
-/** Where the misconfigured URL sits: the remote itself, or the auth metadata it points to. */
-export type HintTarget = "remote" | "metadata";
-
-export type Hint =
-  | { code: "invalid_host"; host?: string }
-  | { code: "redirect"; from: string; location: string; target: HintTarget }
-  | { code: "transport_mismatch"; listed: Transport; speaks: Transport }
-  | { code: "tls_expired"; host: string; validTo?: string }
-  | { code: "tls_wrong_name"; host: string; names?: string[] }
-  | { code: "tls_unknown_issuer"; host: string; errorCode: string; issuer?: string }
-  | { code: "connection_refused"; host: string }
-  | { code: "name_not_found"; host: string }
-  | { code: "not_acceptable"; accept: string }
-  | { code: "unsupported_media_type"; contentType: string };
-
-/** The facts of a hint, without its code: what is stored beside `hint_code`. */
-export type HintFacts = Omit<Hint, "code">;
 
 const TLS_EXPIRED = new Set(["CERT_HAS_EXPIRED"]);
 const TLS_WRONG_NAME = new Set(["ERR_TLS_CERT_ALTNAME_INVALID", "HOSTNAME_MISMATCH"]);

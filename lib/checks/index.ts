@@ -5,11 +5,15 @@ import { refusalCode } from "./refusal";
 import type { CheckResult } from "./types";
 import { SUITE_VERSION, type Era } from "../probe/protocol";
 import { CHECK_IDS, type CheckId, type CheckState } from "./vocabulary";
+import { observe, type ObservationFacts } from "./observations";
+import { withSentence, type Observation } from "./observation-text";
 
 export { judgeAuthMetadata, judgeErrorTaxonomy, judgeHandshake, judgeProtocolVersion, judgeToolsList } from "./judges";
 export type { CheckResult } from "./types";
 export { hintSentence, type Hint } from "./hints";
 export { overallOf, overallState, type Overall, type OverallInput } from "./overall";
+export { observe, type ObservationFacts } from "./observations";
+export { observationSentence, withSentence, type Observation } from "./observation-text";
 
 /** The five verdicts, in CHECK_IDS order. Pure: the same observation always gives the same results. */
 export function judge(obs: ProbeObservation): CheckResult[] {
@@ -30,6 +34,18 @@ function withHint(obs: ProbeObservation, r: CheckResult): CheckResult {
   return { ...r, hint: d.hint, evidence: [...new Set([...r.evidence, ...d.evidence])].sort((a, b) => a - b) };
 }
 
+/** The server's `instructions`, from whichever handshake completed. */
+export function instructionsOf(obs: ProbeObservation): string | undefined {
+  const hs = obs.handshake;
+  return hs && "instructions" in hs ? hs.instructions : undefined;
+}
+
+/** architecture.md §2.9: the observations on a complete read's tool list and the server's instructions; none otherwise. */
+export function observationsOf(obs: ProbeObservation): ObservationFacts[] {
+  if (obs.blocked || obs.toolsList?.kind !== "complete") return [];
+  return observe({ tools: obs.toolsList.tools, instructions: instructionsOf(obs) });
+}
+
 /** The report the CLI prints and the JSON link targets serve (architecture.md §4). */
 export interface ProbeReport {
   url: string;
@@ -40,6 +56,8 @@ export interface ProbeReport {
   exchanges: Exchange[];
   /** The TLS certificate of an https server, as presented (architecture.md §2.8). */
   certificate?: CertificateFacts;
+  /** architecture.md §2.9: facts about the tool definitions of a complete read; they move no state. */
+  observations: Observation[];
 }
 
 /** The revision both sides agreed, or null when none was. */
@@ -62,5 +80,6 @@ export function buildReport(obs: ProbeObservation, results: readonly CheckResult
     checks,
     exchanges: obs.exchanges,
     ...(obs.certificate ? { certificate: obs.certificate } : {}),
+    observations: observationsOf(obs).map(withSentence),
   };
 }

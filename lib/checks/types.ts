@@ -1,5 +1,24 @@
-import type { Hint } from "./hints";
+import type { Transport } from "../probe/protocol";
 import type { CheckId, CheckState, NoFallbackRule, NotCheckedCause, RefusalCode } from "./vocabulary";
+
+// architecture.md §2.8: a hint is stored as its code and facts; lib/checks/hints.ts matches and words it.
+/** Where the misconfigured URL sits: the remote itself, or the auth metadata it points to. */
+export type HintTarget = "remote" | "metadata";
+
+export type Hint =
+  | { code: "invalid_host"; host?: string }
+  | { code: "redirect"; from: string; location: string; target: HintTarget }
+  | { code: "transport_mismatch"; listed: Transport; speaks: Transport }
+  | { code: "tls_expired"; host: string; validTo?: string }
+  | { code: "tls_wrong_name"; host: string; names?: string[] }
+  | { code: "tls_unknown_issuer"; host: string; errorCode: string; issuer?: string }
+  | { code: "connection_refused"; host: string }
+  | { code: "name_not_found"; host: string }
+  | { code: "not_acceptable"; accept: string }
+  | { code: "unsupported_media_type"; contentType: string };
+
+/** The facts of a hint, without its code: what is stored beside `hint_code`. */
+export type HintFacts = Omit<Hint, "code">;
 
 /** What one check concluded: a state, one sentence, and pointers into the observation's exchanges. */
 export interface CheckResult {

@@ -68,3 +68,24 @@ export type NotCheckedCause = (typeof NOT_CHECKED_CAUSES)[number];
  * ignores and a modern one obeys, so a cross-reader that read the server anyway is an explained difference (§6). */
 export const NO_FALLBACK_RULES = ["modern_declined", "discover_server_error", "discover_redirect", "newer_revisions_only"] as const;
 export type NoFallbackRule = (typeof NO_FALLBACK_RULES)[number];
+
+/**
+ * Observations on tool definitions (architecture.md §2.9, suite 0.14.0): facts about the tool list as received, never a
+ * verdict; they move no state. One code per exact definition in lib/checks/observations.ts, in three families.
+ */
+export const OBSERVATION_CODES = [
+  "hidden_tag_characters",
+  "bidi_controls",
+  "invisible_characters",
+  "variation_selector_run",
+  "control_characters",
+  "conceals_from_user",
+  "overrides_instructions",
+  "secret_file_handoff",
+  "base64_text",
+  "tool_name_format",
+  "duplicate_tool_name",
+  "annotation_contradiction",
+  "annotation_not_boolean",
+] as const;
+export type ObservationCode = (typeof OBSERVATION_CODES)[number];

@@ -10,7 +10,8 @@ const USAGE = `usage: npm run --silent probe -- <url> [--transport streamable-ht
 
 Probes one remote MCP server the way mcp-status does and prints the five checks
 (handshake, protocol_version, tools_list, error_taxonomy, auth_metadata) with the
-HTTP exchanges behind them.
+HTTP exchanges behind them, and the observations on its tool definitions
+(hidden characters, narrow phrases, spec facts: architecture.md §2.9).
 
   --transport <t>   streamable-http (default) or sse (the 2024-11-05 HTTP+SSE transport)
   --legacy          start with initialize and never send server/discover, as a 2025-era
@@ -84,6 +85,15 @@ export function renderHuman(report: ProbeReport, transport: Transport): string {
   if (cert) {
     const state = cert.rejected ? `not accepted (${cert.rejected})` : "accepted";
     lines.push("", `certificate: ${cert.subject ?? cert.host}, issued by ${cert.issuer ?? "?"}, expires ${cert.validTo ?? "?"}, ${state}`);
+  }
+  if (report.checks.tools_list.state === "verified" || report.observations.length) {
+    lines.push("");
+    lines.push(
+      report.observations.length
+        ? `Observations on the tool definitions (facts, not verdicts; they change no state: ${report.observations.length}):`
+        : "Observations on the tool definitions: none",
+    );
+    for (const o of report.observations) lines.push(`  ${o.code}: ${o.sentence}`);
   }
   lines.push("");
   lines.push(report.exchanges.length ? "Exchanges:" : "Exchanges: none (nothing was sent)");

@@ -61,7 +61,10 @@ export async function discover(ctx: ProbeContext, ch: StreamableChannel): Promis
     const result = resultOf(a);
     const parsed = result ? DiscoverResult.safeParse(result) : undefined;
     const info = parsed?.success ? parsed.data._meta?.["io.modelcontextprotocol/serverInfo"] : undefined;
-    const serverInfo = isServerInfo(info) ? { serverInfo: info } : {};
+    const serverInfo = {
+      ...(isServerInfo(info) ? { serverInfo: info } : {}),
+      ...(parsed?.success && parsed.data.instructions !== undefined ? { instructions: parsed.data.instructions } : {}),
+    };
     if (parsed?.success && parsed.data.supportedVersions.includes(MODERN_REVISION)) {
       return {
         decided: {
@@ -111,7 +114,14 @@ function refusal401(ctx: ProbeContext, a: HttpAnswer, phase: ExchangePhase, seqs
   return { kind: "refused_no_challenge", phase, status: 401, ...header, seq: a.seq, seqs };
 }
 
-type InitOk = { ok: true; protocolVersion: string; common: boolean; serverInfo?: { name?: string; version?: string }; answer: RpcAnswer };
+type InitOk = {
+  ok: true;
+  protocolVersion: string;
+  common: boolean;
+  serverInfo?: { name?: string; version?: string };
+  instructions?: string;
+  answer: RpcAnswer;
+};
 
 /** The answer that ends the handshake decides (architecture.md §2.1.8). */
 function judgeInitialize(
@@ -130,7 +140,8 @@ function judgeInitialize(
     if (parsed.success) {
       const v = parsed.data.protocolVersion;
       const common = (LEGACY_REVISIONS as readonly string[]).includes(v);
-      return { ok: true, protocolVersion: v, common, serverInfo: parsed.data.serverInfo, answer: a };
+      const instructions = parsed.data.instructions !== undefined ? { instructions: parsed.data.instructions } : {};
+      return { ok: true, protocolVersion: v, common, serverInfo: parsed.data.serverInfo, ...instructions, answer: a };
     }
   }
   if (a.status === 401) return { ok: false, outcome: { ...refusal401(ctx, a, phase, seqs), ...fb } };
@@ -164,6 +175,7 @@ export async function legacyInitialize(
     protocolVersion: j.protocolVersion,
     common: j.common,
     ...(j.serverInfo ? { serverInfo: j.serverInfo } : {}),
+    ...(j.instructions !== undefined ? { instructions: j.instructions } : {}),
     ...(sessionId ? { sessionId } : {}),
     fallbackCause,
     ...(late ? { lateFallback: true } : {}),
@@ -196,6 +208,7 @@ export async function sseInitialize(ctx: ProbeContext, ch: LegacySseChannel, str
     protocolVersion: j.protocolVersion,
     common: j.common,
     ...(j.serverInfo ? { serverInfo: j.serverInfo } : {}),
+    ...(j.instructions !== undefined ? { instructions: j.instructions } : {}),
     seq: a.seq,
     seqs,
   };

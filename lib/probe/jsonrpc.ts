@@ -66,6 +66,7 @@ export const DiscoverResult = z.object({
   supportedVersions: z.array(z.string()).min(1),
   resultType: z.string().optional(),
   capabilities: z.unknown().optional(),
+  instructions: z.string().optional().catch(undefined),
   _meta: z.record(z.string(), z.unknown()).optional().catch(undefined),
 });
 
@@ -74,6 +75,7 @@ export const InitializeResult = z.object({
   protocolVersion: z.string().min(1),
   capabilities: z.record(z.string(), z.unknown()).optional().catch(undefined),
   serverInfo: ServerInfo,
+  instructions: z.string().optional().catch(undefined),
 });
 
 export function isModernDecline(code: number): boolean {

@@ -94,6 +94,8 @@ export type HandshakeOutcome = (
       protocolVersion: string;
       supportedVersions: string[];
       serverInfo?: { name?: string; version?: string };
+      /** The server's `instructions` string, read for the observations of architecture.md §2.9. */
+      instructions?: string;
       seq: number;
     }
   | {
@@ -103,6 +105,8 @@ export type HandshakeOutcome = (
       /** True when that revision is one we speak. */
       common: boolean;
       serverInfo?: { name?: string; version?: string };
+      /** The server's `instructions` string, read for the observations of architecture.md §2.9. */
+      instructions?: string;
       sessionId?: string;
       /** One clause describing the discover answer that sent us to initialize. */
       fallbackCause: string;
@@ -116,6 +120,8 @@ export type HandshakeOutcome = (
       protocolVersion: string;
       common: boolean;
       serverInfo?: { name?: string; version?: string };
+      /** The server's `instructions` string, read for the observations of architecture.md §2.9. */
+      instructions?: string;
       seq: number;
     }
   | {
@@ -123,6 +129,8 @@ export type HandshakeOutcome = (
       kind: "discovered_newer";
       supportedVersions: string[];
       serverInfo?: { name?: string; version?: string };
+      /** The server's `instructions` string, read for the observations of architecture.md §2.9. */
+      instructions?: string;
       seq: number;
     }
   | {

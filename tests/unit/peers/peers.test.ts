@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { createAddressPolicy, probeServer } from "@/lib/probe";
-import { judge } from "@/lib/checks";
+import { judge, observationsOf, observationSentence } from "@/lib/checks";
 import { CHECK_IDS } from "@/lib/checks/vocabulary";
 import { PEERS } from "@/tests/fixtures/peers";
 import { protocolVersionOf, reasonProblem, statesOf } from "../zoo/harness";
@@ -32,6 +32,14 @@ describe("probe against real MCP servers from npm", () => {
       expect(results.map((r) => r.check)).toEqual([...CHECK_IDS]);
       if (peer.readable && obs.toolsList?.kind === "complete") {
         expect(obs.toolsList.tools.map((t) => t.name).sort()).toEqual(["echo", "search_files"]);
+        // architecture.md §2.9: what real SDKs put on the wire (generated JSON Schema, titles, annotations) carries no
+        // observation; a hit here is a false positive of a rule.
+        const observations = observationsOf(obs);
+        console.log(`[peers] ${name}: ${obs.toolsList.tools.length} tools, ${observations.length} observations`);
+        expect(
+          observations.map((o) => observationSentence(o)),
+          where,
+        ).toEqual([]);
       }
     } finally {
       await running.close();
