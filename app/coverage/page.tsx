@@ -417,7 +417,9 @@ function RegionsTable({ db }: { db: ReturnType<typeof siteDb> }) {
               <td data-label="State">{downWords(r)}</td>
               <td data-label="Last answer">{r.lastAnswerAt ? formatUtc(r.lastAnswerAt) : "none yet"}</td>
               <td data-label="Hosts failing at the network level">
-                {r.hostShare === null ? "no answer yet" : `${Math.round(r.hostShare * 100)}% of its latest hosts (${formatCount(r.hostsTried)} tried)`}
+                {r.hostShare === null
+                  ? "no answer yet"
+                  : `${Math.round(r.hostShare * 100)}% of its latest hosts (${formatCount(r.hostsTried)} tried)`}
               </td>
             </tr>
           ))}
