@@ -1,6 +1,6 @@
 import type { ProbeContext } from "./context";
 import { parseJson } from "./jsonrpc";
-import { isSlowDown } from "./transport/http";
+import { isSlowDown } from "./host-gate";
 import type { AuthChallenge, AuthMetadataOutcome, MetadataProblem, SeenChallenge } from "./types";
 
 /** The challenge that names a metadata URL: Bearer first, then any scheme that carries one. */
@@ -38,7 +38,7 @@ export async function followAuthMetadata(
   const a = await ctx.http.send({ phase: "auth_metadata", method: "GET", url: url.toString(), headers: { accept: "application/json" } });
   ctx.note(a, "auth_metadata");
   if (a.status === undefined) return { kind: "failed", url: raw, cause: a.error ?? "no answer", seq: a.seq, challenge: seen };
-  if (isSlowDown(a) && ctx.slowDown) return { kind: "slow_down", slowDown: ctx.slowDown, challenge: seen };
+  if (isSlowDown(a.status, a.headers["retry-after"]) && ctx.slowDown) return { kind: "slow_down", slowDown: ctx.slowDown, challenge: seen };
   // A redirect counts as an error: the probe follows none, and a client that did would leave the URL it was given.
   if (a.status < 200 || a.status >= 300) return { kind: "http_error", url: raw, status: a.status, seq: a.seq, challenge: seen };
   if (a.failure) return { kind: "failed", url: raw, cause: a.error ?? "unreadable body", seq: a.seq, challenge: seen };

@@ -1,6 +1,5 @@
 import type { HttpAnswer, HttpSession } from "./transport/http";
-import { isSlowDown, parseRetryAfter } from "./transport/http";
-import { looseError } from "./jsonrpc";
+import { isSlowDown, parseRetryAfter, rateLimited } from "./host-gate";
 import { RATE_LIMITED_CODE } from "./protocol";
 import { challengeProblem, validChallenges } from "./www-authenticate";
 import type { BrokenChallenge, ExchangePhase, ProbeLimits, SeenChallenge, SlowDown } from "./types";
@@ -24,7 +23,7 @@ export class ProbeContext {
   note(a: HttpAnswer & { json?: unknown }, phase: ExchangePhase): void {
     if (a.status === undefined) return;
     const limited = rateLimited(a.json);
-    if ((isSlowDown(a) || limited) && !this.slowDown) {
+    if ((isSlowDown(a.status, a.headers["retry-after"]) || limited) && !this.slowDown) {
       const sd: SlowDown = { phase, status: a.status, seq: a.seq };
       const fromHeader = parseRetryAfter(a.headers["retry-after"], this.now());
       // architecture.md §2.8: a -32023's data.retryAfterMs is read like Retry-After; the longer of the two is honoured.
@@ -56,12 +55,4 @@ export class ProbeContext {
   get stopped(): boolean {
     return this.slowDown !== undefined || this.deadline.aborted;
   }
-}
-
-/** A JSON-RPC -32023 (rate limited, draft SEP-3304) and the wait its data asks for, whatever the HTTP status. */
-export function rateLimited(json: unknown): { retryAfterSeconds?: number } | null {
-  const err = looseError(json);
-  if (!err || err.code !== RATE_LIMITED_CODE) return null;
-  const ms = (err.data as { retryAfterMs?: unknown } | null | undefined)?.retryAfterMs;
-  return typeof ms === "number" && Number.isFinite(ms) && ms >= 0 ? { retryAfterSeconds: Math.ceil(ms / 1000) } : {};
 }

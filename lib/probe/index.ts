@@ -8,7 +8,11 @@ import { ProbeContext } from "./context";
 import { discover, legacyInitialize, sseInitialize, sseOpenFailed } from "./handshake";
 import { StreamableChannel } from "./rpc";
 import { listsReservedName, readTools, type ReadToolsOptions, type RpcCaller } from "./tools";
-import { HttpSession, type SharedConnections, type DnsLookup, type HostGate, type TrustAnchors } from "./transport/http";
+import type { HostGate } from "./host-gate";
+import type { TrustAnchors } from "./transport/certificates";
+import type { SharedConnections } from "./transport/connections";
+import type { DnsLookup } from "./transport/dns";
+import { HttpSession } from "./transport/http";
 import { LegacySseChannel } from "./transport/legacy-sse";
 import {
   DEFAULT_LIMITS,
@@ -27,7 +31,10 @@ type Withheld = Extract<ToolCallOutcome, { kind: "withheld" }>;
 
 export { createAddressPolicy, type AddressPolicy, type AddressPolicyOptions } from "./address-policy";
 export { parseWwwAuthenticate } from "./www-authenticate";
-export { parseRetryAfter, SharedConnections, type DnsLookup, type HostGate, type TrustAnchors } from "./transport/http";
+export { parseRetryAfter, type HostGate } from "./host-gate";
+export type { TrustAnchors } from "./transport/certificates";
+export { SharedConnections } from "./transport/connections";
+export type { DnsLookup } from "./transport/dns";
 export * from "./types";
 
 /** The probe's User-Agent: names the site and links the page on how to opt out; a region's agent also names its region

@@ -1,7 +1,7 @@
 import os from "node:os";
 import { randomBytes } from "node:crypto";
 import type { Db } from "../../db/client";
-import { parseRetryAfter, type HostGate } from "../probe/transport/http";
+import { isSlowDown, parseRetryAfter, type HostGate } from "../probe/host-gate";
 import { forgetHostHolder, othersWaitFor, renewHostSlots, returnHostSlots, takeHostSlot } from "../store/host-gate";
 
 /** How long a 429 without Retry-After pauses its host (the server itself is rescheduled by its own rule). */
@@ -20,11 +20,20 @@ const WAIT_TTL_MS = 5_000;
  * the gate takes it back rather than lose it for the life of the process. */
 export const SLOT_MAX_HOLD_MS = 10 * 60_000;
 
+/** What the gate knows of a host's pace when it asks for the host's limit. */
+export interface HostPace {
+  /** robots.txt's Crawl-delay, as this process and the database know it; 0 for none. */
+  crawlDelayMs: number;
+  /** Whether this gate's user has told it the host's Crawl-delay yet (its robots.txt was read). */
+  crawlDelayKnown: boolean;
+}
+
+/** A host asked to slow down (`isSlowDown`): new probes to it wait until `until`. */
+export type PauseListener = (host: string, until: Date, cause: string) => void;
+
 export interface HostGateOptions {
   /** Requests to one host in flight at once (its probe limit: 1, or PROBE_HOST_CONCURRENCY when crowded). */
-  limitOf: (host: string) => number;
-  /** A host answered 429, or 503 with Retry-After: new probes to it wait until `untilMs`. */
-  onPause?: (host: string, until: Date, cause: string) => void;
+  limitOf: (host: string, pace: HostPace) => number;
   /** The round's clock, for pause ends. */
   now?: () => Date;
   /** The database the site's processes share (architecture.md §2.5): with it, every gate on that database in any process
@@ -33,6 +42,10 @@ export interface HostGateOptions {
 }
 
 export interface RoundHostGate extends HostGate {
+  /** The requests to a host it lets be in flight at once now: `limitOf` asked with what it knows of the host. */
+  limitOf(host: string): number;
+  /** Calls `listener` for every pause a host asks for from now on. */
+  onPause(listener: PauseListener): void;
   /** robots.txt's Crawl-delay for the host (seconds; null for none): requests go one at a time, this far apart. */
   setCrawlDelay(host: string, seconds: number | null): void;
   crawlDelayMs(host: string): number;
@@ -53,14 +66,25 @@ export function createHostGate(o: HostGateOptions): RoundHostGate {
   const now = o.now ?? (() => new Date());
   const peaks = new Map<string, number>();
   const inFlight = new Map<string, number>();
+  const toldCrawlDelay = new Set<string>();
+  const listeners: PauseListener[] = [];
+  const limitOf = (host: string) => {
+    const key = host.toLowerCase();
+    return o.limitOf(key, { crawlDelayMs: ledger.crawlDelayMs(key), crawlDelayKnown: toldCrawlDelay.has(key) });
+  };
   return {
     peaks,
-    setCrawlDelay: (host, seconds) => ledger.setCrawlDelay(host.toLowerCase(), seconds),
+    limitOf,
+    onPause: (listener) => void listeners.push(listener),
+    setCrawlDelay(host, seconds) {
+      toldCrawlDelay.add(host.toLowerCase());
+      ledger.setCrawlDelay(host.toLowerCase(), seconds);
+    },
     crawlDelayMs: (host) => ledger.crawlDelayMs(host.toLowerCase()),
     settle: () => ledger.settle(),
     async acquire(host) {
       const key = host.toLowerCase();
-      const release = await ledger.acquire(key, () => o.limitOf(key));
+      const release = await ledger.acquire(key, () => limitOf(key));
       const n = (inFlight.get(key) ?? 0) + 1;
       inFlight.set(key, n);
       peaks.set(key, Math.max(peaks.get(key) ?? 0, n));
@@ -73,11 +97,12 @@ export function createHostGate(o: HostGateOptions): RoundHostGate {
       };
     },
     answered(host, status, retryAfter) {
-      if (status !== 429 && !(status === 503 && retryAfter !== undefined)) return;
+      if (!isSlowDown(status, retryAfter)) return;
       const secs = parseRetryAfter(retryAfter, now());
       const ms = secs !== undefined ? secs * 1000 : PAUSE_WITHOUT_RETRY_AFTER_MS;
       const cause = `HTTP ${status}${secs !== undefined ? ` with Retry-After ${secs} s` : " without a usable Retry-After"}`;
-      o.onPause?.(host.toLowerCase(), new Date(now().getTime() + ms), cause);
+      const until = new Date(now().getTime() + ms);
+      for (const listener of listeners) listener(host.toLowerCase(), until, cause);
     },
   };
 }

@@ -2,7 +2,9 @@ import robotsParser from "robots-parser";
 import type { Db } from "../../db/client";
 import type { AddressPolicy } from "../probe/address-policy";
 import { DEFAULT_LIMITS } from "../probe/types";
-import { HttpSession, type DnsLookup, type HostGate } from "../probe/transport/http";
+import type { HostGate } from "../probe/host-gate";
+import type { DnsLookup } from "../probe/transport/dns";
+import { HttpSession } from "../probe/transport/http";
 import { robotsFetchedSince } from "../store/hosts";
 import { getRobots, putRobots, type RobotsRow } from "../store/optouts";
 

@@ -1,12 +1,9 @@
-import type { OptOutSource } from "../store/vocabulary";
 import os from "node:os";
 import { randomBytes } from "node:crypto";
 import type { Db } from "../../db/client";
-import type { CheckResult } from "../checks/types";
-import { judge } from "../checks";
-import { DEFAULT_USER_AGENT, probeServer, SharedConnections } from "../probe";
+import { DEFAULT_USER_AGENT, SharedConnections } from "../probe";
 import { createAddressPolicy, type AddressPolicy } from "../probe/address-policy";
-import { DEFAULT_LIMITS, type Blocked, type ProbeLimits, type ProbeObservation } from "../probe/types";
+import { DEFAULT_LIMITS, type ProbeLimits } from "../probe/types";
 import { fetchRegistry, RegistryError, type FetchRegistryOptions } from "../registry/client";
 import { evaluateCoverage, evaluateProbeNetwork } from "./alerts/evaluate";
 import { openAlert, resolveAlerts } from "../store/alerts";
@@ -28,14 +25,15 @@ import {
 import { getMeta, META_KEYS, setMeta } from "../store/meta";
 import { pruneOldRuns } from "../store/runs";
 import { addDays, utcDay } from "./coverage";
-import { createHostGate, type RoundHostGate } from "./host-gate";
+import { createHostGate, type HostGateOptions, type RoundHostGate } from "./host-gate";
 import { createHostQueue, type HostQueue } from "./host-queue";
 import { createOwnNetworkWatch, OWN_NETWORK_TIMING, type OwnNetworkTiming, type OwnNetworkWatch } from "./own-network";
 import { hostOf } from "./hosts";
 import { type PersistInput, type RunKind } from "./persist";
 import { createBatchWriter, type BatchOptions } from "./persist-batch";
-import { createRobotsBook, fetchRobots, robotsDisallows, ROBOTS_DISALLOW_REASON, type RobotsBook } from "./robots";
+import { createRobotsBook, fetchRobots } from "./robots";
 import { DAY, HOUR, MINUTE } from "./schedule";
+import { probeInProcess, serverRun, type ProbeStep, type ServerContext } from "./server-run";
 
 export interface RoundDeps {
   db: Db;
@@ -77,6 +75,8 @@ export interface RoundDeps {
   onFinished?: (s: RoundSummary) => void;
   /** architecture.md §2.7's waits (second probe 60 s, recheck every 30 s for up to 10 min); tests shorten them. */
   ownNetwork?: Partial<OwnNetworkTiming>;
+  /** Where a server the round decided to probe is probed (server-run.ts); in this process by default. */
+  probe?: ProbeStep;
 }
 
 export interface RoundSummary extends Required<RoundProgress> {
@@ -117,8 +117,6 @@ export function countsLine(p: Required<RoundProgress>): string {
 const RUN_RETENTION_MS = 30 * DAY;
 /** A host serving this many registry servers is a hosting platform: it may have several probes in flight (architecture.md §2.5). */
 export const CROWDED_HOST_MIN_SERVERS = 50;
-/** Requests one probe sends, about: a Crawl-delay lengthens the probe's deadline by this many gaps. */
-const REQUESTS_PER_PROBE = 8;
 
 /** Takes the round lock synchronously and starts the round in the background; the answer says which round
  * runs, so a caller (the route) can answer at once. */
@@ -151,72 +149,56 @@ async function executeRound(deps: RoundDeps, roundId: number, holder: string): P
   const log = deps.log ?? ((line: string) => console.log(line));
   const t0 = performance.now();
   const progress: Required<RoundProgress> = { due: 0, probed: 0, read: 0, partlyRead: 0, failed: 0, gated: 0, slowedDown: 0, skipped: 0 };
-  let lostLock = false;
-  let connections: SharedConnections | undefined;
-  let gate: RoundHostGate | undefined;
-  let network: RoundNetwork | undefined;
-  let lastBeat = 0;
-  // Each beat is a commit; after every server would double the round's writes, so at most one a second.
-  const beat = (force = false) => {
-    const t = performance.now();
-    if (!force && t - lastBeat < 1_000) return;
-    lastBeat = t;
-    if (!heartbeatRound(db, roundId, holder, now(), progress)) lostLock = true;
-  };
-  const timer = setInterval(
-    () => {
-      try {
-        beat(true);
-      } catch (e) {
-        log(`[rounds] heartbeat failed: ${(e as Error).message}`);
-      }
-    },
-    deps.heartbeatMs ?? Math.min(10_000, (deps.lockStaleMs ?? 2 * MINUTE) / 4),
-  );
-  timer.unref?.();
-
+  const heartbeat = new RoundHeartbeat(deps, roundId, holder, now, log, progress);
   let registry: RoundSummary["registry"];
+  let network: RoundNetwork | undefined;
+  // Built inside the try, since building them reads the database; handed back in finally.
+  let gate: RoundHostGate | undefined;
+  let connections: SharedConnections | undefined;
   try {
+    // 1. What is due: the registry read again when stale, then the due servers (or the ones asked for).
     registry = deps.serverIds ? undefined : await refreshRegistryIfStale(deps, now, log);
     const due = deps.serverIds ? serversForRound(db, deps.serverIds) : listDueServers(db, now().toISOString(), deps.maxServers);
     progress.due = due.length;
-    beat(true);
+    heartbeat.beat(true);
 
+    // 2. Pacing per host (architecture.md §2.5): the round's view of the site's one gate per host (shared with the
+    // cross-reader and with rounds of other processes on this database), robots.txt read through it (the gate learns
+    // each host's Crawl-delay from it), and the queue that hands due servers to the workers as each host allows.
+    const workers = Math.max(1, Math.min(deps.concurrency ?? 16, due.length || 1));
     const policy = deps.addressPolicy ?? createAddressPolicy({ allowPrivate: deps.allowPrivateNetworks ?? false });
-    const isOptedOut = operatorOptOuts(db);
-    const n = Math.max(1, Math.min(deps.concurrency ?? 16, due.length || 1));
-    const crowded = crowdedHosts(db, CROWDED_HOST_MIN_SERVERS);
-    // At most half the workers on one host, so a crowded host never starves the rest of the round.
-    const crowdedLimit = Math.max(1, Math.min(deps.hostConcurrency ?? 4, Math.floor(n / 2)));
-    // One probe at a time until a host's robots.txt (and so its Crawl-delay) is known; one at all with a Crawl-delay.
-    const limitOf = (host: string) =>
-      crowded.has(host) && (deps.robots === false || robots.known(host)) && gate!.crawlDelayMs(host) === 0 ? crowdedLimit : 1;
-    // architecture.md §2.5: the round's view of the site's one gate per host, shared with the cross-reader and with rounds of
-    // other processes on this database.
-    gate = createHostGate({
-      db,
-      limitOf,
-      now,
-      onPause: (host, until, cause) => {
-        queue.pause(host, until.getTime());
-        putHostPause(db, { host, until: until.toISOString(), cause }, now().toISOString());
-        log(`[rounds] ${host} answered ${cause}: no new probe to it before ${until.toISOString()}`);
-      },
-    });
+    gate = createHostGate({ db, now, limitOf: probesAtOnce(deps, workers) });
     const robots = createRobotsBook({ db, now, policy, userAgent: deps.userAgent ?? DEFAULT_USER_AGENT, gate });
-    connections = new SharedConnections({ policy, limits: { ...DEFAULT_LIMITS, ...deps.limits } });
-    const ctx: ServerContext = { deps, policy, isOptedOut, gate, robots, now, roundId, connections };
-
     const queue = createHostQueue(due, {
       hostOf: (s) => hostOf(s.remoteUrl ?? "") ?? `#${s.id}`,
-      limitOf,
+      limitOf: gate.limitOf,
       maxPauseWaitMs: deps.maxPauseWaitMs ?? MINUTE,
       nowMs: () => now().getTime(),
     });
     for (const p of activeHostPauses(db, now().toISOString())) queue.pause(p.host, Date.parse(p.until));
+    gate.onPause((host, until, cause) => {
+      queue.pause(host, until.getTime());
+      putHostPause(db, { host, until: until.toISOString(), cause }, now().toISOString());
+      log(`[rounds] ${host} answered ${cause}: no new probe to it before ${until.toISOString()}`);
+    });
+
+    // 3. What each server's run shares (server-run.ts), and how runs are written: in batched transactions, each
+    // counted once its transaction committed, while the worker has already moved on to the next server.
+    connections = new SharedConnections({ policy, limits: { ...DEFAULT_LIMITS, ...deps.limits } });
+    const ctx: ServerContext = {
+      roundId,
+      now,
+      policy,
+      isOptedOut: operatorOptOuts(db),
+      robots: deps.robots === false ? null : robots,
+      gate,
+      connections,
+      probe: deps.probe ?? probeInProcess,
+      ...(deps.limits ? { limits: deps.limits } : {}),
+      ...(deps.userAgent ? { userAgent: deps.userAgent } : {}),
+    };
     const writer = createBatchWriter(db, deps.batch);
     const recording = new Set<Promise<void>>();
-    // Counted once its transaction committed; the worker has already moved on to the next server.
     const record = (server: DueServer, written: Promise<RunKind>) => {
       const p = written
         .catch((e: unknown) => {
@@ -231,27 +213,29 @@ async function executeRound(deps: RoundDeps, roundId: number, holder: string): P
         .then((kind) => {
           progress.probed++;
           progress[PROGRESS_FIELD[kind]]++;
-          beat();
-          if (lostLock) queue.stop();
+          heartbeat.beat();
+          if (heartbeat.lost) queue.stop();
           deps.onProgress?.({ ...progress });
         });
       recording.add(p);
       void p.finally(() => recording.delete(p));
     };
     // architecture.md §2.7: network-level failures wait for a second probe and for the host-share guard before they are written.
-    const watch = watchOwnNetwork(ctx, queue, log, (server, input) =>
+    const watch = watchOwnNetwork(deps, ctx, queue, log, (server, input) =>
       record(
         server,
         writer.persist(input).then((r) => r.kind),
       ),
     );
+
+    // 4. The workers: each takes the next server its host allows until the queue is empty or stopped.
     const worker = async () => {
       for (let taken = await queue.take(); taken; taken = await queue.take()) {
         const server = taken.item;
         let written: Promise<RunKind> | null;
         try {
           // null: the watch holds the run back (a second probe is due) or has written it itself.
-          const input = watch.settle(server, await probeForRun(ctx, server));
+          const input = watch.settle(server, await serverRun(ctx, server));
           written = input && writer.persist(input).then((r) => r.kind);
         } catch (e) {
           written = Promise.reject(e);
@@ -261,15 +245,16 @@ async function executeRound(deps: RoundDeps, roundId: number, holder: string): P
         if (written) record(server, written);
       }
     };
-    await Promise.all(Array.from({ length: n }, worker));
+    await Promise.all(Array.from({ length: workers }, worker));
     await watch.drained();
     network = watch.figures();
     await writer.flush();
     await Promise.all(recording);
     if (queue.leftDue.length > 0) log(`[rounds] ${queue.leftDue.length} servers left due: their host asked to pause beyond this round`);
 
+    // 5. Maintenance, then the round recorded as finished.
     if (!deps.serverIds) maintain(db, now(), log);
-    if (lostLock) throw new Error("the round lock was taken over (heartbeat went stale); stopped early");
+    if (heartbeat.lost) throw new Error("the round lock was taken over (heartbeat went stale); stopped early");
     const durationMs = Math.round(performance.now() - t0);
     finishRound(db, roundId, holder, { now: now(), status: "done", progress, network, durationMs });
     evaluateProbeNetwork(db, now(), log);
@@ -282,10 +267,62 @@ async function executeRound(deps: RoundDeps, roundId: number, holder: string): P
     log(`[rounds] round ${roundId} failed after ${Math.round(durationMs / 1000)} s: ${error}`);
     return finished(deps, log, { roundId, status: "failed", durationMs, error, registry, ...progress });
   } finally {
-    clearInterval(timer);
+    heartbeat.stop();
     gate?.settle();
     await connections?.close();
   }
+}
+
+/** The round lock's heartbeat: on a timer, and after servers at most once a second (each beat is a commit; one
+ * after every server would double the round's writes). `lost` turns true once another round took the lock over. */
+class RoundHeartbeat {
+  lost = false;
+  private last = 0;
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    private readonly deps: RoundDeps,
+    private readonly roundId: number,
+    private readonly holder: string,
+    private readonly now: () => Date,
+    log: (line: string) => void,
+    private readonly progress: Required<RoundProgress>,
+  ) {
+    this.timer = setInterval(
+      () => {
+        try {
+          this.beat(true);
+        } catch (e) {
+          log(`[rounds] heartbeat failed: ${(e as Error).message}`);
+        }
+      },
+      deps.heartbeatMs ?? Math.min(10_000, (deps.lockStaleMs ?? 2 * MINUTE) / 4),
+    );
+    this.timer.unref?.();
+  }
+
+  beat(force = false): void {
+    const t = performance.now();
+    if (!force && t - this.last < 1_000) return;
+    this.last = t;
+    if (!heartbeatRound(this.deps.db, this.roundId, this.holder, this.now(), this.progress)) this.lost = true;
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
+}
+
+/**
+ * Probes (and so requests) in flight at once to a host (architecture.md §2.5): one; for a host serving
+ * CROWDED_HOST_MIN_SERVERS or more, up to PROBE_HOST_CONCURRENCY but at most half the workers, so it never starves
+ * the rest of the round. One until the host's robots.txt (and so its Crawl-delay) is known; one at all with a Crawl-delay.
+ */
+function probesAtOnce(deps: RoundDeps, workers: number): HostGateOptions["limitOf"] {
+  const crowded = crowdedHosts(deps.db, CROWDED_HOST_MIN_SERVERS);
+  const crowdedLimit = Math.max(1, Math.min(deps.hostConcurrency ?? 4, Math.floor(workers / 2)));
+  return (host, pace) =>
+    crowded.has(host) && (deps.robots === false || pace.crawlDelayKnown) && pace.crawlDelayMs === 0 ? crowdedLimit : 1;
 }
 
 function finished(deps: RoundDeps, log: (line: string) => void, s: RoundSummary): RoundSummary {
@@ -329,83 +366,17 @@ async function refreshRegistryIfStale(deps: RoundDeps, now: () => Date, log: (li
   }
 }
 
-interface ServerContext {
-  deps: RoundDeps;
-  policy: AddressPolicy;
-  isOptedOut: (host: string) => string | null;
-  gate: RoundHostGate;
-  robots: RobotsBook;
-  now: () => Date;
-  roundId: number;
-  /** Kept open between the round's probes, so servers on one host share warm connections. */
-  connections: SharedConnections;
-}
-
-function blockedObservation(server: DueServer, blocked: Blocked, at: Date): ProbeObservation {
-  const iso = at.toISOString();
-  return {
-    url: server.remoteUrl ?? "",
-    transport: server.transport ?? "streamable-http",
-    startedAt: iso,
-    finishedAt: iso,
-    blocked,
-    era: "unknown",
-    exchanges: [],
-  };
-}
-
-/** Probes one server (or decides not to) and judges it: what persist writes for it. */
-async function probeForRun(ctx: ServerContext, server: DueServer): Promise<PersistInput> {
-  const { deps, now } = ctx;
-  const skip = (blocked: Blocked, optOutSource?: OptOutSource): PersistInput => {
-    const obs = blockedObservation(server, blocked, now());
-    return { serverId: server.id, roundId: ctx.roundId, obs, results: judge(obs), skipped: true, optOutSource, now: now() };
-  };
-
-  if (server.needsConfig) return skip({ kind: "needs_config", detail: server.needsConfig });
-  let url: URL;
-  try {
-    url = new URL(server.remoteUrl ?? "");
-  } catch {
-    return skip({ kind: "invalid_url", detail: `the listed URL ${JSON.stringify(server.remoteUrl)} is not a valid URL` });
-  }
-  const operator = ctx.isOptedOut(url.host);
-  if (operator) return skip({ kind: "opted_out", host: url.host, reason: operator }, "operator");
-  if (deps.robots !== false && (await robotsForbid(ctx, url))) {
-    return skip({ kind: "opted_out", host: url.host, reason: ROBOTS_DISALLOW_REASON }, "robots");
-  }
-
-  const crawlDelayMs = ctx.gate.crawlDelayMs(url.host);
-  const deadlineMs = deps.limits?.deadlineMs ?? DEFAULT_LIMITS.deadlineMs;
-  const obs = await probeServer(
-    { url: url.toString(), transport: server.transport ?? "streamable-http" },
-    {
-      addressPolicy: ctx.policy,
-      isOptedOut: ctx.isOptedOut,
-      // A metadata host's robots.txt is read (and cached) like a server host's before anything is fetched there.
-      ...(deps.robots !== false ? { robotsOptOut: (u: string) => robotsReason(ctx, new URL(u)) } : {}),
-      hostGate: ctx.gate,
-      connections: ctx.connections,
-      // Waiting out a Crawl-delay is our pacing, not the server's slowness.
-      limits: { ...deps.limits, deadlineMs: deadlineMs + REQUESTS_PER_PROBE * crawlDelayMs },
-      ...(deps.userAgent ? { userAgent: deps.userAgent } : {}),
-      now: () => now(),
-    },
-  );
-  const results: CheckResult[] = judge(obs);
-  return { serverId: server.id, roundId: ctx.roundId, obs, results, skipped: false, now: now() };
-}
-
 /** architecture.md §2.7 wired to this round: its queue, its writer, the probe_network alert, and robots.txt as the
  * reachability check (any HTTP answer counts: the path to the host works). */
 function watchOwnNetwork(
+  deps: RoundDeps,
   ctx: ServerContext,
   queue: HostQueue<DueServer>,
   log: (line: string) => void,
   record: (server: DueServer, input: PersistInput) => void,
 ): OwnNetworkWatch {
-  const { deps, now } = ctx;
   const { db } = deps;
+  const { now } = ctx;
   const level = networkShareLevel(db, new Date(now().getTime() - 7 * DAY).toISOString());
   return createOwnNetworkWatch({
     timing: { ...OWN_NETWORK_TIMING, ...deps.ownNetwork },
@@ -443,15 +414,6 @@ export function operatorOptOuts(db: Db): (host: string) => string | null {
     const h = host.toLowerCase();
     return optOuts.get(h) ?? optOuts.get(h.replace(/:\d+$/, "")) ?? null;
   };
-}
-
-/** robots.txt says our token may not fetch the URL; the file is read at most once a day per host. */
-async function robotsForbid(ctx: ServerContext, url: URL): Promise<boolean> {
-  return robotsDisallows(url.toString(), await ctx.robots.rowFor(url));
-}
-
-async function robotsReason(ctx: ServerContext, url: URL): Promise<string | null> {
-  return (await robotsForbid(ctx, url)) ? ROBOTS_DISALLOW_REASON : null;
 }
 
 /** Bounded growth and the coverage alert, once per round. */

@@ -1,27 +1,17 @@
-import dns from "node:dns";
+// All HTTP of one probe (architecture.md §5): a request, its answer read to the end or to a cap, and an Exchange
+// recorded for each. What it stands on has a file each: dns.ts, certificates.ts, connections.ts, body.ts, failure.ts.
 import type { LookupAddress } from "node:dns";
-import { Transform, pipeline, type Readable } from "node:stream";
-import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
-import { TLSSocket, type PeerCertificate } from "node:tls";
-import { Agent, buildConnector, request } from "undici";
+import type { Readable } from "node:stream";
+import { request, type Agent } from "undici";
 import type { AddressPolicy } from "../address-policy";
-import { isIpLiteral, unbracket } from "../address-policy";
+import { acquireBefore, type HostGate } from "../host-gate";
 import { SseParser, type SseEvent } from "../sse";
 import type { CertificateFacts, Exchange, ExchangePhase, ProbeLimits } from "../types";
-import type { NetworkErrorKind } from "../protocol";
-
-/** Paces requests per host across the probes of a round (architecture.md §2.5); rounds share one. */
-export interface HostGate {
-  /** Waits until a request to `host` may start; the release is called once its answer was read. */
-  acquire(host: string): Promise<() => void>;
-  /** Every answer's status and Retry-After, so a 429 or a 503 with Retry-After can pause the host. */
-  answered?(host: string, status: number, retryAfter: string | undefined): void;
-}
-
-/** The address policy refused a host or one of its DNS answers. */
-export class AddressRefusedError extends Error {
-  readonly code = "MCP_STATUS_ADDRESS_REFUSED";
-}
+import { decoded } from "./body";
+import { CertificateBook, type TrustAnchors } from "./certificates";
+import { guardedAgent, type SharedConnections } from "./connections";
+import { PinnedNames, resolveChecked, AddressRefusedError, type DnsLookup } from "./dns";
+import { describeFailure, type Failure, type FailureKind } from "./failure";
 
 export interface HttpRequestSpec {
   phase: ExchangePhase;
@@ -35,8 +25,6 @@ export interface HttpRequestSpec {
    */
   onEvent?: (ev: SseEvent) => boolean;
 }
-
-export type FailureKind = "timeout" | "deadline" | "network" | "policy" | "cap" | "decode" | "sse_cap";
 
 export interface HttpAnswer {
   exchange: Exchange;
@@ -94,178 +82,6 @@ export interface HttpSessionOptions {
   ca?: TrustAnchors;
 }
 
-export type DnsLookup = (hostname: string) => Promise<LookupAddress[]>;
-
-const systemLookup: DnsLookup = (hostname) => dns.promises.lookup(hostname, { all: true, verbatim: true });
-
-/** Resolves a host and checks every answer against the policy (literal addresses are checked as they are). */
-async function resolveChecked(hostname: string, policy: AddressPolicy, dnsLookup: DnsLookup = systemLookup): Promise<LookupAddress[]> {
-  const host = unbracket(hostname);
-  if (isIpLiteral(host)) {
-    const why = policy.check(host);
-    if (why) throw new AddressRefusedError(why);
-    return [{ address: host, family: host.includes(":") ? 6 : 4 }];
-  }
-  const addrs = await dnsLookup(host);
-  if (addrs.length === 0) throw Object.assign(new Error(`no address for ${host}`), { code: "ENOTFOUND" });
-  for (const a of addrs) {
-    const why = policy.check(a.address);
-    if (why) throw new AddressRefusedError(`${host} resolves to ${why.replace(/^\S+ is /, `${a.address}, `)}`);
-  }
-  return addrs;
-}
-
-/** Trust anchors for tests' own certificates: they replace the system's roots, so production never sets them. */
-export type TrustAnchors = string | Buffer | (string | Buffer)[];
-
-/** OpenSSL verify results and Node's name check that mean "this certificate is not accepted" (architecture.md §2.8). */
-export const TLS_VERIFY_CODES = [
-  "CERT_HAS_EXPIRED",
-  "CERT_NOT_YET_VALID",
-  "ERR_TLS_CERT_ALTNAME_INVALID",
-  "HOSTNAME_MISMATCH",
-  "UNABLE_TO_VERIFY_LEAF_SIGNATURE",
-  "UNABLE_TO_GET_ISSUER_CERT",
-  "UNABLE_TO_GET_ISSUER_CERT_LOCALLY",
-  "SELF_SIGNED_CERT_IN_CHAIN",
-  "DEPTH_ZERO_SELF_SIGNED_CERT",
-  "CERT_UNTRUSTED",
-  "CERT_REVOKED",
-  "CERT_SIGNATURE_FAILURE",
-] as const;
-
-/** The certificates presented per host:port, as connections were made (a reused connection keeps its own). */
-export class CertificateBook {
-  private readonly byHost = new Map<string, CertificateFacts>();
-  record(facts: CertificateFacts): void {
-    this.byHost.set(facts.host, facts);
-  }
-  get(hostPort: string): CertificateFacts | undefined {
-    return this.byHost.get(hostPort);
-  }
-}
-
-const iso = (d: string | undefined) => {
-  const t = d ? Date.parse(d) : NaN;
-  return Number.isNaN(t) ? undefined : new Date(t).toISOString();
-};
-const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
-
-function certificateFacts(host: string, cert: PeerCertificate, rejected: string | undefined): CertificateFacts {
-  const issuer = first(cert.issuer?.O) ?? first(cert.issuer?.CN);
-  const subject = first(cert.subject?.CN);
-  const altNames = cert.subjectaltname?.split(/,\s*/).filter(Boolean).slice(0, 20);
-  return {
-    host,
-    ...(subject ? { subject: subject.slice(0, 200) } : {}),
-    ...(issuer ? { issuer: issuer.slice(0, 200) } : {}),
-    ...(iso(cert.valid_from) ? { validFrom: iso(cert.valid_from) } : {}),
-    ...(iso(cert.valid_to) ? { validTo: iso(cert.valid_to) } : {}),
-    ...(altNames?.length ? { altNames: altNames.map((n) => n.slice(0, 200)) } : {}),
-    ...(rejected ? { rejected } : {}),
-  };
-}
-
-/**
- * undici's connector, with the certificate's verdict taken after the handshake instead of inside it, so the
- * probe can record what was presented even when it refuses it (an expired certificate's date). Node computes
- * `authorized` exactly as it would before refusing; an unaccepted socket is destroyed before any byte of a
- * request is written.
- */
-function recordingConnector(
-  opts: buildConnector.BuildOptions,
-  book: CertificateBook,
-  ca: TrustAnchors | undefined,
-): buildConnector.connector {
-  // No TLS session cache: a resumed session skips Node's name check, and a refused certificate's session
-  // must never be resumed into an accepted connection.
-  const base = buildConnector({
-    ...opts,
-    maxCachedSessions: 0,
-    rejectUnauthorized: false,
-    ...(ca ? { ca } : {}),
-  } as buildConnector.BuildOptions);
-  return (o, cb) =>
-    base(o, (err, socket) => {
-      if (err || !socket) return cb(err ?? new Error("no socket"), null);
-      if (!(socket instanceof TLSSocket)) return cb(null, socket);
-      const rejected = socket.authorized ? undefined : String(socket.authorizationError ?? "UNABLE_TO_VERIFY_LEAF_SIGNATURE");
-      const cert = socket.getPeerCertificate();
-      if (cert && Object.keys(cert).length) book.record(certificateFacts(`${o.hostname}:${o.port || 443}`, cert, rejected));
-      if (rejected) {
-        socket.destroy();
-        return cb(Object.assign(new Error(`certificate not accepted: ${rejected}`), { code: rejected }), null);
-      }
-      cb(null, socket);
-    });
-}
-
-/** An undici Agent whose connections only reach addresses `resolve` checked (and pinned). */
-function guardedAgent(
-  limits: ProbeLimits,
-  resolve: (hostname: string) => Promise<LookupAddress[]>,
-  keepAliveMs: number,
-  book: CertificateBook,
-  ca?: TrustAnchors,
-): Agent {
-  const lookup = (
-    hostname: string,
-    options: { family?: number | string; all?: boolean },
-    cb: (err: Error | null, address?: string | LookupAddress[], family?: number) => void,
-  ): void => {
-    resolve(hostname).then(
-      (addrs) => {
-        const fam = options.family === "IPv4" ? 4 : options.family === "IPv6" ? 6 : Number(options.family ?? 0);
-        const usable = fam === 4 || fam === 6 ? addrs.filter((a) => a.family === fam) : addrs;
-        const first = usable[0];
-        if (!first) return cb(Object.assign(new Error(`no IPv${fam} address for ${hostname}`), { code: "ENOTFOUND" }));
-        if (options.all) cb(null, usable);
-        else cb(null, first.address, first.family);
-      },
-      (err: Error) => cb(err),
-    );
-  };
-  return new Agent({
-    connect: recordingConnector({ timeout: limits.connectTimeoutMs, lookup } as buildConnector.BuildOptions, book, ca),
-    headersTimeout: limits.headersTimeoutMs,
-    bodyTimeout: limits.bodyTimeoutMs,
-    keepAliveTimeout: keepAliveMs,
-    keepAliveMaxTimeout: keepAliveMs,
-  });
-}
-
-/**
- * Connections a round keeps open between its probes: one Agent, so consecutive probes of servers on one
- * host reuse a warm connection (no new TCP and TLS handshake each time). Successful DNS answers are checked
- * and pinned for the round; a failed lookup is not kept here (each probe keeps its own). An idle connection
- * is closed after 1 s, before the shortest common server idle timeouts (gunicorn's 2 s, Node's 5 s), so a
- * reused one is not closed under us.
- */
-export class SharedConnections {
-  readonly agent: Agent;
-  readonly certificates = new CertificateBook();
-  private readonly pinned = new Map<string, Promise<LookupAddress[]>>();
-
-  constructor(private readonly o: { policy: AddressPolicy; limits: ProbeLimits; dnsLookup?: DnsLookup; ca?: TrustAnchors }) {
-    this.agent = guardedAgent(o.limits, (h) => this.resolve(h), 1_000, this.certificates, o.ca);
-  }
-
-  resolve(hostname: string): Promise<LookupAddress[]> {
-    const host = unbracket(hostname);
-    let p = this.pinned.get(host);
-    if (!p) {
-      p = resolveChecked(host, this.o.policy, this.o.dnsLookup);
-      this.pinned.set(host, p);
-      p.catch(() => this.pinned.get(host) === p && this.pinned.delete(host));
-    }
-    return p;
-  }
-
-  async close(): Promise<void> {
-    await this.agent.destroy().catch(() => undefined);
-  }
-}
-
 /**
  * All HTTP of one probe: an undici Agent whose DNS answers are checked and pinned (the round's shared one,
  * or one of its own), no redirects, caps on time and decompressed bytes, and an Exchange recorded for
@@ -275,10 +91,13 @@ export class HttpSession {
   private readonly agent: Agent;
   private readonly ownsAgent: boolean;
   private readonly certificates: CertificateBook;
-  private readonly pinned = new Map<string, Promise<LookupAddress[]>>();
+  private readonly names: PinnedNames;
   private seq = 0;
 
   constructor(private readonly o: HttpSessionOptions) {
+    const shared = o.shared;
+    // A failed lookup is kept too: one answer per probe, and no retry storm.
+    this.names = new PinnedNames((host) => (shared ? shared.resolve(host) : resolveChecked(host, o.policy, o.dnsLookup)), true);
     this.ownsAgent = !o.shared;
     this.certificates = o.shared?.certificates ?? new CertificateBook();
     this.agent = o.shared ? o.shared.agent : guardedAgent(o.limits, (h) => this.resolve(h), 5_000, this.certificates, o.ca);
@@ -305,14 +124,7 @@ export class HttpSession {
    * addresses, so a second DNS answer cannot point us elsewhere (rebinding).
    */
   resolve(hostname: string): Promise<LookupAddress[]> {
-    const host = unbracket(hostname);
-    let p = this.pinned.get(host);
-    if (!p) {
-      p = this.o.shared ? this.o.shared.resolve(host) : resolveChecked(host, this.o.policy, this.o.dnsLookup);
-      // A failed lookup is kept too: one answer per probe, and no retry storm.
-      this.pinned.set(host, p);
-    }
-    return p;
+    return this.names.resolve(hostname);
   }
 
   /** Checks a host against the policy without sending anything; null when allowed, else why not. */
@@ -395,7 +207,7 @@ export class HttpSession {
     };
     const t0 = performance.now();
     const fail = (err: unknown): { answer: HttpAnswer; release: () => void; t0: number } => {
-      const { message, kind, network, code } = this.describe(err);
+      const { message, kind, network, code } = this.failure(err);
       answer.error = message;
       answer.failure = kind;
       ex.error = message;
@@ -506,7 +318,7 @@ export class HttpSession {
       }
     } catch (err) {
       if (!answer.error && !closedByUs?.()) {
-        const { message, kind } = this.describe(err);
+        const { message, kind } = this.failure(err);
         answer.error = message;
         answer.failure = kind;
       }
@@ -522,119 +334,11 @@ export class HttpSession {
     ex.durationMs = Math.round(performance.now() - t0);
   }
 
-  private describe(err: unknown): { message: string; kind: FailureKind; network?: NetworkErrorKind; code?: string } {
-    const l = this.o.limits;
-    if (this.o.deadline.aborted) return { message: `the probe's ${l.deadlineMs} ms deadline ran out`, kind: "deadline" };
-    const chain: unknown[] = [];
-    for (let e: unknown = err; e && chain.length < 5; e = (e as { cause?: unknown }).cause) chain.push(e);
-    for (const e of chain) {
-      if (e instanceof AddressRefusedError) return { message: `address refused: ${e.message}`, kind: "policy" };
-      if (e instanceof BodyCapError) return { message: e.message, kind: "cap" };
-    }
-    const first = chain[0] as { code?: string; message?: string } | undefined;
-    const code = chain.map((e) => (e as { code?: string }).code).find((c) => c && c !== "UND_ERR_SOCKET") ?? first?.code;
-    switch (code) {
-      case "UND_ERR_CONNECT_TIMEOUT":
-        return { message: `no connection within ${l.connectTimeoutMs} ms`, kind: "timeout", network: "connect_timeout", code };
-      case "UND_ERR_HEADERS_TIMEOUT":
-        return { message: `no response headers within ${l.headersTimeoutMs} ms`, kind: "timeout", code };
-      case "UND_ERR_BODY_TIMEOUT":
-        return { message: `the body stalled for ${l.bodyTimeoutMs} ms`, kind: "timeout", code };
-      case "ENOTFOUND":
-        return { message: `DNS lookup failed (${code})`, kind: "network", network: "nxdomain", code };
-      case "EAI_AGAIN":
-      case "EAI_FAIL":
-      case "ESERVFAIL":
-      case "ETIMEOUT":
-      case "ECONNREFUSED_DNS":
-        return { message: `DNS lookup failed (${code})`, kind: "network", network: "dns_unavailable", code };
-      case "ECONNREFUSED":
-        return { message: "connection refused", kind: "network", network: "refused", code };
-      case "ETIMEDOUT":
-      case "EHOSTUNREACH":
-      case "ENETUNREACH":
-        return { message: `no connection (${code})`, kind: "network", network: "connect_timeout", code };
-      case "ECONNRESET":
-      case "UND_ERR_SOCKET":
-        return { message: "the connection was closed mid-answer", kind: "network", network: "reset", code: code ?? "ECONNRESET" };
-      case "Z_DATA_ERROR":
-      case "Z_BUF_ERROR":
-      case "ERR_BROTLI_DECOMPRESSION_FAILED":
-        return { message: `the compressed body could not be decoded (${code})`, kind: "decode", code };
-      default:
-        break;
-    }
-    if (code && ((TLS_VERIFY_CODES as readonly string[]).includes(code) || /CERT|SSL|TLS|ERR_TLS/.test(code)))
-      return { message: `TLS failed (${code})`, kind: "network", network: "tls", code };
-    const msg = first?.message ?? String(err);
-    return { message: code ? `${code}: ${msg}` : msg, kind: "network", code };
+  private failure(err: unknown): Failure {
+    return describeFailure(err, this.o.limits, this.o.deadline.aborted);
   }
 }
-
-class BodyCapError extends Error {}
 
 function headerValue(v: string | string[] | undefined): string | undefined {
   return Array.isArray(v) ? v[0] : v;
-}
-
-/** The body with its Content-Encoding undone, compressed bytes capped too (a gzip header can be endless). */
-function decoded(body: Readable, encoding: string, cap: number): AsyncIterable<unknown> {
-  const decoder =
-    encoding === "gzip" || encoding === "x-gzip"
-      ? createGunzip()
-      : encoding === "deflate"
-        ? createInflate()
-        : encoding === "br"
-          ? createBrotliDecompress()
-          : null;
-  if (!decoder) return body;
-  let raw = 0;
-  const counter = new Transform({
-    transform(chunk: Buffer, _enc, cb) {
-      raw += chunk.length;
-      if (raw > cap) cb(new BodyCapError(`compressed body exceeded ${cap} bytes`));
-      else cb(null, chunk);
-    },
-  });
-  return pipeline(body, counter, decoder, () => undefined);
-}
-
-/** Seconds from a Retry-After value (delta-seconds or HTTP-date), or undefined when unparseable. */
-export function parseRetryAfter(value: string | undefined, now: Date = new Date()): number | undefined {
-  if (value === undefined) return undefined;
-  const v = value.trim();
-  if (/^\d+$/.test(v)) return Number(v);
-  if (!/[a-z]/i.test(v)) return undefined;
-  const at = Date.parse(v);
-  if (Number.isNaN(at)) return undefined;
-  return Math.max(0, Math.ceil((at - now.getTime()) / 1000));
-}
-
-/** 429, or 503 with Retry-After (architecture.md §2.1.4): the server asked us to stop for this round. */
-export function isSlowDown(a: Pick<HttpAnswer, "status" | "headers">): boolean {
-  return a.status === 429 || (a.status === 503 && a.headers["retry-after"] !== undefined);
-}
-
-/** A host-gate slot, or the deadline's reason if the deadline passes while queued (the slot, when it comes
- * later, is handed straight back). Shared by the probe and the cross-reader. */
-export async function acquireBefore(gate: HostGate, host: string, signal: AbortSignal): Promise<() => void> {
-  const acquired = gate.acquire(host);
-  let onAbort: (() => void) | undefined;
-  const aborted = new Promise<never>((_, reject) => {
-    if (signal.aborted) reject(signal.reason);
-    onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
-  try {
-    return await Promise.race([acquired, aborted]);
-  } catch (e) {
-    void acquired.then(
-      (r) => r(),
-      () => undefined,
-    );
-    throw e;
-  } finally {
-    // One listener per request would pile up on a shared deadline signal.
-    if (onAbort) signal.removeEventListener("abort", onAbort);
-  }
 }

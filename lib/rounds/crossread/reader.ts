@@ -6,7 +6,9 @@ import { ReadableStream } from "node:stream/web";
 import { fetch as undiciFetch, Response as UndiciResponse } from "undici";
 import type { AddressPolicy } from "../../probe/address-policy";
 import { SUITE_VERSION, type Transport } from "../../probe/protocol";
-import { acquireBefore, AddressRefusedError, HttpSession, type DnsLookup, type HostGate } from "../../probe/transport/http";
+import { acquireBefore, type HostGate } from "../../probe/host-gate";
+import { AddressRefusedError, type DnsLookup } from "../../probe/transport/dns";
+import { HttpSession } from "../../probe/transport/http";
 import { DEFAULT_LIMITS, type ProbeLimits } from "../../probe/types";
 
 export interface CrossReaderOptions {

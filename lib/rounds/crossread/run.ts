@@ -2,7 +2,7 @@
 // list compared with the probe's current complete read, outcomes stored for the day.
 import type { Db } from "../../../db/client";
 import type { AddressPolicy } from "../../probe/address-policy";
-import type { DnsLookup } from "../../probe/transport/http";
+import type { DnsLookup } from "../../probe/transport/dns";
 import type { ProbeLimits } from "../../probe/types";
 import { createHostGate, type RoundHostGate } from "../host-gate";
 import { createHostQueue } from "../host-queue";

@@ -2,7 +2,7 @@ import { describe, expect, test } from "vitest";
 import { createAddressPolicy } from "@/lib/probe/address-policy";
 import { jsonDepth, MAX_JSON_DEPTH, parseJson } from "@/lib/probe/jsonrpc";
 import { SseParser, type SseEvent } from "@/lib/probe/sse";
-import { parseRetryAfter } from "@/lib/probe/transport/http";
+import { parseRetryAfter } from "@/lib/probe/host-gate";
 import { malformedTools } from "@/lib/probe/tools";
 
 function parseAll(chunks: string[]): SseEvent[] {

@@ -140,11 +140,8 @@ describe("host gate", () => {
   test("a 429, or a 503 with Retry-After, asks for a pause of the host; other answers do not", () => {
     const pauses: [string, number, string][] = [];
     const now = new Date("2026-11-30T12:00:00.000Z");
-    const gate = createHostGate({
-      limitOf: () => 1,
-      now: () => now,
-      onPause: (h, until, cause) => pauses.push([h, until.getTime() - now.getTime(), cause]),
-    });
+    const gate = createHostGate({ limitOf: () => 1, now: () => now });
+    gate.onPause((h, until, cause) => pauses.push([h, until.getTime() - now.getTime(), cause]));
     gate.answered!("A.example", 200, undefined);
     gate.answered!("a.example", 503, undefined);
     gate.answered!("a.example", 429, "7");

@@ -1,0 +1,100 @@
+// What a round does with one due server (architecture.md §3): skip it when it must get no request (needs
+// configuration, an invalid URL, an opt-out, robots.txt), else hand it to the round's probe step, then judge
+// what came back. The step is the one seam for where a probe runs; this file decides only whether and how.
+import { judge } from "../checks";
+import { probeServer, type ProbeOptions, type SharedConnections } from "../probe";
+import type { AddressPolicy } from "../probe/address-policy";
+import { DEFAULT_LIMITS, type Blocked, type ProbeObservation, type ProbeTarget } from "../probe/types";
+import type { DueServer } from "../store/servers";
+import type { OptOutSource } from "../store/vocabulary";
+import type { RoundHostGate } from "./host-gate";
+import type { PersistInput } from "./persist";
+import { robotsDisallows, ROBOTS_DISALLOW_REASON, type RobotsBook } from "./robots";
+
+/**
+ * The probe step: one server the round decided to probe, with the options it built for it (address policy,
+ * host gate, kept-open connections, limits), to an observation. Like `probeServer`, it never throws for anything
+ * a server does. `probeInProcess` runs lib/probe here.
+ */
+export type ProbeStep = (server: DueServer, target: ProbeTarget, options: ProbeOptions) => Promise<ProbeObservation>;
+
+export const probeInProcess: ProbeStep = (_server, target, options) => probeServer(target, options);
+
+/** Requests one probe sends, about: a Crawl-delay lengthens the probe's deadline by this many gaps. */
+const REQUESTS_PER_PROBE = 8;
+
+/** What every server of one round shares. */
+export interface ServerContext {
+  roundId: number;
+  now: () => Date;
+  policy: AddressPolicy;
+  isOptedOut: (host: string) => string | null;
+  /** null when the round does not consult robots.txt (RoundDeps.robots false). */
+  robots: RobotsBook | null;
+  gate: RoundHostGate;
+  /** Kept open between the round's probes, so servers on one host share warm connections. */
+  connections: SharedConnections;
+  probe: ProbeStep;
+  limits?: ProbeOptions["limits"];
+  userAgent?: string;
+}
+
+/** Probes one server (or decides not to) and judges it: what persist writes for it. */
+export async function serverRun(ctx: ServerContext, server: DueServer): Promise<PersistInput> {
+  const { now, robots } = ctx;
+  const skip = (blocked: Blocked, optOutSource?: OptOutSource): PersistInput => {
+    const obs = blockedObservation(server, blocked, now());
+    return { serverId: server.id, roundId: ctx.roundId, obs, results: judge(obs), skipped: true, optOutSource, now: now() };
+  };
+
+  if (server.needsConfig) return skip({ kind: "needs_config", detail: server.needsConfig });
+  let url: URL;
+  try {
+    url = new URL(server.remoteUrl ?? "");
+  } catch {
+    return skip({ kind: "invalid_url", detail: `the listed URL ${JSON.stringify(server.remoteUrl)} is not a valid URL` });
+  }
+  const operator = ctx.isOptedOut(url.host);
+  if (operator) return skip({ kind: "opted_out", host: url.host, reason: operator }, "operator");
+  if (robots && (await robotsForbid(robots, url))) {
+    return skip({ kind: "opted_out", host: url.host, reason: ROBOTS_DISALLOW_REASON }, "robots");
+  }
+
+  const crawlDelayMs = ctx.gate.crawlDelayMs(url.host);
+  const deadlineMs = ctx.limits?.deadlineMs ?? DEFAULT_LIMITS.deadlineMs;
+  const obs = await ctx.probe(
+    server,
+    { url: url.toString(), transport: server.transport ?? "streamable-http" },
+    {
+      addressPolicy: ctx.policy,
+      isOptedOut: ctx.isOptedOut,
+      // A metadata host's robots.txt is read (and cached) like a server host's before anything is fetched there.
+      ...(robots ? { robotsOptOut: async (u: string) => ((await robotsForbid(robots, new URL(u))) ? ROBOTS_DISALLOW_REASON : null) } : {}),
+      hostGate: ctx.gate,
+      connections: ctx.connections,
+      // Waiting out a Crawl-delay is our pacing, not the server's slowness.
+      limits: { ...ctx.limits, deadlineMs: deadlineMs + REQUESTS_PER_PROBE * crawlDelayMs },
+      ...(ctx.userAgent ? { userAgent: ctx.userAgent } : {}),
+      now: () => now(),
+    },
+  );
+  return { serverId: server.id, roundId: ctx.roundId, obs, results: judge(obs), skipped: false, now: now() };
+}
+
+function blockedObservation(server: DueServer, blocked: Blocked, at: Date): ProbeObservation {
+  const iso = at.toISOString();
+  return {
+    url: server.remoteUrl ?? "",
+    transport: server.transport ?? "streamable-http",
+    startedAt: iso,
+    finishedAt: iso,
+    blocked,
+    era: "unknown",
+    exchanges: [],
+  };
+}
+
+/** robots.txt says our token may not fetch the URL; the file is read at most once a day per host. */
+async function robotsForbid(robots: RobotsBook, url: URL): Promise<boolean> {
+  return robotsDisallows(url.toString(), await robots.rowFor(url));
+}
