@@ -110,7 +110,10 @@ const ObservationSchema = z.object({
     "credential_gate",
     "refused_no_challenge",
     "failed",
-  ]).optional(),
+  ])
+    // The server's instructions, which the observations of architecture.md §2.9 read: a string when there is one.
+    .and(z.looseObject({ instructions: z.string().optional() }))
+    .optional(),
   toolsList: outcome(["complete", "endless", "budget_exhausted", "credential_gate", "slow_down", "failed", "not_attempted"])
     .and(z.looseObject({ tools: tools.optional() }))
     .optional(),

@@ -9,6 +9,7 @@ import { makeAllDue } from "../store/servers";
 import { startDemoChanges } from "./demo-changes";
 import { createHostGate, type RoundHostGate } from "./host-gate";
 import { startRoundAfterReprobes } from "./reprobe";
+import { roundRegionsFrom } from "./regions";
 import { startRound, type RoundDeps } from "./round";
 
 // Process-wide (globalThis, shared across Next's bundles) so instrumentation starts the scheduler once.
@@ -19,6 +20,7 @@ const g = globalThis as Record<symbol, unknown>;
  * `extra.registryUrl` replaces config.registryUrl (the demo passes its built-in registry). */
 export function roundDepsFromConfig(config: Config, extra: Partial<RoundDeps> = {}): RoundDeps {
   const db = getDb(config);
+  const regions = roundRegionsFrom(config);
   return {
     db,
     registryUrl: config.registryUrl,
@@ -26,6 +28,8 @@ export function roundDepsFromConfig(config: Config, extra: Partial<RoundDeps> = 
     hostConcurrency: config.probeHostConcurrency,
     allowPrivateNetworks: config.allowPrivateNetworks,
     ...(config.publicBaseUrl ? { userAgent: probeUserAgent(config.publicBaseUrl) } : {}),
+    // architecture.md §8: with NATS_URL and PROBE_REGIONS the rounds probe through the regions.
+    ...(regions ? { regions } : {}),
     // Alerts are judged as soon as a round ends (rounds_stale resolves at once); the site's clock delivers them.
     onFinished: () => {
       const clock = (g[BACKGROUND_KEY] as Background | undefined)?.alerts;

@@ -4,7 +4,7 @@
 import type { Db } from "../../db/client";
 import type { Config } from "../config";
 import type { CheckResult } from "../checks/types";
-import type { HostGate, ProbeLimits, ProbeObservation, ProbeTarget } from "../probe";
+import { DEFAULT_LIMITS, type ProbeObservation, type ProbeOptions, type ProbeTarget } from "../probe";
 import { createDispatcher, type Dispatcher } from "../regions/dispatch";
 import { createRegionBook, type RegionBook, type RegionHealthOptions, type RegionState } from "../regions/health";
 import { connectNats } from "../regions/nats";
@@ -15,7 +15,8 @@ import { saveRegionStates, storedRegionStates } from "../store/regions";
 import { ROBOTS_DISALLOW_REASON } from "./robots";
 import type { DueServer } from "../store/servers";
 import { utcDay } from "./coverage";
-import type { PersistInput } from "./persist";
+import type { RoundHostGate } from "./host-gate";
+import type { JudgedProbe, ProbeStep } from "./server-run";
 
 export interface RoundRegions {
   /** PROBE_REGIONS, PROBE_LOCAL_REGION among them when set. */
@@ -48,28 +49,17 @@ export interface RegionsStepDeps {
   roundId: number;
   now: () => Date;
   log: (line: string) => void;
-  gate: HostGate;
+  gate: RoundHostGate;
   judge: (obs: ProbeObservation) => CheckResult[];
 }
 
-export interface RegionalProbeOptions {
-  server: DueServer;
-  target: ProbeTarget;
-  /** The round's in-process probe of the target, for the local region. */
-  probeLocally: (target: ProbeTarget) => Promise<ProbeObservation>;
-  deadlineMs: number;
-  crawlDelayMs: number;
-  limits: Partial<ProbeLimits> | undefined;
-}
-
-export interface RegionalRun {
-  input: PersistInput;
-  /** Fewer than two regions voted: the round's own-network watch (architecture.md §2.7) judges it as it does without regions. */
-  singleVantage: boolean;
-}
+/** How the local region probes (PROBE_LOCAL_REGION): the round's in-process probe, with the options it built. */
+export type LocalProbe = (server: DueServer, target: ProbeTarget, options: ProbeOptions) => Promise<ProbeObservation>;
 
 export interface RegionsStep {
-  probe(o: RegionalProbeOptions): Promise<RegionalRun>;
+  /** The round's probe step (server-run.ts) through the regions; `local` probes for the local region. A verdict of two
+   * or more regions carries its quorum (`regional.quorum`); one region's is single vantage (§2.7 applies). */
+  probeStep(local: LocalProbe): (...a: Parameters<ProbeStep>) => Promise<JudgedProbe>;
   /** At the end of the round: stores the regions' states, and judges probe_network for "no region could probe". */
   finish(): void;
 }
@@ -161,67 +151,63 @@ export function createRegionsStep(d: RegionsStepDeps): RegionsStep {
     ...listOptOuts(d.db).map((o) => ({ host: o.host, reason: o.reason })),
     ...robotsDisallowedHosts(d.db).map((host) => ({ host, reason: ROBOTS_DISALLOW_REASON })),
   ];
-  return {
-    async probe(o) {
-      const outcome = await probeAcrossRegions(
-        {
-          book,
-          dispatcher,
-          judge: d.judge,
-          gate: d.gate,
-          timeoutMs: o.deadlineMs + (d.config.answerMarginMs ?? 15_000),
-          round: d.roundId,
-          log: d.log,
-          ...(d.config.local ? { local: { region: d.config.local, probe: o.probeLocally } } : {}),
-        },
-        {
-          name: o.server.name,
-          target: o.target,
-          request: { limits: { ...o.limits, deadlineMs: o.deadlineMs }, crawlDelayMs: o.crawlDelayMs, optedOutHosts },
-          knownFailing: o.server.stateHandshake === "failed",
-        },
-      );
-      const now = d.now();
-      if (!outcome.verdict) {
-        noRegion++;
-        const why = outcome.unanswered.map((u) => `${u.region}: ${u.cause.replace("_", " ")}`).join("; ");
-        const iso = now.toISOString();
-        const obs: ProbeObservation = {
-          url: o.target.url,
-          transport: o.target.transport,
-          startedAt: iso,
-          finishedAt: iso,
-          blocked: { kind: "probe_network", detail: `no region could probe (${why || "no region is configured"})` },
-          era: "unknown",
-          exchanges: [],
-        };
-        return {
-          input: { serverId: o.server.id, roundId: d.roundId, obs, results: d.judge(obs), skipped: true, now },
-          singleVantage: false,
-        };
-      }
-      answered++;
-      const v = outcome.verdict;
-      return {
-        input: {
-          serverId: o.server.id,
-          roundId: d.roundId,
-          obs: v.deciding.obs,
-          results: v.results,
-          skipped: false,
-          now,
-          regional: {
-            region: v.deciding.region,
-            role: v.deciding.role,
-            quorum: v.singleVantage ? null : v.quorum,
-            others: outcome.reads
-              .filter((r) => r !== v.deciding)
-              .map((r) => ({ region: r.region, role: r.role, obs: r.obs, results: r.results })),
-          },
-        },
-        singleVantage: v.singleVantage,
+  const probe = async (server: DueServer, target: ProbeTarget, options: ProbeOptions, local: LocalProbe): Promise<JudgedProbe> => {
+    // The options' deadline already counts the host's Crawl-delay (server-run.ts); agents space requests by it too.
+    const deadlineMs = options.limits?.deadlineMs ?? DEFAULT_LIMITS.deadlineMs;
+    const crawlDelayMs = d.gate.crawlDelayMs(new URL(target.url).host);
+    const outcome = await probeAcrossRegions(
+      {
+        book,
+        dispatcher,
+        judge: d.judge,
+        gate: d.gate,
+        timeoutMs: deadlineMs + (d.config.answerMarginMs ?? 15_000),
+        round: d.roundId,
+        log: d.log,
+        ...(d.config.local ? { local: { region: d.config.local, probe: (t: ProbeTarget) => local(server, t, options) } } : {}),
+      },
+      {
+        name: server.name,
+        target,
+        request: { limits: { ...options.limits, deadlineMs }, crawlDelayMs, optedOutHosts },
+        knownFailing: server.stateHandshake === "failed",
+      },
+    );
+    if (!outcome.verdict) {
+      noRegion++;
+      const why = outcome.unanswered.map((u) => `${u.region}: ${u.cause.replace("_", " ")}`).join("; ");
+      const iso = d.now().toISOString();
+      const obs: ProbeObservation = {
+        url: target.url,
+        transport: target.transport,
+        startedAt: iso,
+        finishedAt: iso,
+        blocked: { kind: "probe_network", detail: `no region could probe (${why || "no region is configured"})` },
+        era: "unknown",
+        exchanges: [],
       };
-    },
+      return { judged: { obs, results: d.judge(obs), skipped: true } };
+    }
+    answered++;
+    const v = outcome.verdict;
+    return {
+      judged: {
+        obs: v.deciding.obs,
+        results: v.results,
+        skipped: false,
+        regional: {
+          region: v.deciding.region,
+          role: v.deciding.role,
+          quorum: v.singleVantage ? null : v.quorum,
+          others: outcome.reads
+            .filter((r) => r !== v.deciding)
+            .map((r) => ({ region: r.region, role: r.role, obs: r.obs, results: r.results })),
+        },
+      },
+    };
+  };
+  return {
+    probeStep: (local) => (server, target, options) => probe(server, target, options, local),
     finish() {
       const at = d.now();
       saveRegionStates(d.db, book.states().map(toStored), at.toISOString());

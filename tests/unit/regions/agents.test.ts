@@ -3,12 +3,12 @@ import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { connect, type NatsConnection } from "@nats-io/transport-node";
 import { judge } from "@/lib/checks";
-import type { ProbeTarget } from "@/lib/probe";
+import { createAddressPolicy, probeServer, type ProbeObservation, type ProbeTarget } from "@/lib/probe";
 import { createDispatcher, type Dispatcher } from "@/lib/regions/dispatch";
 import { createRegionBook, type RegionBook } from "@/lib/regions/health";
 import { probeAcrossRegions, type RegionalDeps } from "@/lib/regions/regional";
 import { agentQueue, probeSubject } from "@/lib/regions/vocabulary";
-import { encodeAnswer } from "@/lib/regions/wire";
+import { decodeAnswer, encodeAnswer } from "@/lib/regions/wire";
 import { createHostGate } from "@/lib/rounds/host-gate";
 import { startLoopbackHost, zooMount, type LoopbackHost, type Mount } from "@/tests/fixtures/loopback-hosts";
 import { agentUser, SITE_USER, startAgent, startBroker, type AgentProcess, type Broker } from "@/tests/fixtures/nats";
@@ -73,7 +73,9 @@ beforeAll(async () => {
   await Promise.all(REGIONS.map(agent));
   site = await connect({ servers: broker.url, user: SITE_USER, pass: broker.users[SITE_USER]! });
   dispatcher = createDispatcher({ connection: Promise.resolve(site), log: (l) => logs.push(l) });
-  healthy = await startLoopbackHost("127.0.0.1", { mounts: { "/s": zooMount("modern-healthy-paged", "/s") } });
+  healthy = await startLoopbackHost("127.0.0.1", {
+    mounts: { "/s": zooMount("modern-healthy-paged", "/s"), "/l": zooMount("legacy-2025-06-18-stateless", "/l") },
+  });
   down = await startLoopbackHost("127.0.0.1", { mounts: {} });
   await down.close();
   picky = await startLoopbackHost("127.0.0.1", { mounts: { "/s": failsForB() } });
@@ -95,6 +97,25 @@ describe("agents on NATS", () => {
     expect(hs(judge(answer.observation))).toBe("verified");
     const uas = new Set(healthy.requests.map((r) => r.userAgent));
     expect([...uas].some((ua) => ua.startsWith("mcp-status-probe/") && ua.includes("; region a)"))).toBe(true);
+  });
+
+  test("an agent's answer carries the server's instructions as the in-process probe reads them (architecture.md §2.9)", async () => {
+    // A server that answers initialize, whose result carries instructions.
+    const target = { url: healthy.url("/l"), transport: "streamable-http" } as const;
+    const here = await probeServer(target, { addressPolicy: createAddressPolicy({ allowPrivate: true }) });
+    const answer = await dispatcher.probe("b", target, 15_000);
+    expect(answer.ok).toBe(true);
+    if (!answer.ok) return;
+    const instructions = (o: ProbeObservation) => (o.handshake as { instructions?: unknown } | undefined)?.instructions;
+    expect(instructions(here)).toBe("A zoo server.");
+    expect(instructions(answer.observation)).toBe(instructions(here));
+    // Instructions that are not a string make the answer one the site does not read.
+    const forged = { ...answer.observation, handshake: { ...answer.observation.handshake!, instructions: 42 } } as never;
+    const wire = encodeAnswer({ v: 1, id: "r1", region: "b", agent: "forger", observation: forged });
+    expect(decodeAnswer(wire, { id: "r1", url: target.url })).toMatchObject({ ok: false, cause: "invalid" });
+    expect(
+      decodeAnswer(encodeAnswer({ v: 1, id: "r1", region: "b", agent: "b", observation: here }), { id: "r1", url: target.url }).ok,
+    ).toBe(true);
   });
 
   test("a region with no agent listening answers at once with no responders", async () => {

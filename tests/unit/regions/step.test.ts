@@ -6,10 +6,11 @@ import { deliverPendingAlerts, type WebhookPayload } from "@/lib/rounds/alerts/w
 import { alertsAtom } from "@/lib/site/alerts-feed";
 import { alertEvents, alerts } from "@/db/schema";
 import { judge } from "@/lib/checks";
-import { createAddressPolicy, probeServer, type ProbeTarget } from "@/lib/probe";
+import { createAddressPolicy } from "@/lib/probe";
 import { siteStatus } from "@/lib/rounds/alerts/status";
 import { createHostGate } from "@/lib/rounds/host-gate";
 import { closeRegionConnections, createRegionsStep, type RoundRegions } from "@/lib/rounds/regions";
+import { probeInProcess } from "@/lib/rounds/server-run";
 import { openAlerts, recentAlertEvents } from "@/lib/store/alerts";
 import type { DueServer } from "@/lib/store/servers";
 import { startLoopbackHost, zooMount, type LoopbackHost } from "@/tests/fixtures/loopback-hosts";
@@ -48,16 +49,9 @@ function step(config: RoundRegions, roundId = 1) {
   });
 }
 
-const local = (target: ProbeTarget) => probeServer(target, { addressPolicy: createAddressPolicy({ allowPrivate: true }) });
-const probe = (s: ReturnType<typeof step>, i: number) =>
-  s.probe({
-    server: due(i),
-    target: { url: host.url("/s"), transport: "streamable-http" },
-    probeLocally: local,
-    deadlineMs: 10_000,
-    crawlDelayMs: 0,
-    limits: undefined,
-  });
+const options = { addressPolicy: createAddressPolicy({ allowPrivate: true }), limits: { deadlineMs: 10_000 } };
+const probe = async (s: ReturnType<typeof step>, i: number) =>
+  (await s.probeStep(probeInProcess)(due(i), { url: host.url("/s"), transport: "streamable-http" }, options)).judged;
 
 beforeAll(async () => {
   broker = await startBroker(["a", "s"]);
@@ -85,8 +79,8 @@ describe("the round's probe step over regions", () => {
     // Every server is read, by a whichever region was asked first.
     for (let i = 1; i <= 4; i++) {
       const r = await probe(s1, i);
-      expect(r.input.regional?.region).toBe("a");
-      expect(r.input.results.find((c) => c.check === "handshake")!.state).toBe("verified");
+      expect(r.regional?.region).toBe("a");
+      expect(r.results.find((c) => c.check === "handshake")!.state).toBe("verified");
     }
     await new Promise((r) => setTimeout(r, 350));
     await probe(s1, 5);
@@ -144,14 +138,14 @@ describe("the round's probe step over regions", () => {
     const dead = `nats://127.0.0.1:${await freePort()}`;
     const withLocal = step({ regions: ["x", "here"], local: "here", nats: { url: dead, user: SITE_USER, password: "x" } }, 3);
     const r = await probe(withLocal, 9);
-    expect(r.input.regional?.region).toBe("here");
-    expect(r.input.results.find((c) => c.check === "handshake")!.state).toBe("verified");
+    expect(r.regional?.region).toBe("here");
+    expect(r.results.find((c) => c.check === "handshake")!.state).toBe("verified");
 
     const alone = step({ regions: ["x"], nats: { url: dead, user: SITE_USER, password: "x" } }, 4);
     const lost = await probe(alone, 10);
-    expect(lost.input.skipped).toBe(true);
-    expect(lost.input.obs.blocked).toMatchObject({ kind: "probe_network" });
-    const hs = lost.input.results.find((c) => c.check === "handshake")!;
+    expect(lost.skipped).toBe(true);
+    expect(lost.obs.blocked).toMatchObject({ kind: "probe_network" });
+    const hs = lost.results.find((c) => c.check === "handshake")!;
     expect(hs.state).toBe("not_checked");
     expect(hs.reason).toMatch(/no region could probe \(x: nats down\)/);
     alone.finish();
