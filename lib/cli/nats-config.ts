@@ -71,12 +71,15 @@ function main(): void {
   if (args.out) fs.writeFileSync(args.out, out.text, { mode: 0o600 });
   else process.stdout.write(out.text);
   const scheme = args.tls ? "tls" : "nats";
+  // A broker listening on one address is reached there; one listening on every address, at a name only the operator knows.
+  const [, host = "", port = "4222"] = /^(.*):(\d+)$/.exec(args.listen) ?? [];
+  const broker = `${scheme}://${host && host !== "0.0.0.0" && host !== "::" && host !== "[::]" ? host : "<broker>"}:${port}`;
   console.error(
-    `# the site:\nNATS_URL=${scheme}://<broker>:<port> NATS_USER=${SITE_USER} NATS_PASSWORD=${out.users[SITE_USER]} PROBE_REGIONS=${args.regions.join(",")}`,
+    `# the site:\nNATS_URL=${broker} NATS_USER=${SITE_USER} NATS_PASSWORD=${out.users[SITE_USER]} PROBE_REGIONS=${args.regions.join(",")}`,
   );
   for (const r of args.regions) {
     console.error(
-      `# agents of region ${r} (npm run agent -- --region ${r}):\nNATS_URL=${scheme}://<broker>:<port> NATS_USER=${agentUser(r)} NATS_PASSWORD=${out.users[agentUser(r)]}`,
+      `# agents of region ${r} (npm run agent -- --region ${r}):\nNATS_URL=${broker} NATS_USER=${agentUser(r)} NATS_PASSWORD=${out.users[agentUser(r)]}`,
     );
   }
 }
