@@ -4,7 +4,7 @@ import { judge } from "@/lib/checks";
 import type { CheckResult } from "@/lib/checks/types";
 import { CHECK_IDS, type CheckId, type CheckState } from "@/lib/checks/vocabulary";
 import { SUITE_VERSION } from "@/lib/probe/protocol";
-import { stateColumn } from "@/lib/store/servers";
+import { stateColumn } from "@/lib/store/servers/row";
 import { canonicalToolList, diffToolLists, hashToolList } from "@/lib/rounds/tool-history";
 import { fmt } from "./common";
 import { profileFor, rng, syntheticObservation, toolsFor, type Profile } from "./synthetic";

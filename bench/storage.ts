@@ -12,7 +12,7 @@ import { judge } from "@/lib/checks";
 import { persistRun } from "@/lib/rounds/persist";
 import { evaluateCoverage } from "@/lib/rounds/alerts/evaluate";
 import { acquireRoundLock, finishRound } from "@/lib/store/rounds";
-import { applyRegistrySnapshot, type ListedServer } from "@/lib/store/servers";
+import { applyRegistrySnapshot, type ListedServer } from "@/lib/store/servers/registry";
 import { pruneOldRuns } from "@/lib/store/runs";
 import { pruneCoverageServers } from "@/lib/store/coverage";
 import { addDays, utcDay } from "@/lib/rounds/coverage";

@@ -1,8 +1,17 @@
 import { sqliteTable, text, integer, real, index, uniqueIndex, primaryKey } from "drizzle-orm/sqlite-core";
-import { CHECK_IDS, CHECK_STATES, HINT_CODES, NO_FALLBACK_RULES, NOT_CHECKED_CAUSES, REFUSAL_CODES } from "../lib/checks/vocabulary";
+import {
+  CHECK_IDS,
+  CHECK_STATES,
+  HINT_CODES,
+  NO_FALLBACK_RULES,
+  NOT_CHECKED_CAUSES,
+  OBSERVATION_CODES,
+  REFUSAL_CODES,
+} from "../lib/checks/vocabulary";
 import { ERAS, TRANSPORTS } from "../lib/probe/protocol";
 import {
   ALERT_KINDS,
+  CENSUS_SOURCES,
   ALERT_STATES,
   CROSS_READ_EXPLANATIONS,
   CROSS_READ_OUTCOMES,
@@ -205,6 +214,9 @@ export const toolSnapshots = sqliteTable(
     toolCount: integer("tool_count").notNull(),
     firstSeenAt: text("first_seen_at").notNull(),
     lastSeenAt: text("last_seen_at").notNull(),
+    /** `serverInfo.version` of the latest read that saw this list (architecture.md §2.9); null when the server gave none
+     * and for snapshots stored before 0.14.0, so an upgrade never claims a change under the same version. */
+    serverVersion: text("server_version"),
   },
   (t) => [uniqueIndex("tool_snapshots_uq").on(t.serverId, t.hash)],
 );
@@ -225,6 +237,10 @@ export const toolChanges = sqliteTable(
     after: text("after"),
     fromSnapshotId: integer("from_snapshot_id"),
     toSnapshotId: integer("to_snapshot_id"),
+    /** `serverInfo.version` of the read before and of the read that saw the change (architecture.md §2.9): when both are
+     * known and equal, the definition changed while the version stayed the same. */
+    serverVersionBefore: text("server_version_before"),
+    serverVersionAfter: text("server_version_after"),
   },
   (t) => [index("tool_changes_at_idx").on(t.at), index("tool_changes_server_idx").on(t.serverId, t.at)],
 );
@@ -511,3 +527,69 @@ export const regionStates = sqliteTable("region_states", {
   downSince: text("down_since"),
   updatedAt: text("updated_at").notNull(),
 });
+
+/** The census over time (architecture.md §3): one row of aggregates per UTC day, written after the day's first round or
+ * rebuilt from stored runs, never pruned. Each count column is a JSON object of key → servers (lib/store/census.ts defines
+ * every key); null when the row's source could not know it (a rebuilt day has no transports or refusal shapes). */
+export const censusDays = sqliteTable("census_days", {
+  day: text("day").primaryKey(),
+  source: text("source", { enum: CENSUS_SOURCES }).notNull(),
+  /** The moment the counts describe: the end of the day's first round. */
+  asOf: text("as_of").notNull(),
+  writtenAt: text("written_at").notNull(),
+  roundId: integer("round_id"),
+  /** Servers listed in the registry at `asOf`, and those of them with a stored result. */
+  registry: integer("registry").notNull(),
+  probed: integer("probed").notNull(),
+  /** Rebuilt rows: listed servers whose latest stored run is older than the run retention, so a later run may be missing. */
+  uncertain: integer("uncertain").notNull().default(0),
+  needsConfiguration: integer("needs_configuration").notNull(),
+  revisions: text("revisions").notNull(),
+  eras: text("eras").notNull(),
+  transports: text("transports"),
+  auth: text("auth").notNull(),
+  refusals: text("refusals"),
+  overall: text("overall").notNull(),
+  notCheckedCauses: text("not_checked_causes").notNull(),
+  /** Servers per observation code (architecture.md §2.9) of their latest complete read; null until observations are recorded. */
+  observations: text("observations"),
+});
+
+/** Observations on tool definitions (architecture.md §2.9), stored with the run whose complete read they were made on:
+ * the code and its facts; the sentence is worded from them (lib/checks/observation-text.ts). */
+export const observations = sqliteTable(
+  "observations",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    runId: integer("run_id")
+      .notNull()
+      .references(() => runs.id, { onDelete: "cascade" }),
+    serverId: integer("server_id")
+      .notNull()
+      .references(() => servers.id),
+    code: text("code", { enum: OBSERVATION_CODES }).notNull(),
+    tool: text("tool"),
+    pointer: text("pointer").notNull(),
+    offset: integer("offset"),
+    count: integer("count"),
+    decoded: text("decoded"),
+    /** JSON: the rest of the facts (code points, excerpt, names, value, whether it sits in a key). */
+    facts: text("facts"),
+  },
+  (t) => [index("observations_run_idx").on(t.runId)],
+);
+
+/** Per server, the codes of its latest complete read and how many observations of each: what the index filter, the
+ * census and the daily census row count. Replaced by every complete read, in the run's transaction. */
+export const serverObservations = sqliteTable(
+  "server_observations",
+  {
+    serverId: integer("server_id")
+      .notNull()
+      .references(() => servers.id),
+    code: text("code", { enum: OBSERVATION_CODES }).notNull(),
+    count: integer("count").notNull(),
+    runId: integer("run_id").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.serverId, t.code] }), index("server_observations_code_idx").on(t.code, t.serverId)],
+);

@@ -14,6 +14,7 @@ const EnvSchema = z.object({
     .optional()
     .or(z.literal("").transform(() => undefined)),
   DATABASE_PATH: z.string().optional(),
+  OPEN_DATA_DIR: z.string().optional(),
   CRON_SECRET: z.string().optional(),
   PROBE_SCHEDULE: z.string().optional(),
   PROBE_CONCURRENCY: z.coerce.number().int().min(1).max(512).optional(),
@@ -62,6 +63,9 @@ export interface Config {
   /** True when no REGISTRY_URL is set (or MCP_STATUS_DEMO=1): serve the built-in demo fleet on loopback. */
   demo: boolean;
   databasePath: string;
+  /** Where the daily open-data files are written and served from (architecture.md §3): OPEN_DATA_DIR, else open-data/ beside the
+   * database file. */
+  openDataDir: string;
   cronSecret: string | undefined;
   /** Cron expression for the embedded scheduler; null turns it off. */
   probeSchedule: string | null;
@@ -147,10 +151,12 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
         ? false
         : undefined;
   const demo = demoFlag ?? !e.REGISTRY_URL;
+  const databasePath = path.resolve(e.DATABASE_PATH || path.join(/*turbopackIgnore: true*/ process.cwd(), "data", "mcp-status.db"));
   return {
     registryUrl: demo ? undefined : (e.REGISTRY_URL ?? OFFICIAL_REGISTRY_URL),
     demo,
-    databasePath: path.resolve(e.DATABASE_PATH || path.join(/*turbopackIgnore: true*/ process.cwd(), "data", "mcp-status.db")),
+    databasePath,
+    openDataDir: path.resolve(e.OPEN_DATA_DIR || path.join(path.dirname(databasePath), "open-data")),
     cronSecret: e.CRON_SECRET || undefined,
     probeSchedule: e.PROBE_SCHEDULE === undefined ? DEFAULT_SCHEDULE : e.PROBE_SCHEDULE.trim() || null,
     probeConcurrency: e.PROBE_CONCURRENCY ?? 16,

@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import Link from "next/link";
 import { formatUtc } from "@/lib/site/format";
 import { CHECK_LABELS } from "@/lib/site/labels";
@@ -7,7 +8,16 @@ import type { Incident } from "@/lib/store/incidents";
 import { Ago } from "./Ago";
 
 /** Incidents as a table, most recent first: when, how long, and the reason of the check that opened each. */
-export function IncidentTable({ rows, showServer }: { rows: Incident[]; showServer: boolean }) {
+export function IncidentTable({
+  rows,
+  showServer,
+  sameReason,
+}: {
+  rows: Incident[];
+  showServer: boolean;
+  /** On a server page: the overall state's reason, shown once at the top; an incident opened by it refers to it. */
+  sameReason?: { reason: string | null; node: ReactNode };
+}) {
   return (
     <table className="stack incidents">
       <thead>
@@ -51,7 +61,8 @@ export function IncidentTable({ rows, showServer }: { rows: Incident[]; showServ
               )}
             </td>
             <td data-label="Opened by">
-              <Link href={`${serverPath(i.serverName)}#${checkAnchor(i.check)}`}>{CHECK_LABELS.en[i.check]} Failed</Link>: {i.reason}
+              <Link href={`${serverPath(i.serverName)}#${checkAnchor(i.check)}`}>{CHECK_LABELS.en[i.check]} Failed</Link>:{" "}
+              {sameReason && i.reason === sameReason.reason ? sameReason.node : i.reason}
             </td>
           </tr>
         ))}

@@ -1,12 +1,13 @@
 import Link from "next/link";
-import { CHECK_IDS, CHECK_STATES, type CheckState } from "@/lib/checks/vocabulary";
+import { CHECK_IDS, CHECK_STATES, OBSERVATION_CODES, type CheckState } from "@/lib/checks/vocabulary";
 import { CHECK_LABELS, SORT_LABELS, SORT_ORDER_WORDS, STATE_LABELS } from "@/lib/site/labels";
 import { counted, WORDS } from "@/lib/site/plural";
 import { SERVER_SORTS } from "@/lib/store/vocabulary";
 import { getConfig } from "@/lib/config";
-import { listServers, SORT_DEFAULT_ORDER, summaryCounts } from "@/lib/store/servers";
+import { summaryCounts } from "@/lib/store/servers/counts";
+import { listServers, SORT_DEFAULT_ORDER } from "@/lib/store/servers/list";
 import { formatCount } from "@/lib/site/format";
-import { indexHref, type IndexQuery } from "@/lib/site/query";
+import { indexHref, UNKNOWN_OBSERVATION_FILTER, type IndexQuery } from "@/lib/site/query";
 import { historyDays } from "@/lib/store/history";
 import { historyFromDay } from "@/lib/site/history";
 import { RenderStamp } from "./RenderStamp";
@@ -45,12 +46,19 @@ export function IndexView({ query }: { query: IndexQuery }) {
     list.rows.map((r) => r.name),
     historyFromDay(now),
   );
-  const filtered = query.q !== "" || Object.keys(query.states).length > 0 || query.includeLeft || query.overall !== undefined;
+  const filtered =
+    query.q !== "" ||
+    Object.keys(query.states).length > 0 ||
+    query.includeLeft ||
+    query.overall !== undefined ||
+    query.observation !== undefined;
+  // On a narrow screen the per-check filters are folded unless one of them is in use (wide screens always show them).
+  const checkFiltered = Object.keys(query.states).length > 0 || query.includeLeft;
 
   return (
     <>
-      <h1>Remote MCP servers, as a careful client sees them</h1>
-      <p className="lede">
+      <h1 className="index-h1">Remote MCP servers, as a careful client sees them</h1>
+      <p className="lede index-lede">
         Every remote server in the official MCP registry, probed anonymously. Each check is Verified, Failed, Observed risk or Not checked,
         always with a one-sentence reason and the HTTP exchanges behind it.{" "}
         <Link href="/faq/observed-unsigned">What a verdict here is, and is not.</Link>
@@ -62,66 +70,85 @@ export function IndexView({ query }: { query: IndexQuery }) {
         </p>
       ) : null}
 
-      <section aria-labelledby="summary-h">
-        <h2 id="summary-h">Summary: {counted(counts.servers, WORDS.server)} in the registry</h2>
-        <table className="summary-table stack">
-          <caption className="visually-hidden">Servers per check and state; each number links to that filter</caption>
-          <thead>
-            <tr>
-              <th scope="col">Check</th>
-              {CHECK_STATES.map((s) => (
-                <th scope="col" key={s}>
-                  <StateChip state={s} />
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            <tr className="summary-overall">
-              <th scope="row">Overall</th>
-              {CHECK_STATES.map((s) => (
-                <td key={s} data-label={STATE_LABELS.en[s]}>
-                  <Link
-                    href={indexHref({ overall: s })}
-                    aria-label={`Overall ${STATE_LABELS.en[s]}: ${counted(counts.byOverall[s], WORDS.server)}`}
-                  >
-                    {formatCount(counts.byOverall[s])}
-                  </Link>
-                </td>
-              ))}
-            </tr>
-            {CHECK_IDS.map((id) => (
-              <tr key={id}>
-                <th scope="row">{CHECK_LABELS.en[id]}</th>
-                {CHECK_STATES.map((s) => (
-                  <td key={s} data-label={STATE_LABELS.en[s]}>
-                    <Link
-                      href={indexHref({ states: { [id]: s } })}
-                      aria-label={`${CHECK_LABELS.en[id]} ${STATE_LABELS.en[s]}: ${counted(counts.byCheck[id][s], WORDS.server)}`}
-                    >
-                      {formatCount(counts.byCheck[id][s])}
-                    </Link>
-                  </td>
-                ))}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </section>
+      {/* architecture.md §4's index at 1280×800: the summary and the search form side by side and compact, so the first
+          server rows are on the first screen. */}
+      <div className="index-top">
+        <section aria-labelledby="summary-h" className="index-summary">
+          <h2 id="summary-h">Summary: {counted(counts.servers, WORDS.server)} in the registry</h2>
+          <details className="fold-narrow" open={filtered}>
+            <summary>
+              {CHECK_STATES.map((s) => `${formatCount(counts.byOverall[s])} ${STATE_LABELS.en[s]}`).join(" · ")}{" "}
+              <span className="sub">(overall; per check)</span>
+            </summary>
+            <div className="summary-scroll" tabIndex={0} role="region" aria-label="Summary by state and check">
+              <table className="summary-table">
+                <caption className="visually-hidden">Servers per state, overall and per check; each number links to that filter</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">State</th>
+                    <th scope="col">Overall</th>
+                    {CHECK_IDS.map((id) => (
+                      <th scope="col" key={id}>
+                        {CHECK_LABELS.en[id]}
+                      </th>
+                    ))}
+                  </tr>
+                </thead>
+                <tbody>
+                  {CHECK_STATES.map((s) => (
+                    <tr key={s}>
+                      <th scope="row">
+                        <StateChip state={s} />
+                      </th>
+                      <td className="summary-overall">
+                        <Link
+                          href={indexHref({ overall: s })}
+                          aria-label={`Overall ${STATE_LABELS.en[s]}: ${counted(counts.byOverall[s], WORDS.server)}`}
+                        >
+                          {formatCount(counts.byOverall[s])}
+                        </Link>
+                      </td>
+                      {CHECK_IDS.map((id) => (
+                        <td key={id}>
+                          <Link
+                            href={indexHref({ states: { [id]: s } })}
+                            aria-label={`${CHECK_LABELS.en[id]} ${STATE_LABELS.en[s]}: ${counted(counts.byCheck[id][s], WORDS.server)}`}
+                          >
+                            {formatCount(counts.byCheck[id][s])}
+                          </Link>
+                        </td>
+                      ))}
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          </details>
+        </section>
 
-      <section aria-labelledby="servers-h">
-        <h2 id="servers-h">Servers</h2>
         {/* Keyed by the query: client navigation (a sort header, a page link) reuses this tree, and the
             fields' defaults only apply to a form that mounts anew. */}
         <form key={indexHref(query)} method="get" action="/" className="filters" role="search" aria-label="Search and filter servers">
-          <div className="field">
+          <div className="field field-q">
             <label htmlFor="q">Name contains</label>
             <input id="q" name="q" type="search" defaultValue={query.q} placeholder="io.github.example/server" />
           </div>
           <StateSelect name="overall" label="Overall" value={query.overall} />
-          {CHECK_IDS.map((id) => (
-            <StateSelect key={id} name={id} label={CHECK_LABELS.en[id]} value={query.states[id]} />
-          ))}
+          <div className="field">
+            <label htmlFor="f-observation">Observation</label>
+            <select id="f-observation" name="observation" defaultValue={query.observation ?? ""} aria-describedby="observation-help">
+              <option value="">any or none</option>
+              <option value="any">at least one</option>
+              {OBSERVATION_CODES.map((c) => (
+                <option key={c} value={c}>
+                  {c}
+                </option>
+              ))}
+            </select>
+            <span id="observation-help" className="visually-hidden">
+              Facts about the tool definitions of the latest complete read, never verdicts.
+            </span>
+          </div>
           <div className="field">
             <label htmlFor="f-sort">Sort by</label>
             <select id="f-sort" name="sort" defaultValue={query.sort}>
@@ -132,25 +159,45 @@ export function IndexView({ query }: { query: IndexQuery }) {
               ))}
             </select>
           </div>
-          <div className="field checkbox">
-            <label>
-              <input type="checkbox" name="includeLeft" value="1" defaultChecked={query.includeLeft} /> Include servers that left the
-              registry
-            </label>
+          <details className="fold-narrow more-filters" open={checkFiltered}>
+            <summary>Filter by check, or include servers that left the registry</summary>
+            <div className="more-fields">
+              {CHECK_IDS.map((id) => (
+                <StateSelect key={id} name={id} label={CHECK_LABELS.en[id]} value={query.states[id]} />
+              ))}
+              <div className="field checkbox">
+                <label>
+                  <input type="checkbox" name="includeLeft" value="1" defaultChecked={query.includeLeft} /> Include servers that left the
+                  registry
+                </label>
+              </div>
+            </div>
+          </details>
+          <div className="filters-actions">
+            <button type="submit">Show servers</button>
+            {filtered ? (
+              <Link className="button secondary" href="/">
+                Clear
+              </Link>
+            ) : null}
           </div>
-          <button type="submit">Show servers</button>
-          {filtered ? (
-            <Link className="button secondary" href="/">
-              Clear
-            </Link>
-          ) : null}
         </form>
+      </div>
 
-        <p role="status">
-          {list.total === 0
-            ? "No server matches."
-            : `${counted(list.total, filtered ? WORDS.serverMatch : WORDS.server)}; showing ${formatCount((list.page - 1) * list.pageSize + 1)}–${formatCount(Math.min(list.total, list.page * list.pageSize))}, ${SORT_LABELS[query.sort].toLowerCase()} ${SORT_ORDER_WORDS[query.sort][query.order]}.`}
-        </p>
+      <section aria-labelledby="servers-h">
+        {query.observationUnknown ? (
+          <p className="form-error" role="alert">
+            {UNKNOWN_OBSERVATION_FILTER}
+          </p>
+        ) : null}
+        <div className="servers-head">
+          <h2 id="servers-h">Servers</h2>
+          <p role="status">
+            {list.total === 0
+              ? "No server matches."
+              : `${counted(list.total, filtered ? WORDS.serverMatch : WORDS.server)}; showing ${formatCount((list.page - 1) * list.pageSize + 1)}–${formatCount(Math.min(list.total, list.page * list.pageSize))}, ${SORT_LABELS[query.sort].toLowerCase()} ${SORT_ORDER_WORDS[query.sort][query.order]}.`}
+          </p>
+        </div>
 
         {list.rows.length > 0 ? <ServerTable rows={list.rows} query={query} history={history} now={now} /> : null}
 

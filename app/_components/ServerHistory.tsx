@@ -5,6 +5,7 @@ import { serverHistory } from "../_lib/history";
 import { HistoryStrip } from "./HistoryStrip";
 import { LatencyChart } from "./LatencyChart";
 import { UptimeFigures } from "./server/UptimeFigures";
+import { FoldSection } from "./server/FoldSection";
 
 /** History strip with uptime beside it, response times and the state-change feed link of one server page. */
 export function ServerHistory({ name, now }: { name: string; now: Date }) {
@@ -12,19 +13,17 @@ export function ServerHistory({ name, now }: { name: string; now: Date }) {
   if (!h) return null;
   return (
     <>
-      <section id="history" aria-labelledby="history-h">
-        <h2 id="history-h">History, last 90 days</h2>
+      <FoldSection id="history" headingId="history-h" title="History, last 90 days" open>
         <HistoryStrip days={h.days} />
         <UptimeFigures name={name} now={now} />
         <p>
           <a href={serverStatesFeedPath(name)}>Subscribe to this server&apos;s state changes (Atom feed)</a>: one entry each time a check
           changes state.
         </p>
-      </section>
-      <section id="response-time" aria-labelledby="response-time-h">
-        <h2 id="response-time-h">Response time</h2>
+      </FoldSection>
+      <FoldSection id="response-time" headingId="response-time-h" title="Response time">
         <LatencyChart times={h.responseTimes} today={utcDayOf(now)} />
-      </section>
+      </FoldSection>
     </>
   );
 }

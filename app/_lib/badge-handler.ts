@@ -1,6 +1,6 @@
 import { badgeAnswer, badgeResponse, resolveBadgeQuery } from "@/lib/site/badge-route";
 import { nameFromSegments } from "@/lib/site/paths";
-import { badgeStates } from "@/lib/store/servers";
+import { badgeStates } from "@/lib/store/servers/detail";
 import { serverUptime } from "@/lib/store/uptime";
 import { serverHistory } from "./history";
 import { siteDb } from "./db";

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { CARD_SIZE, cardDescription, cardModel } from "@/lib/site/card";
 import { cardPath, serverFeedPath, serverPath, serverStatesFeedPath } from "@/lib/site/paths";
-import { serverCardFacts } from "@/lib/store/servers";
+import { serverCardFacts } from "@/lib/store/servers/detail";
 import { siteDb } from "./db";
 import { pageMetadata } from "./meta";
 

@@ -1,7 +1,8 @@
 import type { Db } from "@/db/client";
 import type { TextAnswer } from "@/lib/site/answer";
 import type { SitemapSource } from "@/lib/site/sitemap";
-import { countServers, sitemapServers } from "@/lib/store/servers";
+import { countServers } from "@/lib/store/servers/counts";
+import { sitemapServers } from "@/lib/store/servers/list";
 
 // Sitemaps are computed on every request that reaches them: `npm start`'s front keeps one per origin and
 // site data version (rounds, registry refreshes; lib/front).

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { toolChangeList } from "@/lib/store/tools";
+import { sameServerVersion, toolChangeList } from "@/lib/store/tools";
 import { formatCount, formatUtc } from "@/lib/site/format";
 import { serverPath } from "@/lib/site/paths";
 import { firstParam, type SearchParams } from "@/lib/site/query";
@@ -60,7 +60,12 @@ export default async function ChangesPage({ searchParams }: { searchParams: Prom
                 <td data-label="Tool">
                   <code>{c.toolName}</code>
                 </td>
-                <td data-label="Change">{c.kind}</td>
+                <td data-label="Change">
+                  {c.kind}
+                  {sameServerVersion(c) !== null ? (
+                    <span className="same-version"> while serverInfo.version stayed {sameServerVersion(c)}</span>
+                  ) : null}
+                </td>
                 <td data-label="Field">{c.path ? <code>{c.path}</code> : "whole tool"}</td>
                 <td data-label="Before → after">
                   {c.before !== null ? <code>{c.before}</code> : "–"} → {c.after !== null ? <code>{c.after}</code> : "–"}

@@ -1,7 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { coverageDays } from "@/lib/store/coverage";
-import { countServers, failingLongest } from "@/lib/store/servers";
+import { countServers } from "@/lib/store/servers/counts";
+import { failingLongest } from "@/lib/store/servers/list";
 import { CROSS_READ_ALERT_MIN, CROSS_READ_ALERT_RATE, disagreementRate } from "@/lib/rounds/alerts/evaluate";
 import { openAlerts, resolvedAlerts } from "@/lib/store/alerts";
 import { crossReadCounts, crossReadsOn, isDifference, latestCrossReadDay, CROSS_READ_ORDER } from "@/lib/store/cross-reads";

@@ -4,7 +4,7 @@ import { formatCount } from "@/lib/site/format";
 import { faqPath, incidentsFeedPath, incidentsPath, serverPath } from "@/lib/site/paths";
 import { firstParam, type SearchParams } from "@/lib/site/query";
 import { incidentList } from "@/lib/store/incidents";
-import { serverExists } from "@/lib/store/servers";
+import { serverExists } from "@/lib/store/servers/detail";
 import { IncidentTable } from "../_components/IncidentTable";
 import { siteDb } from "../_lib/db";
 import { pageMetadata } from "../_lib/meta";

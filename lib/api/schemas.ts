@@ -7,13 +7,23 @@ import {
   HINT_CODES,
   NO_FALLBACK_RULES,
   NOT_CHECKED_CAUSES,
+  OBSERVATION_CODES,
   REFUSAL_CODES,
 } from "../checks/vocabulary";
 import { FRONT_OUTCOMES, FRONT_REFUSALS, RENDERER_STATES } from "./front-vocabulary";
 import { ERAS, NETWORK_ERROR_KINDS, REMOTE_STANDINGS, TRANSPORTS } from "../probe/protocol";
 import { EXCHANGE_PHASES } from "../probe/types";
 import { RUN_ROLES } from "../regions/vocabulary";
-import { ALERT_KINDS, CROSS_READ_EXPLANATIONS, CROSS_READ_OUTCOMES, TOOL_CHANGE_KINDS, UPTIME_OUTCOMES } from "../store/vocabulary";
+import {
+  ALERT_KINDS,
+  AUTH_OUTCOMES,
+  CENSUS_SOURCES,
+  CROSS_READ_EXPLANATIONS,
+  CROSS_READ_OUTCOMES,
+  TOOL_CHANGE_KINDS,
+  UPTIME_OUTCOMES,
+} from "../store/vocabulary";
+import { CAUSE_KEYS, ERA_KEYS, OVERALL_KEYS, REFUSAL_KEYS, TRANSPORT_KEYS } from "../store/census";
 import { UPTIME_WINDOWS } from "../store/uptime";
 
 // The JSON API's answers, one zod schema each: the one place a shape is defined. The handlers' answers are
@@ -175,7 +185,30 @@ export const ToolChange = z.object({
   path: z.string().describe('Field path inside the tool; "" for a whole tool.'),
   before: z.string().nullable(),
   after: z.string().nullable(),
+  serverVersionBefore: z.string().nullable().describe("serverInfo.version of the read before the change; null when unknown."),
+  serverVersionAfter: z.string().nullable().describe("serverInfo.version of the read that saw the change; null when unknown."),
+  sameServerVersion: z
+    .string()
+    .nullable()
+    .describe("The serverInfo.version both reads reported when the definition changed while it stayed the same (a fact); else null."),
 });
+
+export const Observation = z
+  .object({
+    code: z.enum(OBSERVATION_CODES),
+    tool: z.string().optional().describe("The tool's name as received (capped); absent for the server's instructions."),
+    pointer: z.string().describe('JSON pointer into {tools, instructions}: "/tools/3/description", "/instructions".'),
+    sentence: z.string().describe("What is there and where, in one English sentence."),
+    offset: count.optional().describe("Code points before the first occurrence."),
+    count: count.optional(),
+    decoded: z.string().optional().describe("Hidden text decoded: tag characters, a variation-selector run, base64."),
+    codePoints: z.array(z.string()).optional().describe('The distinct code points concerned, "U+E0072".'),
+    excerpt: z.string().optional().describe("The words matched, or the name that breaks the format; capped with …"),
+    names: z.array(z.string()).optional().describe("Colliding names, the hints that are not booleans, or the secret path."),
+    value: z.string().optional().describe("annotation_not_boolean: the value given, as JSON."),
+    inKey: z.boolean().optional().describe("The characters sit in an object key, not in its value."),
+  })
+  .describe("A fact about the tool definitions (architecture.md §2.9); never a verdict, it moves no state.");
 
 export const HistoryDay = z
   .object({ day, state: checkState.nullable(), probes: count, runId: z.number().int().nullable() })
@@ -275,6 +308,7 @@ export const ServerAnswer = ServerRow.extend({
   tools: z.array(z.unknown()).nullable().describe("The current complete tool list, as the server sent it; null if never read."),
   toolHash: z.string().nullable(),
   toolChanges: z.array(ToolChange).describe("Most recent first."),
+  observations: z.array(Observation).describe("Facts about the tool definitions of the latest complete read (architecture.md §2.9)."),
   schedule: z.object({ nextDueAt: instant.nullable(), consecutiveFailures: count, scheduleReason: z.string().nullable() }),
   optOut: z.object({ source: z.string(), reason: z.string(), since: instant }).nullable(),
   history: z.array(HistoryDay).describe("The last 90 UTC days, oldest first."),
@@ -480,6 +514,61 @@ export const HealthServing = z.union([HealthAnswer, HealthUnread]);
 
 export const HealthFailure = z.object({ ok: z.literal(false), error: z.string() });
 
+// ---- Open data: /data/census.json and the daily servers file (architecture.md §3) ----------------------------------
+
+export const CensusDay = z
+  .object({
+    day,
+    source: z
+      .enum(CENSUS_SOURCES)
+      .describe("round: written after the day's first round; backfill: rebuilt later from the runs still stored."),
+    asOf: instant.describe("The moment the counts describe: the end of the day's first round."),
+    writtenAt: instant,
+    roundId: z.number().int().nullable(),
+    registry: count.describe("Servers listed in the registry at asOf."),
+    probed: count.describe("Of those, servers with a stored result."),
+    uncertain: count.describe("Rebuilt days: servers counted by a run older than the 30-day run retention."),
+    needsConfiguration: count.describe("Servers Not checked because every listed remote needs configuration."),
+    revisions: z.record(z.string(), count).describe("Agreed protocol revision → servers."),
+    eras: keyed(ERA_KEYS, count).describe("Era of the latest handshake; none: never probed."),
+    transports: keyed(TRANSPORT_KEYS, count).nullable().describe("Transport of the remote the probe uses; null on rebuilt days."),
+    auth: keyed(AUTH_OUTCOMES, count).describe("open, credential gate with usable metadata or without, not reached, unknown."),
+    refusals: keyed(REFUSAL_KEYS, count).nullable().describe("error_taxonomy refusal code → servers; null on rebuilt days."),
+    overall: keyed(OVERALL_KEYS, count).describe("Overall state → servers; none: never probed."),
+    notCheckedCauses: keyed(CAUSE_KEYS, count).describe("Servers Not checked overall, by cause."),
+    observations: z.record(z.string(), count).nullable().describe("Observation code → servers; null while none are recorded."),
+  })
+  .describe("One UTC day of the census: every listed server counted by its latest result.");
+
+export const CensusAnswer = z
+  .object({
+    license: z.object({ id: z.string(), name: z.string(), url: z.string() }).describe("The licence of the data."),
+    days: z.array(CensusDay).describe("Oldest first; a day without a round has no row."),
+  })
+  .describe("/data/census.json: the daily census rows.");
+
+const openCheck = z.object({ state: checkState, suiteVersion: z.string() }).nullable();
+
+export const OpenDataServer = z
+  .object({
+    name: z.string(),
+    remoteUrl: z.string().nullable().describe("The remote the probe reads."),
+    transport: z.enum(TRANSPORTS).nullable(),
+    era: z.enum(ERAS).nullable(),
+    protocolVersion: z.string().nullable(),
+    overall: checkState.nullable(),
+    overallCause: notCheckedCause.nullable(),
+    checks: keyed(CHECK_IDS, openCheck).describe(
+      "Each check's latest state and the suite version that decided it; null before the first run.",
+    ),
+    uptime30d: z
+      .object({ ratio: z.number().min(0).max(1).nullable(), up: count, reached: count })
+      .describe("architecture.md §4, 30 whole UTC days."),
+    lastProbedAt: instant.nullable(),
+    lastSuccessAt: instant.nullable().describe("The last complete read."),
+  })
+  .describe("One line of /data/servers-YYYY-MM-DD.jsonl.gz: one listed server's latest state that day.");
+
 /** Every schema the document names as a component. */
 export const API_SCHEMAS = {
   ErrorAnswer,
@@ -494,6 +583,7 @@ export const API_SCHEMAS = {
   Certificate,
   Transition,
   ToolChange,
+  Observation,
   HistoryDay,
   ResponseTimes,
   ServerCrossRead,
@@ -511,6 +601,9 @@ export const API_SCHEMAS = {
   HealthAnswer,
   HealthUnread,
   HealthFailure,
+  CensusDay,
+  CensusAnswer,
+  OpenDataServer,
 } as const;
 
 /** The output type of a named schema: `ApiShape<"ServerAnswer">`. */

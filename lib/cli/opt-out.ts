@@ -2,7 +2,7 @@
 import { getDb } from "../../db/client";
 import { getConfig } from "../config";
 import { addOptOut, listOptOuts, normaliseHost, removeOptOut } from "../store/optouts";
-import { makeHostDue } from "../store/servers";
+import { makeHostDue } from "../store/servers/round";
 import { argsOrUsage, readArgs } from "./args";
 import { counted, WORDS } from "../site/plural";
 

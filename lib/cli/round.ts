@@ -1,6 +1,7 @@
 // npm run round [-- --max <n>] [--lock-stale-seconds <s>]: one round now, with a progress line.
 import { getConfig } from "../config";
 import { roundDepsFromConfig } from "../rounds/background";
+import { dailyCensusRunning } from "../rounds/census";
 import { countsLine, startRound } from "../rounds/round";
 import { argsOrUsage, readArgs } from "./args";
 
@@ -70,6 +71,8 @@ async function main(argv: string[]): Promise<number> {
   }
   console.log(`[rounds] round ${r.roundId} started`);
   const summary = await r.done;
+  // The day's census and its open-data file follow the round (architecture.md §3): let them finish before the process ends.
+  await dailyCensusRunning();
   return summary.status === "done" ? 0 : 1;
 }
 

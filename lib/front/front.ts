@@ -2,10 +2,11 @@ import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import type { Db } from "../../db/client";
+import { FRONT_REFUSALS, type FrontRefusal } from "../api/front-vocabulary";
 import type { FrontLimits } from "../config";
 import { healthFacts } from "../store/health";
 import { releaseRoundLockOf } from "../store/rounds";
-import { countServers } from "../store/servers";
+import { countServers } from "../store/servers/counts";
 import { siteDataVersion } from "../store/versions";
 import { createFrontCache, RenderError, type FrontCache, type Render } from "./cache";
 import { frontError, type RenderFailure } from "./errors";
@@ -13,7 +14,7 @@ import { createRenderGate } from "./gate";
 import { createFrontMetrics } from "./metrics";
 import { superviseRenderer, type Renderer, type RendererStatus } from "./renderer";
 import { frontRoute, type FrontRoute } from "./routes";
-import { createFrontStats, FRONT_REFUSALS, type FrontRefusal, type FrontSnapshot, type FrontStats } from "./stats";
+import { createFrontStats, type FrontSnapshot, type FrontStats } from "./stats";
 import { HopError, type HopFailure, type Upstream } from "./upstream";
 
 // `npm start`'s front process: answers what it holds from memory per data version (cache.ts, keyed by
@@ -77,21 +78,36 @@ export function createFront(o: FrontParts): FrontServer {
   const { limits, renderer } = o;
   const gate = createRenderGate({ max: limits.maxRenders, queue: limits.renderQueue });
 
-  /** A render of a cached route's canonical request, within the render limits and one deadline. */
-  const render: Render = async (r) => {
-    if (!renderer.upstream()) throw new RenderError("renderer_away");
+  /**
+   * One hop to the renderer within the render limits (architecture.md §7): a render slot (unless ungated), the
+   * renderer as it is once the slot came, one deadline for the answer's headers; when one is missing or the hop
+   * fails, the refusal instead.
+   */
+  async function inRenderSlot<T>(
+    gated: boolean,
+    hop: (up: Upstream, deadline: number, release: () => void) => Promise<T>,
+  ): Promise<T | RenderFailure> {
     const deadline = Date.now() + limits.headersTimeoutMs;
-    const release = await gate.acquire(limits.headersTimeoutMs);
-    if (!release) throw new RenderError("busy");
+    const release = gated ? await gate.acquire(limits.headersTimeoutMs) : () => {};
+    if (!release) return "busy";
     try {
       const up = renderer.upstream();
-      if (!up) throw new RenderError("renderer_away");
-      return await up.whole({ method: "GET", path: r.path, headers: r.headers, deadline });
+      if (!up) return "renderer_away";
+      return await hop(up, deadline, release);
     } catch (e) {
-      throw e instanceof HopError ? new RenderError(failureOf(e.failure)) : e;
+      if (e instanceof HopError) return failureOf(e.failure);
+      throw e;
     } finally {
       release();
     }
+  }
+
+  /** A render of a cached route's canonical request. */
+  const render: Render = async (r) => {
+    if (!renderer.upstream()) throw new RenderError("renderer_away");
+    const answer = await inRenderSlot(true, (up, deadline) => up.whole({ method: "GET", path: r.path, headers: r.headers, deadline }));
+    if (typeof answer === "string") throw new RenderError(answer);
+    return answer;
   };
   const cache = createFrontCache({
     maxBytes: limits.cacheBytes,
@@ -122,28 +138,24 @@ export function createFront(o: FrontParts): FrontServer {
     if (!renderer.upstream()) return "renderer_away";
     const body = await readBody(req, limits.maxRequestBodyBytes);
     if (body === "too_large" || body === "bad_request") return body;
-    const deadline = Date.now() + limits.headersTimeoutMs;
-    const release = gated ? await gate.acquire(limits.headersTimeoutMs) : () => {};
-    if (!release) return "busy";
-    try {
-      const up = renderer.upstream();
-      if (!up) return "renderer_away";
-      const forwarded = [req.headers["x-forwarded-for"], req.socket.remoteAddress].filter(Boolean).join(", ");
-      const headers = { ...req.headers, ...(forwarded ? { "x-forwarded-for": forwarded } : {}) };
+    const forwarded = [req.headers["x-forwarded-for"], req.socket.remoteAddress].filter(Boolean).join(", ");
+    const headers = { ...req.headers, ...(forwarded ? { "x-forwarded-for": forwarded } : {}) };
+    return inRenderSlot(gated, async (up, deadline, release) => {
       // The slot is held until the answer's headers: a stream (SSE, /mcp) never keeps a render slot.
       await up.pipe({ method: req.method ?? "GET", path: req.url ?? "/", headers, body, deadline }, res, { onHead: release });
-      return "pass";
-    } catch (e) {
-      if (e instanceof HopError) return failureOf(e.failure);
-      throw e;
-    } finally {
-      release();
-    }
+      return "pass" as const;
+    });
   }
 
   function refuse(res: ServerResponse, r: FrontRefusal): void {
     stats.refused(r);
     if (!res.writableEnded) frontError(res, r, renderer.retryAfterS());
+  }
+
+  /** A fault of the front's own while answering: logged with its stack, answered as a failed render. */
+  function crashed(req: IncomingMessage, res: ServerResponse, e: unknown): void {
+    o.log(`[site] ${req.method} ${req.url}: ${(e as Error).stack ?? String(e)}`);
+    refuse(res, "renderer_failed");
   }
 
   /** Everything but a current held answer: the cache's slower paths, or the renderer. */
@@ -171,26 +183,19 @@ export function createFront(o: FrontParts): FrontServer {
     if (route.kind === "health") return health(res);
     if (route.kind === "metrics") {
       if (metrics) {
-        return void metrics(req, res).catch((e: unknown) => {
-          o.log(`[site] ${req.method} ${req.url}: ${(e as Error).stack ?? String(e)}`);
-          refuse(res, "renderer_failed");
-        });
+        return void metrics(req, res).catch((e: unknown) => crashed(req, res, e));
       }
       route = { kind: "pass" };
     }
     if (route.kind === "cached" && limits.cacheBytes > 0 && cache.hit(req, res, route)) return stats.answered("hit");
-    answer(req, res, route).catch((e: unknown) => {
-      o.log(`[site] ${req.method} ${req.url}: ${(e as Error).stack ?? String(e)}`);
-      refuse(res, "renderer_failed");
-    });
+    answer(req, res, route).catch((e: unknown) => crashed(req, res, e));
   }
 
   const server = http.createServer({ insecureHTTPParser: false, requireHostHeader: true }, (req, res) => {
     try {
       serve(req, res);
     } catch (e) {
-      o.log(`[site] ${req.method} ${req.url}: ${(e as Error).stack ?? String(e)}`);
-      refuse(res, "renderer_failed");
+      crashed(req, res, e);
     }
   });
   // A request the parser refused (both Content-Length and Transfer-Encoding, obs-folded headers, bad

@@ -12,8 +12,6 @@ import type { RendererState } from "../api/front-vocabulary";
 // the limit, and the wait starts over once a renderer has stayed up that long. While it is away the front
 // serves what it holds.
 
-export type { RendererState };
-
 export interface RendererStatus {
   state: RendererState;
   pid: number | null;

@@ -4,8 +4,6 @@ import { FRONT_OUTCOMES, FRONT_REFUSALS, type FrontOutcome, type FrontRefusal } 
 // renderer restarts. `snapshot()` is the read-only view (the health answer shows it; a metrics exporter
 // reads the same).
 
-export { FRONT_OUTCOMES, FRONT_REFUSALS, type FrontOutcome, type FrontRefusal };
-
 export interface FrontSnapshot {
   answers: Record<FrontOutcome, number>;
   refusals: Record<FrontRefusal, number>;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CHECK_IDS, CHECK_STATES, type CheckId } from "../checks/vocabulary";
+import { CHECK_IDS, CHECK_STATES, OBSERVATION_CODES, type CheckId } from "../checks/vocabulary";
 import { TOOL_CHANGE_KINDS } from "../store/vocabulary";
 
 // Input and output schemas of the three tools (architecture.md §4). Inputs are strict: an unknown property, a wrong type
@@ -91,6 +91,18 @@ const uptimeFigure = z.object({
 
 const links = { page: z.string().describe("The server's page on this site"), json: z.string().describe("The same report as JSON") };
 
+const observation = z
+  .object({
+    code: z.enum(OBSERVATION_CODES),
+    tool: z.string().optional().describe("The tool's name; absent for the server's instructions"),
+    pointer: z.string().describe('JSON pointer into {tools, instructions}, e.g. "/tools/3/description"'),
+    sentence: z.string().describe("What is there and where, in one sentence"),
+    offset: z.number().optional().describe("Code points before the first occurrence"),
+    count: z.number().optional(),
+    decoded: z.string().optional().describe("Hidden text decoded, when there is one"),
+  })
+  .describe("A fact about the tool definitions (architecture.md §2.9), never a verdict; it moves no state");
+
 export const serverStatusOutput = z.object({
   name: z.string(),
   title: z.string().nullable(),
@@ -114,6 +126,7 @@ export const serverStatusOutput = z.object({
     .describe(
       "Uptime over 24 hours, 7, 30 and 90 whole UTC days (architecture.md §4); a window's ratio is null when no probe reached the server",
     ),
+  observations: z.array(observation).describe("Facts about the tool definitions of the latest complete read (architecture.md §2.9)"),
 });
 
 const serverRow = z.object({
@@ -163,6 +176,11 @@ export const recentChangesOutput = z.object({
       path: z.string().describe('Field path inside the tool definition; "" for the whole tool'),
       before: z.string().nullable(),
       after: z.string().nullable(),
+      sameServerVersion: z
+        .string()
+        .nullable()
+        .optional()
+        .describe("The serverInfo.version both reads reported, when the definition changed while it stayed the same (a fact)"),
     }),
   ),
   more: z.object({ stateChanges: z.boolean(), toolChanges: z.boolean() }).describe("True when older changes in the window were left out"),

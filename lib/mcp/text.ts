@@ -51,6 +51,13 @@ export function serverStatusText(s: ServerStatus): string {
       ? `Uptime: 24 h ${percent(u.last24h.ratio)}, 7 days ${percent(u.last7d.ratio)}, 30 days ${percent(u.last30d.ratio)}, 90 days ${percent(u.last90d.ratio)}.`
       : "Uptime: not available from this site yet.",
   );
+  // architecture.md §2.9: facts about the definitions, said as facts; they changed none of the states above.
+  if (s.observations.length) {
+    lines.push(`Observations on the tool definitions (facts, not verdicts; they change no state): ${s.observations.length}.`);
+    for (const o of s.observations) lines.push(`- ${o.code}: ${o.sentence}`);
+  } else if (s.lastCompleteReadAt) {
+    lines.push("Observations on the tool definitions: none.");
+  }
   lines.push(`Page: ${s.page} (JSON: ${s.json}).`);
   lines.push(CAVEAT);
   return lines.join("\n");

@@ -3,12 +3,15 @@ import type { Db } from "../../db/client";
 import { CHECK_IDS, type CheckId, type CheckState } from "../checks/vocabulary";
 import { serverJsonPath, serverPath } from "../site/paths";
 import { serverIdByName, stateChanges } from "../store/history";
-import { getServerDetail, listServers } from "../store/servers";
+import { getServerDetail } from "../store/servers/detail";
+import { listServers } from "../store/servers/list";
 import type { CheckResultRow } from "../store/runs";
-import { toolChangeList } from "../store/tools";
+import { sameServerVersion, toolChangeList } from "../store/tools";
 import { overallOf } from "../checks/overall";
 import { serverUptime } from "../store/uptime";
 import { hintSentence } from "../checks/hints";
+import { observationSentence } from "../checks/observation-text";
+import { latestObservationsByName } from "../store/observations";
 import {
   CHANGES_LIMIT,
   SEARCH_PAGE_SIZE,
@@ -79,6 +82,15 @@ export function getServerStatus(ctx: ToolContext, input: z.output<typeof getServ
       lastCompleteReadAt: d.lastSuccessAt,
       nextDueAt: d.nextDueAt,
       uptime: serverUptime(ctx.db, d.name, ctx.now),
+      observations: latestObservationsByName(ctx.db, d.name).map((o) => ({
+        code: o.code,
+        ...(o.tool !== undefined ? { tool: o.tool } : {}),
+        pointer: o.pointer,
+        sentence: observationSentence(o),
+        ...(o.offset !== undefined ? { offset: o.offset } : {}),
+        ...(o.count !== undefined ? { count: o.count } : {}),
+        ...(o.decoded !== undefined ? { decoded: o.decoded } : {}),
+      })),
     },
   };
 }
@@ -162,6 +174,7 @@ export function recentChanges(ctx: ToolContext, input: z.output<typeof recentCha
         path: t.path,
         before: t.before,
         after: t.after,
+        sameServerVersion: sameServerVersion(t),
       })),
       more: { stateChanges: states.length > limit, toolChanges: tools.length > limit },
       notes,

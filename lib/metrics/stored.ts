@@ -4,7 +4,7 @@ import { CHECK_IDS, CHECK_STATES } from "../checks/vocabulary";
 import { siteStatus } from "../rounds/alerts/status";
 import { RUN_KINDS } from "../rounds/persist";
 import { eventCounts, ROUND_DURATION_BUCKETS_SECONDS, type EventCount } from "../store/counters";
-import { checkStateCounts } from "../store/servers";
+import { summaryCounts } from "../store/servers/counts";
 import { ALERT_KINDS, CROSS_READ_OUTCOMES, PROBE_REQUEST_OUTCOMES, type EventCounter } from "../store/vocabulary";
 import { family, histogramSamples, labelled, METRICS, type Family } from "./families";
 
@@ -19,7 +19,7 @@ export function storedFamilies(db: Db, now: Date): Family[] {
   const counts = eventCounts(db);
   const of = (name: EventCounter): [string, number][] => counts.filter((c: EventCount) => c.name === name).map((c) => [c.label, c.value]);
   const status = siteStatus(db, now);
-  const summary = checkStateCounts(db);
+  const summary = summaryCounts(db);
   const alertsByKind = status.alerts.map((a): [string, number] => [a.kind, 1]);
   return [
     family(METRICS.roundsStarted, labelled("trigger", of("rounds_started"))),

@@ -1,7 +1,7 @@
 // Wire and suite facts the probe speaks: revisions, the reserved tool, the suite version. No display text here.
 
 /** The version of the check suite; every stored result carries the one that produced it. */
-export const SUITE_VERSION = "0.13.0";
+export const SUITE_VERSION = "0.14.0";
 
 export const MODERN_REVISION = "2026-07-28";
 export const LEGACY_REVISIONS = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"] as const;
@@ -26,6 +26,18 @@ export type Transport = (typeof TRANSPORTS)[number];
  */
 export const REMOTE_STANDINGS = ["probed", "needs_configuration", "passed_over"] as const;
 export type RemoteStanding = (typeof REMOTE_STANDINGS)[number];
+
+/** One listed remote of a registry server (architecture.md §2.6), as the registry client reads it and the store keeps it. */
+export interface RegistryRemote {
+  /** As listed (a template when it has `{variables}`). */
+  url: string;
+  /** The URL with its variables' defaults filled in, when that differs from the listed one. */
+  filledUrl?: string;
+  transport: Transport;
+  standing: RemoteStanding;
+  /** Why it needs configuration, as a clause (no final period); null for the probed and passed-over ones. */
+  why: string | null;
+}
 
 /** A -32022 whose `data` names the revisions a server speaks; `supportedVersions` has been seen in the wild. */
 export const SUPPORTED_VERSIONS_FIELDS = ["supported", "supportedVersions"] as const;

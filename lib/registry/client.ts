@@ -1,10 +1,8 @@
 import { request, type Dispatcher } from "undici";
 import { z } from "zod";
-import type { Transport } from "../probe/protocol";
+import type { RegistryRemote, Transport } from "../probe/protocol";
 import { parseRetryAfter } from "../probe";
-import { analyseRemote, chooseRemote, MAX_REMOTES, type RegistryRemote } from "./remotes";
-
-export type { RegistryRemote } from "./remotes";
+import { analyseRemote, chooseRemote, MAX_REMOTES } from "./remotes";
 
 // The registry's vocabulary (server.json, _meta, cursors) stops in this module: callers get RegistryServer.
 

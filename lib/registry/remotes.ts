@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { RemoteStanding, Transport } from "../probe/protocol";
+import type { RegistryRemote, Transport } from "../probe/protocol";
 
 // architecture.md §2.6 (suite 0.13.0): which listed remote is probed, and when a remote needs configuration. The
 // registry's remote shapes (server.json `remotes[]`, KeyValueInput headers, `variables`) stop here.
@@ -14,18 +14,6 @@ const NAME_CHARS = 60;
 /** RFC 9110 token: what a header name must be. */
 const HEADER_TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const TEMPLATE = /\{([^{}]*)\}/g;
-
-/** One listed remote as the rest of the system sees it. */
-export interface RegistryRemote {
-  /** As listed (a template when it has `{variables}`). */
-  url: string;
-  /** The URL with its variables' defaults filled in, when that differs from the listed one. */
-  filledUrl?: string;
-  transport: Transport;
-  standing: RemoteStanding;
-  /** Why it needs configuration, as a clause (no final period); null for the others. */
-  why: string | null;
-}
 
 const InputSchema = z.looseObject({ default: z.unknown().optional(), value: z.unknown().optional() });
 

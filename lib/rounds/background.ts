@@ -5,7 +5,10 @@ import { startDemo } from "../demo/start";
 import { startAlertClock, type AlertClock } from "./alerts/clock";
 import { evaluateAlerts } from "./alerts/evaluate";
 import { createAddressPolicy, DEFAULT_USER_AGENT, probeUserAgent } from "../probe";
-import { makeAllDue } from "../store/servers";
+import { getRound } from "../store/rounds";
+import { makeAllDue } from "../store/servers/round";
+import { REPROBE_ROUND_TRIGGER } from "../store/vocabulary";
+import { afterRound } from "./census";
 import { startDemoChanges } from "./demo-changes";
 import { createHostGate, type RoundHostGate } from "./host-gate";
 import { startRoundAfterReprobes } from "./reprobe";
@@ -30,11 +33,20 @@ export function roundDepsFromConfig(config: Config, extra: Partial<RoundDeps> = 
     ...(config.publicBaseUrl ? { userAgent: probeUserAgent(config.publicBaseUrl) } : {}),
     // architecture.md §8: with NATS_URL and PROBE_REGIONS the rounds probe through the regions.
     ...(regions ? { regions } : {}),
-    // Alerts are judged as soon as a round ends (rounds_stale resolves at once); the site's clock delivers them.
-    onFinished: () => {
+    // Alerts are judged as soon as a round ends (rounds_stale resolves at once); the site's clock delivers them. A full round
+    // that finished well is followed by the day's census (architecture.md §3): counted at once, before any other write.
+    onFinished: (s) => {
       const clock = (g[BACKGROUND_KEY] as Background | undefined)?.alerts;
       if (clock) void clock.tick();
       else evaluateAlerts(db, new Date(), { staleMinutes: config.alertStaleMinutes, log: extra.log });
+      if (s.status === "done" && getRound(db, s.roundId)?.trigger !== REPROBE_ROUND_TRIGGER)
+        void afterRound({
+          db,
+          now: extra.now ?? (() => new Date()),
+          log: extra.log ?? console.log,
+          roundId: s.roundId,
+          openDataDir: config.openDataDir,
+        });
     },
     ...extra,
   };

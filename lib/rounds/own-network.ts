@@ -7,7 +7,7 @@ import { judge } from "../checks";
 import { networkFailureOf } from "../checks/network";
 import { isIpLiteral, unbracket } from "../probe/address-policy";
 import type { Exchange, ProbeObservation } from "../probe/types";
-import type { DueServer } from "../store/servers";
+import type { DueServer } from "../store/servers/round";
 import type { PersistInput } from "./persist";
 
 export interface OwnNetworkTiming {

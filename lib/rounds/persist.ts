@@ -1,5 +1,5 @@
 import { transaction, type Db } from "../../db/client";
-import { agreedRevision } from "../checks";
+import { agreedRevision, observationsOf } from "../checks";
 import { overallOf } from "../checks/overall";
 import type { CheckResult } from "../checks/types";
 import { type OptOutSource } from "../store/vocabulary";
@@ -8,8 +8,10 @@ import { type CheckId, type CheckState } from "../checks/vocabulary";
 import type { ProbeObservation, SlowDown } from "../probe/types";
 import { countEvent, countProbeRequests } from "../store/counters";
 import { recordCoverage } from "../store/coverage";
-import { getServerRunState, STATE_FIELDS, updateServer, type ServerRunUpdate } from "../store/servers";
+import { getServerRunState, updateServer, type ServerRunUpdate } from "../store/servers/round";
+import { STATE_FIELDS } from "../store/servers/row";
 import { getToolSnapshot, insertToolChanges, upsertToolSnapshot } from "../store/tools";
+import { recordObservations } from "../store/observations";
 import {
   insertRun,
   insertTransitions,
@@ -91,6 +93,13 @@ function serverSlowDown(obs: ProbeObservation): SlowDown | undefined {
   if (!sd || sd.phase !== "auth_metadata") return sd;
   const asked = obs.exchanges.find((e) => e.seq === sd.seq);
   return asked && hostOf(asked.url) === hostOf(obs.url) ? sd : undefined;
+}
+
+/** The `serverInfo.version` the handshake reported, capped; null when it gave none. */
+function serverVersionOf(obs: ProbeObservation): string | null {
+  const hs = obs.handshake;
+  const v = hs && "serverInfo" in hs ? hs.serverInfo?.version : undefined;
+  return typeof v === "string" && v !== "" ? v.slice(0, 200) : null;
 }
 
 /** Classifies a run for the schedule (architecture.md §3): the verdict decides, not how far the probe got. */
@@ -251,24 +260,30 @@ export function writeRun(db: Db, input: PersistInput): PersistResult {
     let toolCount: number | undefined;
     let toolChangeCount = 0;
     if (read && obs.toolsList?.kind === "complete") {
+      // architecture.md §2.9: the whole tool object as received is hashed (title, annotations, outputSchema, icons, _meta).
       const canon = canonicalToolList(obs.toolsList.tools);
       const hash = hashToolList(canon);
+      const serverVersion = serverVersionOf(obs);
       toolCount = canon.length;
+      const old = prev.currentToolHash && prev.currentToolHash !== hash ? getToolSnapshot(db, input.serverId, prev.currentToolHash) : null;
       const snapshotId = upsertToolSnapshot(db, {
         serverId: input.serverId,
         hash,
         toolsJson: JSON.stringify(canon),
         toolCount: canon.length,
         at: nowIso,
+        serverVersion,
       });
       if (prev.currentToolHash && prev.currentToolHash !== hash) {
-        const old = getToolSnapshot(db, input.serverId, prev.currentToolHash);
         const before = old ? (JSON.parse(old.tools) as unknown[]) : [];
         const diff = diffToolLists(before, canon);
-        insertToolChanges(db, input.serverId, nowIso, old?.id ?? null, snapshotId, diff);
+        const versions = { serverVersionBefore: old?.serverVersion ?? null, serverVersionAfter: serverVersion };
+        insertToolChanges(db, input.serverId, nowIso, old?.id ?? null, snapshotId, diff, versions);
         toolChangeCount = diff.length;
       }
       toolHash = hash;
+      // Observations are facts beside the checks: they change no state, schedule, uptime or incident.
+      recordObservations(db, input.serverId, runId, observationsOf(obs));
     }
 
     const changed = transitions.length > 0 || toolChangeCount > 0;

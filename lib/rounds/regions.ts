@@ -13,7 +13,7 @@ import { openAlert, openAlertOf, resolveAlerts } from "../store/alerts";
 import { listOptOuts, robotsDisallowedHosts } from "../store/optouts";
 import { saveRegionStates, storedRegionStates } from "../store/regions";
 import { ROBOTS_DISALLOW_REASON } from "./robots";
-import type { DueServer } from "../store/servers";
+import type { DueServer } from "../store/servers/round";
 import { utcDay } from "./coverage";
 import type { RoundHostGate } from "./host-gate";
 import type { JudgedProbe, ProbeStep } from "./server-run";

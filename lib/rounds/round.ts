@@ -12,7 +12,9 @@ import { pruneCoverageServers } from "../store/coverage";
 import { activeHostPauses, crowdedHosts, putHostPause } from "../store/hosts";
 import { listOptOuts } from "../store/optouts";
 import { serversForRound } from "../store/reprobe";
-import { summaryCounts, applyRegistrySnapshotInSteps, listDueServers, updateServer, type DueServer } from "../store/servers";
+import { summaryCounts } from "../store/servers/counts";
+import { applyRegistrySnapshotInSteps } from "../store/servers/registry";
+import { listDueServers, updateServer, type DueServer } from "../store/servers/round";
 import {
   acquireRoundLock,
   finishRound,

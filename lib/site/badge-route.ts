@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { ApiShape } from "../api/schemas";
 import { CHECK_IDS, type CheckId } from "../checks/vocabulary";
 import type { TextAnswer } from "./answer";
-import { type BadgeStates } from "../store/servers";
+import { type BadgeStates } from "../store/servers/detail";
 import { BADGE_CACHE_CONTROL, BADGE_COLORS, badgeSpec, badgeSvg, shieldsEndpoint, type BadgeSpec } from "./badge";
 import type { ResponseTimes } from "./history";
 import type { ServerUptime } from "../store/uptime";

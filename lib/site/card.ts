@@ -1,5 +1,5 @@
 import { CHECK_IDS, type CheckId, type CheckState } from "../checks/vocabulary";
-import type { CardFacts } from "../store/servers";
+import type { CardFacts } from "../store/servers/detail";
 import { formatUtc } from "./format";
 import { CHECK_LABELS, STATE_LABELS } from "./labels";
 

@@ -3,6 +3,22 @@
  * changes that shipped without a version bump of their own. */
 export const SUITE_CHANGELOG: readonly { version: string | null; date: string; en: string; zh: string }[] = [
   {
+    version: "0.14.0",
+    date: "2026-12-01",
+    en:
+      "Observations on tool definitions: every string of a complete read's tool list (names, titles, descriptions, annotations, every key and string value of inputSchema and outputSchema, _meta) and the server's instructions are looked at for Unicode tag characters outside a subdivision flag (decoded and shown), bidirectional overrides and isolates, invisible characters and runs of them, runs of variation selectors, and control characters; " +
+      "for a few narrow English phrases (asking the model to keep something from the user, or to set aside earlier instructions), a secret file path with a request to hand on its contents in the same sentence, and base64 that decodes to readable text; " +
+      "and for the spec facts of tool names (format, duplicates differing only by case) and annotations (readOnlyHint with destructiveHint, hints that are not booleans). " +
+      "Each is a fact with its JSON pointer and an offset in code points, shown beside its tool, in the JSON, the self-test and /mcp, and counted on the census; none moves a state, badge, uptime or incident. " +
+      "Annotations are shown as declared, with the spec's defaults for absent hints. The tool history now records the serverInfo.version of each read and says when a definition changed while it stayed the same.",
+    zh:
+      "工具定义上的观察：对完整读取到的工具列表里的每个字符串（名称、标题、说明、注解、inputSchema 与 outputSchema 中的每个键和字符串值、_meta）以及服务端的 instructions，检查行政区旗帜之外的 Unicode 标签字符（解码并显示）、双向覆盖与隔离控制符、不可见字符及其连串、连串的变体选择符和控制字符；" +
+      "检查几条措辞很窄的英文短语（要求模型对用户隐瞒，或抛开先前的指令）、同一句里的密钥文件路径与交出其内容的要求，以及解码后是可读文字的 base64；" +
+      "并检查规范层面关于工具名称（格式、只有大小写不同的重名）和注解（readOnlyHint 与 destructiveHint 同时为真、非布尔值的提示）的事实。" +
+      "每条都是附 JSON 指针和按码位计偏移的事实，显示在对应工具旁、JSON、自测、/mcp 里，并计入全站统计；它们不改变任何状态、徽章、可用率或故障记录。" +
+      "注解按服务端的声明显示，未声明的提示显示规范的默认值。工具历史现在记下每次读取的 serverInfo.version，定义变了而版本号没变时会写明这一点。",
+  },
+  {
     version: "0.13.0",
     date: "2026-12-01",
     en:

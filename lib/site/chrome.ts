@@ -54,7 +54,7 @@ export const SITE_CHROME: Record<Lang, SiteChrome> = {
       { href: "/changes", label: "工具变更", hrefLang: "en" },
       { href: "/incidents", label: "故障记录", hrefLang: "en" },
       { href: "/coverage", label: "覆盖数", hrefLang: "en" },
-      { href: "/census", label: "全站统计", hrefLang: "en" },
+      { href: "/zh/census", label: "全站统计" },
       { href: "/zh/faq", label: "常见问题" },
     ],
     otherLanguage: "English",
@@ -72,8 +72,9 @@ export const SITE_CHROME: Record<Lang, SiteChrome> = {
 /** Which language a path is in: everything under /zh/ is Chinese. */
 export const langOfPath = (pathname: string): Lang => (pathname === "/zh" || pathname.startsWith("/zh/") ? "zh" : "en");
 
-/** The same page in the other language: /zh/faq/x ↔ /faq/x; English pages without a Chinese version lead to the Chinese FAQ. */
+/** The same page in the other language: /zh/faq/x ↔ /faq/x, /zh/census ↔ /census; English pages without a Chinese version lead
+ * to the Chinese FAQ. */
 export function otherLanguagePath(pathname: string): string {
   if (langOfPath(pathname) === "zh") return pathname.slice(3) || "/";
-  return pathname === "/faq" || pathname.startsWith("/faq/") ? `/zh${pathname}` : "/zh/faq";
+  return pathname === "/faq" || pathname.startsWith("/faq/") || pathname === "/census" ? `/zh${pathname}` : "/zh/faq";
 }

@@ -1,5 +1,5 @@
 import { Feed } from "feed";
-import { type ToolChangeRow } from "../store/tools";
+import { sameServerVersion, type ToolChangeRow } from "../store/tools";
 import type { StateChangeRow } from "../store/history";
 import type { IncidentEvent } from "../store/incidents";
 import { CHECK_LABELS, NOT_CHECKED_CAUSE_LABELS, STATE_LABELS } from "./labels";
@@ -8,9 +8,12 @@ import { formatIncidentDuration } from "./uptime";
 
 function describe(c: ToolChangeRow): string {
   const where = c.path ? ` (${c.path})` : "";
-  if (c.kind === "added") return `tool ${c.toolName} added${where}`;
-  if (c.kind === "removed") return `tool ${c.toolName} removed${where}`;
-  return `tool ${c.toolName} changed${where}`;
+  // architecture.md §2.9: a change under an unchanged serverInfo.version is said as a fact.
+  const same = sameServerVersion(c);
+  const version = same !== null ? ` while serverInfo.version stayed ${same}` : "";
+  if (c.kind === "added") return `tool ${c.toolName} added${where}${version}`;
+  if (c.kind === "removed") return `tool ${c.toolName} removed${where}${version}`;
+  return `tool ${c.toolName} changed${where}${version}`;
 }
 
 interface FeedHead {

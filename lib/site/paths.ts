@@ -35,3 +35,22 @@ export const incidentsPath = (server?: string) => `/incidents${server ? `?server
 export const incidentsFeedPath = (server?: string) => `/incidents/feed.xml${server ? `?server=${encodeURIComponent(server)}` : ""}`;
 /** The server's link-preview card (a PNG), as OpenGraph and Twitter name it. */
 export const cardPath = (name: string) => `/card/${encodeName(name)}`;
+
+/** The open data (architecture.md §3): the downloads page, the daily census rows, and one file per day of every server's state. */
+/** The downloads page (`/data/` redirects here, as every trailing slash does). */
+export const DATA_PATH = "/data";
+export const CENSUS_CSV_PATH = "/data/census.csv";
+export const CENSUS_JSON_PATH = "/data/census.json";
+export const serversFileName = (day: string) => `servers-${day}.jsonl.gz`;
+export const serversFilePath = (day: string) => `/data/${serversFileName(day)}`;
+const SERVERS_FILE = /^servers-(\d{4}-\d{2}-\d{2})\.jsonl\.gz$/;
+/** The day a file name under /data/ names: a day, `malformed` for a servers-… name whose date is not a calendar day in the
+ * YYYY-MM-DD form, null for any other name. */
+export function serversFileDay(fileName: string): string | "malformed" | null {
+  if (!fileName.startsWith("servers-")) return null;
+  const m = SERVERS_FILE.exec(fileName);
+  if (!m) return "malformed";
+  const day = m[1]!;
+  const t = Date.parse(`${day}T00:00:00Z`);
+  return Number.isFinite(t) && new Date(t).toISOString().slice(0, 10) === day ? day : "malformed";
+}

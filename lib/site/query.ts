@@ -1,6 +1,7 @@
 import { z } from "zod";
-import { CHECK_IDS, CHECK_STATES, type CheckId, type CheckState } from "../checks/vocabulary";
-import { MAX_PAGE_SIZE, SORT_DEFAULT_ORDER } from "../store/servers";
+import { CHECK_IDS, CHECK_STATES, OBSERVATION_CODES, type CheckId, type CheckState } from "../checks/vocabulary";
+import type { ObservationFilter } from "../store/observations";
+import { MAX_PAGE_SIZE, SORT_DEFAULT_ORDER } from "../store/servers/list";
 import { SERVER_SORTS, SORT_ORDERS, type ServerSort, type SortOrder } from "../store/vocabulary";
 
 export type SearchParams = Record<string, string | string[] | undefined>;
@@ -13,7 +14,8 @@ export function firstParam(sp: SearchParams, key: string): string | undefined {
 const stateParam = z.enum(CHECK_STATES).optional();
 
 /** The server list's query parameters, one schema for the index page and GET /api/servers:
- * ?q=…&page=…&pageSize=…&includeLeft=1&overall=<state>&<check id>=<state>&sort=name|overall|last_probed&order=asc|desc. */
+ * ?q=…&page=…&pageSize=…&includeLeft=1&overall=<state>&<check id>=<state>&sort=name|overall|last_probed&order=asc|desc,
+ * and observations=any or observation=<code> (architecture.md §2.9: servers whose latest complete read carries one). */
 export const ServerListParams = z.object({
   q: z.string().max(200).optional(),
   page: z.coerce.number().int().min(1).max(100_000).default(1),
@@ -28,6 +30,10 @@ export const ServerListParams = z.object({
   sort: z.enum(SERVER_SORTS).default("name"),
   /** Default: the sort's natural order (names A to Z, worst overall state first, latest probe first). */
   order: z.enum(SORT_ORDERS).optional(),
+  /** Only servers whose latest complete read carries an observation (architecture.md §2.9). */
+  observations: z.enum(["any"]).optional(),
+  /** Only servers whose latest complete read carries this observation code ("any": any code, as the form sends it). */
+  observation: z.enum(["any", ...OBSERVATION_CODES]).optional(),
   ...(Object.fromEntries(CHECK_IDS.map((id) => [id, stateParam])) as Record<CheckId, typeof stateParam>),
 });
 export type ServerListParams = z.output<typeof ServerListParams>;
@@ -42,6 +48,8 @@ export interface ListQuery {
   overall: CheckState | undefined;
   sort: ServerSort;
   order: SortOrder;
+  /** One code, or any code; undefined for no filter. */
+  observation: ObservationFilter | undefined;
 }
 
 /** Parsed parameters as the store's list query. */
@@ -52,10 +60,24 @@ export function listQueryOf(p: ServerListParams): ListQuery {
     if (s) states[id] = s;
   }
   const order = p.order ?? SORT_DEFAULT_ORDER[p.sort];
-  return { q: p.q ?? "", page: p.page, pageSize: p.pageSize, includeLeft: p.includeLeft, states, overall: p.overall, sort: p.sort, order };
+  const observation = p.observation ?? p.observations;
+  return {
+    q: p.q ?? "",
+    page: p.page,
+    pageSize: p.pageSize,
+    includeLeft: p.includeLeft,
+    states,
+    overall: p.overall,
+    sort: p.sort,
+    order,
+    observation,
+  };
 }
 
-export type IndexQuery = Omit<ListQuery, "pageSize">;
+export type IndexQuery = Omit<ListQuery, "pageSize"> & {
+  /** An observation filter the page cannot apply (an unknown code): the form says so and the list is unfiltered. */
+  observationUnknown?: boolean;
+};
 
 /** The index page reads the same parameters leniently: a value that does not parse is ignored (its default
  * applies), and a long search is cut rather than refused. */
@@ -70,7 +92,11 @@ export function parseIndexQuery(sp: SearchParams): IndexQuery {
   const legacyLeft = firstParam(sp, "left");
   if (raw.includeLeft === undefined && ServerListParams.shape.includeLeft.safeParse(legacyLeft).success) raw.includeLeft = legacyLeft;
   const { pageSize: _pageSize, ...query } = listQueryOf(ServerListParams.parse(raw));
-  return query;
+  // One canonical spelling for every filter it cannot apply, so a client's free text never makes a page of its own.
+  const unknown =
+    (firstParam(sp, "observation") !== undefined && raw.observation === undefined) ||
+    (firstParam(sp, "observations") !== undefined && raw.observations === undefined);
+  return unknown && !query.observation ? { ...query, observationUnknown: true } : query;
 }
 
 /** The index URL for a query, leaving out defaults so links stay short. */
@@ -82,6 +108,9 @@ export function indexHref(query: Partial<IndexQuery>): string {
     const s = query.states?.[id];
     if (s) p.set(id, s);
   }
+  if (query.observation === "any") p.set("observations", "any");
+  else if (query.observation) p.set("observation", query.observation);
+  else if (query.observationUnknown) p.set("observation", "unknown");
   if (query.includeLeft) p.set("includeLeft", "1");
   const sort = query.sort ?? "name";
   if (sort !== "name") p.set("sort", sort);
@@ -90,6 +119,9 @@ export function indexHref(query: Partial<IndexQuery>): string {
   const s = p.toString();
   return s ? `/?${s}` : "/";
 }
+
+/** What the index form says when it cannot apply an observation filter. */
+export const UNKNOWN_OBSERVATION_FILTER = `That is not an observation code, so the list is not filtered by one. Choose one of the codes (${OBSERVATION_CODES.join(", ")}) or "any".`;
 
 /** A URL's query as the record pages receive (a repeated key becomes an array, as Next.js hands it over). */
 export function searchParamsOf(query: URLSearchParams): SearchParams {

@@ -1,6 +1,6 @@
 import { FAQ_SLUGS } from "./faq/types";
 import type { TextAnswer } from "./answer";
-import { faqPath, serverPath } from "./paths";
+import { CENSUS_CSV_PATH, CENSUS_JSON_PATH, DATA_PATH, faqPath, serverPath } from "./paths";
 
 // sitemap.xml: the site's own pages, then every server page. Past 50,000 URLs (the protocol's limit per file)
 // /sitemap.xml becomes an index of /sitemaps/<n>.xml files of at most that many URLs each.
@@ -16,6 +16,10 @@ export const SITE_PATHS: readonly string[] = [
   "/incidents",
   "/coverage",
   "/census",
+  "/zh/census",
+  DATA_PATH,
+  CENSUS_CSV_PATH,
+  CENSUS_JSON_PATH,
   faqPath("en"),
   ...FAQ_SLUGS.map((s) => faqPath("en", s)),
   faqPath("zh"),

@@ -1,7 +1,7 @@
 import type { Db } from "../../db/client";
 import { getMeta, META_KEYS } from "./meta";
 import { listRecentRounds } from "./rounds";
-import { countServers } from "./servers";
+import { countServers } from "./servers/counts";
 
 /** What `/api/health` says about the data: servers listed, the last round (running or not), the registry's
  * freshness. Liveness only: none of it makes the answer fail (architecture.md §6). */

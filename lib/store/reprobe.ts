@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, gte, inArray, isNull } from "drizzle-orm";
 import { transaction, type Db } from "../../db/client";
 import { meta, reprobeRequests, runs, servers } from "../../db/schema";
-import { dueServerColumns, type DueServer } from "./servers";
+import { dueServerColumns, type DueServer } from "./servers/round";
 
 // "Probe again now": accepted requests are rows; the limits are checked and the row written in one
 // immediate transaction, so concurrent posts cannot both slip under a limit.

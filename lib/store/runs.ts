@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, isNotNull, isNull, lt, notInArray, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { fieldsOf, placeholders, prefixed, prepared } from "./prepared";
-import { checkResults, runs, servers, transitions } from "../../db/schema";
+import { checkResults, runs, serverObservations, servers, transitions } from "../../db/schema";
 import { CHECK_IDS, type CheckState, type RefusalCode } from "../checks/vocabulary";
 import type { CertificateFacts, Exchange } from "../probe/types";
 import { hintColumns, hintFromColumns, type Hint } from "../checks/hints";
@@ -93,10 +93,12 @@ export function getRunExchanges(db: Db, runId: number): Exchange[] | null {
 
 /** Deletes run rows older than `before` that no current result, transition or server still points at. */
 export function pruneOldRuns(db: Db, before: string): number {
+  // The latest complete read's observations (architecture.md §2.9) outlive the 30 days with their run.
   const referenced = db
     .select({ id: checkResults.runId })
     .from(checkResults)
-    .union(db.select({ id: transitions.runId }).from(transitions));
+    .union(db.select({ id: transitions.runId }).from(transitions))
+    .union(db.select({ id: serverObservations.runId }).from(serverObservations));
   const res = db
     .delete(runs)
     .where(

@@ -10,36 +10,54 @@ export type ToolChangeSelect = typeof toolChanges.$inferSelect;
 /** One change as written: the server, time and snapshots come from the caller. */
 export type ToolChangeInsert = Pick<ToolChangeSelect, "toolName" | "kind" | "path" | "before" | "after">;
 
+/** `serverInfo.version` of the read before a change and of the read that saw it (architecture.md §2.9). */
+export type ServerVersions = Pick<ToolChangeSelect, "serverVersionBefore" | "serverVersionAfter">;
+
 /** One change on a server page ("" path for a whole tool; before/after are JSON text or null). */
-export type ServerToolChange = Pick<ToolChangeSelect, "at" | "toolName" | "kind" | "path" | "before" | "after">;
+export type ServerToolChange = Pick<
+  ToolChangeSelect,
+  "at" | "toolName" | "kind" | "path" | "before" | "after" | "serverVersionBefore" | "serverVersionAfter"
+>;
+
+/** architecture.md §2.9: a definition that changed while `serverInfo.version` stayed the same, as a fact; null otherwise. */
+export function sameServerVersion(c: ServerVersions): string | null {
+  return c.serverVersionBefore !== null && c.serverVersionBefore === c.serverVersionAfter ? c.serverVersionAfter : null;
+}
 
 /** One change in the site-wide feed, with the server it belongs to. */
 export type ToolChangeRow = ServerToolChange & { id: number; serverName: string };
 
-export function getToolSnapshot(db: Db, serverId: number, hash: string): { id: number; tools: string } | null {
+export function getToolSnapshot(
+  db: Db,
+  serverId: number,
+  hash: string,
+): { id: number; tools: string; serverVersion: string | null } | null {
   return (
     db
-      .select({ id: toolSnapshots.id, tools: toolSnapshots.tools })
+      .select({ id: toolSnapshots.id, tools: toolSnapshots.tools, serverVersion: toolSnapshots.serverVersion })
       .from(toolSnapshots)
       .where(and(eq(toolSnapshots.serverId, serverId), eq(toolSnapshots.hash, hash)))
       .get() ?? null
   );
 }
 
-/** Records that a tool list with this hash was seen now; returns its snapshot id. */
+/** Records that a tool list with this hash was seen now, under this `serverInfo.version`; returns its snapshot id. */
 export function upsertToolSnapshot(
   db: Db,
-  s: { serverId: number; hash: string; toolsJson: string; toolCount: number; at: string },
+  s: { serverId: number; hash: string; toolsJson: string; toolCount: number; at: string; serverVersion: string | null },
 ): number {
   const at = sql.placeholder("at");
   return prepared(db, "toolSnapshots.upsert", () =>
     db
       .insert(toolSnapshots)
-      .values({ ...placeholders(["serverId", "hash", "tools", "toolCount"] as const), firstSeenAt: at, lastSeenAt: at })
-      .onConflictDoUpdate({ target: [toolSnapshots.serverId, toolSnapshots.hash], set: { lastSeenAt: sql`excluded.last_seen_at` } })
+      .values({ ...placeholders(["serverId", "hash", "tools", "toolCount", "serverVersion"] as const), firstSeenAt: at, lastSeenAt: at })
+      .onConflictDoUpdate({
+        target: [toolSnapshots.serverId, toolSnapshots.hash],
+        set: { lastSeenAt: sql`excluded.last_seen_at`, serverVersion: sql`excluded.server_version` },
+      })
       .returning({ id: toolSnapshots.id })
       .prepare(),
-  ).get({ serverId: s.serverId, hash: s.hash, tools: s.toolsJson, toolCount: s.toolCount, at: s.at }).id;
+  ).get({ serverId: s.serverId, hash: s.hash, tools: s.toolsJson, toolCount: s.toolCount, at: s.at, serverVersion: s.serverVersion }).id;
 }
 
 export function insertToolChanges(
@@ -49,10 +67,11 @@ export function insertToolChanges(
   fromSnapshotId: number | null,
   toSnapshotId: number,
   rows: ToolChangeInsert[],
+  versions: ServerVersions = { serverVersionBefore: null, serverVersionAfter: null },
 ): void {
   for (let i = 0; i < rows.length; i += 200) {
     db.insert(toolChanges)
-      .values(rows.slice(i, i + 200).map((r) => ({ ...r, serverId, at, fromSnapshotId, toSnapshotId })))
+      .values(rows.slice(i, i + 200).map((r) => ({ ...r, serverId, at, fromSnapshotId, toSnapshotId, ...versions })))
       .run();
   }
 }
@@ -64,6 +83,8 @@ const changeColumns = {
   path: toolChanges.path,
   before: toolChanges.before,
   after: toolChanges.after,
+  serverVersionBefore: toolChanges.serverVersionBefore,
+  serverVersionAfter: toolChanges.serverVersionAfter,
 };
 
 /** One server's tool changes, most recent first. */

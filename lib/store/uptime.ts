@@ -77,3 +77,20 @@ export function serverUptimeById(db: Db, serverId: number, now: Date): ServerUpt
     last90d: figure(days?.up90 ?? 0, days?.reached90 ?? 0, starts.last90d.toISOString()),
   };
 }
+
+/** The 30-day uptime of every server with a probe in that window, by server id (the open-data file's `uptime30d`): the same
+ * day counters and window as `serverUptimeById`, in one query. */
+export function uptime30dByServer(db: Db, now: Date): Map<number, Omit<UptimeFigure, "from">> {
+  const from = windowStart(now, UPTIME_WINDOW_DAYS.last30d).toISOString().slice(0, 10);
+  const rows = db
+    .select({
+      serverId: serverDays.serverId,
+      up: sql<number>`sum(${serverDays.uptimeUp})`,
+      reached: sql<number>`sum(${serverDays.uptimeReached})`,
+    })
+    .from(serverDays)
+    .where(gte(serverDays.day, from))
+    .groupBy(serverDays.serverId)
+    .all();
+  return new Map(rows.map((r) => [r.serverId, { ratio: r.reached > 0 ? r.up / r.reached : null, up: r.up, reached: r.reached }]));
+}

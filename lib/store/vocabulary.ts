@@ -57,3 +57,15 @@ export type EventCounter = (typeof EVENT_COUNTERS)[number];
  * (architecture.md §2.7) or for another reason (a timeout after connecting, a size cap, the address policy). */
 export const PROBE_REQUEST_OUTCOMES = ["2xx", "3xx", "4xx", "5xx", "other_status", "network", "no_answer"] as const;
 export type ProbeRequestOutcome = (typeof PROBE_REQUEST_OUTCOMES)[number];
+
+/** Where a daily census row came from (architecture.md §3): written after the day's first round, or rebuilt later from
+ * the runs and transitions still stored. */
+export const CENSUS_SOURCES = ["round", "backfill"] as const;
+export type CensusSource = (typeof CENSUS_SOURCES)[number];
+
+/** How an anonymous client fares with a server's auth (architecture.md §3, the census): it connects without credentials
+ * (`open`), or meets a credential gate whose protected-resource metadata is usable (auth_metadata Verified) or is not;
+ * `not_reached` when the latest probe neither completed a handshake nor met a gate (failed, slowed down, opted out,
+ * needs configuration, never probed); `unknown` when the stored result does not say which. */
+export const AUTH_OUTCOMES = ["open", "gate_usable_metadata", "gate_no_usable_metadata", "not_reached", "unknown"] as const;
+export type AuthOutcome = (typeof AUTH_OUTCOMES)[number];

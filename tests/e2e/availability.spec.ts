@@ -25,6 +25,8 @@ test("the server page shows uptime for four windows beside the strip and its inc
   // Beside the strip: inside the history section, right after the strip's figure.
   await expect(page.locator("#history .uptime")).toHaveCount(1);
   const incidents = page.locator("#incidents");
+  // Folded under its heading (the page stays short); the heading opens it.
+  await incidents.locator("summary").first().click();
   await expect(incidents.getByRole("row")).toHaveCount(2);
   await expect(incidents).toContainText("4 h 10 min");
   await expect(incidents).toContainText("Handshake Failed: server/discover answered HTTP 502");

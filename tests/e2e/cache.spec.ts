@@ -6,7 +6,7 @@ import { expect, test } from "@playwright/test";
 import { closeDb, openDb } from "../../db/client";
 import { runRound } from "../../lib/rounds/round";
 import { hostOf } from "../../lib/rounds/hosts";
-import { makeHostDue } from "../../lib/store/servers";
+import { makeHostDue } from "../../lib/store/servers/round";
 import { freePort } from "../../lib/cli/ports";
 import { startNext, type RunningNext } from "../fixtures/next-server";
 import { entry, startFixtureRegistry, type FixtureRegistry } from "../../lib/demo/loopback-registry";

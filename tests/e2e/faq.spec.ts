@@ -23,6 +23,8 @@ for (const slug of FAQ_SLUGS) {
     await expect(page).toHaveURL(new RegExp(`/zh/faq/${slug}$`));
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(FAQ.zh[slug].title);
     await expect(page.locator("main > div[lang='zh-Hans']")).toHaveCount(1);
+    // A client-side navigation sets the document title after the new page's heading is in place.
+    await expect(page).not.toHaveTitle("");
     await expectNoAxeViolations(page);
     await screenshot(page, `faq-zh-${slug}`);
     await page.getByRole("link", { name: /阅读本页英文版/ }).click();

@@ -11,7 +11,7 @@ import { judge } from "../../lib/checks";
 import { createAddressPolicy, probeServer } from "../../lib/probe";
 import type { ProbeLimits, ProbeObservation } from "../../lib/probe/types";
 import { persistRun } from "../../lib/rounds/persist";
-import { applyRegistrySnapshot, type ListedServer } from "../../lib/store/servers";
+import { applyRegistrySnapshot, type ListedServer } from "../../lib/store/servers/registry";
 import { startZooServer, ZOO_EXPECTATIONS } from "../../lib/demo/zoo";
 import { MARKUP_DESCRIPTION } from "../../lib/demo/zoo/hostile";
 import { freshDbFile, startOwnSite, type OwnSite } from "./own-site";

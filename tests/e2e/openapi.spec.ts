@@ -10,7 +10,7 @@ import { metaOnce } from "../../lib/store/reprobe";
 import { acquireRoundLock, finishRound } from "../../lib/store/rounds";
 import { documentValidator, type DocumentValidator } from "../fixtures/openapi-ajv";
 import { startOwnSite, type OwnSite } from "./own-site";
-import { seedDatabase, SEED } from "./seed";
+import { seedDatabase, seedOpenData, SEED } from "./seed";
 
 // Live answers of every route of /api/openapi.json, from a real `npm start` over the seeded database (with
 // CRON_SECRET and METRICS_TOKEN set, so the guarded routes answer too), each validated against the schema the
@@ -52,6 +52,7 @@ test("every route answers what /api/openapi.json says, from a seeded database", 
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "openapi-spec-"));
   const dbPath = path.join(dir, "site.db");
   seedDatabase(dbPath);
+  await seedOpenData(dbPath);
   let site: OwnSite | undefined;
   const db = openDb(dbPath);
   try {
@@ -104,6 +105,22 @@ test("every route answers what /api/openapi.json says, from a seeded database", 
     expect((await call("/api/badge/{name}", "/api/badge/io.github.nobody/none")).status).toBe(404);
     expect((await call("/api/badge/{name}", `${named("/api/badge/", SEED.modern)}?check=bogus`)).status).toBe(400);
     expect((await call("/api/badge/{name}", `${named("/api/badge/", SEED.modern)}?metric=bogus`)).status).toBe(400);
+
+    // The census page and the open data (architecture.md §3): the rows, and today's servers file whole, in part, unchanged.
+    expect((await call("/census", "/census")).status).toBe(200);
+    expect((await call("/census", "/census?window=1y")).status).toBe(200);
+    expect((await call("/census", "/census?window=week")).status).toBe(400);
+    await call("/data/census.json", "/data/census.json");
+    await call("/data/census.csv", "/data/census.csv");
+    const today = `/data/servers-${new Date().toISOString().slice(0, 10)}.jsonl.gz`;
+    const whole = await call("/data/{file}", today);
+    expect(whole.status).toBe(200);
+    const etag = whole.headers.get("etag")!;
+    expect((await call("/data/{file}", today, { headers: { "if-none-match": etag } })).status).toBe(304);
+    expect((await call("/data/{file}", today, { headers: { range: "bytes=0-9" } })).status).toBe(206);
+    expect((await call("/data/{file}", today, { headers: { range: "bytes=99999999-" } })).status).toBe(416);
+    expect((await call("/data/{file}", "/data/servers-2001-01-01.jsonl.gz")).status).toBe(404);
+    expect((await call("/data/{file}", "/data/servers-2001-02-31.jsonl.gz")).status).toBe(400);
 
     // Status (503: the seed has an open alert), cross-reads, health, the document itself.
     expect((await call("/api/status", "/api/status")).status).toBe(503);

@@ -9,7 +9,7 @@ import { entry, startFixtureRegistry, type FixtureRegistry } from "../../lib/dem
 import { startZooServer, type RunningZooServer } from "../../lib/demo/zoo";
 import { METRICS } from "../../lib/metrics/families";
 import { runRound } from "../../lib/rounds/round";
-import { makeAllDue } from "../../lib/store/servers";
+import { makeAllDue } from "../../lib/store/servers/round";
 import { startNext, type RunningNext } from "../fixtures/next-server";
 
 // A real Prometheus (Debian's package, installed by `npm test` and .ci/run) scrapes a real `npm start` on

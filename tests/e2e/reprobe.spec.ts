@@ -7,7 +7,7 @@ import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { closeDb, openDb, type Db } from "../../db/client";
 import { addOptOut } from "../../lib/store/optouts";
-import { applyRegistrySnapshot } from "../../lib/store/servers";
+import { applyRegistrySnapshot } from "../../lib/store/servers/registry";
 import { startZooServer, type RunningZooServer } from "../../lib/demo/zoo";
 import { listedServer } from "../unit/store/listed";
 import { SCREENSHOT_DIR } from "./env";
@@ -119,7 +119,9 @@ test("an opted-out host is never contacted through the form: the request is answ
   const status = await untilProbed(page, NAMES.optedOut);
   expect(status).toMatch(/probed at \d{4}-\d\d-\d\d \d\d:\d\d UTC without a request/);
   await expect(page.locator("#check-handshake")).toContainText("Not checked");
-  await expect(page.locator("#check-handshake .reason")).toContainText("asked not to be probed");
+  // The reason is the overall state's: said once in the overall line, and the check refers to it.
+  await expect(page.locator("section.glance .overall-why")).toContainText("asked not to be probed");
+  await expect(page.locator("#check-handshake .reason")).toContainText("Same reason as the overall state.");
   expect(runsFor(NAMES.optedOut)).toBe(1);
   expect(s.hits).toEqual([]);
 });

@@ -1,4 +1,4 @@
-import { seedDatabase } from "./seed";
+import { seedDatabase, seedOpenData } from "./seed";
 
 // Runs before `npm start` (webServer command): the server opens the database at startup, so the
 // file must be complete before it exists for the server.
@@ -8,4 +8,5 @@ if (!file) {
   process.exit(2);
 }
 seedDatabase(file);
-console.log(`[e2e] seeded ${file}`);
+const dir = await seedOpenData(file);
+console.log(`[e2e] seeded ${file} and ${dir}`);

@@ -10,7 +10,9 @@ test("a server page shows all four states, each with its reason, anchor, suite v
   await expect(hs).toContainText(`fell back to initialize`);
   await expect(hs).toContainText("Suite version");
   await expect(page.locator("#check-protocol_version h3")).toContainText("Failed");
-  await expect(page.locator("#check-protocol_version")).toContainText("No common revision");
+  // It decides the overall state, so its reason is said once, in the overall line, and the check refers to it.
+  await expect(page.locator("section.glance .overall-why")).toContainText("No common revision");
+  await expect(page.locator("#check-protocol_version")).toContainText("Same reason as the overall state.");
   await expect(page.locator("#check-tools_list h3")).toContainText("Observed risk");
   await expect(page.locator("#check-tools_list")).toContainText("cursor loop");
   await expect(page.locator("#check-error_taxonomy h3")).toContainText("Not checked");
@@ -23,6 +25,8 @@ test("a server page shows all four states, each with its reason, anchor, suite v
 test("evidence shows every exchange once, with status, headers, body and a curl command that reproduces it", async ({ page }) => {
   await page.goto(serverUrl(SEED.allStates));
   const evidence = page.locator("section[aria-labelledby=evidence-h]");
+  // The section folds under its heading; the heading opens it.
+  await evidence.locator("summary").first().click();
   // Five exchanges, each shown once, although three checks cite seven of them between them.
   await expect(evidence.locator("article.exchange")).toHaveCount(5);
   await expect(page.locator("article.exchange")).toHaveCount(5);
@@ -83,6 +87,7 @@ test("server page shows tools, tool changes, schedule, transitions and link targ
   await expect(page.getByText("Last complete read")).toBeVisible();
   const history = page.locator("#check-handshake table.stack");
   await expect(history).toContainText("Connection timed out");
+  await page.locator("#links > details > summary").click();
   await expect(page.getByText("Badge (Markdown)")).toBeVisible();
   const md = await page
     .locator(".copy-field", { has: page.locator(".copy-label", { hasText: "Badge (Markdown)" }) })
@@ -141,6 +146,7 @@ test("security headers are sent and the CSP lets the page's own scripts run", as
   expect(h["x-content-type-options"]).toBe("nosniff");
   // Hydration ran: the copy button is interactive (its click handler comes from client JS).
   await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+  await page.locator("#links > details > summary").click();
   const button = page.getByRole("button", { name: "Copy JSON", exact: true });
   await button.click();
   await expect(button).toHaveText("Copied");

@@ -6,7 +6,7 @@ import { CHECK_LABELS, NOT_CHECKED_CAUSE_LABELS, SORT_ORDER_WORDS } from "@/lib/
 import { serverPath } from "@/lib/site/paths";
 import { indexHref, type IndexQuery } from "@/lib/site/query";
 import type { HistoryDay } from "@/lib/store/history";
-import { SORT_DEFAULT_ORDER, type ServerSummary } from "@/lib/store/servers";
+import { SORT_DEFAULT_ORDER, type ServerSummary } from "@/lib/store/servers/list";
 import type { ServerSort } from "@/lib/store/vocabulary";
 import { Ago } from "../Ago";
 import { HistoryStripCompact } from "../HistoryStrip";
@@ -111,7 +111,7 @@ export function ServerTable({
                 <StateChip state={row.states[id]} cause={row.notCheckedCauses[id]} />
               </td>
             ))}
-            <td data-label="Last probed">
+            <td data-label="Last probed" className="cell-probed">
               <LastProbed row={row} />
               <HistoryStripCompact days={stripDays(history.get(row.name) ?? [], now)} />
             </td>

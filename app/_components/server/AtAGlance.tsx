@@ -33,7 +33,16 @@ function OverallLine({ overall }: { overall: Overall | null }) {
   );
 }
 
-function CheckRow({ id, check }: { id: CheckId; check: CheckResultRow | undefined }) {
+/** In place of a reason that is the overall state's, said once above (architecture.md §2: one cause, often three checks). */
+export function SameReason() {
+  return (
+    <span className="same-reason">
+      Same reason as the <a href="#glance-h">overall state</a>.
+    </span>
+  );
+}
+
+function CheckRow({ id, check, overallReason }: { id: CheckId; check: CheckResultRow | undefined; overallReason: string | null }) {
   return (
     <tr id={`glance-${id}`}>
       <th scope="row" data-label="Check">
@@ -43,7 +52,7 @@ function CheckRow({ id, check }: { id: CheckId; check: CheckResultRow | undefine
         <StateChip state={check?.state ?? null} cause={check?.notCheckedCause} />
       </td>
       <td data-label="Why">
-        {check ? check.reason : "Not evaluated yet."}
+        {!check ? "Not evaluated yet." : check.reason === overallReason ? <SameReason /> : check.reason}
         <CheckHint hint={check?.hint ?? null} />
       </td>
       <td data-label="FAQ" className="cell-faq">
@@ -78,7 +87,7 @@ export function AtAGlance({
 }) {
   return (
     <section className="glance" aria-labelledby="glance-h">
-      <h2 id="glance-h" className="visually-hidden">
+      <h2 id="glance-h" className="visually-hidden" tabIndex={-1}>
         At a glance
       </h2>
       <OverallLine overall={overall} />
@@ -94,7 +103,7 @@ export function AtAGlance({
         </thead>
         <tbody>
           {CHECK_IDS.map((id) => (
-            <CheckRow key={id} id={id} check={checks.find((c) => c.check === id)} />
+            <CheckRow key={id} id={id} check={checks.find((c) => c.check === id)} overallReason={overall?.reason ?? null} />
           ))}
         </tbody>
       </table>

@@ -7,6 +7,7 @@ import { checkAnchor } from "@/lib/site/paths";
 import type { CheckResultRow, TransitionRow } from "@/lib/store/runs";
 import { StateChip } from "../StateChip";
 import { CheckHint } from "./CheckHint";
+import { SameReason } from "./AtAGlance";
 
 function SuiteVersion({ version }: { version: string }) {
   if (version === SUITE_VERSION) return <>{version}</>;
@@ -35,7 +36,7 @@ function Cited({ cites, cited }: { cites: { seq: number; anchor: string | null }
   );
 }
 
-function TransitionTable({ history }: { history: TransitionRow[] }) {
+function TransitionTable({ history, overallReason }: { history: TransitionRow[]; overallReason: string | null }) {
   if (history.length === 0) return <p className="sub">No state changes recorded.</p>;
   return (
     <table className="stack">
@@ -58,7 +59,7 @@ function TransitionTable({ history }: { history: TransitionRow[] }) {
             <td data-label="To">
               <StateChip state={t.toState} />
             </td>
-            <td data-label="Reason">{t.reason}</td>
+            <td data-label="Reason">{t.reason === overallReason ? <SameReason /> : t.reason}</td>
             <td data-label="Suite">{t.suiteVersion}</td>
           </tr>
         ))}
@@ -73,11 +74,14 @@ export function CheckCard({
   check,
   cites,
   history,
+  overallReason,
 }: {
   id: CheckId;
   check: CheckResultRow | undefined;
   cites: { seq: number; anchor: string | null }[];
   history: TransitionRow[];
+  /** The overall state's reason, shown once at the top: a check with the same one refers to it. */
+  overallReason: string | null;
 }) {
   const anchor = checkAnchor(id);
   return (
@@ -88,7 +92,7 @@ export function CheckCard({
       </h3>
       {check ? (
         <>
-          <p className="reason">{check.reason}</p>
+          <p className="reason">{check.reason === overallReason ? <SameReason /> : check.reason}</p>
           <CheckHint hint={check.hint} />
           <dl className="facts">
             <dt>Decided</dt>
@@ -109,8 +113,15 @@ export function CheckCard({
       ) : (
         <p>Not evaluated yet: this server has not been probed.</p>
       )}
-      <h4>History</h4>
-      <TransitionTable history={history} />
+      <details className="check-history">
+        <summary>
+          <h4>History</h4>
+          <span className="sub fold-note">
+            {history.length} {history.length === 1 ? "state change" : "state changes"}
+          </span>
+        </summary>
+        <TransitionTable history={history} overallReason={overallReason} />
+      </details>
     </section>
   );
 }

@@ -3,12 +3,12 @@ import { checkAnchor } from "@/lib/site/paths";
 import type { EvidenceItem } from "@/lib/site/evidence";
 import { formatUtc } from "@/lib/site/format";
 import { ExchangeView } from "../ExchangeView";
+import { FoldSection } from "./FoldSection";
 
 /** Every HTTP exchange behind the current verdicts, once, each with its own anchor and curl command. */
 export function EvidenceSection({ items, latestRun }: { items: EvidenceItem[]; latestRun: { id: number; startedAt: string } | null }) {
   return (
-    <section aria-labelledby="evidence-h">
-      <h2 id="evidence-h">Evidence</h2>
+    <FoldSection id="evidence" headingId="evidence-h" title="Evidence">
       {items.length === 0 ? (
         <p className="sub">No HTTP exchange is kept for the current verdicts.</p>
       ) : (
@@ -40,6 +40,6 @@ export function EvidenceSection({ items, latestRun }: { items: EvidenceItem[]; l
           ))}
         </>
       )}
-    </section>
+    </FoldSection>
   );
 }

@@ -4,15 +4,16 @@ import { faqPath, incidentsFeedPath, incidentsPath } from "@/lib/site/paths";
 import { incidentList } from "@/lib/store/incidents";
 import { siteDb } from "../../_lib/db";
 import { IncidentTable } from "../IncidentTable";
+import { FoldSection } from "./FoldSection";
+import { SameReason } from "./AtAGlance";
 
 const SHOWN = 20;
 
 /** A server's incidents (architecture.md §4), most recent first, with duration and the reason that opened each. */
-export function IncidentsSection({ name }: { name: string }) {
+export function IncidentsSection({ name, overallReason }: { name: string; overallReason: string | null }) {
   const { total, ongoing, rows } = incidentList(siteDb(), { server: name, limit: SHOWN });
   return (
-    <section id="incidents" aria-labelledby="incidents-h">
-      <h2 id="incidents-h">Incidents</h2>
+    <FoldSection id="incidents" headingId="incidents-h" title="Incidents">
       <p>
         An incident opens when a discovery check (handshake, protocol version, tool list) turns Failed and closes at the first later probe
         that reaches the server with none of them Failed. <Link href={faqPath("en", "incidents")}>How incidents are recorded</Link>.
@@ -28,13 +29,13 @@ export function IncidentsSection({ name }: { name: string }) {
             {total > SHOWN ? <Link href={incidentsPath(name)}>the incidents page</Link> : null}
             {total > SHOWN ? "." : null}
           </p>
-          <IncidentTable rows={rows} showServer={false} />
+          <IncidentTable rows={rows} showServer={false} sameReason={{ reason: overallReason, node: <SameReason /> }} />
         </>
       )}
       <p>
         <a href={incidentsFeedPath(name)}>Subscribe to this server&apos;s incidents (Atom feed)</a>: one entry when one opens and one when
         it closes.
       </p>
-    </section>
+    </FoldSection>
   );
 }

@@ -1,14 +1,14 @@
 import { CHECK_IDS } from "@/lib/checks/vocabulary";
 import { badgePath, checkAnchor, serverJsonPath, serverPath, shieldsEndpointPath } from "@/lib/site/paths";
 import { CopyField } from "../CopyField";
+import { FoldSection } from "./FoldSection";
 
 /** Badges, JSON and anchors to link to, as copyable text with absolute URLs. */
 export function LinkTargets({ name, origin }: { name: string; origin: string }) {
   const pageUrl = `${origin}${serverPath(name)}`;
   const badgeUrl = `${origin}${badgePath(name)}`;
   return (
-    <section aria-labelledby="links-h">
-      <h2 id="links-h">Link to this report</h2>
+    <FoldSection id="links" headingId="links-h" title="Link to this report">
       <p>
         Badges are SVG images: <code>/badge/&lt;registry name&gt;</code> for the overall state and{" "}
         <code>/badge/&lt;registry name&gt;?check=&lt;check id&gt;</code> for one check (ids: {CHECK_IDS.join(", ")}). The same paths under{" "}
@@ -29,6 +29,6 @@ export function LinkTargets({ name, origin }: { name: string; origin: string }) 
         text={`https://img.shields.io/endpoint?url=${encodeURIComponent(`${origin}${shieldsEndpointPath(name)}`)}`}
       />
       <CopyField label="Link to one check (handshake)" text={`${pageUrl}#${checkAnchor("handshake")}`} />
-    </section>
+    </FoldSection>
   );
 }

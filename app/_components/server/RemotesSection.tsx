@@ -1,6 +1,5 @@
 import Link from "next/link";
-import type { RemoteStanding } from "@/lib/probe/protocol";
-import type { StoredRemote } from "@/lib/store/servers";
+import type { RegistryRemote, RemoteStanding } from "@/lib/probe/protocol";
 
 const STANDING_WORDS: Record<RemoteStanding, string> = {
   probed: "probed",
@@ -9,7 +8,7 @@ const STANDING_WORDS: Record<RemoteStanding, string> = {
 };
 
 /** architecture.md §2.6: every remote the registry lists for the server, its transport, and why it was or was not probed. */
-export function RemotesSection({ remotes }: { remotes: StoredRemote[] }) {
+export function RemotesSection({ remotes }: { remotes: RegistryRemote[] }) {
   // One remote is the one in the facts above (or the needs-configuration notice).
   if (remotes.length < 2) return null;
   return (

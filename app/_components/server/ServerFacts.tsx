@@ -1,7 +1,7 @@
 import { formatDuration, formatUtc } from "@/lib/site/format";
 import { NOT_CHECKED_CAUSE_LABELS } from "@/lib/site/labels";
 import { counted, WORDS } from "@/lib/site/plural";
-import type { ServerDetail } from "@/lib/store/servers";
+import type { ServerDetail } from "@/lib/store/servers/detail";
 import { Ago } from "../Ago";
 
 function NextProbe({ detail }: { detail: ServerDetail }) {

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { formatUtc } from "@/lib/site/format";
-import type { ServerDetail } from "@/lib/store/servers";
+import type { ServerDetail } from "@/lib/store/servers/detail";
 
 /** Breadcrumb, title, description, and the notices that change how the rest of the page reads. */
 export function ServerHeader({ detail }: { detail: ServerDetail }) {

@@ -1,45 +1,102 @@
 import { formatUtc } from "@/lib/site/format";
 import { serverFeedPath } from "@/lib/site/paths";
-import type { ServerDetail } from "@/lib/store/servers";
+import type { ServerDetail } from "@/lib/store/servers/detail";
+import { FoldSection } from "./FoldSection";
+import type { ObservationFacts } from "@/lib/checks/observations";
+import { observationSentence } from "@/lib/checks/observation-text";
+import { sameServerVersion } from "@/lib/store/tools";
+import { observationAnchor, toolViews, type ToolView } from "@/lib/site/tool-view";
 
-function toolName(tool: unknown): string {
-  const n = (tool as { name?: unknown })?.name;
-  return typeof n === "string" ? n : "(no name)";
-}
-
-function toolDescription(tool: unknown): string | null {
-  const d = (tool as { description?: unknown })?.description;
-  return typeof d === "string" ? d : null;
-}
-
-/** The current complete tool list. */
-export function ToolsSection({ tools }: { tools: ServerDetail["tools"] }) {
+/** Observations beside what they concern: the code links its FAQ row, the sentence says what and where. */
+function ObservationList({ items, label }: { items: readonly ObservationFacts[]; label: string }) {
   return (
-    <section aria-labelledby="tools-h">
-      <h2 id="tools-h">Tools{tools ? ` (${tools.length})` : ""}</h2>
-      {tools === null ? (
+    <ul className="observations" aria-label={label}>
+      {items.map((o, i) => (
+        <li key={i} data-code={o.code}>
+          <a className="obs-code" href={`/faq/tool-observations#${observationAnchor(o.code)}`}>
+            <code>{o.code}</code>
+          </a>{" "}
+          {observationSentence(o)}{" "}
+          <span className="sub">
+            (<code>{o.pointer}</code>)
+          </span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function Hints({ hints }: { hints: ToolView["hints"] }) {
+  return (
+    <p className="hints sub">
+      Annotations, declared by the server, not verified:{" "}
+      {hints.map((h, i) => (
+        <span key={h.hint} data-source={h.source}>
+          {i > 0 ? ", " : ""}
+          <code>
+            {h.hint}: {h.value}
+          </code>
+          {h.source === "default" ? " (absent: the spec's default)" : h.source === "not_boolean" ? " (not a boolean)" : ""}
+        </span>
+      ))}
+    </p>
+  );
+}
+
+/** The current complete tool list, each tool with its annotations and the observations on it (architecture.md §2.9). */
+export function ToolsSection({ tools, observations }: { tools: ServerDetail["tools"]; observations: readonly ObservationFacts[] }) {
+  const view = tools ? toolViews(tools, observations) : null;
+  return (
+    <FoldSection id="tools" headingId="tools-h" title={`Tools${tools ? ` (${tools.length})` : ""}`}>
+      {view === null ? (
         <p>The complete tool list has not been read.</p>
-      ) : tools.length === 0 ? (
-        <p>The server lists no tools.</p>
       ) : (
-        <ul className="tool-list">
-          {tools.map((t, i) => (
-            <li key={i}>
-              <code>{toolName(t)}</code>
-              {toolDescription(t) ? <div className="sub">{toolDescription(t)}</div> : null}
-            </li>
-          ))}
-        </ul>
+        <>
+          <p className="sub">
+            As the latest complete read received them. Annotations are hints the server declares; the MCP spec tells clients to treat them
+            as untrusted, and nothing here verifies them. An <a href="/faq/tool-observations">observation</a> is a fact about a definition
+            (hidden characters, a narrow phrase, a spec fact), never a verdict: it changes no state, badge, uptime or incident.{" "}
+            {observations.length === 0 ? "This list carries none." : `This list carries ${observations.length}.`}
+          </p>
+          {view.apart.length ? <ObservationList items={view.apart} label="Observations on the server's instructions" /> : null}
+          {view.tools.length === 0 ? (
+            <p>The server lists no tools.</p>
+          ) : (
+            <ul className="tool-list">
+              {view.tools.map((t) => (
+                <li key={t.index} id={`tool-${t.index + 1}`} data-observations={t.observations.length}>
+                  <code>{t.name}</code>
+                  {t.title ? <span className="sub"> {t.title}</span> : null}
+                  {t.description ? <div className="sub tool-description">{t.description}</div> : null}
+                  <Hints hints={t.hints} />
+                  {t.observations.length ? <ObservationList items={t.observations} label={`Observations on ${t.name}`} /> : null}
+                </li>
+              ))}
+            </ul>
+          )}
+        </>
       )}
-    </section>
+    </FoldSection>
+  );
+}
+
+/** architecture.md §2.9: the versions the two reads reported; the same one on both sides is said as a fact. */
+function VersionFact({ change }: { change: ServerDetail["toolChanges"][number] }) {
+  const same = sameServerVersion(change);
+  if (same !== null) return <span className="same-version">changed while it stayed {same}</span>;
+  const { serverVersionBefore: a, serverVersionAfter: b } = change;
+  if (a === null && b === null) return <>–</>;
+  return (
+    <>
+      {a ?? "unknown"} → {b ?? "unknown"}
+    </>
   );
 }
 
 /** Field-level changes between complete tool lists, newest first, with the server's Atom feed. */
 export function ToolChangesSection({ name, changes, everRead }: { name: string; changes: ServerDetail["toolChanges"]; everRead: boolean }) {
   return (
-    <section aria-labelledby="changes-h">
-      <h2 id="changes-h">Tool-definition changes</h2>
+    <FoldSection id="changes" headingId="changes-h" title="Tool-definition changes">
       <p>
         <a href={serverFeedPath(name)}>Atom feed of this server&apos;s changes</a>
       </p>
@@ -59,6 +116,7 @@ export function ToolChangesSection({ name, changes, everRead }: { name: string; 
               <th scope="col">Field</th>
               <th scope="col">Before</th>
               <th scope="col">After</th>
+              <th scope="col">serverInfo.version</th>
             </tr>
           </thead>
           <tbody>
@@ -74,11 +132,14 @@ export function ToolChangesSection({ name, changes, everRead }: { name: string; 
                 <td data-label="Field">{c.path ? <code>{c.path}</code> : "whole tool"}</td>
                 <td data-label="Before">{c.before !== null ? <code>{c.before}</code> : "–"}</td>
                 <td data-label="After">{c.after !== null ? <code>{c.after}</code> : "–"}</td>
+                <td data-label="serverInfo.version">
+                  <VersionFact change={c} />
+                </td>
               </tr>
             ))}
           </tbody>
         </table>
       )}
-    </section>
+    </FoldSection>
   );
 }

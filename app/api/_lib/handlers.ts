@@ -9,8 +9,12 @@ import { crossReadSentence } from "@/lib/site/cross-read";
 import { listQueryOf, ServerListParams } from "@/lib/site/query";
 import { certificateView } from "@/lib/site/certificate";
 import { hintSentence } from "@/lib/checks/hints";
+import { withSentence } from "@/lib/checks/observation-text";
+import { latestObservationsByName } from "@/lib/store/observations";
+import { sameServerVersion } from "@/lib/store/tools";
 import { healthFacts } from "@/lib/store/health";
-import { getServerDetail, listServers } from "@/lib/store/servers";
+import { getServerDetail } from "@/lib/store/servers/detail";
+import { listServers } from "@/lib/store/servers/list";
 import { incidentList } from "@/lib/store/incidents";
 import { serverUptime } from "@/lib/store/uptime";
 import { latestRoundRegions, regionUptime } from "@/lib/store/regions";
@@ -117,12 +121,17 @@ export function serverAnswer(name: string, db: Db): TextAnswer {
   const serverId = serverIdByName(db, name);
   const uptimeFrom = new Date(now.getTime() - 30 * 86_400_000).toISOString();
   const regionUptimes = serverId === null ? [] : regionUptime(db, serverId, uptimeFrom);
+  // architecture.md §2.9: facts about the latest complete read's tool definitions, and changes under one serverInfo.version.
+  const observations = latestObservationsByName(db, name).map(withSentence);
+  const toolChanges = detail.toolChanges.map((c) => ({ ...c, sameServerVersion: sameServerVersion(c) }));
   const body = JSON.stringify({
     ...detail,
     ...overall,
     checks,
     certificate,
     crossRead,
+    toolChanges,
+    observations,
     history: history?.days ?? [],
     responseTimes: history?.responseTimes ?? null,
     uptime,

@@ -3,6 +3,8 @@ import { API_SCHEMAS, ReprobeForm, RoundId } from "@/lib/api/schemas";
 import { CHECK_IDS } from "@/lib/checks/vocabulary";
 import { SUITE_VERSION } from "@/lib/probe/protocol";
 import { BadgeQuery } from "@/lib/site/badge-route";
+import { CENSUS_WINDOWS, DEFAULT_CENSUS_WINDOW } from "@/lib/site/census";
+import { DATA_LICENSE } from "@/lib/site/census-data";
 import { ServerListParams } from "@/lib/site/query";
 
 // GET /api/openapi.json: the JSON API as OpenAPI 3.1, generated from the zod schemas the routes parse their
@@ -12,6 +14,7 @@ import { ServerListParams } from "@/lib/site/query";
 const COMPONENTS = "#/components/schemas/";
 const JSON_TYPE = "application/json";
 const TEXT_TYPE = "text/plain";
+const HTML_TYPE = "text/html";
 
 type JsonSchema = Record<string, unknown>;
 
@@ -40,7 +43,8 @@ function components(): Record<string, JsonSchema> {
 
 const ref = (name: keyof typeof API_SCHEMAS) => ({ $ref: `${COMPONENTS}${name}` });
 const json = (description: string, name: keyof typeof API_SCHEMAS) => ({ description, content: { [JSON_TYPE]: { schema: ref(name) } } });
-const text = (description: string) => ({ description, content: { [TEXT_TYPE]: { schema: { type: "string" } } } });
+const text = (description: string, type = TEXT_TYPE) => ({ description, content: { [type]: { schema: { type: "string" } } } });
+const validators = { ETag: { schema: { type: "string" } }, "Last-Modified": { schema: { type: "string" } } };
 
 /** Query parameters from an object schema's fields: required when the field accepts no absence. */
 function queryParameters(schema: z.ZodObject, describe: (key: string) => string | undefined = () => undefined) {
@@ -167,6 +171,79 @@ export function openApiDocument(o: { publicBaseUrl?: string } = {}) {
             400: text("The form fields are missing."),
             403: text("A cross-site post."),
             404: text("No server by that name in the registry."),
+          },
+        },
+      },
+      "/census": {
+        get: {
+          operationId: "getCensusPage",
+          summary: "The census over time: a chart and a table per count, for the window in the URL (also /zh/census)",
+          parameters: [
+            {
+              name: "window",
+              in: "query",
+              required: false,
+              description: `How many days the charts show; default ${DEFAULT_CENSUS_WINDOW}.`,
+              schema: { type: "string", enum: [...CENSUS_WINDOWS] },
+            },
+          ],
+          responses: {
+            200: text("The page.", HTML_TYPE),
+            400: text("A window that is not allowed; the page names the allowed ones.", HTML_TYPE),
+          },
+        },
+      },
+      "/data/census.json": {
+        get: {
+          operationId: "getCensusJson",
+          summary: `The daily census rows, oldest first (${DATA_LICENSE.id})`,
+          responses: { 200: json("Every stored day.", "CensusAnswer") },
+        },
+      },
+      "/data/census.csv": {
+        get: {
+          operationId: "getCensusCsv",
+          summary: `The daily census rows as CSV, one column per count, e.g. auth:open, revision:2026-07-28 (${DATA_LICENSE.id})`,
+          responses: { 200: text("RFC 4180, a header row first; a count a day does not carry is an empty cell.", "text/csv") },
+        },
+      },
+      "/data/{file}": {
+        get: {
+          operationId: "getServersFile",
+          summary: `servers-YYYY-MM-DD.jsonl.gz: every listed server's latest state that day, one OpenDataServer per line, gzip (${DATA_LICENSE.id})`,
+          description:
+            "Written once a day after the census row, kept 30 days, served as a file: ETag and Last-Modified, If-None-Match (304), one byte range (206, 416). Each line of the decompressed file is a JSON object matching the OpenDataServer component.",
+          parameters: [
+            {
+              name: "file",
+              in: "path",
+              required: true,
+              description: "servers-YYYY-MM-DD.jsonl.gz",
+              schema: { type: "string", pattern: "^servers-\\d{4}-\\d{2}-\\d{2}\\.jsonl\\.gz$" },
+            },
+            {
+              name: "Range",
+              in: "header",
+              required: false,
+              description: "One byte range, bytes=a-b, a- or -n.",
+              schema: { type: "string" },
+            },
+          ],
+          responses: {
+            200: {
+              description: "The whole file.",
+              headers: validators,
+              content: { "application/gzip": { schema: { type: "string", contentMediaType: "application/gzip" } } },
+            },
+            206: {
+              description: "The bytes asked for.",
+              headers: { ...validators, "Content-Range": { schema: { type: "string" } } },
+              content: { "application/gzip": { schema: { type: "string" } } },
+            },
+            304: { description: "Not modified (If-None-Match).", headers: validators },
+            400: json("A malformed day.", "ErrorAnswer"),
+            404: json("No file for that day (older than 30 days, or not written yet).", "ErrorAnswer"),
+            416: { description: "The range starts past the end of the file." },
           },
         },
       },

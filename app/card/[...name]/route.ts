@@ -1,6 +1,6 @@
 import { cardModel } from "@/lib/site/card";
 import { nameFromSegments } from "@/lib/site/paths";
-import { serverCardFacts } from "@/lib/store/servers";
+import { serverCardFacts } from "@/lib/store/servers/detail";
 import { renderCard } from "../../_lib/card-image";
 import { siteDb } from "../../_lib/db";
 import { unknownServerResponse } from "../../_lib/feed-response";

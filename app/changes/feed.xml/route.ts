@@ -1,6 +1,6 @@
 import { toolChangeList } from "@/lib/store/tools";
 import { changesAtom } from "@/lib/site/feed";
-import { serverExists } from "@/lib/store/servers";
+import { serverExists } from "@/lib/store/servers/detail";
 import { siteDb, siteOrigin } from "../../_lib/db";
 import { atomResponse, unknownServerResponse } from "../../_lib/feed-response";
 

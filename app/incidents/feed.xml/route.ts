@@ -1,7 +1,7 @@
 import { incidentsAtom } from "@/lib/site/feed";
 import { incidentsFeedPath } from "@/lib/site/paths";
 import { incidentEvents } from "@/lib/store/incidents";
-import { serverExists } from "@/lib/store/servers";
+import { serverExists } from "@/lib/store/servers/detail";
 import { siteDb, siteOrigin } from "../../_lib/db";
 import { atomResponse, unknownServerResponse } from "../../_lib/feed-response";
 

@@ -8,7 +8,8 @@ import { nameFromSegments } from "@/lib/site/paths";
 import type { SearchParams } from "@/lib/site/query";
 import { serverIdByName } from "@/lib/store/history";
 import { getRunExchanges } from "@/lib/store/runs";
-import { getServerDetail, type ServerDetail } from "@/lib/store/servers";
+import { latestObservationsByName } from "@/lib/store/observations";
+import { getServerDetail, type ServerDetail } from "@/lib/store/servers/detail";
 import { RenderStamp } from "../../_components/RenderStamp";
 import { ReprobeSection } from "../../_components/ReprobeForm";
 import { ServerHistory } from "../../_components/ServerHistory";
@@ -37,9 +38,17 @@ export async function generateMetadata({ params }: Params): Promise<Metadata> {
   return (await serverPageMetadata(name, await siteOrigin())) ?? { title: "No such server" };
 }
 
-function ChecksSection({ detail, cites }: { detail: ServerDetail; cites: ReturnType<typeof evidenceModel>["cites"] }) {
+function ChecksSection({
+  detail,
+  cites,
+  overallReason,
+}: {
+  detail: ServerDetail;
+  cites: ReturnType<typeof evidenceModel>["cites"];
+  overallReason: string | null;
+}) {
   return (
-    <section aria-labelledby="checks-h">
+    <section id="checks" aria-labelledby="checks-h">
       <h2 id="checks-h">Checks in detail, and their history</h2>
       <p className="sub">
         Each check links to itself (<code>#check-&lt;id&gt;</code>) and to the exchanges it cites in the evidence above. States are
@@ -52,9 +61,37 @@ function ChecksSection({ detail, cites }: { detail: ServerDetail; cites: ReturnT
           check={detail.checks.find((c) => c.check === id)}
           cites={cites.get(id) ?? []}
           history={detail.transitions.filter((t) => t.check === id)}
+          overallReason={overallReason}
         />
       ))}
     </section>
+  );
+}
+
+/** The page's sections; a link to a folded one lands inside it, which opens it (no script needed). */
+function PageContents() {
+  const items: [string, string][] = [
+    ["#server-facts", "Facts"],
+    ["#history", "History"],
+    ["#response-time-content", "Response time"],
+    ["#incidents-content", "Incidents"],
+    ["#tools-content", "Tools"],
+    ["#changes-content", "Tool changes"],
+    ["#evidence-content", "Evidence"],
+    ["#checks", "Checks in detail"],
+    ["#links-content", "Link to this report"],
+  ];
+  return (
+    <nav aria-label="On this page" className="page-contents">
+      <span className="sub">On this page:</span>
+      <ul>
+        {items.map(([href, label]) => (
+          <li key={href}>
+            <a href={href}>{label}</a>
+          </li>
+        ))}
+      </ul>
+    </nav>
   );
 }
 
@@ -65,6 +102,9 @@ export default async function ServerPage({ params, searchParams }: Params) {
   const detail = getServerDetail(db, name);
   if (!detail) notFound();
   const latestRunId = detail.latestRun?.id ?? null;
+  const overall = overallOf(detail.checks);
+  // Said once, in the overall line; the checks, their history and incidents with the same reason refer to it.
+  const overallReason = overall?.state === "verified" ? null : (overall?.reason ?? null);
   const evidence = evidenceModel(detail.checks, latestRunId, (runId) =>
     runId === latestRunId ? detail.exchanges : (getRunExchanges(db, runId) ?? []),
   );
@@ -72,18 +112,19 @@ export default async function ServerPage({ params, searchParams }: Params) {
   return (
     <>
       <ServerHeader detail={detail} />
-      <AtAGlance overall={overallOf(detail.checks)} checks={detail.checks} crossRead={detail.crossRead} />
+      <AtAGlance overall={overall} checks={detail.checks} crossRead={detail.crossRead} />
+      <PageContents />
       <ServerFacts detail={detail} />
       <RemotesSection remotes={detail.remotes} />
       <CertificateFact run={detail.latestRun} now={new Date()} />
       <ReprobeSection name={name} leftRegistry={!!detail.leftRegistryAt} optedOut={!!detail.optOut} query={query} />
       <RegionsSection db={db} serverId={serverIdByName(db, name) ?? -1} lastRunId={latestRunId} checks={detail.checks} now={new Date()} />
       <ServerHistory name={name} now={new Date()} />
-      <IncidentsSection name={name} />
-      <ToolsSection tools={detail.tools} />
+      <IncidentsSection name={name} overallReason={overallReason} />
+      <ToolsSection tools={detail.tools} observations={latestObservationsByName(db, name)} />
       <ToolChangesSection name={name} changes={detail.toolChanges} everRead={detail.toolHash !== null || detail.lastSuccessAt !== null} />
       <EvidenceSection items={evidence.items} latestRun={detail.latestRun} />
-      <ChecksSection detail={detail} cites={evidence.cites} />
+      <ChecksSection detail={detail} cites={evidence.cites} overallReason={overallReason} />
       <LinkTargets name={name} origin={origin} />
       <RenderStamp note="it is rendered again when a probe of this server is recorded." />
     </>

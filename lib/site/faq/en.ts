@@ -24,6 +24,7 @@ import {
   WEBHOOK_EXAMPLE,
 } from "./facts";
 import { explainedBlocks, overallBlocks } from "./headline";
+import { OBSERVATIONS_PAGE_EN } from "./observations";
 import type { FaqBook, FaqChrome, FaqSlug } from "./types";
 
 const S = STATE_LABELS.en;
@@ -870,6 +871,8 @@ export const FAQ_EN: FaqBook = {
       },
     ],
   },
+
+  "tool-observations": OBSERVATIONS_PAGE_EN,
 
   schedule: {
     title: "When the probe comes back, and when a fix shows",

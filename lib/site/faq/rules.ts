@@ -1,5 +1,30 @@
 import type { Lang } from "../labels";
 import type { FaqSlug } from "./types";
+import { OBSERVATION_CODES, type ObservationCode } from "../../checks/vocabulary";
+import { observationAnchor } from "../tool-view";
+
+/** One line per observation code for the rule index (architecture.md §2.9). */
+const OBSERVATION_RULE_TEXT: Record<ObservationCode, Record<Lang, string>> = {
+  hidden_tag_characters: {
+    en: "Unicode tag characters outside a subdivision flag, decoded",
+    zh: "行政区旗帜之外的 Unicode 标签字符，并解码",
+  },
+  bidi_controls: { en: "Bidirectional embedding, override and isolate controls", zh: "双向嵌入、覆盖与隔离控制符" },
+  invisible_characters: { en: "Invisible characters, or a run of them", zh: "不可见字符，或成串的不可见字符" },
+  variation_selector_run: { en: "A run of variation selectors, or one at the start", zh: "成串的变体选择符，或开头的一个" },
+  control_characters: { en: "Control characters other than tab and line breaks", zh: "制表符和换行以外的控制字符" },
+  conceals_from_user: { en: "A phrase asking the model to keep something from the user", zh: "要求模型对用户隐瞒的短语" },
+  overrides_instructions: { en: "A phrase asking the model to set aside earlier instructions", zh: "要求模型抛开先前指令的短语" },
+  secret_file_handoff: {
+    en: "A secret path and a request to hand on its contents, in one sentence",
+    zh: "同一句里的密钥文件路径与交出其内容的要求",
+  },
+  base64_text: { en: "base64 that decodes to readable text", zh: "解码后是可读文字的 base64" },
+  tool_name_format: { en: "A tool name outside the spec's format", zh: "不符合规范格式的工具名称" },
+  duplicate_tool_name: { en: "A name used twice, or names that differ only by case", zh: "重复的名称，或只有大小写不同的名称" },
+  annotation_contradiction: { en: "readOnlyHint and destructiveHint both true", zh: "readOnlyHint 与 destructiveHint 同时为 true" },
+  annotation_not_boolean: { en: "A hint that is not a boolean", zh: "取值不是布尔值的提示" },
+};
 
 /** One rule of the design, and the place in the FAQ that explains it (the same anchor in both languages). */
 export interface RuleLink {
@@ -525,6 +550,52 @@ export const RULE_INDEX: readonly RuleGroup[] = [
         "-32022's data.supportedVersions is read like data.supported",
         "-32022 的 data.supportedVersions 与 data.supported 同样解读",
       ),
+    ],
+  },
+  {
+    id: "observations",
+    title: { en: "Observations on tool definitions", zh: "工具定义上的观察" },
+    rules: [
+      r(
+        "2.9-not-a-verdict",
+        "tool-observations",
+        "not-a-verdict",
+        "Observations are facts, not verdicts: they move no state",
+        "观察是事实而非结论，不改变任何状态",
+      ),
+      r(
+        "2.9-where",
+        "tool-observations",
+        "where",
+        "Every string of every tool, and the server's instructions",
+        "每个工具的每个字符串，以及服务端的 instructions",
+      ),
+      ...OBSERVATION_CODES.map((code) =>
+        r(`2.9-${code}`, "tool-observations", observationAnchor(code), OBSERVATION_RULE_TEXT[code].en, OBSERVATION_RULE_TEXT[code].zh),
+      ),
+      r("2.9-limits", "tool-observations", "limits", "What observations do not catch", "观察查不到的情况"),
+      r(
+        "2.9-quoting",
+        "tool-observations",
+        "quoting",
+        "Security tools that quote attack phrases carry the fact too",
+        "引用攻击短语的安全工具同样带上这一事实",
+      ),
+      r(
+        "2.9-annotations",
+        "tool-observations",
+        "annotations",
+        "Annotations are declared by the server, not verified",
+        "注解由服务端声明，未经核实",
+      ),
+      r(
+        "2.9-same-version",
+        "tool-observations",
+        "same-version",
+        "A definition that changed under one serverInfo.version",
+        "serverInfo.version 未变而定义变了",
+      ),
+      r("2.9-census", "tool-observations", "census", "Servers per code across the registry", "全站按代码统计服务端数量"),
     ],
   },
   {

@@ -12,6 +12,7 @@ export const FAQ_SLUGS = [
   "auth-metadata",
   "which-servers",
   "hints",
+  "tool-observations",
   "schedule",
   "uptime",
   "incidents",

@@ -24,6 +24,7 @@ import {
   WEBHOOK_EXAMPLE,
 } from "./facts";
 import { explainedBlocks, overallBlocks } from "./headline";
+import { OBSERVATIONS_PAGE_ZH } from "./observations";
 import type { FaqBook, FaqChrome, FaqSlug } from "./types";
 
 const S = STATE_LABELS.zh;
@@ -822,6 +823,8 @@ export const FAQ_ZH: FaqBook = {
       },
     ],
   },
+
+  "tool-observations": OBSERVATIONS_PAGE_ZH,
 
   schedule: {
     title: "探测器何时再来，修复何时显示",

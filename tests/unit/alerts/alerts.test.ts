@@ -19,7 +19,7 @@ import { lastRoundFinishedAt, openAlerts, recentAlertEvents, resolvedAlerts } fr
 import { crossReadCounts, replaceCrossReads, type CrossReadInput } from "@/lib/store/cross-reads";
 import { REPROBE_ROUND_TRIGGER, type CrossReadOutcome } from "@/lib/store/vocabulary";
 import { getMeta, META_KEYS } from "@/lib/store/meta";
-import { applyRegistrySnapshot } from "@/lib/store/servers";
+import { applyRegistrySnapshot } from "@/lib/store/servers/registry";
 import { startSplitServer, tool, type SplitServer } from "../crossread/servers";
 import { tempDb } from "../store/helpers";
 

@@ -11,7 +11,8 @@ import { createAddressPolicy, DEFAULT_USER_AGENT, probeServer } from "@/lib/prob
 import { createHostGate } from "@/lib/rounds/host-gate";
 import { runRound } from "@/lib/rounds/round";
 import { crossReadsOn } from "@/lib/store/cross-reads";
-import { applyRegistrySnapshot, getServerDetail } from "@/lib/store/servers";
+import { getServerDetail } from "@/lib/store/servers/detail";
+import { applyRegistrySnapshot } from "@/lib/store/servers/registry";
 import { crossReadSentence } from "@/lib/site/cross-read";
 import { addOptOut } from "@/lib/store/optouts";
 import { tempDb } from "../store/helpers";

@@ -4,7 +4,8 @@ import { closeDb, openDb } from "@/db/client";
 import { frontRoute, type FrontRoute, type RouteContext } from "@/lib/front/routes";
 import { badgePath, cardPath, serverJsonPath, serverPath, shieldsEndpointPath } from "@/lib/site/paths";
 import { indexHref, parseIndexQuery, searchParamsOf } from "@/lib/site/query";
-import { getServerDetail, makeHostDue } from "@/lib/store/servers";
+import { getServerDetail } from "@/lib/store/servers/detail";
+import { makeHostDue } from "@/lib/store/servers/round";
 import { SEED } from "../../e2e/seed";
 import { seededDb } from "../site/seeded-db";
 

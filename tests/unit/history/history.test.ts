@@ -18,7 +18,7 @@ import { FORM_KEY_META, issueFormToken, newFormKey, verifyFormToken } from "@/li
 import { historyDays, stateChanges, worstDiscoveryState } from "@/lib/store/history";
 import { addOptOut } from "@/lib/store/optouts";
 import { metaOnce, reprobeStatus, requestReprobe } from "@/lib/store/reprobe";
-import { applyRegistrySnapshot } from "@/lib/store/servers";
+import { applyRegistrySnapshot } from "@/lib/store/servers/registry";
 import { pruneOldRuns } from "@/lib/store/runs";
 import { listedServer } from "../store/listed";
 import { startZooServer } from "@/lib/demo/zoo";

@@ -6,7 +6,7 @@ import { RATE_LIMITED } from "@/lib/mcp/endpoint";
 import { RateLimiter } from "@/lib/mcp/rate-limit";
 import { CHANGES_LIMIT, SEARCH_PAGE_SIZE } from "@/lib/mcp/schemas";
 import { MCP_TOOL_NAMES } from "@/lib/mcp/server";
-import { listServers } from "@/lib/store/servers";
+import { listServers } from "@/lib/store/servers/list";
 import { SEED } from "../../e2e/seed";
 import { fetchFrom, MODERN_HEADERS, modernBody, sdkClient, startMcpSite, type Era, type McpSite } from "./harness";
 

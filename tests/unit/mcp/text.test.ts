@@ -42,6 +42,7 @@ const status: ServerStatus = {
   lastCompleteReadAt: null,
   nextDueAt: "2026-11-30T16:00:00.000Z",
   uptime: { last24h: figure(0.9), last7d: figure(1), last30d: figure(null), last90d: figure(0.5) },
+  observations: [],
 };
 
 describe("get_server_status's summary for a model", () => {
@@ -57,5 +58,31 @@ describe("get_server_status's summary for a model", () => {
     expect(text).toContain("Last probe: 2026-11-30T10:00:00Z. Last complete read of the tool list: never.");
     expect(text).toContain("Uptime: 24 h 90.0%, 7 days 100%, 30 days no probe reached it, 90 days 50.0%.");
     expect(text).toContain("Page: https://status.example/servers/io.github.acme/tls");
+    expect(text).not.toContain("Observations");
+  });
+
+  test("lists the observations as facts that changed no state", () => {
+    const withObs = {
+      ...status,
+      lastCompleteReadAt: "2026-11-30T10:00:00.000Z",
+      observations: [
+        {
+          code: "conceals_from_user" as const,
+          tool: "add",
+          pointer: "/tools/1/description",
+          sentence:
+            "The description of `add` says 'Do not tell the user' at offset 19: words that ask the model to keep something from the user.",
+          offset: 19,
+          count: 1,
+        },
+      ],
+    };
+    expect(serverStatusOutput.safeParse(withObs).success).toBe(true);
+    const text = serverStatusText(withObs);
+    expect(text).toContain("Observations on the tool definitions (facts, not verdicts; they change no state): 1.");
+    expect(text).toContain("- conceals_from_user: The description of `add` says 'Do not tell the user'");
+    expect(serverStatusText({ ...status, lastCompleteReadAt: "2026-11-30T10:00:00.000Z" })).toContain(
+      "Observations on the tool definitions: none.",
+    );
   });
 });

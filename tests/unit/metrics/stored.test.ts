@@ -12,7 +12,7 @@ import { createAddressPolicy } from "@/lib/probe";
 import { siteStatus } from "@/lib/rounds/alerts/status";
 import { runRound, startRound, type RoundDeps } from "@/lib/rounds/round";
 import { acquireRoundLock } from "@/lib/store/rounds";
-import { summaryCounts } from "@/lib/store/servers";
+import { summaryCounts } from "@/lib/store/servers/counts";
 import { PROBE_REQUEST_OUTCOMES } from "@/lib/store/vocabulary";
 import { tempDb } from "../store/helpers";
 import { parseExposition, sumOf, valueOf, type ParsedExposition } from "./exposition";

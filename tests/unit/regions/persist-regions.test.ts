@@ -3,7 +3,7 @@ import { serverAnswer } from "@/app/api/_lib/handlers";
 import { judge } from "@/lib/checks";
 import { persistRun } from "@/lib/rounds/persist";
 import { decideQuorum } from "@/lib/regions/quorum";
-import { getServerDetail } from "@/lib/store/servers";
+import { getServerDetail } from "@/lib/store/servers/detail";
 import { down, healthy, setup, tool } from "../rounds/observations";
 
 // What a round with regions writes (architecture.md §8), read back as /api/servers/<name> serves it.

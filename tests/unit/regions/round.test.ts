@@ -7,7 +7,7 @@ import { entry, startFixtureRegistry, type FixtureRegistry } from "@/lib/demo/lo
 import { createAddressPolicy } from "@/lib/probe";
 import { closeRegionConnections } from "@/lib/rounds/regions";
 import { runRound, type RoundDeps } from "@/lib/rounds/round";
-import { getServerDetail } from "@/lib/store/servers";
+import { getServerDetail } from "@/lib/store/servers/detail";
 import { SITE_USER, startAgent, startBroker, type AgentProcess, type Broker } from "@/tests/fixtures/nats";
 import { tempDb } from "../store/helpers";
 

@@ -12,7 +12,7 @@ import { createHostGate } from "@/lib/rounds/host-gate";
 import { closeRegionConnections, createRegionsStep, type RoundRegions } from "@/lib/rounds/regions";
 import { probeInProcess } from "@/lib/rounds/server-run";
 import { openAlerts, recentAlertEvents } from "@/lib/store/alerts";
-import type { DueServer } from "@/lib/store/servers";
+import type { DueServer } from "@/lib/store/servers/round";
 import { startLoopbackHost, zooMount, type LoopbackHost } from "@/tests/fixtures/loopback-hosts";
 import { freePort, SITE_USER, startAgent, startBroker, type AgentProcess, type Broker } from "@/tests/fixtures/nats";
 import { tempDb } from "../store/helpers";

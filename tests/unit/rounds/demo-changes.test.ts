@@ -10,7 +10,7 @@ import { createAddressPolicy } from "@/lib/probe";
 import { startDemoChanges } from "@/lib/rounds/demo-changes";
 import { startRound, type RoundDeps } from "@/lib/rounds/round";
 import { incidentList } from "@/lib/store/incidents";
-import { getServerDetail } from "@/lib/store/servers";
+import { getServerDetail } from "@/lib/store/servers/detail";
 import { toolChangeList } from "@/lib/store/tools";
 import { serverUptime } from "@/lib/store/uptime";
 import { tempDb } from "../store/helpers";

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createAddressPolicy, DEFAULT_USER_AGENT } from "@/lib/probe";
 import { runRound } from "@/lib/rounds/round";
-import { getServerDetail, applyRegistrySnapshot } from "@/lib/store/servers";
+import { getServerDetail } from "@/lib/store/servers/detail";
+import { applyRegistrySnapshot } from "@/lib/store/servers/registry";
 import { registryRows, startLoopbackHost, zooMount, type LoopbackHost } from "../../fixtures/loopback-hosts";
 import { tempDb } from "../store/helpers";
 

@@ -2,7 +2,8 @@ import { afterEach } from "vitest";
 import { judge } from "@/lib/checks";
 import type { Exchange, ProbeObservation, ToolDefinition } from "@/lib/probe/types";
 import { persistRun } from "@/lib/rounds/persist";
-import { applyRegistrySnapshot, getServerDetail } from "@/lib/store/servers";
+import { getServerDetail } from "@/lib/store/servers/detail";
+import { applyRegistrySnapshot } from "@/lib/store/servers/registry";
 import { tempDb } from "../store/helpers";
 import { listedServer } from "../store/listed";
 

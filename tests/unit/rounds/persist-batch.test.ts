@@ -4,7 +4,7 @@ import { judge } from "@/lib/checks";
 import type { ProbeObservation } from "@/lib/probe/types";
 import type { PersistInput } from "@/lib/rounds/persist";
 import { createBatchWriter } from "@/lib/rounds/persist-batch";
-import { applyRegistrySnapshot, type ListedServer } from "@/lib/store/servers";
+import { applyRegistrySnapshot, type ListedServer } from "@/lib/store/servers/registry";
 import { tempDb } from "../store/helpers";
 
 // Several servers per transaction: committed together, invisible until then, and one server's failure

@@ -5,7 +5,7 @@ import { evaluateCoverage } from "@/lib/rounds/alerts/evaluate";
 import { persistRun } from "@/lib/rounds/persist";
 import { coverageBetween, listAlerts } from "@/lib/store/coverage";
 import { getRunExchanges, pruneOldRuns } from "@/lib/store/runs";
-import { getServerDetail } from "@/lib/store/servers";
+import { getServerDetail } from "@/lib/store/servers/detail";
 import { DAY, HEALTHY_MAX_MS, HOUR } from "@/lib/rounds/schedule";
 import { down, dueIn, ex, healthy, record, setup, tool, withList } from "./observations";
 

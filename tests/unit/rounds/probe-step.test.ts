@@ -8,8 +8,9 @@ import type { ProbeTarget } from "@/lib/probe/types";
 import { runRound } from "@/lib/rounds/round";
 import { probeInProcess, type ProbeStep } from "@/lib/rounds/server-run";
 import { addOptOut } from "@/lib/store/optouts";
-import { applyRegistrySnapshot, getServerDetail } from "@/lib/store/servers";
-import type { DueServer } from "@/lib/store/servers";
+import { getServerDetail } from "@/lib/store/servers/detail";
+import { applyRegistrySnapshot } from "@/lib/store/servers/registry";
+import type { DueServer } from "@/lib/store/servers/round";
 import { registryRows } from "../../fixtures/loopback-hosts";
 import { tempDb } from "../store/helpers";
 

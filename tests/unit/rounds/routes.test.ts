@@ -4,7 +4,7 @@ import { getRoundStatus, health, postRound } from "@/app/api/_lib/handlers";
 import type { Db } from "@/db/client";
 import { createAddressPolicy } from "@/lib/probe";
 import { startRound, type RoundSummary } from "@/lib/rounds/round";
-import { applyRegistrySnapshot } from "@/lib/store/servers";
+import { applyRegistrySnapshot } from "@/lib/store/servers/registry";
 import { startZooServer, type RunningZooServer } from "@/lib/demo/zoo";
 import { tempDb } from "../store/helpers";
 

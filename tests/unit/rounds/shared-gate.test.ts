@@ -7,7 +7,7 @@ import { afterEach, describe, expect, test } from "vitest";
 import { createAddressPolicy, DEFAULT_USER_AGENT } from "@/lib/probe";
 import { runCrossRead } from "@/lib/rounds/crossread/run";
 import { runRound, type RoundDeps } from "@/lib/rounds/round";
-import { applyRegistrySnapshot } from "@/lib/store/servers";
+import { applyRegistrySnapshot } from "@/lib/store/servers/registry";
 import { registryRows, startLoopbackHost, zooMount, type LoopbackHost, type SeenRequest } from "../../fixtures/loopback-hosts";
 import { tempDb } from "../store/helpers";
 

@@ -5,7 +5,7 @@ import { judge } from "@/lib/checks";
 import { SUITE_VERSION } from "@/lib/probe/protocol";
 import type { Exchange, ProbeObservation } from "@/lib/probe/types";
 import { persistRun } from "@/lib/rounds/persist";
-import { applyRegistrySnapshot, type ListedServer } from "@/lib/store/servers";
+import { applyRegistrySnapshot, type ListedServer } from "@/lib/store/servers/registry";
 import { tempDb } from "../store/helpers";
 
 const cleanups: (() => void)[] = [];
@@ -56,7 +56,7 @@ function observation(at: Date, ok: boolean): ProbeObservation {
 }
 
 test("rows written by 0.11.0 keep 0.11.0; new runs, results and transitions carry the current suite version", () => {
-  expect(SUITE_VERSION).toBe("0.13.0");
+  expect(SUITE_VERSION).toBe("0.14.0");
   const t = tempDb();
   cleanups.push(t.cleanup);
   const listed: ListedServer[] = ["old", "new"].map((name) => ({

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { FAQ, FAQ_SLUGS, RULE_INDEX, anchorsOf, isFaqSlug, ruleHref } from "@/lib/site/faq";
 
-// One id per rule of architecture.md §2, §2.1–2.8, §3 and §6 (and §4's self-test, uptime and incidents), written out here rather than read
+// One id per rule of architecture.md §2, §2.1–2.9, §3 and §6 (and §4's self-test, uptime and incidents), written out here rather than read
 // from the index, so a rule dropped from the index fails this test.
 const DESIGN_RULES = [
   "2-states",
@@ -91,6 +91,26 @@ const DESIGN_RULES = [
   "2.8-certificate",
   "2.8-rate-limited",
   "2.8-supported-versions",
+  "2.9-not-a-verdict",
+  "2.9-where",
+  "2.9-hidden_tag_characters",
+  "2.9-bidi_controls",
+  "2.9-invisible_characters",
+  "2.9-variation_selector_run",
+  "2.9-control_characters",
+  "2.9-conceals_from_user",
+  "2.9-overrides_instructions",
+  "2.9-secret_file_handoff",
+  "2.9-base64_text",
+  "2.9-tool_name_format",
+  "2.9-duplicate_tool_name",
+  "2.9-annotation_contradiction",
+  "2.9-annotation_not_boolean",
+  "2.9-limits",
+  "2.9-quoting",
+  "2.9-annotations",
+  "2.9-same-version",
+  "2.9-census",
   "3-registry",
   "3-needs-configuration",
   "3-left",

@@ -6,7 +6,15 @@ import { ROBOTS_TOKEN, USER_AGENT_EXAMPLE } from "@/lib/site/faq/facts";
 import { DEFAULT_USER_AGENT } from "@/lib/probe";
 import { ROBOTS_TOKEN as ROUNDS_ROBOTS_TOKEN } from "@/lib/rounds/robots";
 import { encodeName, nameFromSegments, serverPath } from "@/lib/site/paths";
-import { canonicalIndexQuery, indexHref, parseIndexQuery, searchParamsOf } from "@/lib/site/query";
+import {
+  canonicalIndexQuery,
+  indexHref,
+  listQueryOf,
+  parseIndexQuery,
+  searchParamsOf,
+  ServerListParams,
+  UNKNOWN_OBSERVATION_FILTER,
+} from "@/lib/site/query";
 import { STATE_LABELS } from "@/lib/site/labels";
 import { REFUSAL_LABELS, tallyRefusals } from "@/lib/site/refusals";
 import { REFUSAL_STATES } from "@/lib/checks/refusal";
@@ -35,6 +43,7 @@ describe("index query", () => {
       overall: undefined,
       sort: "name",
       order: "asc",
+      observation: undefined,
     });
     expect(parseIndexQuery({ includeLeft: "1" }).includeLeft).toBe(true);
     // Old links used ?left=1 on the page; they keep working.
@@ -62,6 +71,35 @@ describe("index query", () => {
       canonicalIndexQuery(searchParamsOf(new URLSearchParams("sort=overall"))),
     );
     expect(canonicalIndexQuery(searchParamsOf(new URLSearchParams("sort=name&order=asc")))).toBe("");
+  });
+});
+
+describe("the observation filter (architecture.md §2.9)", () => {
+  test("observations=any and observation=<code> filter; an unknown code is a form error with one canonical spelling", () => {
+    expect(parseIndexQuery({ observations: "any" }).observation).toBe("any");
+    expect(parseIndexQuery({ observation: "any" }).observation).toBe("any");
+    expect(parseIndexQuery({ observation: "bidi_controls" }).observation).toBe("bidi_controls");
+    expect(indexHref(parseIndexQuery({ observation: "any" }))).toBe("/?observations=any");
+    expect(indexHref(parseIndexQuery({ observation: "secret_file_handoff", page: "2" }))).toBe("/?observation=secret_file_handoff&page=2");
+    const bad = parseIndexQuery({ observation: "rug_pull" });
+    expect(bad).toMatchObject({ observation: undefined, observationUnknown: true });
+    // Whatever a client sends, an unknown code makes one cache key, not one per string.
+    expect(canonicalIndexQuery({ observation: "rug_pull" })).toBe("observation=unknown");
+    expect(canonicalIndexQuery({ observation: "x".repeat(500) })).toBe("observation=unknown");
+    expect(parseIndexQuery({ observation: "unknown" }).observationUnknown).toBe(true);
+    expect(parseIndexQuery({ observations: "all" }).observationUnknown).toBe(true);
+    expect(UNKNOWN_OBSERVATION_FILTER).toContain("hidden_tag_characters");
+  });
+
+  test("the list API refuses an unknown code with a clear message, and takes the known ones", () => {
+    const bad = ServerListParams.safeParse({ observation: "rug_pull" });
+    expect(bad.success).toBe(false);
+    expect(bad.error?.issues[0]?.path).toEqual(["observation"]);
+    expect(ServerListParams.safeParse({ observations: "some" }).success).toBe(false);
+    expect(listQueryOf(ServerListParams.parse({ observations: "any" })).observation).toBe("any");
+    expect(listQueryOf(ServerListParams.parse({ observation: "control_characters", observations: "any" })).observation).toBe(
+      "control_characters",
+    );
   });
 });
 
@@ -112,13 +150,14 @@ describe("FAQ", () => {
     expect(changesSince("2026-09-23").map((c) => c.date)).toEqual([
       "2026-12-01",
       "2026-12-01",
+      "2026-12-01",
       ...Array(9).fill("2026-11-30"),
       "2026-10-06",
       "2026-10-01",
       "2026-09-26",
     ]);
-    expect(changesSince("2026-11-05").map((c) => c.version)).toEqual(["0.13.0", null, "0.12.0", ...Array(8).fill(null)]);
-    expect(changesSince("2026-11-30").map((c) => c.version)).toEqual(["0.13.0", null]);
+    expect(changesSince("2026-11-05").map((c) => c.version)).toEqual(["0.14.0", "0.13.0", null, "0.12.0", ...Array(8).fill(null)]);
+    expect(changesSince("2026-11-30").map((c) => c.version)).toEqual(["0.14.0", "0.13.0", null]);
     expect(changesSince("2026-12-01")).toHaveLength(0);
   });
 

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, test } from "vitest";
 import { sitemapSource } from "@/app/_lib/sitemap";
 import { SITE_PATHS, sitemapAnswer, sitemapFileAnswer } from "@/lib/site/sitemap";
 import { serverPath } from "@/lib/site/paths";
-import { applyRegistrySnapshot } from "@/lib/store/servers";
+import { applyRegistrySnapshot } from "@/lib/store/servers/registry";
 import { tempDb } from "../store/helpers";
 import { listedServer } from "../store/listed";
 

@@ -1,6 +1,8 @@
 import { describe, expect, test } from "vitest";
 import { alertState, coverageDays } from "@/lib/store/coverage";
-import { badgeStates, countServers, failingLongest, revisionCensus } from "@/lib/store/servers";
+import { countServers, revisionCensus } from "@/lib/store/servers/counts";
+import { badgeStates } from "@/lib/store/servers/detail";
+import { failingLongest } from "@/lib/store/servers/list";
 import { completeReadCensus, refusalCounts } from "@/lib/store/runs";
 import { toolChangeList } from "@/lib/store/tools";
 import { tallyRefusals } from "@/lib/site/refusals";
@@ -33,19 +35,21 @@ describe("site queries over the seeded fleet", () => {
     const rows = revisionCensus(seeded.db);
     const total = rows.reduce((n, r) => n + r.count, 0);
     expect(rows.map((r) => r.protocolVersion).sort()).toEqual(["2025-03-26", "2025-06-18", "2026-07-28"]);
-    // 60 verified bulk servers, weather, quotes, the hostile one and the two healthy 0.13.0 ones (several remotes,
-    // a certificate due), the long name and the one read by regions a and c; the retired server is not counted.
-    expect(total).toBe(67);
-    expect(countServers(seeded.db)).toEqual({ inRegistry: 133, left: 1 });
+    // 60 verified bulk servers, weather, quotes, the hostile one, the two healthy 0.13.0 ones (several remotes,
+    // a certificate due), the long name, the 0.14.0 one with observations and the one read by regions a and c; the
+    // retired server is not counted.
+    expect(total).toBe(68);
+    expect(countServers(seeded.db)).toEqual({ inRegistry: 134, left: 1 });
   });
 
   test("the complete-read census counts malformed but complete lists as read and endless ones as not", () => {
     const rows = completeReadCensus(seeded.db);
     const count = (complete: boolean, state?: string) =>
       rows.filter((r) => r.complete === complete && (state === undefined || r.toolsList === state)).reduce((n, r) => n + r.count, 0);
-    // weather, quotes, the hostile one, two 0.13.0 ones, the long name, the regional one and 52 bulk servers; 8 bulk lists with a
+    // weather, quotes, the hostile one, two 0.13.0 ones, the long name, the poisoned one, the regional one and 52 bulk
+    // servers; 8 bulk lists with a
     // duplicate name; the rest (the Invalid Host one among them) not read to the end.
-    expect(count(true, "verified")).toBe(59);
+    expect(count(true, "verified")).toBe(60);
     expect(count(true, "observed_risk")).toBe(8);
     expect(count(false)).toBe(65);
     expect(rows.some((r) => !r.complete && r.toolsList === "observed_risk")).toBe(true); // the cursor loop
@@ -58,7 +62,7 @@ describe("site queries over the seeded fleet", () => {
     const kinds = new Map(tally.byCode);
     expect(kinds.get("is_error_result")).toBe(1);
     expect(kinds.get("malformed_empty")).toBe(20);
-    expect(kinds.get("jsonrpc_invalid_params")).toBe(44);
+    expect(kinds.get("jsonrpc_invalid_params")).toBe(45);
     expect(tally.byCode.map(([c]) => c).indexOf("jsonrpc_invalid_params")).toBe(0);
     expect(tally.total).toBe(tally.byCode.reduce((n, [, c]) => n + c, 0));
     expect(tally.uncoded).toBe(0);

@@ -4,7 +4,11 @@ import { afterEach, describe, expect, test } from "vitest";
 import { closeDb, openDb } from "@/db/client";
 import { servers } from "@/db/schema";
 import { CHECK_IDS, CHECK_STATES } from "@/lib/checks/vocabulary";
-import { getServerDetail, listServers, summaryCounts, applyRegistrySnapshot, listDueServers, type ListedServer } from "@/lib/store/servers";
+import { summaryCounts } from "@/lib/store/servers/counts";
+import { getServerDetail } from "@/lib/store/servers/detail";
+import { listServers } from "@/lib/store/servers/list";
+import { applyRegistrySnapshot, type ListedServer } from "@/lib/store/servers/registry";
+import { listDueServers } from "@/lib/store/servers/round";
 import { acquireRoundLock, finishRound, getRound, heartbeatRound } from "@/lib/store/rounds";
 import { tempDb } from "./helpers";
 
@@ -154,6 +158,43 @@ describe("read API at 30,000 servers", () => {
   test("unknown names have no detail", () => {
     const { db } = fresh();
     expect(getServerDetail(db, "no/such")).toBeNull();
+  });
+});
+
+describe("state counts", () => {
+  test("count each listed server's stored states: a state not yet judged and a server that left count nowhere", () => {
+    const { db } = fresh();
+    const insert = db.$client.prepare(
+      `insert into servers (name, remote_url, transport, host, first_seen_at, last_seen_at, left_registry_at, overall,
+        state_handshake, state_protocol_version, state_tools_list, state_error_taxonomy, state_auth_metadata)
+       values (?, 'https://h.example/mcp', 'streamable-http', 'h.example', '2026-11-01', '2026-11-01', ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    const pick = (i: number, k: number) => ((i * 7 + k * 3) % 5 === 4 ? null : CHECK_STATES[(i * (k + 2)) % 4]);
+    for (let i = 0; i < 300; i++) {
+      const left = i % 11 === 0 ? "2026-11-02" : null;
+      insert.run(`io.github.u/s-${i}`, left, ...[5, 0, 1, 2, 3, 4].map((k) => pick(i, k)));
+    }
+
+    const rows = db
+      .select()
+      .from(servers)
+      .all()
+      .filter((r) => r.leftRegistryAt === null);
+    const counts = summaryCounts(db);
+    expect(counts.servers).toBe(rows.length);
+    expect(counts.servers).toBeLessThan(300);
+    const fields = {
+      handshake: "stateHandshake",
+      protocol_version: "stateProtocolVersion",
+      tools_list: "stateToolsList",
+      error_taxonomy: "stateErrorTaxonomy",
+      auth_metadata: "stateAuthMetadata",
+    } as const;
+    for (const state of CHECK_STATES) {
+      expect(counts.byOverall[state]).toBe(rows.filter((r) => r.overall === state).length);
+      for (const id of CHECK_IDS) expect(counts.byCheck[id][state]).toBe(rows.filter((r) => r[fields[id]] === state).length);
+    }
+    expect(Object.values(counts.byOverall).reduce((a, b) => a + b, 0)).toBeLessThan(rows.length);
   });
 });
 

@@ -1,6 +1,6 @@
 // Runs our probe and the judges against one zoo server and collects what the assertions need.
 import { createAddressPolicy, probeServer } from "@/lib/probe";
-import { judge } from "@/lib/checks";
+import { judge, observationsOf, observationSentence } from "@/lib/checks";
 import { REFUSAL_STATES } from "@/lib/checks/refusal";
 import type { CheckResult } from "@/lib/checks/types";
 import { CHECK_IDS, DISCOVERY_CHECKS, type CheckId, type CheckState } from "@/lib/checks/vocabulary";
@@ -261,6 +261,20 @@ export function contradiction(run: ZooRun): string | null {
     for (const seq of r.evidence) if (!run.obs.exchanges.some((x) => x.seq === seq)) return `${r.check}: evidence ${seq} does not exist`;
     const why = claimProblem(r.reason, run.obs.exchanges);
     if (why) return `${r.check}: "${r.reason}" ${why}`;
+  }
+  return null;
+}
+
+/** architecture.md §2.9: the tool list carries exactly the observation codes the case names (none where it names none),
+ * each worded as one sentence; observations never change a state (the states above are checked as usual). */
+export function observationProblem(run: ZooRun): string | null {
+  const want = [...(ZOO_EXPECTATIONS[run.name]!.observations ?? [])].sort();
+  const found = observationsOf(run.obs);
+  const got = [...new Set(found.map((o) => o.code))].sort();
+  if (JSON.stringify(got) !== JSON.stringify(want)) return `observations ${got.join(",") || "none"}, expected ${want.join(",") || "none"}`;
+  for (const o of found) {
+    const text = observationSentence(o);
+    if (/malicious|\bsafe\b|score|rug pull/i.test(text)) return `observation "${text}" uses a verdict word`;
   }
   return null;
 }

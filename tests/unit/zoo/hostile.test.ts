@@ -6,6 +6,7 @@ import {
   expectedStatesFor,
   causeProblem,
   hintProblem,
+  observationProblem,
   politenessProblem,
   reasonProblem,
   refusalCodeProblem,
@@ -46,6 +47,7 @@ describe("probe against hostile zoo servers (small limits)", () => {
     expect(refusalCodeProblem(run), name).toBeNull();
     expect(hintProblem(run), name).toBeNull();
     expect(causeProblem(run), name).toBeNull();
+    expect(observationProblem(run), name).toBeNull();
     expect(({} as Record<string, unknown>).polluted, "prototype polluted").toBeUndefined();
     expect(Object.prototype.hasOwnProperty.call(Object.prototype, "polluted")).toBe(false);
   });

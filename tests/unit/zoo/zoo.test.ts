@@ -6,6 +6,7 @@ import {
   expectedStatesFor,
   causeProblem,
   hintProblem,
+  observationProblem,
   politenessProblem,
   protocolVersionOf,
   reasonProblem,
@@ -58,6 +59,7 @@ describe.concurrent("probe against the zoo", () => {
     expect(refusalCodeProblem(run), name).toBeNull();
     expect(hintProblem(run), `${name}: ${JSON.stringify(run.results.map((r) => r.hint ?? null))}`).toBeNull();
     expect(causeProblem(run), name).toBeNull();
+    expect(observationProblem(run), name).toBeNull();
     if (exp.optOut === "server") expect(run.server.log).toEqual([]);
     if (exp.optOut === "metadata") {
       expect(run.server.other?.log, "the opted-out metadata host got a request").toEqual([]);
