@@ -380,6 +380,29 @@ describe("the 7-day level", () => {
   }, 60_000);
 });
 
+/** A watch with no queue behind it, recording what it writes. `requeue` answers whether a second probe's place in
+ * the queue could still be withdrawn. */
+function watch(requeue: (server: DueServer) => () => boolean = () => () => false) {
+  const recorded: PersistInput[] = [];
+  const opened: string[] = [];
+  const w = createOwnNetworkWatch({
+    timing: FAST,
+    level: 0,
+    now: () => new Date(),
+    log: () => undefined,
+    requeue,
+    hold: () => undefined,
+    resume: () => undefined,
+    stop: () => undefined,
+    remaining: () => 0,
+    record: (_s, input) => void recorded.push(input),
+    reachable: async () => 0,
+    opened: (m) => void opened.push(m),
+    recovered: () => undefined,
+  });
+  return { w, recorded, opened };
+}
+
 describe("a name that does not exist", () => {
   // The watch fed real probes of names: some resolve (to a loopback host), some get NXDOMAIN from the lookup.
   async function probes(names: string[], origin: string) {
@@ -407,27 +430,6 @@ describe("a name that does not exist", () => {
       out.push({ server, input: { serverId: server.id, roundId: null, obs, results: judge(obs), skipped: false, now: new Date() } });
     }
     return out;
-  }
-
-  function watch() {
-    const recorded: PersistInput[] = [];
-    const opened: string[] = [];
-    const w = createOwnNetworkWatch({
-      timing: FAST,
-      level: 0,
-      now: () => new Date(),
-      log: () => undefined,
-      requeue: () => () => false,
-      hold: () => undefined,
-      resume: () => undefined,
-      stop: () => undefined,
-      remaining: () => 0,
-      record: (_s, input) => void recorded.push(input),
-      reachable: async () => 0,
-      opened: (m) => void opened.push(m),
-      recovered: () => undefined,
-    });
-    return { w, recorded, opened };
   }
 
   let host: LoopbackHost;
@@ -473,24 +475,8 @@ describe("a second probe that fails before the share can be judged", () => {
     await dead.close();
     const refused = await probeServer({ url: dead.url("/s0"), transport: "streamable-http" }, { addressPolicy: policy });
     expect(refused.exchanges.map((e) => e.network)).toEqual(["refused"]);
-    const recorded: PersistInput[] = [];
-    const opened: string[] = [];
     const requeued: number[] = [];
-    const w = createOwnNetworkWatch({
-      timing: FAST,
-      level: 0,
-      now: () => new Date(),
-      log: () => undefined,
-      requeue: (server) => (requeued.push(server.id), () => true),
-      hold: () => undefined,
-      resume: () => undefined,
-      stop: () => undefined,
-      remaining: () => 0,
-      record: (_s, input) => void recorded.push(input),
-      reachable: async () => 0,
-      opened: (m) => void opened.push(m),
-      recovered: () => undefined,
-    });
+    const { w, recorded, opened } = watch((server) => (requeued.push(server.id), () => true));
     // Each server on a host of its own, last read healthy, refused now.
     const server = (i: number): DueServer => ({
       id: i,
@@ -534,22 +520,7 @@ describe("a second probe that fails before the share can be judged", () => {
     const healthy = await startLoopbackHost("127.0.9.4", { mounts: { "/s0": zooMount("modern-healthy-paged", "/s0") } });
     const read = await probeServer({ url: healthy.url("/s0"), transport: "streamable-http" }, { addressPolicy: policy });
     await healthy.close();
-    const recorded: PersistInput[] = [];
-    const w = createOwnNetworkWatch({
-      timing: FAST,
-      level: 0,
-      now: () => new Date(),
-      log: () => undefined,
-      requeue: () => () => true,
-      hold: () => undefined,
-      resume: () => undefined,
-      stop: () => undefined,
-      remaining: () => 0,
-      record: (_s, input) => void recorded.push(input),
-      reachable: async () => 0,
-      opened: () => undefined,
-      recovered: () => undefined,
-    });
+    const { w, recorded } = watch(() => () => true);
     const server = (i: number): DueServer => ({
       id: i,
       name: `io.test/one-down-${i}`,
