@@ -3,6 +3,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
+import { assertNativeBuild } from "./native-build";
 import * as schema from "./schema";
 
 /** The one database type: drizzle over better-sqlite3 with this schema. */
@@ -18,6 +19,7 @@ export const MIGRATIONS_FOLDER = path.join(process.cwd(), "db", "migrations");
 
 /** Opens (creating if needed) the database file, applies pending migrations, and returns a drizzle handle. */
 export function openDb(file: string, opts: { migrationsFolder?: string } = {}): Db {
+  assertNativeBuild();
   if (file !== ":memory:") fs.mkdirSync(path.dirname(file), { recursive: true });
   const sqlite = new Database(file);
   sqlite.pragma("journal_mode = WAL");

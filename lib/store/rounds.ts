@@ -29,6 +29,23 @@ export function releaseRoundLockOf(db: Db, o: { host: string; pid: number; now: 
   });
 }
 
+/** A database restored from a backup: no process holds its rounds any more. Marks the rounds still running abandoned
+ * (counted as such) and frees the lock, so the restored site's first round need not wait for a stale heartbeat. */
+export function abandonRunningRounds(db: Db, o: { now: Date; reason: string }): number[] {
+  return transaction(db, () => {
+    const ids = db
+      .update(rounds)
+      .set({ status: "abandoned", finishedAt: o.now.toISOString(), error: o.reason })
+      .where(eq(rounds.status, "running"))
+      .returning({ id: rounds.id })
+      .all()
+      .map((r) => r.id);
+    if (ids.length) countEvent(db, "rounds_finished", "abandoned", ids.length);
+    db.delete(roundLock).run();
+    return ids;
+  });
+}
+
 /** Takes the single round lock, or reports who holds it. A holder whose heartbeat is older than `staleMs`
  * is presumed dead: its round is marked abandoned and the lock passes on. */
 export function acquireRoundLock(db: Db, o: { holder: string; trigger: string; now: Date; staleMs: number }): LockResult {

@@ -19,6 +19,8 @@ let output = "";
 test.describe.configure({ mode: "serial", timeout: 150_000 });
 
 test.beforeAll(async () => {
+  // The hook waits up to 120 s for the first round below; its own limit must not be shorter.
+  test.setTimeout(150_000);
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
   dir = mkdtempSync(path.join(os.tmpdir(), "mcp-status-demo-"));

@@ -1020,7 +1020,9 @@ export const FAQ_EN: FaqBook = {
     firstPublished: "2026-11-30",
     body: [
       { h2: "From a fresh clone", id: "clone" },
-      { p: `You need Node.js 20.18.1 or newer. Nothing is stored and no database is needed.` },
+      {
+        p: `You need Node.js 24 (the LTS, which we recommend) or Node.js 20, the two versions our CI tests. Nothing is stored and no database is needed.`,
+      },
       { code: FRESH_CLONE, label: "Fresh clone" },
       { h2: "Options", id: "options" },
       { code: SELF_TEST_CLI, label: "Self-test commands" },

@@ -958,7 +958,7 @@ export const FAQ_ZH: FaqBook = {
     firstPublished: "2026-11-30",
     body: [
       { h2: "从全新克隆开始", id: "clone" },
-      { p: `需要 Node.js 20.18.1 或更新版本。不需要数据库，也不会保存任何内容。` },
+      { p: `需要 Node.js 24（长期支持版，推荐）或 Node.js 20，这是我们持续集成测试的两个版本。不需要数据库，也不会保存任何内容。` },
       { code: FRESH_CLONE, label: "全新克隆" },
       { h2: "选项", id: "options" },
       { code: SELF_TEST_CLI, label: "自测命令" },
