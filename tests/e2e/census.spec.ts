@@ -220,7 +220,7 @@ test.describe("the index's first screen", () => {
     await expect(summary).toContainText("41 Verified · 24 Failed");
     await summary.click();
     await expect(page.getByRole("link", { name: /^Auth metadata Verified: 1 server$/ })).toBeVisible();
-    await page.getByText("Filter by check, or include servers that left the registry").click();
+    await page.getByText("Filter by check or observation, or include servers that left the registry").click();
     await expect(page.getByLabel("Handshake", { exact: true })).toBeVisible();
     // A check filter in use keeps them open.
     await page.goto("/?handshake=failed");
