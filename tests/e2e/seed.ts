@@ -1039,7 +1039,10 @@ export function seedDatabase(file: string, now = Date.now()): void {
 /** architecture.md §8: one server read by three regions in its latest round, b failing alone (a regional note), and the
  * regions' states as a site with NATS_URL stores them. Written through the round's own persist code. */
 function seedRegions(db: ReturnType<typeof openDb>, now: number): void {
-  const at = new Date(now - 20 * 60_000);
+  // The read is older than the modern server's recovery a day ago, so the state feeds keep that as their newest entry;
+  // the regions themselves answered 20 minutes ago.
+  const at = new Date(now - 25 * 3_600_000);
+  const answeredAt = new Date(now - 20 * 60_000).toISOString();
   const url = "https://regions.example/mcp";
   const [srv] = db
     .insert(t.servers)
@@ -1101,13 +1104,13 @@ function seedRegions(db: ReturnType<typeof openDb>, now: number): void {
     ["a", "b", "c"].map((id) => ({
       id,
       up: true,
-      lastAnswerAt: iso,
+      lastAnswerAt: answeredAt,
       hostShare: id === "b" ? 0.1 : 0,
       hostsTried: 40,
       down: null,
       downSince: null,
     })),
-    iso,
+    answeredAt,
   );
 }
 
