@@ -1,7 +1,7 @@
 import tseslint from "typescript-eslint";
 
 // Layer boundaries from STYLE.md, top to bottom: server.ts (npm start) → lib/front → app → lib/cli → lib/metrics → lib/mcp →
-// lib/rounds → lib/demo → lib/site → lib/api → lib/store → db → lib/registry, lib/checks → lib/probe; `npm run deps` prints the graph they allow.
+// lib/rounds → lib/regions → lib/demo → lib/site → lib/api → lib/store → db → lib/registry, lib/checks → lib/probe; `npm run deps` prints the graph they allow.
 // lib/front (the front process) is imported by server.ts alone: nothing the renderer runs may depend on it
 // (the outcome and refusal names the health answer lists live in lib/api/front-vocabulary).
 // Patterns are regular expressions over the import string (relative or "@/…"). A folder is named right after
@@ -14,6 +14,10 @@ const noFront = {
   regex: "(^|\\.\\./|@/|@/lib/)front(/|$)",
   message: "lib/front is the front process of npm start: only server.ts imports it.",
 };
+/** lib/regions below its vocabulary (subjects, queue groups, region ids, run roles), which every layer may read. */
+const regionsInternals = "(^|\\.\\./|@/|@/lib/)regions/(?!vocabulary$)";
+/** The NATS client: only lib/regions (and the agent command over it) speaks to the broker. */
+const nats = "^@nats-io/";
 /** The probe's entry point and transports: what only the layers that run probes may use. */
 const probeInternals = "(^|/)probe(/index)?$|(^|/)probe/transport/";
 const layer = (files, forbidden, message, base = [noNext, noApp, noTests, noFront]) => ({
@@ -38,25 +42,40 @@ export default tseslint.config(
   // The front answers from memory and supervises the renderer; the renderer's code (app/ and below) never reaches it.
   layer(
     ["lib/front/**"],
-    [dirs("rounds", "demo", "registry"), probeInternals, "(^|/)db/schema$", "^drizzle-orm", "(^|/)metrics/(stored|renderer)$"],
+    [
+      dirs("rounds", "demo", "registry"),
+      regionsInternals,
+      nats,
+      probeInternals,
+      "(^|/)db/schema$",
+      "^drizzle-orm",
+      "(^|/)metrics/(stored|renderer)$",
+    ],
     "lib/front keys, holds and replays answers: it reads versions through lib/store and leaves rendering, rounds and the stored metrics to the renderer.",
     [noNext, noApp, noTests],
   ),
   layer(
     ["app/**", "instrumentation.ts"],
-    [dirs("cli", "demo"), "(^|/)db/schema$", "^drizzle-orm"],
+    [dirs("cli", "demo"), regionsInternals, nats, "(^|/)db/schema$", "^drizzle-orm"],
     "app/ renders and routes: it reads through lib/store and starts rounds through lib/rounds.",
     [noTests, noFront],
   ),
   layer(["lib/cli/**", "lib/config.ts"], [], ""),
   layer(
     ["lib/metrics/**"],
-    [dirs("cli", "mcp", "demo"), probeInternals],
+    [dirs("cli", "mcp", "demo"), regionsInternals, nats, probeInternals],
     "lib/metrics reads stored figures and process counters for /metrics; it starts nothing.",
   ),
   layer(
     ["lib/mcp/**"],
-    [dirs("cli", "metrics", "rounds", "demo", "registry", "config"), "(^|/)db/schema$", "^drizzle-orm", probeInternals],
+    [
+      dirs("cli", "metrics", "rounds", "demo", "registry", "config"),
+      regionsInternals,
+      nats,
+      "(^|/)db/schema$",
+      "^drizzle-orm",
+      probeInternals,
+    ],
     "lib/mcp answers MCP tool calls through lib/store and lib/site: it never probes, writes or reads the environment.",
   ),
   layer(
@@ -65,45 +84,61 @@ export default tseslint.config(
     "lib/rounds combines the I/O below it and never reaches up to the CLI or the pages (lib/site below it shapes words, e.g. the alert sentence both the webhook and the feed send).",
   ),
   layer(
+    ["lib/regions/**"],
+    [dirs("cli", "metrics", "mcp", "rounds", "demo", "site", "api", "store", "db", "registry")],
+    "lib/regions carries probes to the regions over NATS and weighs their answers (the wire, dispatch, the agent's loop, quorum, region health): it stores nothing and reads no environment; lib/rounds records what it decides.",
+  ),
+  layer(
     ["lib/demo/**"],
-    [dirs("cli", "metrics", "rounds", "site", "registry")],
+    [dirs("cli", "metrics", "rounds", "site", "registry"), regionsInternals, nats],
     "lib/demo serves the fixture fleet; rounds start it, never the reverse.",
   ),
   layer(
     ["lib/site/**"],
-    [dirs("cli", "metrics", "rounds", "demo", "registry", "db"), probeInternals],
+    [dirs("cli", "metrics", "rounds", "demo", "registry", "db"), regionsInternals, nats, probeInternals],
     "lib/site shapes what pages show from stored values.",
   ),
   layer(
     ["lib/api/**"],
-    [dirs("cli", "metrics", "rounds", "demo", "site", "registry"), probeInternals],
+    [dirs("cli", "metrics", "rounds", "demo", "site", "registry"), regionsInternals, nats, probeInternals],
     "lib/api holds the JSON API's schemas: vocabularies in, shapes out.",
   ),
   layer(
     ["lib/store/**"],
-    [dirs("cli", "metrics", "rounds", "demo", "site", "api", "registry"), probeInternals],
+    [dirs("cli", "metrics", "rounds", "demo", "site", "api", "registry"), regionsInternals, nats, probeInternals],
     "lib/store holds queries only.",
   ),
   layer(
     ["db/**"],
-    [dirs("cli", "metrics", "rounds", "demo", "site", "api", "registry", "config"), "(^|/)store/(?!vocabulary$)", probeInternals],
+    [
+      dirs("cli", "metrics", "rounds", "demo", "site", "api", "registry", "config"),
+      regionsInternals,
+      nats,
+      "(^|/)store/(?!vocabulary$)",
+      probeInternals,
+    ],
     "db/ holds the schema and the connection.",
   ),
   layer(
     ["lib/registry/**"],
-    [dirs("cli", "metrics", "rounds", "demo", "site", "api", "store", "db", "checks")],
+    [dirs("cli", "metrics", "rounds", "demo", "site", "api", "store", "db", "checks"), regionsInternals, nats],
     "lib/registry knows the registry only.",
   ),
   layer(
     ["lib/checks/**"],
-    [dirs("cli", "metrics", "rounds", "demo", "site", "api", "store", "db", "registry", "config"), "^(undici|node:http|node:net|node:fs)$"],
+    [
+      dirs("cli", "metrics", "rounds", "demo", "site", "api", "store", "db", "registry", "config"),
+      regionsInternals,
+      nats,
+      "^(undici|node:http|node:net|node:fs)$",
+    ],
     "lib/checks is pure.",
   ),
   // lib/probe takes nothing from the rest of lib/ (relative imports inside it name none of these folders).
   layer(
     ["lib/probe/**"],
-    [dirs("cli", "metrics", "rounds", "demo", "site", "api", "store", "db", "registry", "checks", "config")],
-    "lib/probe knows HTTP and MCP only: from outside itself it takes protocol facts (lib/probe/protocol) alone.",
+    [dirs("cli", "metrics", "rounds", "regions", "demo", "site", "api", "store", "db", "registry", "checks", "config"), nats],
+    "lib/probe knows HTTP and MCP only (never NATS or regions): from outside itself it takes protocol facts (lib/probe/protocol) alone.",
   ),
   {
     files: [

@@ -35,6 +35,7 @@ async function main(): Promise<void> {
     publicBaseUrl: config.publicBaseUrl,
     limits: config.front,
     metricsToken: config.metricsToken,
+    openDataDir: config.openDataDir,
     host: hostname,
     port,
     cwd,

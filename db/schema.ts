@@ -20,6 +20,7 @@ import {
   TOOL_CHANGE_KINDS,
   UPTIME_OUTCOMES,
 } from "../lib/store/vocabulary";
+import { LOCAL_REGION, RUN_ROLES } from "../lib/regions/vocabulary";
 
 // Times are ISO-8601 UTC strings throughout: sortable, readable in evidence, no tz surprises.
 
@@ -131,8 +132,22 @@ export const runs = sqliteTable(
     overallCause: text("overall_cause", { enum: NOT_CHECKED_CAUSES }),
     /** How this probe counts for uptime (architecture.md §4); null for runs recorded before uptime was kept. */
     uptime: text("uptime", { enum: UPTIME_OUTCOMES }),
+    /** The region that probed (architecture.md §8): `local` for the site in-process, and for every run without regions. */
+    region: text("region").notNull().default(LOCAL_REGION),
+    /** What the run was in its round: the one that set the state, a confirmation, or a copy sent to a region that is down. */
+    role: text("role", { enum: RUN_ROLES }).notNull().default("primary"),
+    /** For a run that did not set the state: the run of the same round that did (its confirmations point at it). */
+    verdictRunId: integer("verdict_run_id"),
+    /** JSON QuorumFacts (lib/regions/quorum.ts) on the run that set the state, when several regions voted; else null. */
+    quorum: text("quorum"),
+    /** JSON: this run's own discovery states and handshake reason, for the per-region view; null without regions. */
+    discovery: text("discovery"),
   },
-  (t) => [index("runs_server_idx").on(t.serverId, t.startedAt), index("runs_started_idx").on(t.startedAt)],
+  (t) => [
+    index("runs_server_idx").on(t.serverId, t.startedAt),
+    index("runs_started_idx").on(t.startedAt),
+    index("runs_verdict_idx").on(t.verdictRunId),
+  ],
 );
 
 /** Latest result per (server, check). */
@@ -364,6 +379,8 @@ export const alerts = sqliteTable(
     resolvedAt: text("resolved_at"),
     /** Why it resolved, one sentence. */
     resolvedMessage: text("resolved_message"),
+    /** What the alert is about when a kind opens one per thing: the region of a region_down; null otherwise. */
+    subject: text("subject"),
   },
   // Not unique per (day, kind): rounds can go stale, recover and go stale again within one UTC day.
   (t) => [index("alerts_day_kind_idx").on(t.day, t.kind), index("alerts_open_idx").on(t.resolvedAt, t.kind)],
@@ -495,6 +512,21 @@ export const eventCounters = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.name, t.label] })],
 );
+
+/** architecture.md §8: each region's health as the site last judged it, written by rounds and read by /api/status, /coverage
+ * and a restarted process (a region that was down stays down until it reads again). */
+export const regionStates = sqliteTable("region_states", {
+  id: text("id").primaryKey(),
+  up: integer("up", { mode: "boolean" }).notNull(),
+  lastAnswerAt: text("last_answer_at"),
+  /** Share of the latest distinct hosts that failed at the network level from this region; null before any answer. */
+  hostShare: real("host_share"),
+  hostsTried: integer("hosts_tried").notNull().default(0),
+  /** JSON DownCause (lib/regions/health.ts) while down; null while up. */
+  down: text("down"),
+  downSince: text("down_since"),
+  updatedAt: text("updated_at").notNull(),
+});
 
 /** The census over time (architecture.md §3): one row of aggregates per UTC day, written after the day's first round or
  * rebuilt from stored runs, never pruned. Each count column is a JSON object of key → servers (lib/store/census.ts defines

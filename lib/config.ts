@@ -43,7 +43,16 @@ const EnvSchema = z.object({
   FRONT_RENDER_QUEUE: z.coerce.number().int().min(0).max(10_000).optional(),
   FRONT_RESTART_MAX_MS: z.coerce.number().int().min(100).max(3_600_000).optional(),
   METRICS_TOKEN: z.string().optional(),
+  NATS_URL: z.string().optional(),
+  NATS_USER: z.string().optional(),
+  NATS_PASSWORD: z.string().optional(),
+  NATS_CREDS: z.string().optional(),
+  PROBE_REGIONS: z.string().optional(),
+  PROBE_LOCAL_REGION: z.string().optional(),
 });
+
+/** A region id (architecture.md §8): short, lower case, safe as one NATS subject token and in a URL. */
+export const REGION_ID = /^[a-z0-9][a-z0-9-]{0,31}$/;
 
 export const OFFICIAL_REGISTRY_URL = "https://registry.modelcontextprotocol.io";
 export const DEFAULT_SCHEDULE = "*/5 * * * *";
@@ -79,6 +88,26 @@ export interface Config {
   front: FrontLimits;
   /** Bearer token for GET /metrics (Prometheus); undefined: the endpoint is off. */
   metricsToken: string | undefined;
+  /** Probing from several regions (architecture.md §8); undefined without NATS_URL: one region, `local`, in-process. */
+  regions: RegionsConfig | undefined;
+  /** The broker connection's values, for the site and for an agent (`npm run agent`); undefined without NATS_URL. */
+  nats: NatsConfig | undefined;
+}
+
+export interface NatsConfig {
+  url: string;
+  user: string | undefined;
+  password: string | undefined;
+  credsFile: string | undefined;
+  /** PROBE_ALLOW_PRIVATE_NETWORKS alone, without the demo's allowance: what an agent probes with. */
+  allowPrivateNetworks: boolean;
+}
+
+export interface RegionsConfig {
+  /** PROBE_REGIONS: the regions probes are sent to, in order; PROBE_LOCAL_REGION among them when set. */
+  regions: string[];
+  /** PROBE_LOCAL_REGION: the region the site itself probes as, in-process; undefined when every region is an agent. */
+  local: string | undefined;
 }
 
 export interface FrontLimits {
@@ -153,7 +182,35 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       clientKeepAliveMs: 65_000,
     },
     metricsToken: e.METRICS_TOKEN || undefined,
+    ...natsAndRegions(e),
   };
+}
+
+function natsAndRegions(e: z.infer<typeof EnvSchema>): Pick<Config, "nats" | "regions"> {
+  const url = e.NATS_URL?.trim() || undefined;
+  const list = (e.PROBE_REGIONS ?? "")
+    .split(",")
+    .map((r) => r.trim())
+    .filter(Boolean);
+  const local = e.PROBE_LOCAL_REGION?.trim() || undefined;
+  for (const r of [...list, ...(local ? [local] : [])]) {
+    if (!REGION_ID.test(r)) throw new Error(`invalid configuration: PROBE_REGIONS: ${JSON.stringify(r)} is not a region id (${REGION_ID})`);
+  }
+  if (list.length === 0 && local) throw new Error("invalid configuration: PROBE_LOCAL_REGION needs PROBE_REGIONS");
+  if (e.NATS_USER && e.NATS_CREDS) throw new Error("invalid configuration: NATS_USER and NATS_CREDS: set one of them");
+  const nats = url
+    ? {
+        url,
+        user: e.NATS_USER || undefined,
+        password: e.NATS_PASSWORD,
+        credsFile: e.NATS_CREDS || undefined,
+        allowPrivateNetworks: e.PROBE_ALLOW_PRIVATE_NETWORKS,
+      }
+    : undefined;
+  if (!url || list.length === 0) return { nats, regions: undefined };
+  const regions = local && !list.includes(local) ? [...list, local] : list;
+  if (new Set(regions).size !== regions.length) throw new Error("invalid configuration: PROBE_REGIONS names a region twice");
+  return { nats, regions: { regions, local } };
 }
 
 let cached: Config | undefined;

@@ -14,6 +14,8 @@ const LAYERS: [name: string, match: (file: string) => boolean][] = [
   ["lib/metrics", (f) => f.startsWith("lib/metrics/")],
   ["lib/mcp", (f) => f.startsWith("lib/mcp/")],
   ["lib/rounds", (f) => f.startsWith("lib/rounds/")],
+  // Dispatch to the regions and their quorum (architecture.md §8): below the round that records, above what it probes with.
+  ["lib/regions", (f) => f.startsWith("lib/regions/") && f !== "lib/regions/vocabulary.ts"],
   ["lib/demo", (f) => f.startsWith("lib/demo/")],
   ["lib/site", (f) => f.startsWith("lib/site/")],
   ["lib/api", (f) => f.startsWith("lib/api/")],
@@ -22,7 +24,10 @@ const LAYERS: [name: string, match: (file: string) => boolean][] = [
   ["lib/registry", (f) => f.startsWith("lib/registry/")],
   ["lib/checks", (f) => f.startsWith("lib/checks/") && f !== "lib/checks/vocabulary.ts"],
   ["lib/probe", (f) => f.startsWith("lib/probe/") && f !== "lib/probe/protocol.ts"],
-  ["vocabulary", (f) => ["lib/probe/protocol.ts", "lib/checks/vocabulary.ts", "lib/store/vocabulary.ts"].includes(f)],
+  [
+    "vocabulary",
+    (f) => ["lib/probe/protocol.ts", "lib/checks/vocabulary.ts", "lib/store/vocabulary.ts", "lib/regions/vocabulary.ts"].includes(f),
+  ],
   ["lib/config", (f) => f === "lib/config.ts"],
 ];
 const RANK = new Map(LAYERS.map(([name], i) => [name, LAYERS.length - i]));

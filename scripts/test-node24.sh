@@ -6,11 +6,12 @@
 # Nothing is installed twice: when this checkout's node_modules were installed from HEAD's lockfile, the clone gets
 # a copy of them (and of the conformance suite's) and only better-sqlite3, the one module built for one Node, is
 # rebuilt; otherwise the clone runs npm ci.
-# Usage: sh scripts/test-node24.sh [all|unit|e2e]: the whole test command (default), or only its vitest part or its
-# build + Playwright part (one `next build` per run).
+# Usage: sh scripts/test-node24.sh [all|unit|e2e] [files…]: the whole test command (default), or only its vitest part
+# or its build + Playwright part (one `next build` per run); files after unit or e2e narrow that part to them.
 # NODE24_TREE=<folder> keeps the clone there (reused, with its node_modules, when it is a clone of this checkout).
 set -eu
 part="${1:-all}"
+[ "$#" -gt 0 ] && shift
 case "$part" in
   all) script=test ;;
   unit) script=test:unit ;;
@@ -68,5 +69,5 @@ if [ "$part" = all ]; then
   npm test
 else
   # The same closing line as npm test's, so .ci/run and a reader see one figure per part.
-  npm run --silent "$script"
+  npm run --silent "$script" -- "$@"
 fi

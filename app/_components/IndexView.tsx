@@ -52,8 +52,8 @@ export function IndexView({ query }: { query: IndexQuery }) {
     query.includeLeft ||
     query.overall !== undefined ||
     query.observation !== undefined;
-  // On a narrow screen the per-check filters are folded unless one of them is in use (wide screens always show them).
-  const checkFiltered = Object.keys(query.states).length > 0 || query.includeLeft;
+  // On a narrow screen the per-check and observation filters are folded unless one of them is in use (wide screens always show them).
+  const checkFiltered = Object.keys(query.states).length > 0 || query.includeLeft || query.observation !== undefined;
 
   return (
     <>
@@ -135,21 +135,6 @@ export function IndexView({ query }: { query: IndexQuery }) {
           </div>
           <StateSelect name="overall" label="Overall" value={query.overall} />
           <div className="field">
-            <label htmlFor="f-observation">Observation</label>
-            <select id="f-observation" name="observation" defaultValue={query.observation ?? ""} aria-describedby="observation-help">
-              <option value="">any or none</option>
-              <option value="any">at least one</option>
-              {OBSERVATION_CODES.map((c) => (
-                <option key={c} value={c}>
-                  {c}
-                </option>
-              ))}
-            </select>
-            <span id="observation-help" className="visually-hidden">
-              Facts about the tool definitions of the latest complete read, never verdicts.
-            </span>
-          </div>
-          <div className="field">
             <label htmlFor="f-sort">Sort by</label>
             <select id="f-sort" name="sort" defaultValue={query.sort}>
               {SERVER_SORTS.map((s) => (
@@ -160,11 +145,26 @@ export function IndexView({ query }: { query: IndexQuery }) {
             </select>
           </div>
           <details className="fold-narrow more-filters" open={checkFiltered}>
-            <summary>Filter by check, or include servers that left the registry</summary>
+            <summary>Filter by check or observation, or include servers that left the registry</summary>
             <div className="more-fields">
               {CHECK_IDS.map((id) => (
                 <StateSelect key={id} name={id} label={CHECK_LABELS.en[id]} value={query.states[id]} />
               ))}
+              <div className="field">
+                <label htmlFor="f-observation">Observation</label>
+                <select id="f-observation" name="observation" defaultValue={query.observation ?? ""} aria-describedby="observation-help">
+                  <option value="">any or none</option>
+                  <option value="any">at least one</option>
+                  {OBSERVATION_CODES.map((c) => (
+                    <option key={c} value={c}>
+                      {c}
+                    </option>
+                  ))}
+                </select>
+                <span id="observation-help" className="visually-hidden">
+                  Facts about the tool definitions of the latest complete read, never verdicts.
+                </span>
+              </div>
               <div className="field checkbox">
                 <label>
                   <input type="checkbox" name="includeLeft" value="1" defaultChecked={query.includeLeft} /> Include servers that left the

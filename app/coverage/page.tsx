@@ -15,6 +15,7 @@ import { serverPath } from "@/lib/site/paths";
 import { BarChart } from "../_components/BarChart";
 import { StateChip } from "../_components/StateChip";
 import { siteDb } from "../_lib/db";
+import { storedRegionStates, type StoredRegionState } from "@/lib/store/regions";
 import { pageMetadata } from "../_lib/meta";
 
 export const dynamic = "force-dynamic";
@@ -62,7 +63,7 @@ export default function CoveragePage() {
         <h2 id="alert-h">Alerts</h2>
         <p>
           Alerts open and resolve by themselves, judged every minute: coverage clearly below its recent level, rounds that stopped
-          finishing, a cross-reader that disagrees with the probe, the probe&apos;s own network failing (
+          finishing, a cross-reader that disagrees with the probe, a probing region that is down, the probe&apos;s own network failing (
           <Link href="/faq/own-network">how we tell it from a server&apos;s outage</Link>), and a database that cannot be written.{" "}
           <a href="/coverage/feed.xml">Atom feed of alerts</a> · <a href="/api/status">status JSON for monitors</a> (HTTP 503 while an alert
           is open).
@@ -124,6 +125,8 @@ export default function CoveragePage() {
           </table>
         ) : null}
       </section>
+
+      <RegionsTable db={db} />
 
       <section aria-labelledby="cov-h">
         <h2 id="cov-h">Servers read per day</h2>
@@ -379,6 +382,54 @@ function CrossReadSection({ db, day }: { db: ReturnType<typeof siteDb>; day: str
           </tbody>
         </table>
       ) : null}
+    </section>
+  );
+}
+
+function downWords(s: StoredRegionState): string {
+  if (!s.down) return "up";
+  if (s.down.kind === "host_share") return `down: ${s.down.failed} of its latest ${s.down.hosts} hosts failed at the network level`;
+  return `down: it answered no probe since ${formatUtc(new Date(s.down.sinceMs).toISOString())}`;
+}
+
+/** architecture.md §8: the probing regions and their state; nothing for a site that probes alone. */
+function RegionsTable({ db }: { db: ReturnType<typeof siteDb> }) {
+  const regions = storedRegionStates(db);
+  if (regions.length === 0) return null;
+  return (
+    <section aria-labelledby="regions-h" id="regions">
+      <h2 id="regions-h">Regions</h2>
+      <p>
+        Each region probes from its own network; one whose own share of failing hosts trips, or that stops answering, is down: it gets no
+        primaries and its failures count for nothing (<Link href="/faq/regions#region-down">how regions vote</Link>).
+      </p>
+      <table className="stack regions">
+        <caption>Probing regions</caption>
+        <thead>
+          <tr>
+            <th scope="col">Region</th>
+            <th scope="col">State</th>
+            <th scope="col">Last answer</th>
+            <th scope="col">Hosts failing at the network level</th>
+          </tr>
+        </thead>
+        <tbody>
+          {regions.map((r) => (
+            <tr key={r.id} data-region={r.id} data-up={r.up ? "yes" : "no"}>
+              <td data-label="Region">
+                <code>{r.id}</code>
+              </td>
+              <td data-label="State">{downWords(r)}</td>
+              <td data-label="Last answer">{r.lastAnswerAt ? formatUtc(r.lastAnswerAt) : "none yet"}</td>
+              <td data-label="Hosts failing at the network level">
+                {r.hostShare === null
+                  ? "no answer yet"
+                  : `${Math.round(r.hostShare * 100)}% of its latest hosts (${formatCount(r.hostsTried)} tried)`}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
     </section>
   );
 }

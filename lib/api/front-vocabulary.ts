@@ -4,8 +4,9 @@
 /** How the front answered a request: from memory (hit), the previous answer while the new one renders
  * (stale), a held answer while the renderer cannot give the current one (stale-if-error), rendered and
  * kept (fill), or handed to the renderer as it came (pass: a route it never holds, which then carries no
- * x-page-cache header, or a held route's answer that is not kept, such as a 404). */
-export const FRONT_OUTCOMES = ["hit", "stale", "stale-if-error", "fill", "pass"] as const;
+ * x-page-cache header, or a held route's answer that is not kept, such as a 404); or a day's open-data
+ * file answered from its folder (file). */
+export const FRONT_OUTCOMES = ["hit", "stale", "stale-if-error", "fill", "pass", "file"] as const;
 export type FrontOutcome = (typeof FRONT_OUTCOMES)[number];
 
 /** Answers the front made itself instead: renderer away or all renders busy (503), no headers in time (504),

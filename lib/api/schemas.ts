@@ -3,6 +3,7 @@ import { ROUND_STATUSES } from "../../db/schema";
 import {
   CHECK_IDS,
   CHECK_STATES,
+  DISCOVERY_CHECKS,
   HINT_CODES,
   NO_FALLBACK_RULES,
   NOT_CHECKED_CAUSES,
@@ -12,6 +13,7 @@ import {
 import { FRONT_OUTCOMES, FRONT_REFUSALS, RENDERER_STATES } from "./front-vocabulary";
 import { ERAS, NETWORK_ERROR_KINDS, REMOTE_STANDINGS, TRANSPORTS } from "../probe/protocol";
 import { EXCHANGE_PHASES } from "../probe/types";
+import { RUN_ROLES } from "../regions/vocabulary";
 import {
   ALERT_KINDS,
   AUTH_OUTCOMES,
@@ -162,6 +164,8 @@ export const RunSummary = z.object({
   overall: checkState.nullable().describe("The overall state this run left the server in."),
   overallCause: notCheckedCause.nullable(),
   uptime: z.enum(UPTIME_OUTCOMES).nullable().describe("How this probe counts for uptime: up, down, or left out."),
+  region: z.string().describe("The region that probed (architecture.md §8); `local` for the site itself."),
+  role: z.enum(RUN_ROLES).describe("primary, or the confirmation that read the server when the primary failed alone."),
 });
 
 export const Transition = z.object({
@@ -314,6 +318,37 @@ export const ServerAnswer = ServerRow.extend({
   crossRead: ServerCrossRead.nullable(),
   uptime: Uptime.nullable(),
   incidents: z.array(Incident).describe("The latest incidents, most recent first."),
+  regions: z
+    .array(
+      z.object({
+        region: z.string(),
+        role: z.enum(RUN_ROLES),
+        deciding: z.boolean().describe("This region's read set the state."),
+        at: instant,
+        states: z.object(
+          Object.fromEntries(DISCOVERY_CHECKS.map((id) => [id, checkState.optional()])) as Record<
+            (typeof DISCOVERY_CHECKS)[number],
+            z.ZodOptional<typeof checkState>
+          >,
+        ),
+        handshakeMs: count.nullable(),
+        reason: z.string(),
+      }),
+    )
+    .describe(
+      "Each region's read of the server in the latest round (architecture.md §8), the deciding one first; one `local` entry without regions.",
+    ),
+  quorum: z
+    .object({
+      regions: z.array(z.string()).describe("The regions that voted, primary first."),
+      failed: z.array(z.string()).describe("Those whose handshake or tool list failed."),
+      note: z.string().nullable().describe("The regional note when a minority failed: who, when and how, and who read it."),
+    })
+    .nullable()
+    .describe("How the regions voted in the latest round; null when fewer than two voted."),
+  regionUptime: z
+    .array(z.object({ region: z.string(), ratio: z.number().min(0).max(1).nullable(), up: count, reached: count, from: instant }))
+    .describe("Uptime over the last 30 days per region that probed the server (from its runs)."),
 }).describe("Everything the server page shows.");
 
 // ---- /api/badge/<name> ---------------------------------------------------------------------------------
@@ -341,7 +376,32 @@ export const StatusAnswer = z
       })
       .nullable()
       .describe("The latest cross-read day's counts by outcome."),
-    alerts: z.array(z.object({ kind: z.enum(ALERT_KINDS), since: instant, day, message: z.string() })).describe("The open alerts."),
+    alerts: z
+      .array(
+        z.object({
+          kind: z.enum(ALERT_KINDS),
+          since: instant,
+          day,
+          message: z.string(),
+          subject: z.string().optional().describe("What the alert is about, for kinds that open one per thing: a region_down's region."),
+        }),
+      )
+      .describe("The open alerts."),
+    regions: z
+      .array(
+        z.object({
+          id: z.string(),
+          up: z.boolean(),
+          lastAnswerAt: instant.nullable(),
+          hostShare: z
+            .number()
+            .min(0)
+            .max(1)
+            .nullable()
+            .describe("Share of the latest distinct hosts this region failed to reach at the network level."),
+        }),
+      )
+      .describe("The probing regions (architecture.md §8); empty without NATS_URL, when the site probes alone as `local`."),
   })
   .describe("For outside monitors: 503 while any alert is open, 200 otherwise, the same JSON either way.");
 

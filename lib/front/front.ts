@@ -8,6 +8,7 @@ import { healthFacts } from "../store/health";
 import { releaseRoundLockOf } from "../store/rounds";
 import { countServers } from "../store/servers/counts";
 import { siteDataVersion } from "../store/versions";
+import { createFileServer, type FileServer } from "./files";
 import { createFrontCache, RenderError, type FrontCache, type Render } from "./cache";
 import { frontError, type RenderFailure } from "./errors";
 import { createRenderGate } from "./gate";
@@ -36,6 +37,8 @@ export interface FrontParts {
   healthFacts: () => object;
   /** METRICS_TOKEN: with it the front answers /metrics itself (its figures and the renderer's). */
   metricsToken?: string;
+  /** The open-data folder's day files; without it the renderer answers them. */
+  files?: FileServer;
   log: (line: string) => void;
   now?: () => number;
 }
@@ -187,6 +190,10 @@ export function createFront(o: FrontParts): FrontServer {
       }
       route = { kind: "pass" };
     }
+    if (route.kind === "file") {
+      if (o.files?.serve(req, res, route.name)) return stats.answered("file");
+      route = { kind: "pass" }; // a malformed or missing day: the renderer words the 400 or the 404
+    }
     if (route.kind === "cached" && limits.cacheBytes > 0 && cache.hit(req, res, route)) return stats.answered("hit");
     answer(req, res, route).catch((e: unknown) => crashed(req, res, e));
   }
@@ -220,6 +227,8 @@ export interface FrontOptions {
   publicBaseUrl: string | undefined;
   limits: FrontLimits;
   metricsToken: string | undefined;
+  /** Where the daily open-data files lie (OPEN_DATA_DIR): the front answers them itself. */
+  openDataDir?: string;
   host: string;
   port: number;
   /** The checkout the renderer runs in (its .next build and node_modules). */
@@ -271,6 +280,8 @@ export async function startFront(o: FrontOptions): Promise<Front> {
     route: (req) => frontRoute(req, { db, publicBaseUrl: o.publicBaseUrl }),
     renderer,
     metricsToken: o.metricsToken,
+    // The day files are held beside, not inside, the page cache, in at most 32 MiB of their own.
+    files: o.openDataDir ? createFileServer({ dir: o.openDataDir, maxBytes: Math.min(o.limits.cacheBytes, 32 * 2 ** 20) }) : undefined,
     healthFacts: () => {
       const version = siteDataVersion(db);
       if (counted?.version !== version) counted = { version, servers: countServers(db).inRegistry };

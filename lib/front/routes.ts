@@ -23,7 +23,9 @@ export type FrontRoute =
   | { kind: "cached"; key: string; version: string; render: { path: string; headers: OutgoingHttpHeaders } }
   /** Handed to the renderer as it came, within the render limits unless `ungated` (a route that bounds its
    * own load: /mcp answers a flood from one address with its 429 and the matching JSON-RPC error). */
-  | { kind: "pass"; ungated?: true };
+  | { kind: "pass"; ungated?: true }
+  /** A day's open-data file (/data/servers-YYYY-MM-DD.jsonl.gz), answered from the open-data folder when it is there. */
+  | { kind: "file"; name: string };
 
 export interface RouteContext {
   db: Db;
@@ -52,6 +54,7 @@ function nameUnder(pathname: string, prefix: string, canonical: (name: string) =
 
 type Req = { method?: string; url?: string; headers: IncomingHttpHeaders };
 
+const DATA_FILE_PREFIX = "/data/servers-";
 const SITEMAP_FILE = /^\/sitemaps\/(0|[1-9]\d{0,6})\.xml$/;
 
 const BADGES = [
@@ -138,6 +141,8 @@ export function frontRoute(req: Req, ctx: RouteContext, now = new Date()): Front
     withOrigin(req, ctx, key, headers);
     return cached(req, key, siteDataVersion(ctx.db), pathname, headers);
   }
+  if (pathname.startsWith(DATA_FILE_PREFIX) && !pathname.includes("/", DATA_FILE_PREFIX.length))
+    return { kind: "file", name: pathname.slice("/data/".length) };
   // Built files: their names carry a content hash, so one copy serves until the process ends.
   if (pathname.startsWith("/_next/static/") && !pathname.includes("..")) return cached(req, ["asset", pathname], "build", pathname);
   // Everything else is the renderer's to answer every time.

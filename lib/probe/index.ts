@@ -37,9 +37,11 @@ export { SharedConnections } from "./transport/connections";
 export type { DnsLookup } from "./transport/dns";
 export * from "./types";
 
-/** The probe's User-Agent: names the site and links the page on how to opt out. */
-export function probeUserAgent(siteBaseUrl = "https://mcp-status.dev"): string {
-  return `mcp-status-probe/${SUITE_VERSION} (+${siteBaseUrl.replace(/\/+$/, "")}/faq/opting-out)`;
+/** The probe's User-Agent: names the site and links the page on how to opt out; a region's agent also names its region
+ * (architecture.md §8), so an operator reading logs sees where a probe came from. */
+export function probeUserAgent(siteBaseUrl = "https://mcp-status.dev", region?: string): string {
+  const where = region ? `; region ${region}` : "";
+  return `mcp-status-probe/${SUITE_VERSION} (+${siteBaseUrl.replace(/\/+$/, "")}/faq/opting-out${where})`;
 }
 export const DEFAULT_USER_AGENT = probeUserAgent();
 

@@ -13,6 +13,7 @@ import { afterRound } from "./census";
 import { startDemoChanges } from "./demo-changes";
 import { createHostGate, type RoundHostGate } from "./host-gate";
 import { startRoundAfterReprobes } from "./reprobe";
+import { roundRegionsFrom } from "./regions";
 import { startRound, type RoundDeps, type StartResult } from "./round";
 
 // Process-wide (globalThis, shared across Next's bundles) so instrumentation starts the scheduler once.
@@ -23,6 +24,7 @@ const g = globalThis as Record<symbol, unknown>;
  * `extra.registryUrl` replaces config.registryUrl (the demo passes its built-in registry). */
 export function roundDepsFromConfig(config: Config, extra: Partial<RoundDeps> = {}): RoundDeps {
   const db = getDb(config);
+  const regions = roundRegionsFrom(config);
   return {
     db,
     registryUrl: config.registryUrl,
@@ -30,6 +32,8 @@ export function roundDepsFromConfig(config: Config, extra: Partial<RoundDeps> = 
     hostConcurrency: config.probeHostConcurrency,
     allowPrivateNetworks: config.allowPrivateNetworks,
     ...(config.publicBaseUrl ? { userAgent: probeUserAgent(config.publicBaseUrl) } : {}),
+    // architecture.md §8: with NATS_URL and PROBE_REGIONS the rounds probe through the regions.
+    ...(regions ? { regions } : {}),
     // Alerts are judged as soon as a round ends (rounds_stale resolves at once); the site's clock delivers them. A full round
     // that finished well is followed by the day's census (architecture.md §3): counted at once, before any other write.
     onFinished: (s) => {

@@ -4,8 +4,8 @@
 // probe failed that way; when it says the probe's own network is down, the round stops starting probes, checks
 // reachability for a while, and records the servers it failed on as Not checked, due again next round.
 import { judge } from "../checks";
+import { networkFailureOf } from "../checks/network";
 import { isIpLiteral, unbracket } from "../probe/address-policy";
-import type { NetworkErrorKind } from "../probe/protocol";
 import type { Exchange, ProbeObservation } from "../probe/types";
 import type { DueServer } from "../store/servers/round";
 import type { PersistInput } from "./persist";
@@ -33,13 +33,6 @@ export const LEVEL_FACTOR = 3;
 export const RECENT_HOSTS = 50;
 /** Hosts asked for robots.txt at each reachability check; more than half must answer. */
 const RECHECK_HOSTS = 5;
-
-/** The network cause of a failed handshake, read from its deciding exchange; null when the server answered. */
-export function networkFailureOf(obs: ProbeObservation): NetworkErrorKind | null {
-  if (obs.blocked || obs.handshake?.kind !== "failed" || obs.handshake.seq === undefined) return null;
-  const seq = obs.handshake.seq;
-  return obs.exchanges.find((e) => e.seq === seq)?.network ?? null;
-}
 
 /** Whether the observation shows the resolver answering for a DNS name (so an NXDOMAIN elsewhere is that name's). */
 function resolverAnswered(obs: ProbeObservation): boolean {
@@ -256,7 +249,10 @@ export function createOwnNetworkWatch(d: OwnNetworkDeps): OwnNetworkWatch {
       }
       if (first) {
         const obs = bothProbes(first.input.obs, input.obs);
-        release(first, { ...input, obs, results: judge(obs) });
+        const twice = { ...input, obs, results: judge(obs) };
+        // A slow round may get here before the share counts: then the failure waits for its verdict like a first one.
+        if (recent.length >= MIN_HOSTS) release(first, twice);
+        else held.set(server.id, { server, input: twice });
         return null;
       }
       if (getsSecondProbe(server)) {

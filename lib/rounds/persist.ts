@@ -29,6 +29,8 @@ import { nameJitter, nextSchedule, type ScheduleOutcome } from "./schedule";
 import { probeTimings } from "./timings";
 import { canonicalToolList, diffToolLists, hashToolList } from "./tool-history";
 import { incidentStep, uptimeOutcome } from "./uptime";
+import type { QuorumFacts } from "../regions/quorum";
+import type { RunRole } from "../regions/vocabulary";
 
 /** How a server's run went, as the round counts it. `partly_read`: the handshake worked but the tool list was not
  * read to its end (endless pages, the probe's deadline), without a failure, gate or slow-down to blame. */
@@ -49,6 +51,27 @@ export interface PersistInput {
   skipped: boolean;
   optOutSource?: OptOutSource;
   now: Date;
+  /** architecture.md §8: the region whose observation this is (`local` when absent, as without regions), the quorum of the
+   * regions that voted, and the round's other reads of the server, each written as a run of its own. */
+  regional?: {
+    region: string;
+    /** What the deciding read was in its round: the primary, or a confirmation that read the server. */
+    role: RunRole;
+    quorum: QuorumFacts | null;
+    others: { region: string; role: RunRole; obs: ProbeObservation; results: CheckResult[] }[];
+  };
+}
+
+/** A run's own discovery states and reason, for the per-region view (architecture.md §8). */
+export interface RunDiscovery {
+  states: Partial<Record<CheckId, CheckState>>;
+  reason: string;
+}
+
+function discoveryOf(results: CheckResult[]): RunDiscovery {
+  const discovery = results.filter((r) => r.check === "handshake" || r.check === "protocol_version" || r.check === "tools_list");
+  const failing = discovery.find((r) => r.state === "failed") ?? discovery.find((r) => r.state !== "verified") ?? discovery[0];
+  return { states: Object.fromEntries(discovery.map((r) => [r.check, r.state])), reason: failing?.reason ?? "" };
 }
 
 export interface PersistResult {
@@ -189,32 +212,23 @@ export function writeRun(db: Db, input: PersistInput): PersistResult {
 
     const overall = overallOf(results);
     const read = isCompleteRead(obs);
-    const requests = obs.exchanges.length;
-    const requestsOk = obs.exchanges.filter((e) => isOk(e.status)).length;
+    const fields = runFields(input, obs, results);
+    const { requests, requestsOk } = fields;
     const timings = probeTimings(obs);
     const uptime = uptimeOutcome(obs);
-    const startedMs = Date.parse(obs.startedAt);
-    const finishedMs = Date.parse(obs.finishedAt);
     const runId = insertRun(db, {
-      serverId: input.serverId,
-      roundId: input.roundId,
-      startedAt: obs.startedAt,
-      finishedAt: obs.finishedAt,
-      durationMs: Number.isFinite(finishedMs - startedMs) ? Math.max(0, finishedMs - startedMs) : 0,
-      suiteVersion: SUITE_VERSION,
-      era: obs.era,
-      protocolVersion: agreedRevision(obs),
-      requests,
-      requestsOk,
-      read,
-      exchangesJson: JSON.stringify(obs.exchanges),
-      certificate: obs.certificate ? JSON.stringify(obs.certificate) : null,
+      ...fields,
       keepEvidence: transitions.length > 0,
-      ...timings,
-      overall: overall?.state ?? null,
-      overallCause: overall?.cause ?? null,
-      uptime,
+      ...(input.regional
+        ? {
+            region: input.regional.region,
+            role: input.regional.role,
+            quorum: input.regional.quorum ? JSON.stringify(input.regional.quorum) : null,
+            discovery: JSON.stringify(discoveryOf(results)),
+          }
+        : {}),
     });
+    for (const o of input.regional?.others ?? []) writeRegionalRun(db, input, runId, o);
     recordDay(db, input.serverId, runId, results, timings, uptime, now);
     recordIncident(db, input.serverId, runId, results, uptime, nowIso);
     if (prev.lastRunId) pruneRunExchanges(db, prev.lastRunId);
@@ -303,4 +317,49 @@ export function writeRun(db: Db, input: PersistInput): PersistResult {
     countProbeRequests(db, obs.exchanges);
     return { runId, kind, transitions: transitions.length, toolChanges: toolChangeCount, nextDueAt: schedule.nextDueAt };
   }
+}
+
+/** What every run row says of its observation and verdicts (architecture.md §4's uptime, the timings, the overall state). */
+function runFields(input: Pick<PersistInput, "serverId" | "roundId">, obs: ProbeObservation, results: CheckResult[]) {
+  const overall = overallOf(results);
+  const startedMs = Date.parse(obs.startedAt);
+  const finishedMs = Date.parse(obs.finishedAt);
+  return {
+    serverId: input.serverId,
+    roundId: input.roundId,
+    startedAt: obs.startedAt,
+    finishedAt: obs.finishedAt,
+    durationMs: Number.isFinite(finishedMs - startedMs) ? Math.max(0, finishedMs - startedMs) : 0,
+    suiteVersion: SUITE_VERSION,
+    era: obs.era,
+    protocolVersion: agreedRevision(obs),
+    requests: obs.exchanges.length,
+    requestsOk: obs.exchanges.filter((e) => isOk(e.status)).length,
+    read: isCompleteRead(obs),
+    exchangesJson: JSON.stringify(obs.exchanges),
+    certificate: obs.certificate ? JSON.stringify(obs.certificate) : null,
+    ...probeTimings(obs),
+    overall: overall?.state ?? null,
+    overallCause: overall?.cause ?? null,
+    uptime: uptimeOutcome(obs),
+  };
+}
+
+/** Another region's read of the server in the same round (architecture.md §8): a run of its own, with its region, role
+ * and evidence, pointing at the run that set the state. It moves no state, schedule, day, incident or coverage. */
+function writeRegionalRun(
+  db: Db,
+  input: PersistInput,
+  verdictRunId: number,
+  o: NonNullable<PersistInput["regional"]>["others"][number],
+): void {
+  insertRun(db, {
+    ...runFields(input, o.obs, o.results),
+    keepEvidence: false,
+    region: o.region,
+    role: o.role,
+    verdictRunId,
+    discovery: JSON.stringify(discoveryOf(o.results)),
+  });
+  countProbeRequests(db, o.obs.exchanges);
 }

@@ -2,6 +2,7 @@ import os from "node:os";
 import { randomBytes } from "node:crypto";
 import type { Db } from "../../db/client";
 import { unwritableCode } from "../../db/write-watch";
+import { judge } from "../checks";
 import { DEFAULT_USER_AGENT, SharedConnections } from "../probe";
 import { createAddressPolicy, type AddressPolicy } from "../probe/address-policy";
 import { DEFAULT_LIMITS, type ProbeLimits } from "../probe/types";
@@ -38,6 +39,7 @@ import { type PersistInput, type RunKind } from "./persist";
 import { createBatchWriter, type BatchOptions } from "./persist-batch";
 import { createRobotsBook, fetchRobots } from "./robots";
 import { DAY, HOUR, MINUTE } from "./schedule";
+import { createRegionsStep, type RoundRegions } from "./regions";
 import { probeInProcess, serverRun, type ProbeStep, type ServerContext } from "./server-run";
 import { createWriteStop, untilWritable, type WriteStop } from "./write-stop";
 
@@ -81,8 +83,11 @@ export interface RoundDeps {
   onFinished?: (s: RoundSummary) => void;
   /** architecture.md §2.7's waits (second probe 60 s, recheck every 30 s for up to 10 min); tests shorten them. */
   ownNetwork?: Partial<OwnNetworkTiming>;
-  /** Where a server the round decided to probe is probed (server-run.ts); in this process by default. */
+  /** Where a server the round decided to probe is probed (server-run.ts); in this process by default, through the
+   * regions when `regions` is set. */
   probe?: ProbeStep;
+  /** architecture.md §8: probe through these regions (roundRegionsFrom(config)); absent: in-process as `local`, as before. */
+  regions?: RoundRegions;
 }
 
 export interface RoundSummary extends Required<RoundProgress> {
@@ -204,6 +209,9 @@ async function executeRound(deps: RoundDeps, roundId: number, holder: string): P
     // 3. What each server's run shares (server-run.ts), and how runs are written: in batched transactions, each
     // counted once its transaction committed, while the worker has already moved on to the next server.
     connections = new SharedConnections({ policy, limits: { ...DEFAULT_LIMITS, ...deps.limits } });
+    // architecture.md §8: with regions, the step sends each server to its primary region (the in-process probe is the
+    // local region's) and confirms a failure from two others before the quorum's verdict is written.
+    const regions = deps.regions ? createRegionsStep({ db, config: deps.regions, roundId, now, log, gate, judge }) : undefined;
     const ctx: ServerContext = {
       roundId,
       now,
@@ -212,7 +220,7 @@ async function executeRound(deps: RoundDeps, roundId: number, holder: string): P
       robots: deps.robots === false ? null : robots,
       gate,
       connections,
-      probe: deps.probe ?? probeInProcess,
+      probe: deps.probe ?? regions?.probeStep(probeInProcess) ?? probeInProcess,
       ...(deps.limits ? { limits: deps.limits } : {}),
       ...(deps.userAgent ? { userAgent: deps.userAgent } : {}),
     };
@@ -281,7 +289,8 @@ async function executeRound(deps: RoundDeps, roundId: number, holder: string): P
             continue;
           }
           // null: the watch holds the run back (a second probe is due) or has written it itself.
-          const input = watch.settle(server, run);
+          // architecture.md §8: a verdict of two or more regions already is a second view; it is written as it is.
+          const input = run.regional?.quorum ? run : watch.settle(server, run);
           written = input && writer.persist(input).then((r) => r.kind);
         } catch (e) {
           written = Promise.reject(e);
@@ -293,6 +302,7 @@ async function executeRound(deps: RoundDeps, roundId: number, holder: string): P
     };
     await Promise.all(Array.from({ length: workers }, worker));
     await watch.drained();
+    regions?.finish();
     network = watch.figures();
     await writer.flush();
     await Promise.all(recording);

@@ -14,11 +14,19 @@ import { robotsDisallows, ROBOTS_DISALLOW_REASON, type RobotsBook } from "./robo
 /**
  * The probe step: one server the round decided to probe, with the options it built for it (address policy,
  * host gate, kept-open connections, limits), to an observation. Like `probeServer`, it never throws for anything
- * a server does. `probeInProcess` runs lib/probe here.
+ * a server does. `probeInProcess` runs lib/probe here. A step that judges what it probed itself returns a
+ * `JudgedProbe` instead (architecture.md §8: the regions' quorum).
  */
-export type ProbeStep = (server: DueServer, target: ProbeTarget, options: ProbeOptions) => Promise<ProbeObservation>;
+export type ProbeStep = (server: DueServer, target: ProbeTarget, options: ProbeOptions) => Promise<ProbeObservation | JudgedProbe>;
 
-export const probeInProcess: ProbeStep = (_server, target, options) => probeServer(target, options);
+/** What a step hands back when it has judged the probe itself (architecture.md §8: the quorum decides the checks'
+ * states and reasons, and the other regions' reads are written beside the verdict). */
+export interface JudgedProbe {
+  judged: Pick<PersistInput, "obs" | "results" | "skipped" | "regional">;
+}
+
+export const probeInProcess = (_server: DueServer, target: ProbeTarget, options: ProbeOptions): Promise<ProbeObservation> =>
+  probeServer(target, options);
 
 /** Requests one probe sends, about: a Crawl-delay lengthens the probe's deadline by this many gaps. */
 const REQUESTS_PER_PROBE = 8;
@@ -62,7 +70,7 @@ export async function serverRun(ctx: ServerContext, server: DueServer): Promise<
 
   const crawlDelayMs = ctx.gate.crawlDelayMs(url.host);
   const deadlineMs = ctx.limits?.deadlineMs ?? DEFAULT_LIMITS.deadlineMs;
-  const obs = await ctx.probe(
+  const probed = await ctx.probe(
     server,
     { url: url.toString(), transport: server.transport ?? "streamable-http" },
     {
@@ -78,7 +86,8 @@ export async function serverRun(ctx: ServerContext, server: DueServer): Promise<
       now: () => now(),
     },
   );
-  return { serverId: server.id, roundId: ctx.roundId, obs, results: judge(obs), skipped: false, now: now() };
+  if ("judged" in probed) return { serverId: server.id, roundId: ctx.roundId, ...probed.judged, now: now() };
+  return { serverId: server.id, roundId: ctx.roundId, obs: probed, results: judge(probed), skipped: false, now: now() };
 }
 
 function blockedObservation(server: DueServer, blocked: Blocked, at: Date): ProbeObservation {

@@ -30,6 +30,7 @@ export const ALERT_KIND_LABELS: Record<AlertKind, string> = {
   rounds_stale: "Rounds are stale",
   cross_read: "Cross-reader disagrees",
   probe_network: "The probe's own network is failing",
+  region_down: "A probing region is down",
   database_unwritable: "The database cannot be written",
 };
 

@@ -16,12 +16,13 @@ export function openAlerts(db: Db): AlertRecord[] {
   return db.select().from(alerts).where(isNull(alerts.resolvedAt)).orderBy(asc(alerts.createdAt), asc(alerts.id)).all();
 }
 
-export function openAlertOf(db: Db, kind: AlertKind): AlertRecord | null {
+/** The open alert of `kind` (of `subject`, for kinds that open one per thing: a region_down's region). */
+export function openAlertOf(db: Db, kind: AlertKind, subject?: string): AlertRecord | null {
   return (
     db
       .select()
       .from(alerts)
-      .where(and(eq(alerts.kind, kind), isNull(alerts.resolvedAt)))
+      .where(and(eq(alerts.kind, kind), isNull(alerts.resolvedAt), subject !== undefined ? eq(alerts.subject, subject) : undefined))
       .orderBy(asc(alerts.createdAt))
       .limit(1)
       .get() ?? null
@@ -35,13 +36,21 @@ export function resolvedAlerts(db: Db, limit = 20): AlertRecord[] {
 /** Opens an alert of `kind` unless one is already open; records the opening event. Returns the new alert or null. */
 export function openAlert(
   db: Db,
-  a: { kind: AlertKind; day: string; message: string; value?: number | null; baseline?: number | null; at: string },
+  a: { kind: AlertKind; day: string; message: string; value?: number | null; baseline?: number | null; at: string; subject?: string },
 ): AlertRecord | null {
   return transaction(db, () => {
-    if (openAlertOf(db, a.kind)) return null;
+    if (openAlertOf(db, a.kind, a.subject)) return null;
     const row = db
       .insert(alerts)
-      .values({ kind: a.kind, day: a.day, message: a.message, value: a.value ?? null, baseline: a.baseline ?? null, createdAt: a.at })
+      .values({
+        kind: a.kind,
+        day: a.day,
+        message: a.message,
+        value: a.value ?? null,
+        baseline: a.baseline ?? null,
+        createdAt: a.at,
+        subject: a.subject ?? null,
+      })
       .returning()
       .get();
     db.insert(alertEvents).values({ alertId: row.id, state: "open", at: a.at }).run();
@@ -50,12 +59,12 @@ export function openAlert(
 }
 
 /** Resolves every open alert of `kind` (older databases may hold several) and records each resolution. */
-export function resolveAlerts(db: Db, kind: AlertKind, o: { at: string; message: string }): AlertRecord[] {
+export function resolveAlerts(db: Db, kind: AlertKind, o: { at: string; message: string; subject?: string }): AlertRecord[] {
   return transaction(db, () => {
     const open = db
       .select()
       .from(alerts)
-      .where(and(eq(alerts.kind, kind), isNull(alerts.resolvedAt)))
+      .where(and(eq(alerts.kind, kind), isNull(alerts.resolvedAt), o.subject !== undefined ? eq(alerts.subject, o.subject) : undefined))
       .all();
     if (open.length === 0) return [];
     db.update(alerts)

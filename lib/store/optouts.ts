@@ -53,3 +53,14 @@ export function putRobots(db: Db, row: RobotsRow): void {
   const { host: _host, ...rest } = row;
   db.insert(robotsCache).values(row).onConflictDoUpdate({ target: robotsCache.host, set: rest }).run();
 }
+
+/** Hosts whose robots.txt, as last read, forbids our user agent: sent to agents with each probe so they fetch nothing
+ * there either (architecture.md §8). */
+export function robotsDisallowedHosts(db: Db): string[] {
+  return db
+    .select({ host: robotsCache.host })
+    .from(robotsCache)
+    .where(eq(robotsCache.disallowed, true))
+    .all()
+    .map((r) => r.host);
+}

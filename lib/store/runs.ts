@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, isNotNull, isNull, lt, notInArray, sql } from "drizzle-orm";
+import { and, asc, desc, eq, isNotNull, isNull, lt, notInArray, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { fieldsOf, placeholders, prefixed, prepared } from "./prepared";
 import { checkResults, runs, serverObservations, servers, transitions } from "../../db/schema";
@@ -26,7 +26,10 @@ export type TransitionInsert = Omit<typeof transitions.$inferInsert, "id" | "ser
 export type TransitionRow = Omit<TransitionSelect, "id" | "serverId">;
 
 /** A run without its evidence, as the server page shows it; its certificate as a value. */
-export type RunSummary = Omit<RunRow, "serverId" | "roundId" | "exchanges" | "keepEvidence" | "certificate"> & {
+export type RunSummary = Omit<
+  RunRow,
+  "serverId" | "roundId" | "exchanges" | "keepEvidence" | "certificate" | "verdictRunId" | "quorum" | "discovery"
+> & {
   certificate: CertificateFacts | null;
 };
 
@@ -49,13 +52,13 @@ export function insertRun(db: Db, run: NewRun): number {
   return stmt.get(row).id;
 }
 
-/** Drops the exchanges of a superseded run unless it was kept as evidence of a transition. */
+/** Drops the exchanges of a superseded run (and of the other regions' runs of its round) unless it was kept as evidence of a transition. */
 export function pruneRunExchanges(db: Db, runId: number): void {
   prepared(db, "runs.pruneExchanges", () =>
     db
       .update(runs)
       .set({ exchanges: null })
-      .where(and(eq(runs.id, sql.placeholder("runId")), eq(runs.keepEvidence, false)))
+      .where(and(or(eq(runs.id, sql.placeholder("runId")), eq(runs.verdictRunId, sql.placeholder("runId"))), eq(runs.keepEvidence, false)))
       .prepare(),
   ).run({ runId });
 }
@@ -68,7 +71,17 @@ export function latestRun(db: Db, serverId: number, lastRunId: number | null): R
 }
 
 export function runSummary(run: RunRow): RunSummary {
-  const { serverId: _s, roundId: _r, exchanges: _e, keepEvidence: _k, certificate, ...summary } = run;
+  const {
+    serverId: _s,
+    roundId: _r,
+    exchanges: _e,
+    keepEvidence: _k,
+    verdictRunId: _v,
+    quorum: _q,
+    discovery: _d,
+    certificate,
+    ...summary
+  } = run;
   return { ...summary, certificate: parseJson<CertificateFacts | null>(certificate, null) };
 }
 

@@ -73,12 +73,17 @@ async function answersFor(page: Page, origin: string, server: string): Promise<A
     for (const e of document.querySelectorAll(".render-stamp")) e.remove();
     return document.body.innerText;
   });
-  const json = (await res.json()) as { uptime?: { last24h?: { from: string } } };
-  // The 24-hour uptime window starts 24 hours before the request: the one field that moves with the clock.
+  const json = (await res.json()) as { uptime?: { last24h?: { from: string } }; regionUptime?: { from: string }[] };
+  // The 24-hour uptime window starts 24 hours before the request, and each region's uptime 30 days before it: the
+  // fields that move with the clock.
   const window = json.uptime?.last24h;
   if (window) {
     expect(Math.abs(Date.now() - 86_400_000 - Date.parse(window.from))).toBeLessThan(120_000);
     window.from = "24 hours before the request";
+  }
+  for (const u of json.regionUptime ?? []) {
+    expect(Math.abs(Date.now() - 30 * 86_400_000 - Date.parse(u.from))).toBeLessThan(120_000);
+    u.from = "30 days before the request";
   }
   return { json, text };
 }

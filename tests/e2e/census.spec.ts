@@ -152,7 +152,7 @@ test.describe("open data", () => {
       days: { day: string; registry: number }[];
     };
     expect(json.license.id).toBe("CC-BY-4.0");
-    expect(json.days.at(-1)).toMatchObject({ day: today, registry: 133 });
+    expect(json.days.at(-1)).toMatchObject({ day: today, registry: 134 });
   });
 
   test("a day's servers file is a file: gzip of one JSON object per line, ETag and 304, one range and 206, 404 and 400", async ({
@@ -164,7 +164,7 @@ test.describe("open data", () => {
     expect(res.headers()["accept-ranges"]).toBe("bytes");
     const body = await res.body();
     const lines = zlib.gunzipSync(body).toString("utf8").trimEnd().split("\n");
-    expect(lines).toHaveLength(133);
+    expect(lines).toHaveLength(134);
     const first = JSON.parse(lines[0]!) as { name: string; checks: Record<string, unknown> };
     expect(Object.keys(first.checks)).toEqual(["handshake", "protocol_version", "tools_list", "error_taxonomy", "auth_metadata"]);
     expect(lines.map((l) => (JSON.parse(l) as { name: string }).name)).toContain(SEED.modern);
@@ -195,7 +195,7 @@ test.describe("the index's first screen", () => {
   test("at 1280×800 five server rows are on the first screen, below the summary and the filters", async ({ page }) => {
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.goto("/");
-    await expect(page.getByRole("heading", { name: /Summary: 133 servers in the registry/ })).toBeInViewport();
+    await expect(page.getByRole("heading", { name: /Summary: 134 servers in the registry/ })).toBeInViewport();
     await expect(page.getByLabel("Name contains")).toBeInViewport();
     await expect(page.getByLabel("Auth metadata", { exact: true })).toBeInViewport();
     await expect(page.getByRole("link", { name: /^Auth metadata Verified: 1 server$/ })).toBeInViewport();
@@ -217,10 +217,10 @@ test.describe("the index's first screen", () => {
     expect(top).toBeLessThan(844);
     // Folded, not gone: the summary line gives the overall counts, and opening it shows the table.
     const summary = page.locator("section.index-summary details > summary");
-    await expect(summary).toContainText("41 Verified · 24 Failed");
+    await expect(summary).toContainText("42 Verified · 24 Failed");
     await summary.click();
     await expect(page.getByRole("link", { name: /^Auth metadata Verified: 1 server$/ })).toBeVisible();
-    await page.getByText("Filter by check, or include servers that left the registry").click();
+    await page.getByText("Filter by check or observation, or include servers that left the registry").click();
     await expect(page.getByLabel("Handshake", { exact: true })).toBeVisible();
     // A check filter in use keeps them open.
     await page.goto("/?handshake=failed");

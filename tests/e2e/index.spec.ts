@@ -4,8 +4,8 @@ import { SEED } from "./seed";
 test("index shows summary counts and one row per server with labelled state chips", async ({ page }) => {
   await page.goto("/");
   await expect(page.getByRole("heading", { level: 1 })).toContainText("Remote MCP servers");
-  // 133 servers still in the registry (134 seeded, one left).
-  await expect(page.getByRole("heading", { name: /Summary: 133 servers in the registry/ })).toBeVisible();
+  // 134 servers still in the registry (135 seeded, one left).
+  await expect(page.getByRole("heading", { name: /Summary: 134 servers in the registry/ })).toBeVisible();
   const rows = page.locator("table.server-table tbody tr");
   await expect(rows).toHaveCount(50);
   const first = rows.first();
@@ -70,7 +70,7 @@ test("pagination walks through every server", async ({ page }) => {
   const firstOnPage2 = await page.locator("table.server-table tbody tr").first().locator("a").innerText();
   expect(firstOnPage2).not.toEqual(firstOnPage1);
   await page.getByRole("link", { name: "Next →" }).click();
-  await expect(page.locator("table.server-table tbody tr")).toHaveCount(33);
+  await expect(page.locator("table.server-table tbody tr")).toHaveCount(34);
   await expect(page.getByRole("link", { name: "Next →" })).toHaveCount(0);
   // Filters survive paging.
   await page.goto("/?handshake=verified&page=2");

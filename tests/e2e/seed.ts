@@ -16,6 +16,11 @@ import { SUITE_VERSION, type RegistryRemote } from "../../lib/probe/protocol";
 import type { CertificateFacts, Exchange } from "../../lib/probe/types";
 import { hintColumns, type Hint } from "../../lib/checks/hints";
 import { META_KEYS } from "../../lib/store/meta";
+import { judge } from "../../lib/checks";
+import type { ProbeObservation } from "../../lib/probe/types";
+import { decideQuorum } from "../../lib/regions/quorum";
+import { persistRun } from "../../lib/rounds/persist";
+import { saveRegionStates } from "../../lib/store/regions";
 import { stateFields } from "../../lib/store/servers/row";
 import { CAUSE_KEYS, censusSnapshot, ERA_KEYS, insertCensusDay, OVERALL_KEYS, REFUSAL_KEYS } from "../../lib/store/census";
 import { AUTH_OUTCOMES } from "../../lib/store/vocabulary";
@@ -50,6 +55,8 @@ export const SEED = {
   poisoned: "io.github.mcp-zoo/poisoned-tools",
   /** Failed on discovery with a 500 on server/discover, read by the cross-reader: an explained difference. */
   discover500: "net.flaky/discover-500",
+  /** Read by regions a and c in its latest round, failing from b alone (architecture.md §8). */
+  regional: "io.github.regions/seen-from-three",
 } as const;
 
 type States = Record<CheckId, CheckState>;
@@ -1022,10 +1029,89 @@ export function seedDatabase(file: string, now = Date.now()): void {
         .onConflictDoNothing()
         .run();
     });
+    seedRegions(db, now);
     seedCensus(db, now);
   } finally {
     closeDb(db);
   }
+}
+
+/** architecture.md §8: one server read by three regions in its latest round, b failing alone (a regional note), and the
+ * regions' states as a site with NATS_URL stores them. Written through the round's own persist code. */
+function seedRegions(db: ReturnType<typeof openDb>, now: number): void {
+  // The read is older than the modern server's recovery a day ago, so the state feeds keep that as their newest entry;
+  // the regions themselves answered 20 minutes ago.
+  const at = new Date(now - 25 * 3_600_000);
+  const answeredAt = new Date(now - 20 * 60_000).toISOString();
+  const url = "https://regions.example/mcp";
+  const [srv] = db
+    .insert(t.servers)
+    .values({
+      name: SEED.regional,
+      version: "1.0.0",
+      remoteUrl: url,
+      transport: "streamable-http",
+      host: "regions.example",
+      firstSeenAt: hoursAgo(now, 48),
+      lastSeenAt: hoursAgo(now, 1),
+      nextDueAt: hoursAgo(now, -2),
+    })
+    .returning()
+    .all();
+  const iso = at.toISOString();
+  const ok = (seq0: number): Exchange[] => [
+    discover(seq0, url, 200, JSON.stringify({ jsonrpc: "2.0", id: 1, result: { supportedVersions: ["2026-07-28"] } })),
+    rpc(seq0 + 1, "tools_list", url, "tools/list", 200, JSON.stringify({ jsonrpc: "2.0", id: 2, result: { tools: [] } })),
+  ];
+  const read: ProbeObservation = {
+    url,
+    transport: "streamable-http",
+    startedAt: iso,
+    finishedAt: iso,
+    era: "modern",
+    handshake: { kind: "modern", protocolVersion: "2026-07-28", supportedVersions: ["2026-07-28"], seq: 1 },
+    toolsList: { kind: "complete", tools: [{ name: "lookup", inputSchema: { type: "object" } }], pages: 1, malformed: [], seqs: [2] },
+    toolCall: { kind: "withheld", why: "seeded", cause: "handshake" },
+    authMetadata: { kind: "no_challenge" },
+    exchanges: ok(1),
+  };
+  const failed: ProbeObservation = {
+    url,
+    transport: "streamable-http",
+    startedAt: iso,
+    finishedAt: iso,
+    era: "unknown",
+    handshake: { kind: "failed", cause: "HTTP 502", seq: 1, seqs: [1] },
+    exchanges: [discover(1, url, 502, "<h1>bad gateway</h1>", { "content-type": "text/html" })],
+  };
+  const reads = [
+    { region: "b", role: "primary" as const, obs: failed, results: judge(failed) },
+    { region: "a", role: "confirmation" as const, obs: read, results: judge(read) },
+    { region: "c", role: "confirmation" as const, obs: read, results: judge(read) },
+  ];
+  const v = decideQuorum(reads);
+  persistRun(db, {
+    serverId: srv!.id,
+    roundId: null,
+    obs: v.deciding.obs,
+    results: v.results,
+    skipped: false,
+    now: at,
+    regional: { region: v.deciding.region, role: v.deciding.role, quorum: v.quorum, others: reads.filter((r) => r !== v.deciding) },
+  });
+  saveRegionStates(
+    db,
+    ["a", "b", "c"].map((id) => ({
+      id,
+      up: true,
+      lastAnswerAt: answeredAt,
+      hostShare: id === "b" ? 0.1 : 0,
+      hostsTried: 40,
+      down: null,
+      downSince: null,
+    })),
+    answeredAt,
+  );
 }
 
 /** The open-data folder beside a seeded database: today's servers file and one from three days ago, written by the round's

@@ -17,6 +17,9 @@ import { getServerDetail } from "@/lib/store/servers/detail";
 import { listServers } from "@/lib/store/servers/list";
 import { incidentList } from "@/lib/store/incidents";
 import { serverUptime } from "@/lib/store/uptime";
+import { latestRoundRegions, regionUptime } from "@/lib/store/regions";
+import { serverIdByName } from "@/lib/store/history";
+import { regionalNoteSentence } from "@/lib/site/regions";
 import { getRound } from "@/lib/store/rounds";
 import { latestCrossReads, siteStatus } from "@/lib/rounds/alerts/status";
 import { authFailure, checkBearer } from "./auth";
@@ -122,6 +125,12 @@ export function serverAnswer(name: string, db: Db): TextAnswer {
   const uptime = serverUptime(db, name, now);
   const incidents = incidentList(db, { server: name, limit: SERVER_JSON_INCIDENTS }).rows.map(({ serverName: _, ...i }) => i);
   const crossRead = detail.crossRead && { ...detail.crossRead, sentence: crossReadSentence(detail.crossRead) };
+  // architecture.md §8: each region's read in the latest round, how they voted, and uptime per region.
+  const round = latestRoundRegions(db, detail.latestRun?.id ?? null, detail.checks);
+  const quorum = round.quorum && { ...round.quorum, note: round.quorum.note ? regionalNoteSentence(round.quorum.note) : null };
+  const serverId = serverIdByName(db, name);
+  const uptimeFrom = new Date(now.getTime() - 30 * 86_400_000).toISOString();
+  const regionUptimes = serverId === null ? [] : regionUptime(db, serverId, uptimeFrom);
   // architecture.md §2.9: facts about the latest complete read's tool definitions, and changes under one serverInfo.version.
   const observations = latestObservationsByName(db, name).map(withSentence);
   const toolChanges = detail.toolChanges.map((c) => ({ ...c, sameServerVersion: sameServerVersion(c) }));
@@ -137,6 +146,9 @@ export function serverAnswer(name: string, db: Db): TextAnswer {
     responseTimes: history?.responseTimes ?? null,
     uptime,
     incidents,
+    regions: round.regions.map(({ runId: _, ...r }) => r),
+    quorum,
+    regionUptime: regionUptimes.map((u) => ({ ...u, ratio: u.reached > 0 ? u.up / u.reached : null, from: uptimeFrom })),
   } satisfies ApiShape<"ServerAnswer">);
   return { status: 200, contentType: "application/json", body };
 }

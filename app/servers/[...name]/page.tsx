@@ -6,6 +6,7 @@ import { CHECK_IDS } from "@/lib/checks/vocabulary";
 import { evidenceModel } from "@/lib/site/evidence";
 import { nameFromSegments } from "@/lib/site/paths";
 import type { SearchParams } from "@/lib/site/query";
+import { serverIdByName } from "@/lib/store/history";
 import { getRunExchanges } from "@/lib/store/runs";
 import { latestObservationsByName } from "@/lib/store/observations";
 import { getServerDetail, type ServerDetail } from "@/lib/store/servers/detail";
@@ -18,6 +19,7 @@ import { CheckCard } from "../../_components/server/CheckCard";
 import { EvidenceSection } from "../../_components/server/EvidenceSection";
 import { IncidentsSection } from "../../_components/server/IncidentsSection";
 import { LinkTargets } from "../../_components/server/LinkTargets";
+import { RegionsSection } from "../../_components/server/RegionsSection";
 import { RemotesSection } from "../../_components/server/RemotesSection";
 import { ServerFacts } from "../../_components/server/ServerFacts";
 import { ServerHeader } from "../../_components/server/ServerHeader";
@@ -116,6 +118,7 @@ export default async function ServerPage({ params, searchParams }: Params) {
       <RemotesSection remotes={detail.remotes} />
       <CertificateFact run={detail.latestRun} now={new Date()} />
       <ReprobeSection name={name} leftRegistry={!!detail.leftRegistryAt} optedOut={!!detail.optOut} query={query} />
+      <RegionsSection db={db} serverId={serverIdByName(db, name) ?? -1} lastRunId={latestRunId} checks={detail.checks} now={new Date()} />
       <ServerHistory name={name} now={new Date()} />
       <IncidentsSection name={name} overallReason={overallReason} />
       <ToolsSection tools={detail.tools} observations={latestObservationsByName(db, name)} />

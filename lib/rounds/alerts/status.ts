@@ -13,6 +13,7 @@ export function openAlertsNow(db: Db): OpenAlertView[] {
   const stored: OpenAlertView[] = openAlerts(db);
   return held ? [...stored, held].sort((a, b) => a.createdAt.localeCompare(b.createdAt)) : stored;
 }
+import { storedRegionStates } from "../../store/regions";
 
 /** The answer of GET /api/status (its shape: StatusAnswer in lib/api/schemas). */
 export function siteStatus(db: Db, now: Date): ApiShape<"StatusAnswer"> {
@@ -26,7 +27,14 @@ export function siteStatus(db: Db, now: Date): ApiShape<"StatusAnswer"> {
     lastRoundFinishedAt: lastRoundFinishedAt(db),
     coverage: { today: history.get(today) ?? 0, median7d: verdict?.baseline ?? null },
     crossRead: day ? { day, ...crossReadCounts(db, day) } : null,
-    alerts: openAlertsNow(db).map((a) => ({ kind: a.kind, since: a.createdAt, day: a.day, message: a.message })),
+    alerts: openAlertsNow(db).map((a) => ({
+      kind: a.kind,
+      since: a.createdAt,
+      day: a.day,
+      message: a.message,
+      ...(a.subject ? { subject: a.subject } : {}),
+    })),
+    regions: storedRegionStates(db).map((r) => ({ id: r.id, up: r.up, lastAnswerAt: r.lastAnswerAt, hostShare: r.hostShare })),
   };
 }
 

@@ -9,7 +9,9 @@ import { counted, WORDS } from "../../site/plural";
 import { utcDay } from "../coverage";
 
 /** An open alert as the site lists it: a stored one, or the held one (no id until it is stored). */
-export type OpenAlertView = Pick<AlertRecord, "kind" | "createdAt" | "day" | "message" | "value" | "baseline"> & { id: number | null };
+export type OpenAlertView = Pick<AlertRecord, "kind" | "createdAt" | "day" | "message" | "value" | "baseline" | "subject"> & {
+  id: number | null;
+};
 
 /** One sentence with the facts: the code, SQLite's words, how many writes failed since when. */
 export function unwritableMessage(a: UnwritableAlert): string {
@@ -35,6 +37,7 @@ export function heldAlert(db: Db): OpenAlertView | null {
     message: unwritableMessage(a),
     value: a.failures,
     baseline: null,
+    subject: null,
   };
 }
 

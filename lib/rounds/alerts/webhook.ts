@@ -32,6 +32,8 @@ export interface WebhookPayload {
     resolvedMessage: string | null;
     value: number | null;
     baseline: number | null;
+    /** What the alert is about for kinds that open one per thing: a region_down's region. */
+    subject?: string;
     url?: string;
   };
 }
@@ -51,6 +53,7 @@ export function webhookPayload(e: Sendable, siteUrl?: string): WebhookPayload {
       resolvedMessage: e.event.state === "resolved" ? a.resolvedMessage : null,
       value: a.value,
       baseline: a.baseline,
+      ...(a.subject ? { subject: a.subject } : {}),
       ...(siteUrl ? { url: `${siteUrl.replace(/\/+$/, "")}/coverage` } : {}),
     },
   };

@@ -1261,6 +1261,50 @@ export const FAQ_EN: FaqBook = {
     ],
   },
 
+  regions: {
+    title: "Probing from several regions: how regions vote",
+    summary:
+      "Why one region's failure is not the server's, how a failure is confirmed from elsewhere, and how a region whose own network fails is set aside.",
+    firstPublished: "2026-12-01",
+    body: [
+      { h2: "Why more than one place", id: "why" },
+      {
+        p: `From one machine, a dead server and a broken path to it look the same. A routing fault between one data centre and one provider, a resolver that misbehaves in one country, one edge of a CDN that drops connections: each would turn into ${S.failed} for everybody, with days of back-off on top. When the site runs with several regions, it asks somewhere else before it believes a failure.`,
+      },
+      { h2: "One region reads each server", id: "primary" },
+      {
+        p: `The site still plans every round and writes every result. Small agents in other regions run the very probe code of the site and of \`npm run probe\`, and send back what they saw; they keep no database. Each due server is probed once per round by one region, its primary. The primary moves from round to round across the regions that are up, so every region builds up its own response times for every server.`,
+      },
+      { h2: "A failure is asked again from two other regions", id: "confirmation" },
+      {
+        p: `When the primary's handshake or tool list fails, whether no connection could be made or the server answered with an HTTP error, the same round asks two other regions that are up to probe the server at once (every other region, when fewer are up). Each of those probes is a run of its own, kept with its region and its evidence. A server that answers normally from the primary gets no second probe.`,
+      },
+      { h2: "The vote", id: "quorum" },
+      {
+        p: `${S.failed} needs a majority of the regions that probed the server in that round: two of three, or two of two. Only that verdict moves the schedule: the back-off after failures starts when the majority failed, and never because of one region.`,
+      },
+      { h2: "The regional note", id: "regional-note" },
+      {
+        p: `When only a minority fails, the state comes from the regions that read the server, and the page and the JSON carry a note beside it, such as: failed from b at 14:05 UTC (HTTP 502) while a and c read it. The note is a fact about a path to the server, not about the server: a provider that blocks one region, or a route that is broken for a while. It shows where each region's view came from, so the operator can look at the right place.`,
+      },
+      { h2: "A region whose own network fails", id: "region-down" },
+      {
+        p: `Each region has the check that [the probe's own network](${at("own-network", "host-share")}) describes, computed by the site from that region's answers: the share of the distinct hosts it tried lately whose probe failed with no HTTP answer at all. When that share is above half, and far above what the other regions see for their hosts, the fault is the region's. A region that answers no probe for five minutes counts the same way. Such a region is down: it gets no primaries, its failures count for nothing, and the alert \`region_down\` opens for it (see [operating the site](${at("operating", "alerts")})).`,
+      },
+      {
+        p: `A down region is not forgotten. It still gets a few copies of probes that another region just read, a handful a minute; they count for nothing but the region's own health. After two of those read the server in a row, the region is up again and its alert resolves by itself. With fewer than two regions up, the rules for [one vantage point](${at("own-network", "second-probe")}) apply as they always did.`,
+      },
+      { h2: "Politeness across regions", id: "politeness" },
+      {
+        p: `The limits on [requests per host](${at("opting-out", "per-host")}) are the site's, not each region's. A probe sent to any region takes the host's slot at the site and gives it back when the answer arrives or the request times out; a \`Crawl-delay\` counts from that answer. A host therefore sees one bound for all regions together. Each agent's User-Agent names its region, so a server operator reading logs sees where a probe came from.`,
+      },
+      { h2: "Without regions", id: "default" },
+      {
+        p: `A site started without \`NATS_URL\` has one region, \`local\`, and probes in-process exactly as it did before regions existed: the same verdicts, the same schedule. Every run still records its region, so the history reads the same way in both set-ups.`,
+      },
+    ],
+  },
+
   "own-network": {
     title: "When the fault is ours: the probe's own network",
     summary: "How a failure at the network level is checked twice, and how the site tells its own outage from a server's.",
@@ -1355,6 +1399,15 @@ export const FAQ_EN: FaqBook = {
                 `More than half of the hosts a round tried last failed at the network level, far above the usual level: [the probe's own network](${at("own-network", "pause")}) is presumed down`,
                 "Probes succeed again, at a recheck or in a later round",
                 `Check the probe machine's resolver, its route out and its firewall. Nothing needs resetting: the servers it failed on are ${S.not_checked} and due for the next round.`,
+              ],
+            },
+            {
+              id: "region-down",
+              cells: [
+                "`region_down`",
+                `A probing region's own share of hosts failing at the network level trips, or it answered no probe for 5 minutes: [its failures count for nothing](${at("regions", "region-down")}); one alert per region`,
+                "The region answers and reads again (a few copies of probes keep asking it)",
+                "Look at that region's agents: are they running, connected to NATS, and can their machine reach the internet? Verdicts meanwhile come from the other regions.",
               ],
             },
             {

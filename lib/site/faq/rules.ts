@@ -421,6 +421,49 @@ export const RULE_INDEX: readonly RuleGroup[] = [
     ],
   },
   {
+    id: "regions",
+    title: { en: "Probing from several regions", zh: "多地区探测" },
+    rules: [
+      r("8-primary", "regions", "primary", "One region reads each server per round, rotating", "每轮由一个地区读取每个服务端，并轮换"),
+      r(
+        "8-confirmation",
+        "regions",
+        "confirmation",
+        "A failed handshake or tool list is asked again from two other regions",
+        "握手或工具列表失败时，请另外两个地区再探测",
+      ),
+      r(
+        "8-quorum",
+        "regions",
+        "quorum",
+        "Failed only by a majority: 2 of 3, 2 of 2; back-off follows it",
+        "过半数失败才记为未通过：三中二、二中二；退避随表决",
+      ),
+      r("8-regional-note", "regions", "regional-note", "A failing minority is a note beside the state", "少数地区失败只作为状态旁的附注"),
+      r(
+        "8-region-down",
+        "regions",
+        "region-down",
+        "A region whose own network fails is set aside and raises region_down",
+        "自身网络故障的地区被搁置，并开启 region_down",
+      ),
+      r(
+        "8-politeness",
+        "regions",
+        "politeness",
+        "One host gate for all regions; the User-Agent names the region",
+        "所有地区共用一道主机闸门；User-Agent 写明地区",
+      ),
+      r(
+        "8-default",
+        "regions",
+        "default",
+        "Without NATS_URL: one region, local, as before",
+        "未设置 NATS_URL：只有 local 一个地区，与从前相同",
+      ),
+    ],
+  },
+  {
     id: "remotes-hints",
     title: { en: "Remotes, hints and certificates (0.13.0)", zh: "远程端点、修改提示与证书（0.13.0）" },
     rules: [
@@ -699,6 +742,7 @@ export const RULE_INDEX: readonly RuleGroup[] = [
       r("6-rounds-stale", "operating", "rounds-stale", "rounds_stale", "rounds_stale"),
       r("6-cross-read-alert", "operating", "cross-read-alert", "cross_read", "cross_read"),
       r("6-probe-network", "operating", "probe-network", "probe_network", "probe_network"),
+      r("6-region-down", "operating", "region-down", "region_down", "region_down"),
       r("6-database-unwritable", "operating", "database-unwritable", "database_unwritable", "database_unwritable"),
       r(
         "6-status",

@@ -22,6 +22,7 @@ export const FAQ_SLUGS = [
   "opting-out",
   "coverage",
   "own-network",
+  "regions",
   "operating",
   "changelog",
 ] as const;

@@ -57,6 +57,11 @@ describe("front routes", () => {
     for (const url of ["/faq", "/api/servers", "/mcp/x"]) expect(route(url, {}, { method: "POST" }), url).toEqual({ kind: "pass" });
     expect(route(serverPath(SEED.modern), { "next-action": "abc" }).kind).toBe("pass");
     expect(route("/api/health").kind).toBe("health");
+    // A day's open-data file is the front's to answer from its folder (GET and HEAD); the other downloads render.
+    for (const method of ["GET", "HEAD"])
+      expect(route("/data/servers-2026-11-30.jsonl.gz", {}, { method })).toEqual({ kind: "file", name: "servers-2026-11-30.jsonl.gz" });
+    expect(route("/data/servers-2026-11-30.jsonl.gz", {}, { method: "POST" }).kind).toBe("pass");
+    for (const url of ["/data/census.csv", "/data/census.json", "/data/", "/data/servers-x/y"]) expect(route(url).kind, url).toBe("pass");
     // /metrics is the front's to answer (its figures merged with the renderer's), whatever the method or query.
     for (const method of ["GET", "HEAD", "POST"]) expect(route("/metrics", {}, { method }), method).toEqual({ kind: "metrics" });
     expect(route("/metrics?x=1").kind).toBe("metrics");

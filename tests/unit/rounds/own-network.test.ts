@@ -355,6 +355,29 @@ describe("the 7-day level", () => {
   }, 60_000);
 });
 
+/** A watch with no queue behind it, recording what it writes. `requeue` answers whether a second probe's place in
+ * the queue could still be withdrawn. */
+function watch(requeue: (server: DueServer) => () => boolean = () => () => false) {
+  const recorded: PersistInput[] = [];
+  const opened: string[] = [];
+  const w = createOwnNetworkWatch({
+    timing: FAST,
+    level: 0,
+    now: () => new Date(),
+    log: () => undefined,
+    requeue,
+    hold: () => undefined,
+    resume: () => undefined,
+    stop: () => undefined,
+    remaining: () => 0,
+    record: (_s, input) => void recorded.push(input),
+    reachable: async () => 0,
+    opened: (m) => void opened.push(m),
+    recovered: () => undefined,
+  });
+  return { w, recorded, opened };
+}
+
 describe("a name that does not exist", () => {
   // The watch fed real probes of names: some resolve (to a loopback host), some get NXDOMAIN from the lookup.
   async function probes(names: string[], origin: string) {
@@ -382,27 +405,6 @@ describe("a name that does not exist", () => {
       out.push({ server, input: { serverId: server.id, roundId: null, obs, results: judge(obs), skipped: false, now: new Date() } });
     }
     return out;
-  }
-
-  function watch() {
-    const recorded: PersistInput[] = [];
-    const opened: string[] = [];
-    const w = createOwnNetworkWatch({
-      timing: FAST,
-      level: 0,
-      now: () => new Date(),
-      log: () => undefined,
-      requeue: () => () => false,
-      hold: () => undefined,
-      resume: () => undefined,
-      stop: () => undefined,
-      remaining: () => 0,
-      record: (_s, input) => void recorded.push(input),
-      reachable: async () => 0,
-      opened: (m) => void opened.push(m),
-      recovered: () => undefined,
-    });
-    return { w, recorded, opened };
   }
 
   let host: LoopbackHost;
@@ -438,6 +440,86 @@ describe("a name that does not exist", () => {
     expect(recorded).toHaveLength(25);
     expect(recorded.every((r) => r.obs.blocked?.kind === "probe_network")).toBe(true);
   }, 60_000);
+});
+
+describe("a second probe that fails before the share can be judged", () => {
+  // A slow round (a loaded machine, a long robots.txt wait) may finish a server's second probe before MIN_HOSTS hosts
+  // were tried: the failure waits for the share's verdict like a first one, so the guard can still find it was ours.
+  test("is held until the share trips, then Not checked, never Failed", async () => {
+    const dead = await startLoopbackHost("127.0.9.2", { mounts: {} });
+    await dead.close();
+    const refused = await probeServer({ url: dead.url("/s0"), transport: "streamable-http" }, { addressPolicy: policy });
+    expect(refused.exchanges.map((e) => e.network)).toEqual(["refused"]);
+    const requeued: number[] = [];
+    const { w, recorded, opened } = watch((server) => (requeued.push(server.id), () => true));
+    // Each server on a host of its own, last read healthy, refused now.
+    const server = (i: number): DueServer => ({
+      id: i,
+      name: `io.test/slow-${i}`,
+      remoteUrl: `http://127.0.10.${i}:${new URL(dead.origin).port}/mcp`,
+      transport: "streamable-http",
+      host: `127.0.10.${i}:${new URL(dead.origin).port}`,
+      needsConfig: null,
+      stateHandshake: "verified",
+    });
+    const input = (s: DueServer): PersistInput => {
+      const obs = { ...refused, url: s.remoteUrl! };
+      return { serverId: s.id, roundId: null, obs, results: judge(obs), skipped: false, now: new Date() };
+    };
+    const settle = (s: DueServer) => {
+      const now = w.settle(s, input(s));
+      if (now) recorded.push(now);
+    };
+    // Two first failures, then their second probes, all before the share counts.
+    for (const i of [1, 2]) settle(server(i));
+    expect(requeued).toEqual([1, 2]);
+    for (const i of [1, 2]) settle(server(i));
+    expect(recorded).toEqual([]);
+    // The rest of the round fails the same way: the share trips, and nothing was Failed.
+    for (let i = 3; i <= MIN_HOSTS + 2; i++) settle(server(i));
+    await w.drained();
+    expect(opened).toHaveLength(1);
+    const first = recorded.filter((r) => r.serverId <= 2);
+    expect(first).toHaveLength(2);
+    for (const r of first) {
+      expect(r.obs.blocked?.kind).toBe("probe_network");
+      expect(r.results.find((c) => c.check === "handshake")!.state).toBe("not_checked");
+    }
+    expect(recorded.every((r) => r.results.find((c) => c.check === "handshake")!.state !== "failed")).toBe(true);
+  });
+
+  test("is written Failed once the share counts and says the network is fine", async () => {
+    const dead = await startLoopbackHost("127.0.9.3", { mounts: {} });
+    await dead.close();
+    const refused = await probeServer({ url: dead.url("/s0"), transport: "streamable-http" }, { addressPolicy: policy });
+    const healthy = await startLoopbackHost("127.0.9.4", { mounts: { "/s0": zooMount("modern-healthy-paged", "/s0") } });
+    const read = await probeServer({ url: healthy.url("/s0"), transport: "streamable-http" }, { addressPolicy: policy });
+    await healthy.close();
+    const { w, recorded } = watch(() => () => true);
+    const server = (i: number): DueServer => ({
+      id: i,
+      name: `io.test/one-down-${i}`,
+      remoteUrl: `http://127.0.11.${i}:80/mcp`,
+      transport: "streamable-http",
+      host: `127.0.11.${i}:80`,
+      needsConfig: null,
+      stateHandshake: "verified",
+    });
+    const settle = (s: DueServer, obs: typeof read) => {
+      const o = { ...obs, url: s.remoteUrl! };
+      const now = w.settle(s, { serverId: s.id, roundId: null, obs: o, results: judge(o), skipped: false, now: new Date() });
+      if (now) recorded.push(now);
+    };
+    settle(server(1), refused);
+    settle(server(1), refused);
+    expect(recorded).toEqual([]);
+    for (let i = 2; i <= MIN_HOSTS + 1; i++) settle(server(i), read);
+    const down = recorded.find((r) => r.serverId === 1)!;
+    expect(down.results.find((c) => c.check === "handshake")!.state).toBe("failed");
+    expect(down.results.find((c) => c.check === "handshake")!.reason).toContain("it failed twice");
+    await w.drained();
+    expect(recorded).toHaveLength(MIN_HOSTS + 1);
+  });
 });
 
 describe("robots.txt while a host is unreachable", () => {

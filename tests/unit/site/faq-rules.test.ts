@@ -143,6 +143,7 @@ const DESIGN_RULES = [
   "6-rounds-stale",
   "6-cross-read-alert",
   "6-probe-network",
+  "6-region-down",
   "6-database-unwritable",
   "6-status",
   "6-webhook",
@@ -151,6 +152,13 @@ const DESIGN_RULES = [
   "6-only-cross-reader",
   "6-explained",
   "6-cross-reader-politeness",
+  "8-primary",
+  "8-confirmation",
+  "8-quorum",
+  "8-regional-note",
+  "8-region-down",
+  "8-politeness",
+  "8-default",
 ] as const;
 
 const rules = RULE_INDEX.flatMap((g) => g.rules);

@@ -6,21 +6,29 @@ import { CJK_RUN, EN_RUN, type Shingles, sharedRuns, shingles, withoutWireQuotes
 
 const repoRoot = path.resolve(__dirname, "../../..");
 /** The clone a local clone was made from (its origin remote, when that is a path on this machine). */
-function originCheckout(): string | null {
+function originCheckout(dir: string): string | null {
   try {
-    const url = execFileSync("git", ["config", "--get", "remote.origin.url"], { cwd: repoRoot, encoding: "utf8" }).trim();
+    const url = execFileSync("git", ["config", "--get", "remote.origin.url"], { cwd: dir, encoding: "utf8" }).trim();
     return url && path.isAbsolute(url) && existsSync(url) ? url : null;
   } catch {
     return null;
   }
 }
 
-// CI lays shared/ beside the clone; a clone of a local checkout finds it beside that checkout; SEEDS_DIR
-// points elsewhere when neither holds.
-const origin = originCheckout();
+/** This checkout and the local clones it was made from, nearest first (CI's Node 24 run tests a clone of the CI clone). */
+function checkouts(): string[] {
+  const out = [repoRoot];
+  for (let next = originCheckout(repoRoot); next && out.length < 5 && !out.includes(next); next = originCheckout(next)) out.push(next);
+  return out;
+}
+
+// CI lays shared/ beside the clone; a clone of a local checkout finds it beside that checkout (or the one that was
+// cloned from); SEEDS_DIR points elsewhere when none holds.
 const seedsDir =
   process.env.SEEDS_DIR ??
-  [path.resolve(repoRoot, "../shared/seeds"), ...(origin ? [path.resolve(origin, "../shared/seeds")] : [])].find((d) => existsSync(d)) ??
+  checkouts()
+    .map((c) => path.resolve(c, "../shared/seeds"))
+    .find((d) => existsSync(d)) ??
   path.resolve(repoRoot, "../shared/seeds");
 
 const SKIP = [/(^|\/)package-lock\.json$/, /^db\/migrations\/meta\//, /\.(png|jpe?g|gif|ico|webp|woff2?|sqlite|db)$/i];

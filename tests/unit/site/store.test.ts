@@ -36,18 +36,20 @@ describe("site queries over the seeded fleet", () => {
     const total = rows.reduce((n, r) => n + r.count, 0);
     expect(rows.map((r) => r.protocolVersion).sort()).toEqual(["2025-03-26", "2025-06-18", "2026-07-28"]);
     // 60 verified bulk servers, weather, quotes, the hostile one, the two healthy 0.13.0 ones (several remotes,
-    // a certificate due), the long name and the 0.14.0 one with observations; the retired server is not counted.
-    expect(total).toBe(67);
-    expect(countServers(seeded.db)).toEqual({ inRegistry: 133, left: 1 });
+    // a certificate due), the long name, the 0.14.0 one with observations and the one read by regions a and c; the
+    // retired server is not counted.
+    expect(total).toBe(68);
+    expect(countServers(seeded.db)).toEqual({ inRegistry: 134, left: 1 });
   });
 
   test("the complete-read census counts malformed but complete lists as read and endless ones as not", () => {
     const rows = completeReadCensus(seeded.db);
     const count = (complete: boolean, state?: string) =>
       rows.filter((r) => r.complete === complete && (state === undefined || r.toolsList === state)).reduce((n, r) => n + r.count, 0);
-    // weather, quotes, the hostile one, two 0.13.0 ones, the long name, the poisoned one and 52 bulk servers; 8 bulk lists with a
+    // weather, quotes, the hostile one, two 0.13.0 ones, the long name, the poisoned one, the regional one and 52 bulk
+    // servers; 8 bulk lists with a
     // duplicate name; the rest (the Invalid Host one among them) not read to the end.
-    expect(count(true, "verified")).toBe(59);
+    expect(count(true, "verified")).toBe(60);
     expect(count(true, "observed_risk")).toBe(8);
     expect(count(false)).toBe(65);
     expect(rows.some((r) => !r.complete && r.toolsList === "observed_risk")).toBe(true); // the cursor loop
