@@ -69,6 +69,7 @@ async function main(): Promise<void> {
     );
     const limitOf = () => 1;
     // A warm-up so the modules and statements are ready before anything is measured.
+    await probes(createHostGate({ limitOf }));
     await probes(createHostGate({ db: open("warm.db"), limitOf }));
     const floor = await probes(createHostGate({ limitOf }));
     const alone = await probes(createHostGate({ db: open("alone.db"), limitOf }));

@@ -388,7 +388,13 @@ class HostLedger {
   /** One read per poll: renews this process's row (and leases) every third of their lifetime, and moves between modes. */
   private checkHolders(): void {
     const db = this.shared;
-    if (!db) return this.stopPolling();
+    if (!db) {
+      // Closed: requests waiting for a hand-over go on, paced by this process alone.
+      const hosts = [...this.joining];
+      this.stopPolling();
+      for (const host of hosts) this.pump(host, this.stateOf(host));
+      return;
+    }
     const nowMs = Date.now();
     try {
       if (nowMs - this.renewedMs >= SLOT_TTL_MS / 3) {

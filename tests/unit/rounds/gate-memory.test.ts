@@ -8,21 +8,10 @@ import { putRobots } from "@/lib/store/optouts";
 import type { ChildReply, ChildRequest, ChildSpan } from "../../fixtures/gate-child";
 import { countStatements } from "../../fixtures/statements";
 import { tempDb } from "../store/helpers";
+import { maxOverlap } from "./spans";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const DELAY_MS = 300;
-
-function maxOverlap(spans: ChildSpan[]): number {
-  const edges = spans.flatMap((s) => [
-    [s.start, 1],
-    [s.end, -1],
-  ]) as [number, number][];
-  edges.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-  let n = 0;
-  let peak = 0;
-  for (const [, d] of edges) peak = Math.max(peak, (n += d));
-  return peak;
-}
 
 /** `workers` requests at once to `host`, `perWorker` each in a row, each holding its slot `holdMs`. */
 async function requests(gate: RoundHostGate, host: string, workers: number, perWorker: number, holdMs: number, into: ChildSpan[]) {

@@ -5,10 +5,9 @@ import { closeDb, openDb, type Db } from "@/db/client";
 import { createHostGate, SLOT_LINGER_MS } from "@/lib/rounds/host-gate";
 import { putRobots } from "@/lib/store/optouts";
 import { tempDb } from "../store/helpers";
+import { maxOverlap, type Span } from "./spans";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-type Span = { who: string; start: number; end: number };
 
 /** Takes the gate for `host`, holds it `ms`, records the span. */
 async function hold(gate: ReturnType<typeof createHostGate>, host: string, who: string, ms: number, spans: Span[]): Promise<void> {
@@ -17,18 +16,6 @@ async function hold(gate: ReturnType<typeof createHostGate>, host: string, who: 
   await sleep(ms);
   spans.push({ who, start, end: Date.now() });
   release();
-}
-
-function maxOverlap(spans: Span[]): number {
-  const edges = spans.flatMap((s) => [
-    [s.start, 1],
-    [s.end, -1],
-  ]) as [number, number][];
-  edges.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-  let n = 0;
-  let peak = 0;
-  for (const [, d] of edges) peak = Math.max(peak, (n += d));
-  return peak;
 }
 
 describe("one gate per host across processes sharing the database", () => {
