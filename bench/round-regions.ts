@@ -26,6 +26,8 @@ export interface BenchRegions {
   /** CPU seconds used so far by the agents together, and by the broker. */
   cpu(): { agents: number; broker: number };
   stop(): Promise<void>;
+  /** SIGKILL to the agents and the broker at once, for a bench that must exit now (its time limit, a signal). */
+  killNow(): void;
 }
 
 /** Debian's nats-server with the configuration `npm run nats-config` writes, and one `npm run agent` process per region
@@ -50,6 +52,11 @@ export async function startBenchRegions(regions: string[], niceness: number): Pr
       return { agents: cpuSeconds(agents.map((a) => a.pid)), broker: pid ? cpuSeconds([pid]) : 0 };
     },
     stop,
+    killNow: () => {
+      for (const a of agents) a.child.kill("SIGKILL");
+      const pid = broker.pid();
+      if (pid) process.kill(pid, "SIGKILL");
+    },
   };
 }
 

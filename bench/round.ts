@@ -324,11 +324,23 @@ function matches(server: FleetServer, stored: StoredRow | undefined): boolean {
 }
 
 async function orchestrate(): Promise<void> {
+  // Agents and the broker are no children over IPC: a bench that exits early ends them itself.
+  let regions: Awaited<ReturnType<typeof startBenchRegions>> | undefined;
   const hardStop = setTimeout(() => {
     console.error(`[bench:round] gave up after ${WHOLE_RUN_LIMIT_MS / 60_000} min`);
+    regions?.killNow();
     process.exit(2);
   }, WHOLE_RUN_LIMIT_MS);
   hardStop.unref();
+  for (const [signal, code] of [
+    ["SIGINT", 130],
+    ["SIGTERM", 143],
+  ] as const) {
+    process.once(signal, () => {
+      regions?.killNow();
+      process.exit(code);
+    });
+  }
 
   console.log(`[bench:round] ${os.cpus().length} cores, node ${process.version}`);
   console.log(
@@ -374,7 +386,7 @@ async function orchestrate(): Promise<void> {
       console.log(
         `\n[bench:round] 2/${steps} the same round through ${REGIONS.length} regions (${REGIONS.join(", ")}): nats-server, one \`npm run agent\` per region (nice ${RENDERER_NICENESS}, as the round), NATS_URL and PROBE_REGIONS set for the round; fresh database ${regionsDbPath}`,
       );
-      const regions = await startBenchRegions(REGIONS, RENDERER_NICENESS);
+      regions = await startBenchRegions(REGIONS, RENDERER_NICENESS);
       try {
         const cpu0 = regions.cpu();
         const measured = await measuredRound(regionsDbPath, ready.registryUrl, pages, regions.env);
@@ -388,6 +400,7 @@ async function orchestrate(): Promise<void> {
         };
       } finally {
         await regions.stop();
+        regions = undefined;
       }
     }
 
