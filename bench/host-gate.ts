@@ -1,7 +1,7 @@
 // npm run bench:host-gate: what the host gate of architecture.md §2.5 costs per request, in one run: without a database
-// (the floor: the gate's own bookkeeping), on a database this process has to itself, and on a database another process
-// works on at the same time (a child running the same probes on the same hosts, so slots go back and forth and waits
-// are recorded). Every mode runs the same probes: BENCH_PROBES (20000) probes of BENCH_REQUESTS (8) requests in a row,
+// (the floor: the gate's own bookkeeping), on a database this process has to itself (slots kept in memory), and on a
+// database another process works on at the same time (a child running the same probes on the same hosts, already on the
+// gate in memory: this process waits for its hand-over, then slots go back and forth as leases and waits are recorded). Every mode runs the same probes: BENCH_PROBES (20000) probes of BENCH_REQUESTS (8) requests in a row,
 // BENCH_CONCURRENCY (64) at once, over BENCH_HOSTS (200) hosts with one request in flight each; a request holds its
 // slot for one turn of the event loop. Prints this process's CPU per request and SQLite statements per request.
 import fs from "node:fs";
@@ -69,6 +69,7 @@ async function main(): Promise<void> {
     );
     const limitOf = () => 1;
     // A warm-up so the modules and statements are ready before anything is measured.
+    await probes(createHostGate({ limitOf }));
     await probes(createHostGate({ db: open("warm.db"), limitOf }));
     const floor = await probes(createHostGate({ limitOf }));
     const alone = await probes(createHostGate({ db: open("alone.db"), limitOf }));
@@ -76,7 +77,12 @@ async function main(): Promise<void> {
     const sharedDb = open("shared.db");
     const other = forkTs(new URL(import.meta.url).pathname, "other", { BENCH_SHARED_DB: sharedFile });
     await nextMessage(other, "ready", 60_000);
-    const shared = await probes(createHostGate({ db: sharedDb, limitOf }));
+    // The child is alone on the gate (in memory) until this process asks: its first slot waits for the hand-over.
+    const sharedGate = createHostGate({ db: sharedDb, limitOf });
+    const asked = performance.now();
+    (await sharedGate.acquire("handover.example:443"))();
+    const handOverMs = performance.now() - asked;
+    const shared = await probes(sharedGate);
     other.send("stop");
     const otherDone = await nextMessage<{ type: "done"; requests: number }>(other, "done", 120_000);
     await stopChild(other);
@@ -86,7 +92,9 @@ async function main(): Promise<void> {
       ["database, this process alone", alone],
       ["database, another process on it", shared],
     ] as const;
-    console.log(`[bench:host-gate] the other process sent ${fmt.n(otherDone.requests)} requests to the same hosts meanwhile`);
+    console.log(
+      `[bench:host-gate] the other process sent ${fmt.n(otherDone.requests)} requests to the same hosts meanwhile; this process's first slot came ${handOverMs.toFixed(0)} ms after it asked (the other's hand-over)`,
+    );
     printTable(
       `bench:host-gate: ${fmt.n(n)} requests per mode`,
       ["mode", "wall", "CPU µs/request", "vs no database", "statements/request", "of them writes"],
@@ -103,6 +111,7 @@ async function main(): Promise<void> {
       JSON.stringify({
         bench: "host-gate",
         requests: n,
+        handOverMs: Math.round(handOverMs),
         modes: Object.fromEntries(
           rows.map(([label, m]) => [
             label,
@@ -129,6 +138,8 @@ async function other(file: string): Promise<void> {
   let stop = false;
   let requests = 0;
   process.on("message", (m) => void (m === "stop" && (stop = true)));
+  // On the gate before the parent asks, so the parent arrives while this process keeps its slots in memory.
+  (await gate.acquire("handover.example:443"))();
   process.send!({ type: "ready" });
   await pool(
     Array.from({ length: CONCURRENCY }, (_, i) => i),

@@ -305,6 +305,15 @@ export const hostWaits = sqliteTable(
   (t) => [primaryKey({ columns: [t.host, t.holder] })],
 );
 
+/** A process using the host gate on this file (architecture.md §2.5), renewed while it lives; it lapses at `expiresMs`
+ * if the process dies. `shared` is false while the process, alone on the file, keeps its slots in memory: a process that
+ * arrives takes no slot before every other holder has written its slots and last ends here and set `shared`. */
+export const hostGateHolders = sqliteTable("host_gate_holders", {
+  holder: text("holder").primaryKey(),
+  shared: integer("shared", { mode: "boolean" }).notNull(),
+  expiresMs: integer("expires_ms").notNull(),
+});
+
 export const ROUND_STATUSES = ["running", "done", "failed", "abandoned"] as const;
 
 export const rounds = sqliteTable(

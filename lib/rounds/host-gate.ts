@@ -2,7 +2,19 @@ import os from "node:os";
 import { randomBytes } from "node:crypto";
 import type { Db } from "../../db/client";
 import { isSlowDown, parseRetryAfter, type HostGate } from "../probe/host-gate";
-import { forgetHostHolder, othersWaitFor, renewHostSlots, returnHostSlots, takeHostSlot } from "../store/host-gate";
+import {
+  forgetHostHolder,
+  hostPaceOf,
+  joinHostGate,
+  keepHostSlotsInMemory,
+  othersInMemory,
+  othersOnHostGate,
+  othersWaitFor,
+  renewHostSlots,
+  returnHostSlots,
+  shareHostSlots,
+  takeHostSlot,
+} from "../store/host-gate";
 
 /** How long a 429 without Retry-After pauses its host (the server itself is rescheduled by its own rule). */
 export const PAUSE_WITHOUT_RETRY_AFTER_MS = 60_000;
@@ -14,6 +26,10 @@ export const SLOT_LINGER_MS = 20;
 export const SLOT_TTL_MS = 60_000;
 /** How often a process waiting for a slot another process holds asks again. */
 export const SLOT_POLL_MS = 50;
+/** How often a process checks the gate's other holders: alone, whether one arrived; sharing, whether it is alone again. */
+export const HOLDERS_POLL_MS = 50;
+/** A process sharing the gate goes back to keeping its slots in memory once it has been alone this long. */
+export const ALONE_AFTER_MS = 1_000;
 /** A waiting process that stops asking loses its place in the line after this long. */
 const WAIT_TTL_MS = 5_000;
 /** No request lasts this long (the probe's deadline is a minute): a slot still held then was never given back, and
@@ -117,8 +133,10 @@ function ledgerFor(db: Db): HostLedger {
   return l;
 }
 
-/** A slot: a lease in the database (null without one). */
-type Slot = number | null;
+/** A slot: its lease in the database, or null while it is kept in memory (or there is no database). */
+interface Slot {
+  lease: number | null;
+}
 
 interface Waiter {
   limit: () => number;
@@ -126,10 +144,15 @@ interface Waiter {
 }
 
 interface HostState {
-  inFlight: number;
+  /** Slots in use by this process's requests. */
+  active: Set<Slot>;
   /** When this process's last request to the host ended (ms since the epoch). */
   lastEndMs: number;
-  /** Slots held and not in use, kept for the next request. */
+  /** Whether `lastEndMs` is newer than what the database was last told. */
+  unsaved: boolean;
+  /** The memory spell whose database figures (last end, stored Crawl-delay) this host has read. */
+  loaded: number;
+  /** Leased slots held and not in use, kept for the next request. */
   idle: Slot[];
   waiters: Waiter[];
   retry?: NodeJS.Timeout;
@@ -138,14 +161,27 @@ interface HostState {
   waitingSince?: number;
 }
 
+/**
+ * How this process uses the gate on its database (architecture.md §2.5): `out` (not on it), `joining` (another process
+ * keeps slots in memory; none may be taken before it has handed them over), `memory` (alone: slots are counted here and
+ * nothing per request goes to the database), `shared` (every slot is a lease).
+ */
+type Mode = "out" | "joining" | "memory" | "shared";
+
 class HostLedger {
   private readonly holder = `${os.hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
   private readonly hosts = new Map<string, HostState>();
   /** Crawl-delays learned from robots.txt in this process, and from other processes through the database. */
   private readonly delays = new Map<string, number>();
   private readonly stored = new Map<string, number>();
-  private renewal?: NodeJS.Timeout;
-  private held = 0;
+  private mode: Mode = "out";
+  /** Counts the spells in memory mode: a host reads the database's figures once per spell. */
+  private spell = 0;
+  private poll?: NodeJS.Timeout;
+  private renewedMs = 0;
+  private aloneSinceMs?: number;
+  /** Hosts whose requests wait for the hand-over of the process in memory. */
+  private readonly joining = new Set<string>();
 
   constructor(private readonly db: Db | undefined) {}
 
@@ -185,29 +221,32 @@ class HostLedger {
     });
   }
 
-  /** Gives every kept slot back to the database. */
+  /** Gives every kept slot back to the database; with no request in flight or waiting, leaves the gate. */
   settle(): void {
     for (const [host, st] of this.hosts) this.giveBack(host, st);
+    for (const st of this.hosts.values()) if (st.active.size > 0 || st.waiters.length > 0) return;
+    this.leave();
   }
 
   private stateOf(host: string): HostState {
     let st = this.hosts.get(host);
-    if (!st) this.hosts.set(host, (st = { inFlight: 0, lastEndMs: -Infinity, idle: [], waiters: [] }));
+    if (!st) this.hosts.set(host, (st = { active: new Set(), lastEndMs: -Infinity, unsaved: false, loaded: -1, idle: [], waiters: [] }));
     return st;
   }
 
   private pump(host: string, st: HostState): void {
     try {
+      if (st.waiters.length === 0 || !this.ready(host, st)) return;
       while (st.waiters.length > 0) {
         const w = st.waiters[0]!;
         const delay = this.crawlDelayMs(host);
-        if (st.inFlight >= (delay > 0 ? 1 : Math.max(1, w.limit()))) return;
+        if (st.active.size >= (delay > 0 ? 1 : Math.max(1, w.limit()))) return;
         const nowMs = Date.now();
         if (delay > 0 && nowMs < st.lastEndMs + delay) return this.retryIn(host, st, st.lastEndMs + delay - nowMs);
         const slot = this.slotFor(host, st, w, nowMs);
         if (slot === undefined) return;
         st.waiters.shift();
-        st.inFlight++;
+        st.active.add(slot);
         w.grant(slot);
       }
     } finally {
@@ -215,10 +254,39 @@ class HostLedger {
     }
   }
 
-  /** A kept slot if no other process waits for this host, else a new lease; undefined when none is free yet. */
+  /** Whether slots to `host` may be taken now: joins the gate first, and in memory reads the host's stored pace once. */
+  private ready(host: string, st: HostState): boolean {
+    const db = this.shared;
+    if (!db) return true;
+    if (this.mode === "out" && !this.join(db)) {
+      this.retryIn(host, st, SLOT_POLL_MS);
+      return false;
+    }
+    if (this.mode === "joining") {
+      st.waitingSince ??= Date.now();
+      this.joining.add(host);
+      return false;
+    }
+    if (this.mode === "memory" && st.loaded !== this.spell) {
+      try {
+        const pace = hostPaceOf(db, host);
+        if (pace.lastEndMs !== null) st.lastEndMs = Math.max(st.lastEndMs, pace.lastEndMs);
+        if (pace.crawlDelayMs > 0) this.stored.set(host, pace.crawlDelayMs);
+        else this.stored.delete(host);
+        st.loaded = this.spell;
+      } catch {
+        this.retryIn(host, st, SLOT_POLL_MS);
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** A slot: in memory when alone; else a kept slot if no other process waits for this host, or a new lease; undefined
+   * when none is free yet. */
   private slotFor(host: string, st: HostState, w: Waiter, nowMs: number): Slot | undefined {
     const db = this.shared;
-    if (!db) return st.idle.pop() ?? null;
+    if (!db || this.mode === "memory") return { lease: null };
     if (st.idle.length > 0) {
       if (!othersWaitFor(db, host, this.holder, nowMs)) return st.idle.pop()!;
       this.giveBack(host, st);
@@ -249,15 +317,14 @@ class HostLedger {
       return undefined;
     }
     st.waitingSince = undefined;
-    this.held++;
-    this.keepRenewing();
-    return answer.leaseId;
+    return { lease: answer.leaseId };
   }
 
   private release(host: string, st: HostState, slot: Slot): void {
-    st.inFlight--;
+    st.active.delete(slot);
     st.lastEndMs = Math.max(st.lastEndMs, Date.now());
-    st.idle.push(slot);
+    st.unsaved = true;
+    if (slot.lease !== null) st.idle.push(slot);
     this.pump(host, st);
   }
 
@@ -283,51 +350,147 @@ class HostLedger {
   private giveBack(host: string, st: HostState): void {
     clearTimeout(st.linger);
     st.linger = undefined;
-    const slots = st.idle.splice(0).filter((s): s is number => s !== null);
-    if (slots.length === 0) return;
-    this.held -= slots.length;
+    const slots = st.idle.splice(0).map((s) => s.lease!);
     const db = this.shared;
-    if (!db) return;
+    if (slots.length === 0 || !db) return;
     try {
       returnHostSlots(db, host, slots, st.lastEndMs);
+      st.unsaved = false;
     } catch {
       // Not given back: the leases lapse on their own after SLOT_TTL_MS.
     }
-    if (this.held === 0) this.stopRenewing();
   }
 
-  private keepRenewing(): void {
-    if (this.renewal) return;
-    this.renewal = setInterval(() => {
-      const open = this.shared;
-      if (!open || this.held === 0) return this.stopRenewing();
-      try {
-        renewHostSlots(open, this.holder, Date.now(), Date.now() + SLOT_TTL_MS);
-      } catch {
-        // The next tick tries again, well before the leases lapse.
-      }
-    }, SLOT_TTL_MS / 3);
-    this.renewal.unref?.();
+  /** Writes this process's row: alone, it keeps its slots in memory; else it takes them as leases, once every process
+   * that kept slots in memory has handed them over (`joining` until then). */
+  private join(db: Db): boolean {
+    const nowMs = Date.now();
+    let answer: ReturnType<typeof joinHostGate>;
+    try {
+      answer = joinHostGate(db, this.holder, nowMs, nowMs + SLOT_TTL_MS);
+    } catch {
+      return false;
+    }
+    this.renewedMs = nowMs;
+    this.aloneSinceMs = undefined;
+    if (answer === "alone") this.enterMemory();
+    else this.mode = answer === "wait" ? "joining" : "shared";
+    this.poll ??= setInterval(() => this.checkHolders(), HOLDERS_POLL_MS);
+    this.poll.unref?.();
     holding.add(this);
-    if (holding.size === 1 && !exitHooked) {
+    if (!exitHooked) {
       exitHooked = true;
       process.once("exit", () => holding.forEach((l) => l.forget()));
     }
+    return true;
   }
 
-  private stopRenewing(): void {
-    clearInterval(this.renewal);
-    this.renewal = undefined;
+  /** One read per poll: renews this process's row (and leases) every third of their lifetime, and moves between modes. */
+  private checkHolders(): void {
+    const db = this.shared;
+    if (!db) {
+      // Closed: requests waiting for a hand-over go on, paced by this process alone.
+      const hosts = [...this.joining];
+      this.stopPolling();
+      for (const host of hosts) this.pump(host, this.stateOf(host));
+      return;
+    }
+    const nowMs = Date.now();
+    try {
+      if (nowMs - this.renewedMs >= SLOT_TTL_MS / 3) {
+        renewHostSlots(db, this.holder, nowMs, nowMs + SLOT_TTL_MS);
+        this.renewedMs = nowMs;
+      }
+      if (this.mode === "joining" && !othersInMemory(db, this.holder, nowMs)) {
+        this.mode = "shared";
+        const hosts = [...this.joining];
+        this.joining.clear();
+        for (const host of hosts) this.pump(host, this.stateOf(host));
+      } else if (this.mode === "memory" && othersOnHostGate(db, this.holder, nowMs)) {
+        this.handOver(db, nowMs);
+      } else if (this.mode === "shared") {
+        if (othersOnHostGate(db, this.holder, nowMs)) this.aloneSinceMs = undefined;
+        else if (
+          nowMs - (this.aloneSinceMs ??= nowMs) >= ALONE_AFTER_MS &&
+          keepHostSlotsInMemory(db, this.holder, nowMs, nowMs + SLOT_TTL_MS)
+        )
+          this.backToMemory();
+      }
+    } catch {
+      // The database is busy: the next poll asks again, well before anything lapses.
+    }
+  }
+
+  /** Another process arrived: the slots in flight become leases and the last ends are written, with this process's row
+   * marked shared, in one transaction; the arriving process takes no slot before it sees that. */
+  private handOver(db: Db, nowMs: number): void {
+    const slots: { host: string; slot: Slot }[] = [];
+    for (const [host, st] of this.hosts) for (const slot of st.active) if (slot.lease === null) slots.push({ host, slot });
+    const ids = shareHostSlots(
+      db,
+      this.holder,
+      slots.map((s) => s.host),
+      this.unsavedEnds(),
+      nowMs + SLOT_TTL_MS,
+    );
+    slots.forEach((s, i) => (s.slot.lease = ids[i]!));
+    for (const st of this.hosts.values()) st.unsaved = false;
+    this.mode = "shared";
+    this.aloneSinceMs = undefined;
+  }
+
+  /** Alone again (its leases were dropped with the database's row saying so): slots are counted in memory. */
+  private backToMemory(): void {
+    for (const st of this.hosts.values()) {
+      clearTimeout(st.linger);
+      st.linger = undefined;
+      st.idle = [];
+      st.waitingSince = undefined;
+      for (const slot of st.active) slot.lease = null;
+      if (st.lastEndMs > -Infinity) st.unsaved = true;
+    }
+    this.enterMemory();
+  }
+
+  private enterMemory(): void {
+    this.mode = "memory";
+    this.spell++;
+  }
+
+  private unsavedEnds(): Map<string, number> {
+    const ends = new Map<string, number>();
+    for (const [host, st] of this.hosts) if (st.unsaved) ends.set(host, st.lastEndMs);
+    return ends;
+  }
+
+  private stopPolling(): void {
+    clearInterval(this.poll);
+    this.poll = undefined;
+    this.mode = "out";
+    this.joining.clear();
     holding.delete(this);
   }
 
-  /** Drops this process's leases and waits (it is exiting). */
+  /** Leaves the gate when nothing is in flight: the last ends are written and this process's rows dropped. */
+  private leave(): void {
+    if (this.mode === "out") return;
+    this.forget();
+    this.stopPolling();
+  }
+
+  /** Drops this process's leases, waits and row, after writing the last ends it kept (it is leaving or exiting). */
   forget(): void {
     const db = this.shared;
-    if (db) forgetHostHolder(db, this.holder);
+    if (!db || this.mode === "out") return;
+    try {
+      forgetHostHolder(db, this.holder, this.unsavedEnds());
+      for (const st of this.hosts.values()) st.unsaved = false;
+    } catch {
+      // The rows lapse on their own after SLOT_TTL_MS.
+    }
   }
 }
 
-// Ledgers holding leases: a process that exits hands them back instead of leaving them to lapse.
+// Ledgers on the gate: a process that exits hands its slots back instead of leaving them to lapse.
 const holding = new Set<HostLedger>();
 let exitHooked = false;

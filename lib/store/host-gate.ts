@@ -4,7 +4,8 @@ import type { Db } from "../../db/client";
 // The cross-process half of the host gate (architecture.md §2.5): request slots per host as leases in SQLite, so a round in
 // the CLI and the site's cross-reader never send to one host at once, and a Crawl-delay counts from the last request
 // any of them sent. Every call is one short statement or transaction; the hot path (a slot reused by the process
-// that holds it) only reads, and a free slot is taken in one statement.
+// that holds it) only reads, and a free slot is taken in one statement. A process alone on the file keeps its slots in
+// memory and only says so in host_gate_holders; the hand-over below writes them here when another process arrives.
 
 export type SlotAnswer =
   | { granted: true; leaseId: number; crawlDelayMs: number }
@@ -51,6 +52,20 @@ const SQL = {
   renew: "UPDATE host_leases SET expires_ms = ? WHERE holder = ?",
   forgetLeases: "DELETE FROM host_leases WHERE holder = ?",
   forgetWaits: "DELETE FROM host_waits WHERE holder = ?",
+  // Holders: every process using the gate on this file, and whether its slots are in the tables above.
+  dropLapsedHolders: "DELETE FROM host_gate_holders WHERE expires_ms <= ?",
+  putHolder:
+    "INSERT INTO host_gate_holders (holder, shared, expires_ms) VALUES (?, ?, ?) ON CONFLICT (holder) DO UPDATE SET shared = excluded.shared, expires_ms = excluded.expires_ms",
+  renewHolder: "UPDATE host_gate_holders SET expires_ms = ? WHERE holder = ?",
+  forgetHolder: "DELETE FROM host_gate_holders WHERE holder = ?",
+  // Another live process on the gate: a holder, or a lease or a wait of a process that never wrote a holder row.
+  anyOther: `SELECT EXISTS (SELECT 1 FROM host_gate_holders WHERE holder <> @holder AND expires_ms > @now)
+    OR EXISTS (SELECT 1 FROM host_leases WHERE holder <> @holder AND expires_ms > @now)
+    OR EXISTS (SELECT 1 FROM host_waits WHERE holder <> @holder AND expires_ms > @now) AS other`,
+  unacked: "SELECT 1 FROM host_gate_holders WHERE holder <> ? AND expires_ms > ? AND shared = 0 LIMIT 1",
+  lease: "INSERT INTO host_leases (host, holder, expires_ms) VALUES (?, ?, ?)",
+  pace: `SELECT (SELECT last_end_ms FROM host_gate WHERE host = @host) AS lastEnd,
+    (SELECT crawl_delay_seconds FROM robots_cache WHERE host = @host) AS delay`,
 } as const;
 
 type Statements = Record<keyof typeof SQL, Statement>;
@@ -122,15 +137,95 @@ export function renewHostSlots(db: Db, holder: string, nowMs: number, expiresMs:
   const s = statements(db);
   db.$client.transaction(() => {
     s.renew.run(expiresMs, holder);
+    s.renewHolder.run(expiresMs, holder);
     s.dropAllExpired.run(nowMs);
   })();
 }
 
-/** Drops every slot and wait of `holder` (a gate that is closed). */
-export function forgetHostHolder(db: Db, holder: string): void {
+/** Drops every slot, wait and the holder row of `holder` (a gate that is closed or idle), after writing the last ends
+ * it kept in memory. */
+export function forgetHostHolder(db: Db, holder: string, lastEnds: ReadonlyMap<string, number> = new Map()): void {
   const s = statements(db);
-  db.$client.transaction(() => {
-    s.forgetLeases.run(holder);
-    s.forgetWaits.run(holder);
-  })();
+  db.$client
+    .transaction(() => {
+      for (const [host, ms] of lastEnds) s.ended.run(host, Math.round(ms));
+      s.forgetLeases.run(holder);
+      s.forgetWaits.run(holder);
+      s.forgetHolder.run(holder);
+    })
+    .immediate();
+}
+
+/** How a process joins the gate: `alone` (no other live process: it keeps its slots in memory), `wait` (another
+ * process keeps slots in memory: take none before it has handed them over), `shared` (take slots here). */
+export type JoinAnswer = "alone" | "wait" | "shared";
+
+/** Writes `holder`'s row; alone on the file it says so in the same transaction, so a process that arrives after it sees
+ * that it must wait for the hand-over. */
+export function joinHostGate(db: Db, holder: string, nowMs: number, expiresMs: number): JoinAnswer {
+  const s = statements(db);
+  return db.$client
+    .transaction((): JoinAnswer => {
+      s.dropLapsedHolders.run(nowMs);
+      const alone = !otherLive(s, holder, nowMs);
+      s.putHolder.run(holder, alone ? 0 : 1, expiresMs);
+      if (alone) return "alone";
+      return s.unacked.get(holder, nowMs) === undefined ? "shared" : "wait";
+    })
+    .immediate();
+}
+
+/** Whether another live process uses the gate (a process in memory polls this, once per interval). */
+export function othersOnHostGate(db: Db, holder: string, nowMs: number): boolean {
+  return otherLive(statements(db), holder, nowMs);
+}
+
+/** Whether another live process still keeps its slots in memory (an arriving process waits until none does). */
+export function othersInMemory(db: Db, holder: string, nowMs: number): boolean {
+  return statements(db).unacked.get(holder, nowMs) !== undefined;
+}
+
+/** The hand-over: leases for the slots `holder` has in flight (one per entry of `hosts`; their ids in that order), the
+ * last ends it kept, and its row marked shared, in one transaction. */
+export function shareHostSlots(
+  db: Db,
+  holder: string,
+  hosts: readonly string[],
+  lastEnds: ReadonlyMap<string, number>,
+  expiresMs: number,
+): number[] {
+  const s = statements(db);
+  return db.$client
+    .transaction(() => {
+      const ids = hosts.map((host) => Number(s.lease.run(host, holder, expiresMs).lastInsertRowid));
+      for (const [host, ms] of lastEnds) s.ended.run(host, Math.round(ms));
+      s.putHolder.run(holder, 1, expiresMs);
+      return ids;
+    })
+    .immediate();
+}
+
+/** Back to memory when no other live process uses the gate: `holder`'s leases and waits go, its row says so; false
+ * (nothing changed) when another process is there after all. */
+export function keepHostSlotsInMemory(db: Db, holder: string, nowMs: number, expiresMs: number): boolean {
+  const s = statements(db);
+  return db.$client
+    .transaction(() => {
+      if (otherLive(s, holder, nowMs)) return false;
+      s.forgetLeases.run(holder);
+      s.forgetWaits.run(holder);
+      s.putHolder.run(holder, 0, expiresMs);
+      return true;
+    })
+    .immediate();
+}
+
+/** What the database knows of a host's pace: when the last request any process sent ended, and the stored Crawl-delay. */
+export function hostPaceOf(db: Db, host: string): { lastEndMs: number | null; crawlDelayMs: number } {
+  const row = statements(db).pace.get({ host }) as { lastEnd: number | null; delay: number | null };
+  return { lastEndMs: row.lastEnd, crawlDelayMs: Math.round((row.delay ?? 0) * 1000) };
+}
+
+function otherLive(s: Statements, holder: string, nowMs: number): boolean {
+  return (s.anyOther.get({ holder, now: nowMs }) as { other: number }).other === 1;
 }

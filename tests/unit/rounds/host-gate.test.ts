@@ -5,10 +5,9 @@ import { closeDb, openDb, type Db } from "@/db/client";
 import { createHostGate, SLOT_LINGER_MS } from "@/lib/rounds/host-gate";
 import { putRobots } from "@/lib/store/optouts";
 import { tempDb } from "../store/helpers";
+import { maxOverlap, type Span } from "./spans";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-type Span = { who: string; start: number; end: number };
 
 /** Takes the gate for `host`, holds it `ms`, records the span. */
 async function hold(gate: ReturnType<typeof createHostGate>, host: string, who: string, ms: number, spans: Span[]): Promise<void> {
@@ -17,18 +16,6 @@ async function hold(gate: ReturnType<typeof createHostGate>, host: string, who: 
   await sleep(ms);
   spans.push({ who, start, end: Date.now() });
   release();
-}
-
-function maxOverlap(spans: Span[]): number {
-  const edges = spans.flatMap((s) => [
-    [s.start, 1],
-    [s.end, -1],
-  ]) as [number, number][];
-  edges.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-  let n = 0;
-  let peak = 0;
-  for (const [, d] of edges) peak = Math.max(peak, (n += d));
-  return peak;
 }
 
 describe("one gate per host across processes sharing the database", () => {
@@ -134,22 +121,45 @@ describe("one gate per host across processes sharing the database", () => {
     release();
   });
 
-  test("within one process a slot is reused for the next request without going back to the database", async () => {
+  test("a process alone on the database takes its slots without a lease, and writes the last end when it settles", async () => {
     const { a } = setup();
     const gate = createHostGate({ db: a, limitOf: () => 1 });
-    const leases = () =>
-      a.$client.prepare("select count(*) as n, max(id) as id from host_leases").get() as { n: number; id: number | null };
+    const leases = () => a.$client.prepare("select count(*) as n from host_leases").get() as { n: number };
     const r1 = await gate.acquire("warm.example");
-    const first = leases();
+    expect(leases().n).toBe(0);
     r1();
     const r2 = await gate.acquire("warm.example");
-    expect(leases()).toEqual(first);
+    expect(leases().n).toBe(0);
     r2();
     await sleep(SLOT_LINGER_MS * 3);
-    expect(leases().n).toBe(0);
+    gate.settle();
     // The end of that request is what a Crawl-delay elsewhere would count from.
     expect(
       (a.$client.prepare("select last_end_ms as t from host_gate where host = ?").get("warm.example") as { t: number }).t,
     ).toBeGreaterThan(Date.now() - 5_000);
+  });
+
+  test("sharing the database, a slot is reused for the process's next request without a new lease", async () => {
+    const { a, b } = setup();
+    const gateA = createHostGate({ db: a, limitOf: () => 1 });
+    const gateB = createHostGate({ db: b, limitOf: () => 1 });
+    // B on the gate first, so A shares from its first request.
+    (await gateB.acquire("other.example"))();
+    const leases = () =>
+      a.$client.prepare("select count(*) as n, max(id) as id from host_leases where host = 'warm.example'").get() as {
+        n: number;
+        id: number | null;
+      };
+    const r1 = await gateA.acquire("warm.example");
+    const first = leases();
+    expect(first.n).toBe(1);
+    r1();
+    const r2 = await gateA.acquire("warm.example");
+    expect(leases()).toEqual(first);
+    r2();
+    await sleep(SLOT_LINGER_MS * 3);
+    expect(leases().n).toBe(0);
+    gateA.settle();
+    gateB.settle();
   });
 });
