@@ -5,9 +5,10 @@ import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3"
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { assertNativeBuild } from "./native-build";
 import * as schema from "./schema";
+import { watchWrites, type WriteWatch } from "./write-watch";
 
-/** The one database type: drizzle over better-sqlite3 with this schema. */
-export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
+/** The one database type: drizzle over better-sqlite3 with this schema, and what its writes report (write-watch.ts). */
+export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database; $writes: WriteWatch };
 
 /** Runs `fn` in one SQLite transaction (BEGIN IMMEDIATE): every query on `db` inside it is part of it. */
 export function transaction<T>(db: Db, fn: () => T): T {
@@ -22,12 +23,13 @@ export function openDb(file: string, opts: { migrationsFolder?: string } = {}): 
   assertNativeBuild();
   if (file !== ":memory:") fs.mkdirSync(path.dirname(file), { recursive: true });
   const sqlite = new Database(file);
+  const writes = watchWrites(sqlite);
   sqlite.pragma("journal_mode = WAL");
   sqlite.pragma("busy_timeout = 5000");
   sqlite.pragma("foreign_keys = ON");
   // WAL makes NORMAL durable across process crashes (a kill -9 loses nothing committed).
   sqlite.pragma("synchronous = NORMAL");
-  const db = drizzle(sqlite, { schema });
+  const db = Object.assign(drizzle(sqlite, { schema }), { $writes: writes });
   migrate(db, { migrationsFolder: opts.migrationsFolder ?? MIGRATIONS_FOLDER });
   return db;
 }

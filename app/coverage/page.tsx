@@ -4,7 +4,8 @@ import { coverageDays } from "@/lib/store/coverage";
 import { countServers } from "@/lib/store/servers/counts";
 import { failingLongest } from "@/lib/store/servers/list";
 import { CROSS_READ_ALERT_MIN, CROSS_READ_ALERT_RATE, disagreementRate } from "@/lib/rounds/alerts/evaluate";
-import { openAlerts, resolvedAlerts } from "@/lib/store/alerts";
+import { resolvedAlerts } from "@/lib/store/alerts";
+import { openAlertsNow } from "@/lib/rounds/alerts/status";
 import { crossReadCounts, crossReadsOn, isDifference, latestCrossReadDay, CROSS_READ_ORDER } from "@/lib/store/cross-reads";
 import { explanationClause } from "@/lib/site/cross-read";
 import { counted, WORDS } from "@/lib/site/plural";
@@ -38,7 +39,7 @@ const PATHS_SHOWN = 4;
 export default function CoveragePage() {
   const db = siteDb();
   const days = coverageDays(db, 30);
-  const open = openAlerts(db);
+  const open = openAlertsNow(db);
   const resolved = resolvedAlerts(db, 10);
   const failing = failingLongest(db, 25);
   const counts = countServers(db);
@@ -62,14 +63,14 @@ export default function CoveragePage() {
         <h2 id="alert-h">Alerts</h2>
         <p>
           Alerts open and resolve by themselves, judged every minute: coverage clearly below its recent level, rounds that stopped
-          finishing, a cross-reader that disagrees with the probe, a probing region that is down, and the probe&apos;s own network failing (
-          <Link href="/faq/own-network">how we tell it from a server&apos;s outage</Link>).{" "}
+          finishing, a cross-reader that disagrees with the probe, a probing region that is down, the probe&apos;s own network failing (
+          <Link href="/faq/own-network">how we tell it from a server&apos;s outage</Link>), and a database that cannot be written.{" "}
           <a href="/coverage/feed.xml">Atom feed of alerts</a> · <a href="/api/status">status JSON for monitors</a> (HTTP 503 while an alert
           is open).
         </p>
         {open.length > 0 ? (
           open.map((a) => (
-            <div className="notice bad" role="alert" key={a.id} id={`alert-${a.id}`}>
+            <div className="notice bad" role="alert" key={a.id ?? a.kind} id={`alert-${a.id ?? a.kind}`}>
               <p>
                 <strong>
                   {ALERT_KIND_LABELS[a.kind]}: open since {formatUtc(a.createdAt)}
@@ -78,14 +79,17 @@ export default function CoveragePage() {
                 {a.kind === "coverage_drop" && a.value !== null && a.baseline !== null
                   ? ` Read ${formatCount(a.value)} against a recent level of ${formatCount(Math.round(a.baseline))}.`
                   : ""}
+                {a.kind === "database_unwritable"
+                  ? " Pages answer from what is stored; rounds start no probes until writes work again. Free space on the database's volume, or check it for I/O errors or a read-only mount."
+                  : ""}
               </p>
             </div>
           ))
         ) : (
           <div className="notice ok">
             <p>
-              <strong>No open alert.</strong> Rounds are finishing, coverage is at its recent level, the cross-reader agrees with the probe
-              and the probe&apos;s own network works.
+              <strong>No open alert.</strong> Rounds are finishing, coverage is at its recent level, the cross-reader agrees with the probe,
+              the probe&apos;s own network works and the database takes writes.
             </p>
           </div>
         )}

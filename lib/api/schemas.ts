@@ -431,6 +431,10 @@ export const RoundRunning = ErrorAnswer.extend({ error: z.literal("already_runni
   "Another round holds the lock.",
 );
 
+export const DatabaseUnwritable = ErrorAnswer.extend({ error: z.literal("database_unwritable") }).describe(
+  "The database cannot be written (the alert database_unwritable is open, or this request's own write failed): nothing was started. The message names SQLite's code; try again once space is freed.",
+);
+
 export const RoundAnswer = z
   .object({
     id: z.number().int(),
@@ -596,6 +600,7 @@ export const API_SCHEMAS = {
   CrossReadsAnswer,
   RoundStarted,
   RoundRunning,
+  DatabaseUnwritable,
   RoundAnswer,
   HealthServing,
   HealthAnswer,

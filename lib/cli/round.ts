@@ -1,4 +1,5 @@
 // npm run round [-- --max <n>] [--lock-stale-seconds <s>]: one round now, with a progress line.
+import { DatabaseUnwritable, unwritableCode } from "../../db/write-watch";
 import { getConfig } from "../config";
 import { roundDepsFromConfig } from "../rounds/background";
 import { dailyCensusRunning } from "../rounds/census";
@@ -79,7 +80,8 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (e: unknown) => {
-    console.error(`round: ${(e as Error).message}`);
+    const code = e instanceof DatabaseUnwritable ? null : unwritableCode(e);
+    console.error(`round: ${code ? `the database cannot be written (${code}: ${(e as Error).message})` : (e as Error).message}`);
     process.exit(1);
   },
 );

@@ -1,5 +1,6 @@
 import { Cron } from "croner";
 import { getDb } from "../../db/client";
+import { DatabaseUnwritable, unwritableCode } from "../../db/write-watch";
 import type { Config } from "../config";
 import { startDemo } from "../demo/start";
 import { startAlertClock, type AlertClock } from "./alerts/clock";
@@ -13,7 +14,7 @@ import { startDemoChanges } from "./demo-changes";
 import { createHostGate, type RoundHostGate } from "./host-gate";
 import { startRoundAfterReprobes } from "./reprobe";
 import { roundRegionsFrom } from "./regions";
-import { startRound, type RoundDeps } from "./round";
+import { startRound, type RoundDeps, type StartResult } from "./round";
 
 // Process-wide (globalThis, shared across Next's bundles) so instrumentation starts the scheduler once.
 const BACKGROUND_KEY = Symbol.for("mcp-status.rounds.background");
@@ -99,7 +100,18 @@ export async function startBackground(config: Config, log: (line: string) => voi
   let scheduler: Cron | null = null;
   if (config.probeSchedule) {
     scheduler = new Cron(config.probeSchedule, { protect: true, catch: true, unref: true }, async () => {
-      const r = await startRoundAfterReprobes(deps());
+      let r: StartResult;
+      try {
+        r = await startRoundAfterReprobes(deps());
+      } catch (e) {
+        // architecture.md §6: no round starts while database_unwritable is open (or its lock could not be written).
+        const code = unwritableCode(e);
+        if (!code) throw e;
+        log(
+          `[scheduler] skipped: ${e instanceof DatabaseUnwritable ? e.message : `the database cannot be written (${code}: ${(e as Error).message})`}`,
+        );
+        return;
+      }
       if (!r.started) {
         log(`[scheduler] skipped: ${r.reason}`);
         return;

@@ -26,6 +26,8 @@ export const SLOT_LINGER_MS = 20;
 export const SLOT_TTL_MS = 60_000;
 /** How often a process waiting for a slot another process holds asks again. */
 export const SLOT_POLL_MS = 50;
+/** How often a waiting process asks again while the database cannot be written. */
+const UNWRITABLE_POLL_MS = 1_000;
 /** How often a process checks the gate's other holders: alone, whether one arrived; sharing, whether it is alone again. */
 export const HOLDERS_POLL_MS = 50;
 /** A process sharing the gate goes back to keeping its slots in memory once it has been alone this long. */
@@ -259,7 +261,7 @@ class HostLedger {
     const db = this.shared;
     if (!db) return true;
     if (this.mode === "out" && !this.join(db)) {
-      this.retryIn(host, st, SLOT_POLL_MS);
+      this.retryIn(host, st, db.$writes.unwritable ? UNWRITABLE_POLL_MS : SLOT_POLL_MS);
       return false;
     }
     if (this.mode === "joining") {
@@ -305,8 +307,9 @@ class HostLedger {
         pollMs: SLOT_POLL_MS,
       });
     } catch {
-      // The database is busy past its timeout (another process writing a long batch): ask again shortly.
-      this.retryIn(host, st, SLOT_POLL_MS);
+      // The database is busy past its timeout (another process writing a long batch): ask again shortly. While it
+      // cannot be written at all (database_unwritable, architecture.md §6), once a second.
+      this.retryIn(host, st, db.$writes.unwritable ? UNWRITABLE_POLL_MS : SLOT_POLL_MS);
       return undefined;
     }
     if (answer.crawlDelayMs > 0) this.stored.set(host, answer.crawlDelayMs);
@@ -350,14 +353,22 @@ class HostLedger {
   private giveBack(host: string, st: HostState): void {
     clearTimeout(st.linger);
     st.linger = undefined;
-    const slots = st.idle.splice(0).map((s) => s.lease!);
+    const kept = st.idle.splice(0);
     const db = this.shared;
-    if (slots.length === 0 || !db) return;
+    if (kept.length === 0 || !db) return;
     try {
-      returnHostSlots(db, host, slots, st.lastEndMs);
+      returnHostSlots(
+        db,
+        host,
+        kept.map((s) => s.lease!),
+        st.lastEndMs,
+      );
       st.unsaved = false;
     } catch {
-      // Not given back: the leases lapse on their own after SLOT_TTL_MS.
+      // Not given back (the database is busy, or cannot be written: architecture.md §6): the leases are still this
+      // process's, so they stay kept for its next request to the host, and the renewal tries to give them back again.
+      // Dropped, they would be renewed with the others and keep the host from every other round.
+      st.idle.push(...kept);
     }
   }
 
@@ -400,6 +411,8 @@ class HostLedger {
       if (nowMs - this.renewedMs >= SLOT_TTL_MS / 3) {
         renewHostSlots(db, this.holder, nowMs, nowMs + SLOT_TTL_MS);
         this.renewedMs = nowMs;
+        // Kept slots a failed write could not give back (giveBack).
+        for (const [host, st] of this.hosts) if (st.idle.length > 0 && st.active.size === 0 && !st.linger) this.giveBack(host, st);
       }
       if (this.mode === "joining" && !othersInMemory(db, this.holder, nowMs)) {
         this.mode = "shared";

@@ -1,6 +1,7 @@
 import os from "node:os";
 import { randomBytes } from "node:crypto";
 import type { Db } from "../../db/client";
+import { unwritableCode } from "../../db/write-watch";
 import { judge } from "../checks";
 import { DEFAULT_USER_AGENT, SharedConnections } from "../probe";
 import { createAddressPolicy, type AddressPolicy } from "../probe/address-policy";
@@ -18,6 +19,7 @@ import { listDueServers, updateServer, type DueServer } from "../store/servers/r
 import {
   acquireRoundLock,
   finishRound,
+  getRound,
   heartbeatRound,
   networkShareLevel,
   pruneRounds,
@@ -27,6 +29,7 @@ import {
 } from "../store/rounds";
 import { getMeta, META_KEYS, setMeta } from "../store/meta";
 import { pruneOldRuns } from "../store/runs";
+import { assertWritable } from "../store/writes";
 import { addDays, utcDay } from "./coverage";
 import { createHostGate, type HostGateOptions, type RoundHostGate } from "./host-gate";
 import { createHostQueue, type HostQueue } from "./host-queue";
@@ -38,6 +41,7 @@ import { createRobotsBook, fetchRobots } from "./robots";
 import { DAY, HOUR, MINUTE } from "./schedule";
 import { createRegionsStep, type RoundRegions } from "./regions";
 import { probeInProcess, serverRun, type ProbeStep, type ServerContext } from "./server-run";
+import { createWriteStop, untilWritable, type WriteStop } from "./write-stop";
 
 export interface RoundDeps {
   db: Db;
@@ -126,9 +130,11 @@ const RUN_RETENTION_MS = 30 * DAY;
 export const CROWDED_HOST_MIN_SERVERS = 50;
 
 /** Takes the round lock synchronously and starts the round in the background; the answer says which round
- * runs, so a caller (the route) can answer at once. */
+ * runs, so a caller (the route) can answer at once. Throws DatabaseUnwritable while the database cannot be written
+ * (architecture.md §6), after trying the write that proves it writable again. */
 export function startRound(deps: RoundDeps): StartResult {
   const now = deps.now ?? (() => new Date());
+  assertWritable(deps.db, now());
   const holder = roundLockHolder(os.hostname(), process.pid, randomBytes(4).toString("hex"));
   const lock = acquireRoundLock(deps.db, {
     holder,
@@ -157,6 +163,12 @@ async function executeRound(deps: RoundDeps, roundId: number, holder: string): P
   const t0 = performance.now();
   const progress: Required<RoundProgress> = { due: 0, probed: 0, read: 0, partlyRead: 0, failed: 0, gated: 0, slowedDown: 0, skipped: 0 };
   const heartbeat = new RoundHeartbeat(deps, roundId, holder, now, log, progress);
+  // architecture.md §6: once any write fails for want of space (or an I/O error, a read-only file), the round starts
+  // nothing more, and counts the results it could not write.
+  const stop = createWriteStop(db);
+  let stopAtOpening: (() => void) | undefined;
+  // What a failed write interrupted before any server was probed, for the round's error.
+  let interrupted: string | undefined;
   let registry: RoundSummary["registry"];
   let network: RoundNetwork | undefined;
   // Built inside the try, since building them reads the database; handed back in finally.
@@ -164,7 +176,9 @@ async function executeRound(deps: RoundDeps, roundId: number, holder: string): P
   let connections: SharedConnections | undefined;
   try {
     // 1. What is due: the registry read again when stale, then the due servers (or the ones asked for).
+    interrupted = "the registry's new list was not stored";
     registry = deps.serverIds ? undefined : await refreshRegistryIfStale(deps, now, log);
+    interrupted = undefined;
     const due = deps.serverIds ? serversForRound(db, deps.serverIds) : listDueServers(db, now().toISOString(), deps.maxServers);
     progress.due = due.length;
     heartbeat.beat(true);
@@ -183,6 +197,9 @@ async function executeRound(deps: RoundDeps, roundId: number, holder: string): P
       nowMs: () => now().getTime(),
     });
     for (const p of activeHostPauses(db, now().toISOString())) queue.pause(p.host, Date.parse(p.until));
+    // Whoever's write failed (the clock, a re-probe, this round): no probe starts after it, even for a worker that
+    // waits for a paused host.
+    stopAtOpening = db.$writes.onOpen(() => queue.stop());
     gate.onPause((host, until, cause) => {
       queue.pause(host, until.getTime());
       putHostPause(db, { host, until: until.toISOString(), cause }, now().toISOString());
@@ -209,22 +226,35 @@ async function executeRound(deps: RoundDeps, roundId: number, holder: string): P
     };
     const writer = createBatchWriter(db, deps.batch);
     const recording = new Set<Promise<void>>();
+    // A result the database could not take: nothing about the server was written, so it stays due (architecture.md §6).
+    const unrecorded = (server: DueServer, code: string | null): null => {
+      queue.stop();
+      log(`[rounds] ${server.name}: not recorded, the database cannot be written (${code}); it stays due`);
+      return null;
+    };
     const record = (server: DueServer, written: Promise<RunKind>) => {
       const p = written
         .catch((e: unknown) => {
+          if (stop.unrecorded(e)) return unrecorded(server, unwritableCode(e));
           log(`[rounds] ${server.name}: not recorded: ${(e as Error).message}`);
-          // An internal error must not make the server due again at once, or every round retries it first.
-          updateServer(db, server.id, {
-            nextDueAt: new Date(now().getTime() + HOUR).toISOString(),
-            scheduleReason: "internal error while recording the probe; retried in 1 h",
-          });
+          try {
+            // An internal error must not make the server due again at once, or every round retries it first.
+            updateServer(db, server.id, {
+              nextDueAt: new Date(now().getTime() + HOUR).toISOString(),
+              scheduleReason: "internal error while recording the probe; retried in 1 h",
+            });
+          } catch (again) {
+            if (stop.unrecorded(again)) return unrecorded(server, unwritableCode(again));
+            throw again;
+          }
           return "failed" as const;
         })
         .then((kind) => {
+          if (kind === null) return;
           progress.probed++;
           progress[PROGRESS_FIELD[kind]]++;
-          heartbeat.beat();
-          if (heartbeat.lost) queue.stop();
+          heartbeat.beat(false, stop);
+          if (heartbeat.lost || stop.met()) queue.stop();
           deps.onProgress?.({ ...progress });
         });
       recording.add(p);
@@ -241,11 +271,24 @@ async function executeRound(deps: RoundDeps, roundId: number, holder: string): P
     // 4. The workers: each takes the next server its host allows until the queue is empty or stopped.
     const worker = async () => {
       for (let taken = await queue.take(); taken; taken = await queue.take()) {
+        if (stop.met()) {
+          // Not probed: it stays due.
+          taken.done();
+          queue.stop();
+          break;
+        }
         const server = taken.item;
         let written: Promise<RunKind> | null;
         try {
-          // null: the watch holds the run back (a second probe is due) or has written it itself.
           const run = await serverRun(ctx, server);
+          if (stop.met()) {
+            // The round stopped while this probe was in flight (it may have waited for its host slot until space came
+            // back): it writes nothing more but its end, so this result is not recorded and the server stays due.
+            stop.dropped();
+            unrecorded(server, stop.cause!.code);
+            continue;
+          }
+          // null: the watch holds the run back (a second probe is due) or has written it itself.
           // architecture.md §8: a verdict of two or more regions already is a second view; it is written as it is.
           const input = run.regional?.quorum ? run : watch.settle(server, run);
           written = input && writer.persist(input).then((r) => r.kind);
@@ -264,6 +307,7 @@ async function executeRound(deps: RoundDeps, roundId: number, holder: string): P
     await writer.flush();
     await Promise.all(recording);
     if (queue.leftDue.length > 0) log(`[rounds] ${queue.leftDue.length} servers left due: their host asked to pause beyond this round`);
+    if (stop.met()) throw new Error("stopped: the database cannot be written");
 
     // 5. Maintenance, then the round recorded as finished.
     if (!deps.serverIds) maintain(db, now(), log);
@@ -274,12 +318,19 @@ async function executeRound(deps: RoundDeps, roundId: number, holder: string): P
     log(`[rounds] ${progress.due} due, ${countsLine(progress)} in ${Math.round(durationMs / 1000)} s`);
     return finished(deps, log, { roundId, status: "done", durationMs, registry, network, ...progress });
   } catch (e) {
+    if (stop.met(e)) {
+      const error = stop.error(interrupted);
+      await recordStopped(db, { roundId, holder, now, log, error, progress, network, t0 });
+      const durationMs = Math.round(performance.now() - t0);
+      return finished(deps, log, { roundId, status: "failed", durationMs, error, registry, ...progress });
+    }
     const error = (e as Error).message;
     const durationMs = Math.round(performance.now() - t0);
     finishRound(db, roundId, holder, { now: now(), status: "failed", error, progress, network, durationMs });
     log(`[rounds] round ${roundId} failed after ${Math.round(durationMs / 1000)} s: ${error}`);
     return finished(deps, log, { roundId, status: "failed", durationMs, error, registry, ...progress });
   } finally {
+    stopAtOpening?.();
     heartbeat.stop();
     gate?.settle();
     await connections?.close();
@@ -314,11 +365,18 @@ class RoundHeartbeat {
     this.timer.unref?.();
   }
 
-  beat(force = false): void {
+  /** With `stop`, a failed write is handed to it instead of thrown. No beat while database_unwritable is open: it could
+   * not be written, and the lock going stale is what lets the next round take over (architecture.md §6). */
+  beat(force = false, stop?: WriteStop): void {
+    if (this.deps.db.$writes.unwritable) return;
     const t = performance.now();
     if (!force && t - this.last < 1_000) return;
     this.last = t;
-    if (!heartbeatRound(this.deps.db, this.roundId, this.holder, this.now(), this.progress)) this.lost = true;
+    try {
+      if (!heartbeatRound(this.deps.db, this.roundId, this.holder, this.now(), this.progress)) this.lost = true;
+    } catch (e) {
+      if (!stop?.met(e)) throw e;
+    }
   }
 
   stop(): void {
@@ -347,6 +405,52 @@ function finished(deps: RoundDeps, log: (line: string) => void, s: RoundSummary)
   return s;
 }
 
+/** A round the database stopped (architecture.md §6): says how many results it could not write, then waits until it can
+ * record its end as failed with that error, or until the next round has taken its lock over. */
+async function recordStopped(
+  db: Db,
+  o: {
+    roundId: number;
+    holder: string;
+    now: () => Date;
+    log: (line: string) => void;
+    error: string;
+    progress: Required<RoundProgress>;
+    network: RoundNetwork | undefined;
+    t0: number;
+  },
+): Promise<void> {
+  o.log(`[rounds] round ${o.roundId} stopped starting probes: ${o.error}; it ends as failed once the database takes writes again`);
+  for (;;) {
+    if (!(await untilWritable(db, { roundId: o.roundId, now: o.now }))) {
+      o.log(`[rounds] round ${o.roundId} was taken over by the next round before it could record its end: ${o.error}`);
+      return;
+    }
+    const durationMs = Math.round(performance.now() - o.t0);
+    try {
+      finishRound(db, o.roundId, o.holder, {
+        now: o.now(),
+        status: "failed",
+        error: o.error,
+        progress: o.progress,
+        network: o.network,
+        durationMs,
+      });
+      // The next round may have taken the lock over at the moment writes came back: finishRound leaves that row alone.
+      const taken = getRound(db, o.roundId)?.status === "abandoned";
+      o.log(
+        taken
+          ? `[rounds] round ${o.roundId} was taken over by the next round: ${o.error}`
+          : `[rounds] round ${o.roundId} failed after ${Math.round(durationMs / 1000)} s: ${o.error}`,
+      );
+      return;
+    } catch (e) {
+      // The space filled up again before the end could be written: wait once more.
+      if (!unwritableCode(e)) throw e;
+    }
+  }
+}
+
 async function refreshRegistryIfStale(deps: RoundDeps, now: () => Date, log: (line: string) => void): Promise<RoundSummary["registry"]> {
   if (!deps.registryUrl) return undefined;
   const last = getMeta(deps.db, META_KEYS.registryRefreshedAt);
@@ -372,6 +476,8 @@ async function refreshRegistryIfStale(deps: RoundDeps, now: () => Date, log: (li
     log(`[registry] ${res.servers.length} listed: ${applied.added} new, ${applied.left} left, ${applied.returned} returned`);
     return { ok: true, servers: res.servers.length };
   } catch (e) {
+    // A failed write is the round's to tell (architecture.md §6); the registry's error could not be stored either.
+    if (unwritableCode(e)) throw e;
     const error = e instanceof RegistryError ? e.message : `registry ingestion failed: ${(e as Error).message}`;
     setMeta(deps.db, META_KEYS.registryLastError, `${now().toISOString()} ${error}`);
     log(`[registry] ingestion aborted, previous data kept: ${error}`);

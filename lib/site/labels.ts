@@ -31,6 +31,7 @@ export const ALERT_KIND_LABELS: Record<AlertKind, string> = {
   cross_read: "Cross-reader disagrees",
   probe_network: "The probe's own network is failing",
   region_down: "A probing region is down",
+  database_unwritable: "The database cannot be written",
 };
 
 export const CROSS_READ_LABELS: Record<CrossReadOutcome, string> = {

@@ -40,4 +40,6 @@ export const WORDS = {
   time: { en: { one: "# time", other: "# times" }, zh: { other: "# 次" } },
   failureInARow: { en: { one: "# failure in a row", other: "# failures in a row" }, zh: { other: "连续 # 次失败" } },
   difference: { en: { one: "# difference", other: "# differences" }, zh: { other: "# 处差异" } },
+  failedWrite: { en: { one: "# failed write", other: "# failed writes" }, zh: { other: "# 次写入失败" } },
+  result: { en: { one: "# result", other: "# results" }, zh: { other: "# 个结果" } },
 } as const satisfies Record<string, CountedWord>;

@@ -84,6 +84,34 @@ export function resolveAlerts(db: Db, kind: AlertKind, o: { at: string; message:
   });
 }
 
+/** Writes down an alert that was held in memory while the database could not be written (database_unwritable), once
+ * it has resolved: the alert, its opening with how its webhook delivery went, and its resolution (still to deliver). */
+export function storeHeldAlert(
+  db: Db,
+  a: {
+    kind: AlertKind;
+    day: string;
+    message: string;
+    value: number;
+    createdAt: string;
+    resolvedAt: string;
+    resolvedMessage: string;
+    opening: { attempts: number; lastAttemptAt: string | null; deliveredAt: string | null; lastError: string | null };
+  },
+): AlertRecord {
+  return transaction(db, () => {
+    const { opening, ...alert } = a;
+    const row = db.insert(alerts).values(alert).returning().get();
+    db.insert(alertEvents)
+      .values([
+        { alertId: row.id, state: "open", at: a.createdAt, ...opening },
+        { alertId: row.id, state: "resolved", at: a.resolvedAt },
+      ])
+      .run();
+    return row;
+  });
+}
+
 /** Openings and resolutions, newest first. */
 export function recentAlertEvents(db: Db, limit = 50): AlertEvent[] {
   return db

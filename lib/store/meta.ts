@@ -12,6 +12,8 @@ export const META_KEYS = {
   crossReadEvaluatedDay: "cross_read_evaluated_day",
   /** The UTC day whose cross-read has been started (once per day). */
   crossReadStartedDay: "cross_read_started_day",
+  /** The last write that proved the database takes writes again after database_unwritable (lib/store/writes.ts). */
+  writesCheckedAt: "writes_checked_at",
 } as const;
 export type MetaKey = (typeof META_KEYS)[keyof typeof META_KEYS];
 

@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, gte, inArray, isNull } from "drizzle-orm";
 import { transaction, type Db } from "../../db/client";
 import { meta, reprobeRequests, runs, servers } from "../../db/schema";
+import { unwritableCode } from "../../db/write-watch";
 import { dueServerColumns, type DueServer } from "./servers/round";
 
 // "Probe again now": accepted requests are rows; the limits are checked and the row written in one
@@ -107,8 +108,28 @@ export function serversForRound(db: Db, ids: number[]): DueServer[] {
     .all();
 }
 
-/** A value kept in `meta` that is created once and never changes (the first writer wins). */
+// Values metaOnce could not store yet, per connection (kept on globalThis: a page and a route are separate bundles).
+const HELD_KEY = Symbol.for("mcp-status.store.meta-once");
+const heldValues = ((globalThis as { [HELD_KEY]?: WeakMap<object, Map<string, string>> })[HELD_KEY] ??= new WeakMap());
+
+/** A value kept in `meta` that is created once and never changes (the first writer wins). Read first, so a value
+ * already stored costs no write. While the database cannot be written (architecture.md §6, database_unwritable) a new
+ * value is held in this process's memory and stored by the first call that can, so a page that needs it (the
+ * re-probe form's key) still renders, and what it handed out stays valid. */
 export function metaOnce(db: Db, key: string, create: () => string): string {
-  db.insert(meta).values({ key, value: create() }).onConflictDoNothing().run();
-  return db.select({ value: meta.value }).from(meta).where(eq(meta.key, key)).get()!.value;
+  const read = () => db.select({ value: meta.value }).from(meta).where(eq(meta.key, key)).get()?.value;
+  const stored = read();
+  if (stored !== undefined) return stored;
+  let held = heldValues.get(db.$client);
+  if (!held) heldValues.set(db.$client, (held = new Map()));
+  const value = held.get(key) ?? create();
+  try {
+    db.insert(meta).values({ key, value }).onConflictDoNothing().run();
+  } catch (e) {
+    if (!unwritableCode(e)) throw e;
+    held.set(key, value);
+    return value;
+  }
+  held.delete(key);
+  return read()!;
 }

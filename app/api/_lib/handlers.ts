@@ -23,6 +23,7 @@ import { regionalNoteSentence } from "@/lib/site/regions";
 import { getRound } from "@/lib/store/rounds";
 import { latestCrossReads, siteStatus } from "@/lib/rounds/alerts/status";
 import { authFailure, checkBearer } from "./auth";
+import { refuseWhileUnwritable, unwritableAnswer } from "./unwritable";
 
 // Route logic with its dependencies as parameters: route.ts files wire in the process config, tests pass their own.
 // Every JSON answer is typed by its schema in lib/api/schemas (the source of /api/openapi.json).
@@ -31,11 +32,20 @@ const noStore = { "cache-control": "no-store" };
 
 export function postRound(
   request: Request,
-  o: { secret: string | undefined; start: () => StartResult; background: (p: Promise<unknown>) => void },
+  o: { secret: string | undefined; db: Db; start: () => StartResult; background: (p: Promise<unknown>) => void },
 ): Response {
   const denied = authFailure(checkBearer(request, o.secret));
   if (denied) return denied;
-  const r = o.start();
+  const refused = refuseWhileUnwritable(o.db);
+  if (refused) return refused;
+  let r: StartResult;
+  try {
+    r = o.start();
+  } catch (e) {
+    const unwritable = unwritableAnswer(o.db, e);
+    if (unwritable) return unwritable;
+    throw e;
+  }
   if (!r.started) {
     return Response.json({ error: "already_running", id: r.roundId, message: r.reason } satisfies ApiShape<"RoundRunning">, {
       status: 409,

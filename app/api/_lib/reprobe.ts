@@ -3,6 +3,7 @@ import { ReprobeForm } from "@/lib/api/schemas";
 import { FORM_KEY_META, crossSitePost, newFormKey, verifyFormToken } from "@/lib/site/reprobe-form";
 import { serverPath } from "@/lib/site/paths";
 import { metaOnce, requestReprobe, type ReprobeLimits } from "@/lib/store/reprobe";
+import { refuseWhileUnwritable, unwritableAnswer } from "./unwritable";
 
 export interface ReprobeDeps {
   db: Db;
@@ -30,8 +31,19 @@ function ownOrigins(request: Request, publicBaseUrl: string | undefined): string
   return origins;
 }
 
-// POST /api/reprobe (form: server, token) → 303 to /servers/<name>?reprobe=queued|<refusal>.
+// POST /api/reprobe (form: server, token) → 303 to /servers/<name>?reprobe=queued|<refusal>; 503 with a JSON error while the
+// database cannot be written.
 export async function postReprobe(request: Request, deps: ReprobeDeps): Promise<Response> {
+  try {
+    return await reprobe(request, deps);
+  } catch (e) {
+    const unwritable = unwritableAnswer(deps.db, e);
+    if (unwritable) return unwritable;
+    throw e;
+  }
+}
+
+async function reprobe(request: Request, deps: ReprobeDeps): Promise<Response> {
   const cross = crossSitePost(request.headers, ownOrigins(request, deps.publicBaseUrl));
   if (cross) return plain(403, `Refused: this form only accepts posts from this site's own pages (${cross}).`);
   let fields: Record<string, unknown>;
@@ -44,6 +56,8 @@ export async function postReprobe(request: Request, deps: ReprobeDeps): Promise<
   if (!form.success) return plain(400, "Send the form fields server and token as a form post.");
   const { server, token } = form.data;
   const now = deps.now();
+  const refused = refuseWhileUnwritable(deps.db, now);
+  if (refused) return refused;
   if (!verifyFormToken(metaOnce(deps.db, FORM_KEY_META, newFormKey), server, token, now)) return backTo(server, "form_expired");
   const answer = requestReprobe(deps.db, server, now, deps.limits);
   if (!answer.queued) {

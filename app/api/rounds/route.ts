@@ -1,4 +1,5 @@
 import { after } from "next/server";
+import { getDb } from "@/db/client";
 import { getConfig } from "@/lib/config";
 import { roundDepsFromConfig } from "@/lib/rounds/background";
 import { startRound } from "@/lib/rounds/round";
@@ -7,11 +8,13 @@ import { postRound } from "../_lib/handlers";
 export const dynamic = "force-dynamic";
 
 // POST /api/rounds with Authorization: Bearer $CRON_SECRET → 202 {id}; the round runs after the response.
-// No CRON_SECRET configured → 403 {"error":"disabled"}; wrong or missing token → 401; a round running → 409.
+// No CRON_SECRET configured → 403 {"error":"disabled"}; wrong or missing token → 401; a round running → 409;
+// the database cannot be written → 503 {"error":"database_unwritable"}.
 export function POST(request: Request) {
   const config = getConfig();
   return postRound(request, {
     secret: config.cronSecret,
+    db: getDb(config),
     start: () => startRound(roundDepsFromConfig(config, { trigger: "api" })),
     background: (p) => after(p),
   });

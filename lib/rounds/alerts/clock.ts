@@ -1,13 +1,17 @@
 // The alert clock: runs in the site process whether or not the embedded scheduler does, so rounds that stop
 // coming (from the scheduler or from an outside cron) raise rounds_stale instead of silence. Each tick judges
 // the alerts, starts the day's cross-read once a round has finished that day, and delivers webhook events.
+// While the database cannot be written (database_unwritable, held in memory), a tick only tries the write that
+// proves it writable again and sends the held opening: nothing else it does could be recorded.
 import type { Db } from "../../../db/client";
+import type { UnwritableAlert } from "../../../db/write-watch";
 import { runCrossRead, type CrossReadDeps, type CrossReadSummary } from "../crossread/run";
 import { utcDay } from "../coverage";
 import { lastRoundFinishedAt } from "../../store/alerts";
 import { getMeta, META_KEYS, setMeta } from "../../store/meta";
 import { evaluateAlerts } from "./evaluate";
-import { deliverPendingAlerts } from "./webhook";
+import { tendUnwritable } from "./unwritable";
+import { deliverHeldOpening, deliverPendingAlerts } from "./webhook";
 
 export const ALERT_CLOCK_MS = 30_000;
 
@@ -37,6 +41,7 @@ export function startAlertClock(deps: AlertClockDeps, intervalMs = ALERT_CLOCK_M
   const log = deps.log ?? ((l: string) => console.log(l));
   let delivering: Promise<void> | null = null;
   let crossReading: Promise<CrossReadSummary | null> | null = null;
+  const told = new WeakSet<UnwritableAlert>();
 
   const evaluate = () => {
     try {
@@ -50,7 +55,10 @@ export function startAlertClock(deps: AlertClockDeps, intervalMs = ALERT_CLOCK_M
     if (!deps.webhookUrl) return;
     // One delivery pass at a time, so an event is never POSTed twice by overlapping ticks.
     while (delivering) await delivering;
-    delivering = deliverPendingAlerts(deps.db, { url: deps.webhookUrl, now, siteUrl: deps.siteUrl, backoffMs: deps.webhookBackoffMs, log })
+    const o = { url: deps.webhookUrl, now, siteUrl: deps.siteUrl, backoffMs: deps.webhookBackoffMs, log };
+    const held = deps.db.$writes.unwritable;
+    // A stored event's delivery could not be recorded while the alert is held: it would be sent again every tick.
+    delivering = (held ? deliverHeldOpening(deps.db, held, o) : deliverPendingAlerts(deps.db, o))
       .then(() => undefined)
       .catch((e: unknown) => log(`[alerts] delivery failed: ${(e as Error).message}`))
       .finally(() => (delivering = null));
@@ -77,23 +85,30 @@ export function startAlertClock(deps: AlertClockDeps, intervalMs = ALERT_CLOCK_M
   };
 
   const tick = async () => {
-    evaluate();
-    try {
-      maybeCrossRead();
-    } catch (e) {
-      log(`[crossread] could not start: ${(e as Error).message}`);
+    if (!tendUnwritable(deps.db, now(), { log, told })) {
+      evaluate();
+      try {
+        maybeCrossRead();
+      } catch (e) {
+        log(`[crossread] could not start: ${(e as Error).message}`);
+      }
     }
     await deliver();
   };
 
   const timer = setInterval(() => void tick(), intervalMs);
   timer.unref?.();
+  // An opening is told and sent at once, not at the next tick.
+  const unwatch = deps.db.$writes.onOpen(() => void tick());
   void tick();
   return {
     tick,
     get crossReading() {
       return crossReading;
     },
-    stop: () => clearInterval(timer),
+    stop: () => {
+      clearInterval(timer);
+      unwatch();
+    },
   };
 }

@@ -5,6 +5,14 @@ import { lastRoundFinishedAt, openAlerts } from "../../store/alerts";
 import { coverageBetween, firstCoverageDay } from "../../store/coverage";
 import { crossReadCounts, crossReadsOn, latestCrossReadDay } from "../../store/cross-reads";
 import type { ApiShape } from "../../api/schemas";
+import { heldAlert, type OpenAlertView } from "./unwritable";
+
+/** The open alerts, oldest first: those stored, and database_unwritable while this process holds it in memory. */
+export function openAlertsNow(db: Db): OpenAlertView[] {
+  const held = heldAlert(db);
+  const stored: OpenAlertView[] = openAlerts(db);
+  return held ? [...stored, held].sort((a, b) => a.createdAt.localeCompare(b.createdAt)) : stored;
+}
 import { storedRegionStates } from "../../store/regions";
 
 /** The answer of GET /api/status (its shape: StatusAnswer in lib/api/schemas). */
@@ -19,7 +27,7 @@ export function siteStatus(db: Db, now: Date): ApiShape<"StatusAnswer"> {
     lastRoundFinishedAt: lastRoundFinishedAt(db),
     coverage: { today: history.get(today) ?? 0, median7d: verdict?.baseline ?? null },
     crossRead: day ? { day, ...crossReadCounts(db, day) } : null,
-    alerts: openAlerts(db).map((a) => ({
+    alerts: openAlertsNow(db).map((a) => ({
       kind: a.kind,
       since: a.createdAt,
       day: a.day,

@@ -2,8 +2,10 @@
 // incoming webhooks display ({text}), with the alert's facts beside it. Delivery is recorded per event.
 import { request } from "undici";
 import type { Db } from "../../../db/client";
+import type { UnwritableAlert } from "../../../db/write-watch";
 import { alertSentence } from "../../site/alert-text";
 import { recordDeliveryAttempt, undeliveredAlertEvents, type AlertEvent } from "../../store/alerts";
+import { heldAlert } from "./unwritable";
 
 export const WEBHOOK_MAX_ATTEMPTS = 5;
 /** Wait before attempt n+1 is base × 4^(n-1): 15 s, 1 min, 4 min, 16 min by default. */
@@ -14,10 +16,13 @@ const TIMEOUT_MS = 10_000;
 
 export { alertSentence };
 
+/** An event to send: a stored one, or the opening of the alert held in memory (id null until it is stored). */
+type Sendable = { event: Pick<AlertEvent["event"], "state">; alert: Omit<AlertEvent["alert"], "id"> & { id: number | null } };
+
 export interface WebhookPayload {
   text: string;
   alert: {
-    id: number;
+    id: number | null;
     kind: AlertEvent["alert"]["kind"];
     state: AlertEvent["event"]["state"];
     since: string;
@@ -33,7 +38,7 @@ export interface WebhookPayload {
   };
 }
 
-export function webhookPayload(e: AlertEvent, siteUrl?: string): WebhookPayload {
+export function webhookPayload(e: Sendable, siteUrl?: string): WebhookPayload {
   const a = e.alert;
   return {
     text: alertSentence(e),
@@ -72,22 +77,49 @@ export async function deliverPendingAlerts(db: Db, o: DeliverOptions): Promise<{
   let failed = 0;
   for (const e of undeliveredAlertEvents(db, { since, maxAttempts: WEBHOOK_MAX_ATTEMPTS })) {
     const { attempts, lastAttemptAt } = e.event;
-    if (attempts > 0 && lastAttemptAt && now().getTime() < Date.parse(lastAttemptAt) + backoff * 4 ** (attempts - 1)) continue;
+    if (!attemptDue(attempts, lastAttemptAt, now(), backoff)) continue;
     const error = await post(o.url, webhookPayload(e, o.siteUrl));
     recordDeliveryAttempt(db, e.event.id, { at: now().toISOString(), delivered: !error, error: error ?? undefined });
-    const what = `${e.alert.kind} ${e.event.state === "open" ? "opening" : "resolution"} (alert ${e.alert.id})`;
-    if (!error) {
-      delivered++;
-      log(`[alerts] webhook delivered the ${what}`);
-    } else {
-      failed++;
-      const left = WEBHOOK_MAX_ATTEMPTS - attempts - 1;
-      log(
-        `[alerts] webhook failed for the ${what}, attempt ${attempts + 1}: ${error}; ${left > 0 ? `${left} attempts left` : "giving up"}`,
-      );
-    }
+    logAttempt(log, `${e.alert.kind} ${e.event.state === "open" ? "opening" : "resolution"} (alert ${e.alert.id})`, attempts, error);
+    if (!error) delivered++;
+    else failed++;
   }
   return { delivered, failed };
+}
+
+/** POSTs the opening of database_unwritable, which cannot be stored, with the same retries; its delivery is kept on the
+ * held alert and stored with it once writes work again. Never throws. */
+export async function deliverHeldOpening(db: Db, held: UnwritableAlert, o: DeliverOptions): Promise<void> {
+  const now = o.now ?? (() => new Date());
+  const d = held.opening;
+  const view = heldAlert(db);
+  if (
+    !view ||
+    d.deliveredAt ||
+    d.attempts >= WEBHOOK_MAX_ATTEMPTS ||
+    !attemptDue(d.attempts, d.lastAttemptAt, now(), o.backoffMs ?? WEBHOOK_BACKOFF_MS)
+  )
+    return;
+  const alert = { ...view, resolvedAt: null, resolvedMessage: null };
+  const error = await post(o.url, webhookPayload({ event: { state: "open" }, alert }, o.siteUrl));
+  const at = now().toISOString();
+  logAttempt(o.log ?? ((l: string) => console.log(l)), "database_unwritable opening (held in memory)", d.attempts, error);
+  Object.assign(d, {
+    attempts: d.attempts + 1,
+    lastAttemptAt: at,
+    ...(error ? { lastError: error } : { deliveredAt: at, lastError: null }),
+  });
+}
+
+/** Attempt n+1 waits base × 4^(n-1) after attempt n. */
+function attemptDue(attempts: number, lastAttemptAt: string | null, now: Date, backoffMs: number): boolean {
+  return attempts === 0 || !lastAttemptAt || now.getTime() >= Date.parse(lastAttemptAt) + backoffMs * 4 ** (attempts - 1);
+}
+
+function logAttempt(log: (line: string) => void, what: string, attempts: number, error: string | null): void {
+  if (!error) return log(`[alerts] webhook delivered the ${what}`);
+  const left = WEBHOOK_MAX_ATTEMPTS - attempts - 1;
+  log(`[alerts] webhook failed for the ${what}, attempt ${attempts + 1}: ${error}; ${left > 0 ? `${left} attempts left` : "giving up"}`);
 }
 
 /** null when the receiver answered 2xx, else why not. */

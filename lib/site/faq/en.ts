@@ -1349,7 +1349,7 @@ export const FAQ_EN: FaqBook = {
 
   operating: {
     title: "Operating the site: alerts, the status endpoint and the cross-reader",
-    summary: "The four alert kinds, /api/status for monitors, the webhook, and the second reader that looks for the probe's blind spots.",
+    summary: "The alert kinds, /api/status for monitors, the webhook, and the second reader that looks for the probe's blind spots.",
     firstPublished: "2026-11-30",
     body: [
       { h2: "Liveness", id: "health" },
@@ -1408,6 +1408,15 @@ export const FAQ_EN: FaqBook = {
                 `A probing region's own share of hosts failing at the network level trips, or it answered no probe for 5 minutes: [its failures count for nothing](${at("regions", "region-down")}); one alert per region`,
                 "The region answers and reads again (a few copies of probes keep asking it)",
                 "Look at that region's agents: are they running, connected to NATS, and can their machine reach the internet? Verdicts meanwhile come from the other regions.",
+              ],
+            },
+            {
+              id: "database-unwritable",
+              cells: [
+                "`database_unwritable`",
+                "A write to the database failed for want of space, with an I/O error or on a read-only file (SQLite's FULL, IOERR and READONLY codes). It is kept in the site's memory, since it cannot be stored, and shows on `/api/status` at once",
+                "A test write succeeds again: the write-ahead log is folded into the database, 8 MiB fit beside it and a row is written (tried every 30 seconds)",
+                "Free space on the database's volume, or check the volume. Pages keep answering from what is stored; a round that met it stops starting probes and leaves the servers it could not record due; `POST /api/rounds` answers 503 until writes work.",
               ],
             },
           ],

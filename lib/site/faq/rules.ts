@@ -743,6 +743,7 @@ export const RULE_INDEX: readonly RuleGroup[] = [
       r("6-cross-read-alert", "operating", "cross-read-alert", "cross_read", "cross_read"),
       r("6-probe-network", "operating", "probe-network", "probe_network", "probe_network"),
       r("6-region-down", "operating", "region-down", "region_down", "region_down"),
+      r("6-database-unwritable", "operating", "database-unwritable", "database_unwritable", "database_unwritable"),
       r(
         "6-status",
         "operating",

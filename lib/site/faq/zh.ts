@@ -1268,7 +1268,7 @@ export const FAQ_ZH: FaqBook = {
 
   operating: {
     title: "站点运维：告警、状态接口与交叉读取器",
-    summary: "四种告警、供监控使用的 /api/status、webhook，以及专门寻找探测器盲区的第二读取器。",
+    summary: "各类告警、供监控使用的 /api/status、webhook，以及专门寻找探测器盲区的第二读取器。",
     firstPublished: "2026-11-30",
     body: [
       { h2: "存活检查", id: "health" },
@@ -1325,6 +1325,15 @@ export const FAQ_ZH: FaqBook = {
                 `某个探测地区自身在网络层面失败的主机比例超限，或 5 分钟内没有回应任何探测：[它的失败不计入表决](${at("regions", "region-down")})；每个地区各一条告警`,
                 "该地区重新回应并读取成功（少量探测副本会一直问它）",
                 "检查该地区的代理：是否在运行、是否连着 NATS、所在机器能否访问外网。在此期间结论来自其他地区。",
+              ],
+            },
+            {
+              id: "database-unwritable",
+              cells: [
+                "`database_unwritable`",
+                "写入数据库失败：空间不足、I/O 错误或文件只读（SQLite 的 FULL、IOERR、READONLY 错误码）。告警无法写进数据库，因此保存在站点进程的内存里，并立即出现在 `/api/status` 上",
+                "一次测试写入重新成功：预写日志并入数据库，数据库旁能写下 8 MiB，再写入一行（每 30 秒试一次）",
+                "腾出数据库所在卷的空间，或检查这个卷。页面照常用已存的数据回答；遇到它的那一轮不再发起新的探测，没能记录的服务端仍然待探测；写入恢复之前 `POST /api/rounds` 返回 503。",
               ],
             },
           ],

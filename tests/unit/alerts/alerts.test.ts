@@ -1,9 +1,7 @@
 // Operated alerts end to end: a real SQLite file, a real round against a loopback MCP server, a real loopback
 // webhook receiver, the real /api/status handler, and a restart (new db handle, new clock) in the middle.
 import fs from "node:fs";
-import http from "node:http";
 import path from "node:path";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { health, status } from "@/app/api/_lib/handlers";
 import { closeDb, getDb, openDb, type Db } from "@/db/client";
@@ -22,33 +20,7 @@ import { getMeta, META_KEYS } from "@/lib/store/meta";
 import { applyRegistrySnapshot } from "@/lib/store/servers/registry";
 import { startSplitServer, tool, type SplitServer } from "../crossread/servers";
 import { tempDb } from "../store/helpers";
-
-interface Receiver {
-  url: string;
-  bodies: { text: string; alert: Record<string, unknown> }[];
-  failNext: number;
-  close(): Promise<void>;
-}
-
-async function startReceiver(): Promise<Receiver> {
-  const r: Receiver = { url: "", bodies: [], failNext: 0, close: async () => undefined };
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      if (r.failNext > 0) {
-        r.failNext--;
-        return void res.writeHead(500).end("receiver down");
-      }
-      r.bodies.push(JSON.parse(Buffer.concat(chunks).toString("utf8")));
-      res.writeHead(200, { "content-type": "text/plain" }).end("ok");
-    });
-  });
-  await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
-  r.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
-  r.close = () => new Promise<void>((ok) => server.close(() => ok()));
-  return r;
-}
+import { startReceiver, type Receiver } from "../../fixtures/webhook-receiver";
 
 const MIN = 60_000;
 const logs: string[] = [];

@@ -1,7 +1,5 @@
 // architecture.md §2.7 against real loopback fleets: distinct loopback addresses are distinct hosts, a closed listener
 // refuses connections the way an unreachable network does, and a real round decides whose failure it was.
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { status } from "@/app/api/_lib/handlers";
 import { incidents, rounds, runs, servers } from "@/db/schema";
@@ -21,6 +19,7 @@ import { getServerDetail } from "@/lib/store/servers/detail";
 import { applyRegistrySnapshot } from "@/lib/store/servers/registry";
 import { makeAllDue, type DueServer } from "@/lib/store/servers/round";
 import { registryRows, startLoopbackHost, zooMount, type LoopbackHost } from "../../fixtures/loopback-hosts";
+import { startReceiver, type Receiver } from "../../fixtures/webhook-receiver";
 import { serverUptime } from "@/lib/store/uptime";
 import { tempDb } from "../store/helpers";
 
@@ -76,30 +75,6 @@ async function startFleet(
 const range = (prefix: string, from: number, n: number) => Array.from({ length: n }, (_, i) => `${prefix}.${from + i}`);
 const allServers = (db: RoundDeps["db"]) => db.select().from(servers).all();
 const handshakeOf = (db: RoundDeps["db"], name: string) => getServerDetail(db, name)!.checks.find((c) => c.check === "handshake")!;
-
-interface Receiver {
-  url: string;
-  bodies: { text: string; alert: { kind: string; state: string } }[];
-  close(): Promise<void>;
-}
-
-async function startReceiver(): Promise<Receiver> {
-  const bodies: Receiver["bodies"] = [];
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      bodies.push(JSON.parse(Buffer.concat(chunks).toString("utf8")));
-      res.writeHead(200).end("ok");
-    });
-  });
-  await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
-    bodies,
-    close: () => new Promise((ok) => server.close(() => ok())),
-  };
-}
 
 describe("every listener closed: the probe's own network is down, not 40 servers", () => {
   const t = tempDb("own-network-");

@@ -21,6 +21,7 @@ const req = (auth?: string, method = "POST") =>
 
 const opts = (secret: string | undefined) => ({
   secret,
+  db,
   start: () =>
     startRound({ db, addressPolicy: createAddressPolicy({ allowPrivate: true }), robots: false, trigger: "test", log: () => undefined }),
   background: (p: Promise<unknown>) => void pending.push(p as Promise<RoundSummary>),

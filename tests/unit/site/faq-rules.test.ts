@@ -144,6 +144,7 @@ const DESIGN_RULES = [
   "6-cross-read-alert",
   "6-probe-network",
   "6-region-down",
+  "6-database-unwritable",
   "6-status",
   "6-webhook",
   "6-cross-reader",
