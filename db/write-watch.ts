@@ -25,7 +25,8 @@ export interface HeldDelivery {
 /** One stretch of failing writes, from the first failure to the write that proved the database writable again. */
 export interface UnwritableAlert {
   since: string;
-  /** The latest failure's SQLite code (SQLITE_FULL, SQLITE_IOERR_WRITE, …) and SQLite's own words for it. */
+  /** The latest failure's SQLite code (SQLITE_FULL, SQLITE_IOERR_WRITE, …) and SQLite's own words for it; ENOSPC and
+   * what was measured when the volume has too little room left (WriteWatch.noRoom). */
   code: string;
   error: string;
   failures: number;
@@ -53,6 +54,9 @@ export interface WriteWatch {
   readonly unstored: readonly UnwritableAlert[];
   /** Records a failed write; true when `e` is one of the codes above. The watched connection calls it itself. */
   failed(e: unknown): boolean;
+  /** The volume has too little room left for a round's writes (lib/store/writes.ts measured it): opens as a failed write
+   * would, with the code ENOSPC and `why`. */
+  noRoom(why: string): void;
   /** The database took writes again: the open alert resolves and waits to be stored. */
   recovered(at: Date): UnwritableAlert | null;
   /** The resolved alert is in the database now. */
@@ -74,6 +78,27 @@ export function watchWrites(sqlite: Database.Database): WriteWatch {
   // A statement's failure inside a transaction reaches the transaction too: counted once.
   const seen = new WeakSet<object>();
 
+  /** A failure opens the alert, or is counted in the one open. */
+  const opening = (code: string, error: string) => {
+    const at = new Date().toISOString();
+    if (open) {
+      Object.assign(open, { code, error, lastFailureAt: at, failures: open.failures + 1 });
+      return;
+    }
+    const opened: UnwritableAlert = {
+      since: at,
+      code,
+      error,
+      failures: 1,
+      lastFailureAt: at,
+      resolvedAt: null,
+      lastCheck: null,
+      opening: { attempts: 0, lastAttemptAt: null, deliveredAt: null, lastError: null },
+    };
+    open = opened;
+    for (const l of listeners) setImmediate(() => l(opened));
+  };
+
   const watch: WriteWatch = {
     get unwritable() {
       return open;
@@ -86,25 +111,11 @@ export function watchWrites(sqlite: Database.Database): WriteWatch {
       if (!code) return false;
       if (seen.has(e as object)) return true;
       seen.add(e as object);
-      const at = new Date().toISOString();
-      const error = (e as Error).message;
-      if (open) {
-        Object.assign(open, { code, error, lastFailureAt: at, failures: open.failures + 1 });
-        return true;
-      }
-      const opened: UnwritableAlert = {
-        since: at,
-        code,
-        error,
-        failures: 1,
-        lastFailureAt: at,
-        resolvedAt: null,
-        lastCheck: null,
-        opening: { attempts: 0, lastAttemptAt: null, deliveredAt: null, lastError: null },
-      };
-      open = opened;
-      for (const l of listeners) setImmediate(() => l(opened));
+      opening(code, (e as Error).message);
       return true;
+    },
+    noRoom(why) {
+      opening("ENOSPC", why);
     },
     recovered(at) {
       if (!open) return null;

@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import path from "node:path";
 import type { Db } from "../../db/client";
 import { DatabaseUnwritable } from "../../db/write-watch";
 import { META_KEYS, setMeta } from "./meta";
@@ -19,6 +20,7 @@ export type WriteCheck = { writable: true } | { writable: false; why: string };
 /** While database_unwritable is open, tries the proving write (at most every WRITE_CHECK_MIN_MS) and resolves the
  * alert when it succeeds. Writable at once while no alert is open. */
 export function checkWrites(db: Db, now: Date = new Date()): WriteCheck {
+  if (!db.$writes.unwritable) measureRoom(db);
   const open = db.$writes.unwritable;
   if (!open) return { writable: true };
   const last = open.lastCheck;
@@ -26,6 +28,33 @@ export function checkWrites(db: Db, now: Date = new Date()): WriteCheck {
   const answer = proveWritable(db, now);
   if (!answer.writable) open.lastCheck = { at: now.toISOString(), why: answer.why };
   return answer;
+}
+
+/** Free bytes on the volume that holds `file` (what an unprivileged writer may use), or null when it cannot be told. */
+export function freeBytesBeside(file: string): number | null {
+  try {
+    const volume = fs.statfsSync(path.dirname(file));
+    return volume.bavail * volume.bsize;
+  } catch {
+    return null;
+  }
+}
+
+/** Why the database's volume has too little room for a round's writes, or null. */
+function lowOnRoom(db: Db): string | null {
+  if (db.$client.memory) return null;
+  const free = freeBytesBeside(db.$client.name);
+  if (free === null || free >= WRITE_ROOM_BYTES) return null;
+  const mib = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
+  return `${mib(free)} free on the database's volume, under the ${mib(WRITE_ROOM_BYTES)} a round's writes may need`;
+}
+
+/** A full volume can go on taking small writes for a long while, into space the write-ahead log already holds, and fail
+ * only when a round's batch outgrows it. Measured instead (one statfs), too little room opens database_unwritable now,
+ * with the same margin the proving write asks for before it resolves. */
+function measureRoom(db: Db): void {
+  const why = lowOnRoom(db);
+  if (why) db.$writes.noRoom(why);
 }
 
 /** Throws DatabaseUnwritable while the alert stays open after checkWrites: for work that would write. */
@@ -40,7 +69,7 @@ function proveWritable(db: Db, now: Date): WriteCheck {
     const [checkpoint] = db.$client.pragma("wal_checkpoint(TRUNCATE)") as { busy: number }[];
     if (checkpoint?.busy) return { writable: false, why: "a reader kept the write-ahead log from being checkpointed" };
     if (!db.$client.memory) {
-      const room = roomBeside(db.$client.name, WRITE_ROOM_BYTES);
+      const room = lowOnRoom(db) ?? roomBeside(db.$client.name, WRITE_ROOM_BYTES);
       if (room) return { writable: false, why: room };
     }
     setMeta(db, META_KEYS.writesCheckedAt, now.toISOString());

@@ -17,6 +17,7 @@ export type OpenAlertView = Pick<AlertRecord, "kind" | "createdAt" | "day" | "me
 export function unwritableMessage(a: UnwritableAlert): string {
   const failed = counted(a.failures, WORDS.failedWrite);
   const checked = a.lastCheck ? `; the latest check: ${a.lastCheck.why}` : "";
+  if (a.code === "ENOSPC" && a.failures === 1) return `The database's volume is nearly full since ${a.since}: ${a.error}${checked}.`;
   return `Writes to the database fail with ${a.code} (${a.error}): ${failed} since ${a.since}${checked}.`;
 }
 
@@ -44,6 +45,8 @@ export function heldAlert(db: Db): OpenAlertView | null {
 /** One pass of the alert clock: says an opening once, tries the proving write, stores alerts that resolved.
  * Returns true while the alert stays open (then nothing else the clock does could be written). */
 export function tendUnwritable(db: Db, now: Date, o: { log: (line: string) => void; told: WeakSet<UnwritableAlert> }): boolean {
+  // Measures the volume's room while writes still work: a nearly full one opens the alert now, not at a round's batch.
+  if (!db.$writes.unwritable) checkWrites(db, now);
   const open = db.$writes.unwritable;
   if (open && !o.told.has(open)) {
     o.told.add(open);

@@ -1414,7 +1414,7 @@ export const FAQ_EN: FaqBook = {
               id: "database-unwritable",
               cells: [
                 "`database_unwritable`",
-                "A write to the database failed for want of space, with an I/O error or on a read-only file (SQLite's FULL, IOERR and READONLY codes). It is kept in the site's memory, since it cannot be stored, and shows on `/api/status` at once",
+                "A write to the database failed for want of space, with an I/O error or on a read-only file (SQLite's FULL, IOERR and READONLY codes), or less than 8 MiB are left on its volume (measured every 30 seconds and before a round starts, since a full volume can go on taking small writes for a while). It is kept in the site's memory, since it cannot be stored, and shows on `/api/status` at once",
                 "A test write succeeds again: the write-ahead log is folded into the database, 8 MiB fit beside it and a row is written (tried every 30 seconds)",
                 "Free space on the database's volume, or check the volume. Pages keep answering from what is stored; a round that met it stops starting probes and leaves the servers it could not record due; `POST /api/rounds` answers 503 until writes work.",
               ],

@@ -287,3 +287,32 @@ describe("the alert clock tells it, sends it from memory, and stores it once wri
     expect(receiver.bodies).toHaveLength(2);
   });
 });
+
+describe("a volume with too little room opens it before a write fails", () => {
+  test("small writes still fit in the write-ahead log's space; the clock's pass measures the volume and opens it, freeing resolves it", async () => {
+    const { disk, db } = smallDiskDb();
+    // Room enough: a check is one statfs, and nothing is written.
+    expect(checkWrites(db)).toEqual({ writable: true });
+    expect(getMeta(db, META_KEYS.writesCheckedAt)).toBeNull();
+    disk.fill();
+    disk.freeSome(2 * 1024 * 1024);
+    // The silent stretch this closes: with 2 MiB left, writes work and no write fails.
+    setMeta(db, META_KEYS.registryLastError, "still fits");
+    expect(db.$writes.unwritable).toBeNull();
+
+    const lines: string[] = [];
+    const clock = startAlertClock({ db, staleMinutes: 120, crossRead: null, log: (l) => void lines.push(l) }, 3_600_000);
+    cleanups.push(() => clock.stop());
+    await clock.tick();
+    expect(db.$writes.unwritable?.code).toBe("ENOSPC");
+    expect(db.$writes.unwritable!.error).toMatch(/^\d+\.\d MiB free on the database's volume, under the 8\.0 MiB/);
+    expect(status(db).status).toBe(503);
+    expect(lines.find((l) => l.startsWith("[alerts] database_unwritable opened"))).toMatch(/The database's volume is nearly full since/);
+    // The proving write asks for the same room: still too little, still open.
+    const t0 = Date.now();
+    expect(checkWrites(db, new Date(t0)).writable).toBe(false);
+    disk.free();
+    expect(checkWrites(db, new Date(t0 + WRITE_CHECK_MIN_MS))).toEqual({ writable: true });
+    expect(status(db).status).toBe(200);
+  });
+});
