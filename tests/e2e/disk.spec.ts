@@ -218,7 +218,7 @@ test("full between rounds: 503 JSON, /api/status 503 within a minute, pages 200,
     const refusal = (await refused.json()) as { error: string; message: string };
     expect(refusal.error).toBe("database_unwritable");
     // The volume has no room at all: measured before any write is tried (architecture.md §6).
-    expect(refusal.message).toMatch(/ENOSPC \(0\.0 MiB free on the database's volume/);
+    expect(refusal.message).toMatch(/ENOSPC: 0\.0 MiB free on the database's volume/);
 
     await expect.poll(async () => (await statusOf(origin)).code, { timeout: 60_000 }).toBe(503);
     const open = await statusOf(origin);
