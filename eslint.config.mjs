@@ -1,9 +1,10 @@
 import tseslint from "typescript-eslint";
 
 // Layer boundaries from STYLE.md, top to bottom: server.ts (npm start) → lib/front → app → lib/cli → lib/metrics → lib/mcp →
-// lib/rounds → lib/regions → lib/demo → lib/site → lib/api → lib/store → db → lib/registry, lib/checks → lib/probe; `npm run deps` prints the graph they allow.
+// lib/rounds → lib/regions → lib/demo → lib/site → lib/api → lib/store → db → lib/registry, lib/checks → lib/probe →
+// lib/config → lib/vocabulary (the names every layer reads); `npm run deps` prints the graph they allow.
 // lib/front (the front process) is imported by server.ts alone: nothing the renderer runs may depend on it
-// (the outcome and refusal names the health answer lists live in lib/api/front-vocabulary).
+// (the outcome and refusal names the health answer lists live in lib/vocabulary/front).
 // Patterns are regular expressions over the import string (relative or "@/…"). A folder is named right after
 // "../", "@/", "@/lib/" or at the start, so a file of an allowed folder (../store/rounds) is not taken for the folder.
 const dirs = (...names) => `(^|\\.\\./|@/|@/lib/)(${names.join("|")})(/|$)`;
@@ -14,8 +15,6 @@ const noFront = {
   regex: "(^|\\.\\./|@/|@/lib/)front(/|$)",
   message: "lib/front is the front process of npm start: only server.ts imports it.",
 };
-/** lib/regions below its vocabulary (subjects, queue groups, region ids, run roles), which every layer may read. */
-const regionsInternals = "(^|\\.\\./|@/|@/lib/)regions/(?!vocabulary$)";
 /** The NATS client: only lib/regions (and the agent command over it) speaks to the broker. */
 const nats = "^@nats-io/";
 /** The probe's entry point and transports: what only the layers that run probes may use. */
@@ -43,8 +42,7 @@ export default tseslint.config(
   layer(
     ["lib/front/**"],
     [
-      dirs("rounds", "demo", "registry"),
-      regionsInternals,
+      dirs("rounds", "regions", "demo", "registry"),
       nats,
       probeInternals,
       "(^|/)db/schema$",
@@ -56,26 +54,19 @@ export default tseslint.config(
   ),
   layer(
     ["app/**", "instrumentation.ts"],
-    [dirs("cli", "demo"), regionsInternals, nats, "(^|/)db/schema$", "^drizzle-orm"],
+    [dirs("cli", "regions", "demo"), nats, "(^|/)db/schema$", "^drizzle-orm"],
     "app/ renders and routes: it reads through lib/store and starts rounds through lib/rounds.",
     [noTests, noFront],
   ),
   layer(["lib/cli/**", "lib/config.ts"], [], ""),
   layer(
     ["lib/metrics/**"],
-    [dirs("cli", "mcp", "demo"), regionsInternals, nats, probeInternals],
+    [dirs("cli", "mcp", "regions", "demo"), nats, probeInternals],
     "lib/metrics reads stored figures and process counters for /metrics; it starts nothing.",
   ),
   layer(
     ["lib/mcp/**"],
-    [
-      dirs("cli", "metrics", "rounds", "demo", "registry", "config"),
-      regionsInternals,
-      nats,
-      "(^|/)db/schema$",
-      "^drizzle-orm",
-      probeInternals,
-    ],
+    [dirs("cli", "metrics", "rounds", "regions", "demo", "registry", "config"), nats, "(^|/)db/schema$", "^drizzle-orm", probeInternals],
     "lib/mcp answers MCP tool calls through lib/store and lib/site: it never probes, writes or reads the environment.",
   ),
   layer(
@@ -90,45 +81,38 @@ export default tseslint.config(
   ),
   layer(
     ["lib/demo/**"],
-    [dirs("cli", "metrics", "rounds", "site", "registry"), regionsInternals, nats],
+    [dirs("cli", "metrics", "rounds", "regions", "site", "registry"), nats],
     "lib/demo serves the fixture fleet; rounds start it, never the reverse.",
   ),
   layer(
     ["lib/site/**"],
-    [dirs("cli", "metrics", "rounds", "demo", "registry", "db"), regionsInternals, nats, probeInternals],
+    [dirs("cli", "metrics", "rounds", "regions", "demo", "registry", "db"), nats, probeInternals],
     "lib/site shapes what pages show from stored values.",
   ),
   layer(
     ["lib/api/**"],
-    [dirs("cli", "metrics", "rounds", "demo", "site", "registry"), regionsInternals, nats, probeInternals],
+    [dirs("cli", "metrics", "rounds", "regions", "demo", "site", "registry"), nats, probeInternals],
     "lib/api holds the JSON API's schemas: vocabularies in, shapes out.",
   ),
   layer(
     ["lib/store/**"],
-    [dirs("cli", "metrics", "rounds", "demo", "site", "api", "registry"), regionsInternals, nats, probeInternals],
+    [dirs("cli", "metrics", "rounds", "regions", "demo", "site", "api", "registry"), nats, probeInternals],
     "lib/store holds queries only.",
   ),
   layer(
     ["db/**"],
-    [
-      dirs("cli", "metrics", "rounds", "demo", "site", "api", "registry", "config"),
-      regionsInternals,
-      nats,
-      "(^|/)store/(?!vocabulary$)",
-      probeInternals,
-    ],
+    [dirs("cli", "metrics", "rounds", "demo", "site", "api", "registry", "config"), nats, probeInternals],
     "db/ holds the schema and the connection.",
   ),
   layer(
     ["lib/registry/**"],
-    [dirs("cli", "metrics", "rounds", "demo", "site", "api", "store", "db", "checks"), regionsInternals, nats],
+    [dirs("cli", "metrics", "rounds", "regions", "demo", "site", "api", "store", "db", "checks"), nats],
     "lib/registry knows the registry only.",
   ),
   layer(
     ["lib/checks/**"],
     [
-      dirs("cli", "metrics", "rounds", "demo", "site", "api", "store", "db", "registry", "config"),
-      regionsInternals,
+      dirs("cli", "metrics", "rounds", "regions", "demo", "site", "api", "store", "db", "registry", "config"),
       nats,
       "^(undici|node:http|node:net|node:fs)$",
     ],
@@ -138,7 +122,16 @@ export default tseslint.config(
   layer(
     ["lib/probe/**"],
     [dirs("cli", "metrics", "rounds", "regions", "demo", "site", "api", "store", "db", "registry", "checks", "config"), nats],
-    "lib/probe knows HTTP and MCP only (never NATS or regions): from outside itself it takes protocol facts (lib/probe/protocol) alone.",
+    "lib/probe knows HTTP and MCP only (never NATS or regions): from outside itself it reads the names in lib/vocabulary alone.",
+  ),
+  // The ground floor: names every layer reads (states, kinds, codes, subjects), importing nothing of the project.
+  layer(
+    ["lib/vocabulary/**"],
+    [
+      dirs("cli", "metrics", "mcp", "rounds", "regions", "demo", "site", "api", "store", "db", "registry", "checks", "probe", "config"),
+      nats,
+    ],
+    "lib/vocabulary is the ground floor: names and their types only, importing nothing of the project.",
   ),
   {
     files: [

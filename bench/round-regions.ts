@@ -1,7 +1,7 @@
 // bench:round's distributed mode (architecture.md §8): the broker and one agent process per region for the round run
 // through them, what the round's database says about the probes it sent, and the two rounds' states side by side.
-import { CHECK_IDS, type CheckId, type CheckState } from "@/lib/checks/vocabulary";
-import { RUN_ROLES, type RunRole } from "@/lib/regions/vocabulary";
+import { CHECK_IDS, type CheckId, type CheckState } from "@/lib/vocabulary/checks";
+import { RUN_ROLES, type RunRole } from "@/lib/vocabulary/regions";
 import { SITE_USER, startAgent, startBroker } from "@/tests/fixtures/nats";
 import { cpuSeconds } from "./common";
 

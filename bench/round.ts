@@ -15,7 +15,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import type { ChildProcess } from "node:child_process";
-import { CHECK_IDS, type CheckId, type CheckState } from "@/lib/checks/vocabulary";
+import { CHECK_IDS, type CheckId, type CheckState } from "@/lib/vocabulary/checks";
 import { ZOO_EXPECTATIONS } from "@/lib/demo/zoo";
 import {
   fmt,
@@ -38,7 +38,7 @@ import autocannon from "autocannon";
 import { serverPath } from "@/lib/site/paths";
 import { startNext } from "@/tests/fixtures/next-server";
 import { RENDERER_NICENESS } from "@/lib/front/upstream";
-import { RUN_ROLES } from "@/lib/regions/vocabulary";
+import { RUN_ROLES } from "@/lib/vocabulary/regions";
 import { benchRegions, compareStates, failureShare, IN_PROCESS_ENV, startBenchRegions, tallyRuns, type RunsTally } from "./round-regions";
 
 const SELF = fileURLToPath(import.meta.url);

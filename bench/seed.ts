@@ -2,7 +2,7 @@
 import type { Db } from "@/db/client";
 import { judge } from "@/lib/checks";
 import type { CheckResult } from "@/lib/checks/types";
-import { CHECK_IDS, type CheckId, type CheckState } from "@/lib/checks/vocabulary";
+import { CHECK_IDS, type CheckId, type CheckState } from "@/lib/vocabulary/checks";
 import { SUITE_VERSION } from "@/lib/probe/protocol";
 import { stateColumn } from "@/lib/store/servers/row";
 import { canonicalToolList, diffToolLists, hashToolList } from "@/lib/rounds/tool-history";

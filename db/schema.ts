@@ -7,7 +7,7 @@ import {
   NOT_CHECKED_CAUSES,
   OBSERVATION_CODES,
   REFUSAL_CODES,
-} from "../lib/checks/vocabulary";
+} from "../lib/vocabulary/checks";
 import { ERAS, TRANSPORTS } from "../lib/probe/protocol";
 import {
   ALERT_KINDS,
@@ -19,8 +19,8 @@ import {
   OPT_OUT_SOURCES,
   TOOL_CHANGE_KINDS,
   UPTIME_OUTCOMES,
-} from "../lib/store/vocabulary";
-import { LOCAL_REGION, RUN_ROLES } from "../lib/regions/vocabulary";
+} from "../lib/vocabulary/store";
+import { LOCAL_REGION, RUN_ROLES } from "../lib/vocabulary/regions";
 
 // Times are ISO-8601 UTC strings throughout: sortable, readable in evidence, no tz surprises.
 

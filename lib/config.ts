@@ -1,5 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
+import { REGION_ID } from "./vocabulary/regions";
 
 // The only module that reads process.env. Everything else receives these values as parameters.
 const boolFlag = z
@@ -50,9 +51,6 @@ const EnvSchema = z.object({
   PROBE_REGIONS: z.string().optional(),
   PROBE_LOCAL_REGION: z.string().optional(),
 });
-
-/** A region id (architecture.md §8): short, lower case, safe as one NATS subject token and in a URL. */
-export const REGION_ID = /^[a-z0-9][a-z0-9-]{0,31}$/;
 
 export const OFFICIAL_REGISTRY_URL = "https://registry.modelcontextprotocol.io";
 export const DEFAULT_SCHEDULE = "*/5 * * * *";

@@ -5,7 +5,7 @@ import path from "node:path";
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 
-// Top to bottom (STYLE.md). Vocabulary files are leaves every layer may read, db/schema included.
+// Top to bottom (STYLE.md). lib/vocabulary is the ground floor every layer may read, db/schema included.
 const LAYERS: [name: string, match: (file: string) => boolean][] = [
   ["server.ts", (f) => f === "server.ts"],
   ["lib/front", (f) => f.startsWith("lib/front/")],
@@ -15,20 +15,17 @@ const LAYERS: [name: string, match: (file: string) => boolean][] = [
   ["lib/mcp", (f) => f.startsWith("lib/mcp/")],
   ["lib/rounds", (f) => f.startsWith("lib/rounds/")],
   // Dispatch to the regions and their quorum (architecture.md §8): below the round that records, above what it probes with.
-  ["lib/regions", (f) => f.startsWith("lib/regions/") && f !== "lib/regions/vocabulary.ts"],
+  ["lib/regions", (f) => f.startsWith("lib/regions/")],
   ["lib/demo", (f) => f.startsWith("lib/demo/")],
   ["lib/site", (f) => f.startsWith("lib/site/")],
   ["lib/api", (f) => f.startsWith("lib/api/")],
-  ["lib/store", (f) => f.startsWith("lib/store/") && f !== "lib/store/vocabulary.ts"],
+  ["lib/store", (f) => f.startsWith("lib/store/")],
   ["db", (f) => f.startsWith("db/")],
   ["lib/registry", (f) => f.startsWith("lib/registry/")],
-  ["lib/checks", (f) => f.startsWith("lib/checks/") && f !== "lib/checks/vocabulary.ts"],
-  ["lib/probe", (f) => f.startsWith("lib/probe/") && f !== "lib/probe/protocol.ts"],
-  [
-    "vocabulary",
-    (f) => ["lib/probe/protocol.ts", "lib/checks/vocabulary.ts", "lib/store/vocabulary.ts", "lib/regions/vocabulary.ts"].includes(f),
-  ],
+  ["lib/checks", (f) => f.startsWith("lib/checks/")],
+  ["lib/probe", (f) => f.startsWith("lib/probe/")],
   ["lib/config", (f) => f === "lib/config.ts"],
+  ["lib/vocabulary", (f) => f.startsWith("lib/vocabulary/")],
 ];
 const RANK = new Map(LAYERS.map(([name], i) => [name, LAYERS.length - i]));
 

@@ -1,4 +1,4 @@
-import type { CheckState } from "@/lib/checks/vocabulary";
+import type { CheckState } from "@/lib/vocabulary/checks";
 import { HISTORY_SEVERITY } from "@/lib/store/history";
 import type { StripDay } from "@/lib/site/history";
 import { STATE_LABELS } from "@/lib/site/labels";

@@ -1,8 +1,8 @@
 import Link from "next/link";
-import { CHECK_IDS, CHECK_STATES, OBSERVATION_CODES, type CheckState } from "@/lib/checks/vocabulary";
+import { CHECK_IDS, CHECK_STATES, OBSERVATION_CODES, type CheckState } from "@/lib/vocabulary/checks";
 import { CHECK_LABELS, SORT_LABELS, SORT_ORDER_WORDS, STATE_LABELS } from "@/lib/site/labels";
 import { counted, WORDS } from "@/lib/site/plural";
-import { SERVER_SORTS } from "@/lib/store/vocabulary";
+import { SERVER_SORTS } from "@/lib/vocabulary/store";
 import { getConfig } from "@/lib/config";
 import { summaryCounts } from "@/lib/store/servers/counts";
 import { listServers, SORT_DEFAULT_ORDER } from "@/lib/store/servers/list";

@@ -1,4 +1,4 @@
-import type { CheckState, NotCheckedCause } from "@/lib/checks/vocabulary";
+import type { CheckState, NotCheckedCause } from "@/lib/vocabulary/checks";
 import { NOT_CHECKED_CAUSE_LABELS, type Lang } from "@/lib/site/labels";
 import { STATE_ICONS, stateLabel } from "@/lib/site/states";
 

@@ -1,5 +1,5 @@
 import { ImageResponse } from "next/og";
-import type { CheckState } from "@/lib/checks/vocabulary";
+import type { CheckState } from "@/lib/vocabulary/checks";
 import { BADGE_COLORS } from "@/lib/site/badge";
 import { CARD_SIZE, type CardModel } from "@/lib/site/card";
 

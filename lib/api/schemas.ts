@@ -9,11 +9,12 @@ import {
   NOT_CHECKED_CAUSES,
   OBSERVATION_CODES,
   REFUSAL_CODES,
-} from "../checks/vocabulary";
-import { FRONT_OUTCOMES, FRONT_REFUSALS, RENDERER_STATES } from "./front-vocabulary";
-import { ERAS, NETWORK_ERROR_KINDS, REMOTE_STANDINGS, TRANSPORTS } from "../probe/protocol";
+} from "../vocabulary/checks";
+import { FRONT_OUTCOMES, FRONT_REFUSALS, RENDERER_STATES } from "../vocabulary/front";
+import { ERAS, REMOTE_STANDINGS, TRANSPORTS } from "../probe/protocol";
+import { NETWORK_ERROR_KINDS } from "../vocabulary/network";
 import { EXCHANGE_PHASES } from "../probe/types";
-import { RUN_ROLES } from "../regions/vocabulary";
+import { RUN_ROLES } from "../vocabulary/regions";
 import {
   ALERT_KINDS,
   AUTH_OUTCOMES,
@@ -22,7 +23,7 @@ import {
   CROSS_READ_OUTCOMES,
   TOOL_CHANGE_KINDS,
   UPTIME_OUTCOMES,
-} from "../store/vocabulary";
+} from "../vocabulary/store";
 import { CAUSE_KEYS, ERA_KEYS, OVERALL_KEYS, REFUSAL_KEYS, TRANSPORT_KEYS } from "../store/census";
 import { UPTIME_WINDOWS } from "../store/uptime";
 

@@ -1,6 +1,6 @@
 import type { CertificateFacts, Exchange, ProbeObservation } from "../probe/types";
 import type { CheckResult, Hint, HintFacts, HintTarget } from "./types";
-import { HINT_CODES, type HintCode } from "./vocabulary";
+import { HINT_CODES, type HintCode } from "../vocabulary/checks";
 
 export type { Hint, HintFacts, HintTarget } from "./types";
 

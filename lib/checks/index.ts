@@ -4,7 +4,7 @@ import { diagnose, hintSentence } from "./hints";
 import { refusalCode } from "./refusal";
 import type { CheckResult } from "./types";
 import { SUITE_VERSION, type Era } from "../probe/protocol";
-import { CHECK_IDS, type CheckId, type CheckState } from "./vocabulary";
+import { CHECK_IDS, type CheckId, type CheckState } from "../vocabulary/checks";
 import { observe, type ObservationFacts } from "./observations";
 import { withSentence, type Observation } from "./observation-text";
 

@@ -15,7 +15,7 @@ import {
 } from "./reasons";
 import type { CheckResult } from "./types";
 import { MODERN_REVISION } from "../probe/protocol";
-import type { CheckId, CheckState, NotCheckedCause } from "./vocabulary";
+import type { CheckId, CheckState, NotCheckedCause } from "../vocabulary/checks";
 
 const seqs = (evidence: number[]) => [...new Set(evidence)].sort((a, b) => a - b);
 

@@ -1,4 +1,4 @@
-import type { NetworkErrorKind } from "../probe/protocol";
+import type { NetworkErrorKind } from "../vocabulary/network";
 import type { ProbeObservation } from "../probe/types";
 
 /** The network cause of a failed handshake, read from its deciding exchange; null when the server answered

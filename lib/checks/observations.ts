@@ -1,4 +1,4 @@
-import type { ObservationCode } from "./vocabulary";
+import type { ObservationCode } from "../vocabulary/checks";
 
 // architecture.md §2.9 (suite 0.14.0): observations on tool definitions. Facts about every string of the tool list as
 // received and the server's instructions, each with its JSON pointer and an offset in code points; never a verdict.

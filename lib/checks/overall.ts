@@ -1,4 +1,4 @@
-import { CHECK_IDS, DISCOVERY_CHECKS, type CheckId, type CheckState, type NotCheckedCause } from "./vocabulary";
+import { CHECK_IDS, DISCOVERY_CHECKS, type CheckId, type CheckState, type NotCheckedCause } from "../vocabulary/checks";
 
 // The overall state of a server (architecture.md §2): the page's headline, the badge, the index and JSON `overall` all come
 // from this one function, so a server nobody could read is never shown as Verified.

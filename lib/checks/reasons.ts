@@ -1,7 +1,7 @@
 import type { Blocked, BrokenChallenge, HandshakeOutcome, MetadataProblem, ProbeObservation, SlowDown } from "../probe/types";
 import { LEGACY_REVISIONS, MODERN_REVISION } from "../probe/protocol";
 import type { CheckResult } from "./types";
-import type { NotCheckedCause } from "./vocabulary";
+import type { NotCheckedCause } from "../vocabulary/checks";
 
 // Shared phrasing, so the same situation reads the same way under every check.
 

@@ -1,5 +1,5 @@
 import type { ProbeObservation } from "../probe/types";
-import type { CheckState, RefusalCode } from "./vocabulary";
+import type { CheckState, RefusalCode } from "../vocabulary/checks";
 
 // The error_taxonomy judge's decision as a code: the same branches as judgeErrorTaxonomy, so the census
 // counts what the judge saw. The zoo harness checks on every case that the code's state is the judged one.

@@ -1,5 +1,5 @@
 import type { Transport } from "../probe/protocol";
-import type { CheckId, CheckState, NoFallbackRule, NotCheckedCause, RefusalCode } from "./vocabulary";
+import type { CheckId, CheckState, NoFallbackRule, NotCheckedCause, RefusalCode } from "../vocabulary/checks";
 
 // architecture.md §2.8: a hint is stored as its code and facts; lib/checks/hints.ts matches and words it.
 /** Where the misconfigured URL sits: the remote itself, or the auth metadata it points to. */

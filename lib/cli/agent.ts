@@ -6,7 +6,7 @@ import { getConfig } from "../config";
 import { createAddressPolicy, probeServer, probeUserAgent } from "../probe";
 import { serveProbes, spacingGate } from "../regions/agent";
 import { connectNats } from "../regions/nats";
-import { REGION_ID } from "../regions/vocabulary";
+import { REGION_ID } from "../vocabulary/regions";
 import { readArgs, UsageError } from "./args";
 
 const USAGE = `usage: npm run agent -- --region <id>

@@ -1,6 +1,6 @@
 // Probe one MCP server with the site's own code and print the report: the self-test the FAQ offers.
 import { buildReport, judge, type ProbeReport } from "../checks";
-import { CHECK_IDS } from "../checks/vocabulary";
+import { CHECK_IDS } from "../vocabulary/checks";
 import { CHECK_LABELS, STATE_LABELS } from "../site/labels";
 import { TRANSPORTS, type Transport } from "../probe/protocol";
 import { createAddressPolicy, probeServer } from "../probe";

@@ -14,7 +14,7 @@ import {
   storableHeaders,
 } from "./headers";
 import { frontError, type RenderFailure } from "./errors";
-import type { FrontOutcome } from "../api/front-vocabulary";
+import type { FrontOutcome } from "../vocabulary/front";
 import type { WholeAnswer } from "./upstream";
 
 // Finished answers kept in memory per data version: a request whose version has not changed is answered

@@ -1,5 +1,5 @@
 import type { ServerResponse } from "node:http";
-import type { FrontRefusal } from "../api/front-vocabulary";
+import type { FrontRefusal } from "../vocabulary/front";
 
 // The answers the front makes itself when it cannot give the renderer's: one sentence each, never cached.
 

@@ -2,7 +2,7 @@ import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import type { Db } from "../../db/client";
-import { FRONT_REFUSALS, type FrontRefusal } from "../api/front-vocabulary";
+import { FRONT_REFUSALS, type FrontRefusal } from "../vocabulary/front";
 import type { FrontLimits } from "../config";
 import { healthFacts } from "../store/health";
 import { releaseRoundLockOf } from "../store/rounds";

@@ -7,7 +7,7 @@ import { CONTENT_TYPE, exposition, processFamilies, processRegistry } from "../m
 import { createScrapeCache, createScrapePace, SCRAPE_LIMITS } from "../metrics/scrapes";
 import type { FrontSnapshot } from "./stats";
 import type { Upstream } from "./upstream";
-import { FRONT_OUTCOMES, FRONT_REFUSALS } from "../api/front-vocabulary";
+import { FRONT_OUTCOMES, FRONT_REFUSALS } from "../vocabulary/front";
 
 // /metrics in the front process of `npm start`: one endpoint for both processes. The front asks the renderer
 // for its families (stored figures, its process metrics) as JSON over the hop, adds its own counters

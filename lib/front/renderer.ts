@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { freePort } from "../cli/ports";
 import { createUpstream, RENDERER_KEEP_ALIVE_MS, RENDERER_NICENESS, type Upstream } from "./upstream";
-import type { RendererState } from "../api/front-vocabulary";
+import type { RendererState } from "../vocabulary/front";
 
 // The renderer, `next start` (the built .next, and the embedded scheduler from instrumentation.ts), in a
 // child process on loopback, supervised: one that exits is started again after 1 s, then 2, 4 … up to

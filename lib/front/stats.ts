@@ -1,4 +1,4 @@
-import { FRONT_OUTCOMES, FRONT_REFUSALS, type FrontOutcome, type FrontRefusal } from "../api/front-vocabulary";
+import { FRONT_OUTCOMES, FRONT_REFUSALS, type FrontOutcome, type FrontRefusal } from "../vocabulary/front";
 
 // The front's counters, in one place: how requests were answered, refusals by cause, renders in flight,
 // renderer restarts. `snapshot()` is the read-only view (the health answer shows it; a metrics exporter

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { CHECK_IDS, CHECK_STATES, OBSERVATION_CODES, type CheckId } from "../checks/vocabulary";
-import { TOOL_CHANGE_KINDS } from "../store/vocabulary";
+import { CHECK_IDS, CHECK_STATES, OBSERVATION_CODES, type CheckId } from "../vocabulary/checks";
+import { TOOL_CHANGE_KINDS } from "../vocabulary/store";
 
 // Input and output schemas of the three tools (architecture.md §4). Inputs are strict: an unknown property, a wrong type
 // or an overlong string is a tool error naming the field; a page size over its cap is clamped and said so.

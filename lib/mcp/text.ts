@@ -1,4 +1,4 @@
-import { CHECK_IDS, type CheckState } from "../checks/vocabulary";
+import { CHECK_IDS, type CheckState } from "../vocabulary/checks";
 import { CHECK_LABELS, STATE_LABELS } from "../site/labels";
 import type { RecentChanges, SearchServers, ServerStatus } from "./schemas";
 

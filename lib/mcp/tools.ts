@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import type { Db } from "../../db/client";
-import { CHECK_IDS, type CheckId, type CheckState } from "../checks/vocabulary";
+import { CHECK_IDS, type CheckId, type CheckState } from "../vocabulary/checks";
 import { serverJsonPath, serverPath } from "../site/paths";
 import { serverIdByName, stateChanges } from "../store/history";
 import { getServerDetail } from "../store/servers/detail";

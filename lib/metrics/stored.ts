@@ -1,11 +1,11 @@
 import type { Db } from "../../db/client";
 import { ROUND_STATUSES } from "../../db/schema";
-import { CHECK_IDS, CHECK_STATES } from "../checks/vocabulary";
+import { CHECK_IDS, CHECK_STATES } from "../vocabulary/checks";
 import { siteStatus } from "../rounds/alerts/status";
 import { RUN_KINDS } from "../rounds/persist";
 import { eventCounts, ROUND_DURATION_BUCKETS_SECONDS, type EventCount } from "../store/counters";
 import { summaryCounts } from "../store/servers/counts";
-import { ALERT_KINDS, CROSS_READ_OUTCOMES, PROBE_REQUEST_OUTCOMES, type EventCounter } from "../store/vocabulary";
+import { ALERT_KINDS, CROSS_READ_OUTCOMES, PROBE_REQUEST_OUTCOMES, type EventCounter } from "../vocabulary/store";
 import { family, histogramSamples, labelled, METRICS, type Family } from "./families";
 
 // What the database says, read at scrape time, so whichever process answers a scrape gives the same figures:

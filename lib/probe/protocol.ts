@@ -44,11 +44,3 @@ export const SUPPORTED_VERSIONS_FIELDS = ["supported", "supportedVersions"] as c
 
 /** JSON-RPC error for "rate limited" (draft SEP-3304): a slow-down, its `data.retryAfterMs` read like Retry-After. */
 export const RATE_LIMITED_CODE = -32023;
-
-/**
- * Why a request got no HTTP answer at all, when the cause lies in the network between the probe and the
- * server (architecture.md §2.7): such a failure may be the probe's own. `nxdomain` (the name does not exist) and
- * `dns_unavailable` (the resolver did not answer) are told apart because only the second can be ours.
- */
-export const NETWORK_ERROR_KINDS = ["dns_unavailable", "nxdomain", "refused", "connect_timeout", "tls", "reset"] as const;
-export type NetworkErrorKind = (typeof NETWORK_ERROR_KINDS)[number];

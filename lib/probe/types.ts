@@ -1,4 +1,5 @@
-import type { Era, NetworkErrorKind, Transport } from "./protocol";
+import type { NetworkErrorKind } from "../vocabulary/network";
+import type { Era, Transport } from "./protocol";
 
 /** One HTTP exchange as kept for evidence: enough to reproduce it with curl and to explain a verdict. */
 export interface Exchange {

@@ -4,7 +4,7 @@
 import type { NatsConnection, Subscription } from "@nats-io/transport-node";
 import type { HostGate, ProbeObservation } from "../probe";
 import { decodeRequest, encodeAnswer, WIRE_VERSION, type ProbeRequest } from "./wire";
-import { agentQueue, probeSubject } from "./vocabulary";
+import { agentQueue, probeSubject } from "../vocabulary/regions";
 
 export interface AgentDeps {
   nc: NatsConnection;

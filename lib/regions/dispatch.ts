@@ -6,7 +6,7 @@ import { randomBytes } from "node:crypto";
 import { errors, type NatsConnection } from "@nats-io/transport-node";
 import type { ProbeObservation } from "../probe/types";
 import { decodeAnswer, encodeRequest, MAX_ANSWER_BYTES, type ProbeRequestInput } from "./wire";
-import { probeSubject, type NoAnswerCause } from "./vocabulary";
+import { probeSubject, type NoAnswerCause } from "../vocabulary/regions";
 
 export type RegionAnswer =
   | { ok: true; region: string; observation: ProbeObservation; agent: string; ms: number }

@@ -3,7 +3,7 @@
 // region an answer came from.
 import { randomBytes } from "node:crypto";
 import { MAX_ANSWER_BYTES } from "./wire";
-import { agentQueue, ALL_PROBE_SUBJECTS, probeSubject, REGION_ID } from "./vocabulary";
+import { agentQueue, ALL_PROBE_SUBJECTS, probeSubject, REGION_ID } from "../vocabulary/regions";
 
 export interface NatsConfigInput {
   regions: readonly string[];

@@ -4,7 +4,7 @@
 import type { CheckResult } from "../checks/types";
 import { networkFailureOf } from "../checks/network";
 import type { ProbeObservation } from "../probe/types";
-import type { FailureFacts, QuorumFacts, RegionalNote, RunRole } from "./vocabulary";
+import type { FailureFacts, QuorumFacts, RegionalNote, RunRole } from "../vocabulary/regions";
 
 export type { FailureFacts, QuorumFacts, RegionalNote };
 

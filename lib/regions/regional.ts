@@ -9,7 +9,7 @@ import type { RegionAnswer, Dispatcher } from "./dispatch";
 import type { RegionBook } from "./health";
 import { decideQuorum, discoveryFailed, type QuorumVerdict, type RegionalRead } from "./quorum";
 import type { ProbeRequestInput } from "./wire";
-import type { RunRole } from "./vocabulary";
+import type { RunRole } from "../vocabulary/regions";
 
 export interface RegionalDeps {
   book: RegionBook;

@@ -3,7 +3,8 @@
 // is that region not answering, never a verdict on the server.
 import { gunzipSync, gzipSync } from "node:zlib";
 import { z } from "zod";
-import { ERAS, NETWORK_ERROR_KINDS, TRANSPORTS } from "../probe/protocol";
+import { ERAS, TRANSPORTS } from "../probe/protocol";
+import { NETWORK_ERROR_KINDS } from "../vocabulary/network";
 import { DEFAULT_LIMITS, EXCHANGE_PHASES, type ProbeLimits, type ProbeObservation } from "../probe/types";
 
 /** The wire format's version; an agent answers only the version it speaks. */

@@ -8,7 +8,7 @@ import { evaluateAlerts } from "./alerts/evaluate";
 import { createAddressPolicy, DEFAULT_USER_AGENT, probeUserAgent } from "../probe";
 import { getRound } from "../store/rounds";
 import { makeAllDue } from "../store/servers/round";
-import { REPROBE_ROUND_TRIGGER } from "../store/vocabulary";
+import { REPROBE_ROUND_TRIGGER } from "../vocabulary/store";
 import { afterRound } from "./census";
 import { startDemoChanges } from "./demo-changes";
 import { createHostGate, type RoundHostGate } from "./host-gate";

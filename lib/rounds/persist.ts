@@ -2,9 +2,9 @@ import { transaction, type Db } from "../../db/client";
 import { agreedRevision, observationsOf } from "../checks";
 import { overallOf } from "../checks/overall";
 import type { CheckResult } from "../checks/types";
-import { type OptOutSource } from "../store/vocabulary";
+import { type OptOutSource } from "../vocabulary/store";
 import { SUITE_VERSION } from "../probe/protocol";
-import { type CheckId, type CheckState } from "../checks/vocabulary";
+import { type CheckId, type CheckState } from "../vocabulary/checks";
 import type { ProbeObservation, SlowDown } from "../probe/types";
 import { countEvent, countProbeRequests } from "../store/counters";
 import { recordCoverage } from "../store/coverage";
@@ -22,7 +22,7 @@ import {
 } from "../store/runs";
 import { recordServerDay, worstDiscoveryState } from "../store/history";
 import { closeIncident, insertIncident, openIncidentId } from "../store/incidents";
-import type { UptimeOutcome } from "../store/vocabulary";
+import type { UptimeOutcome } from "../vocabulary/store";
 import { utcDay } from "./coverage";
 import { hostOf } from "./hosts";
 import { nameJitter, nextSchedule, type ScheduleOutcome } from "./schedule";
@@ -30,7 +30,7 @@ import { probeTimings } from "./timings";
 import { canonicalToolList, diffToolLists, hashToolList } from "./tool-history";
 import { incidentStep, uptimeOutcome } from "./uptime";
 import type { QuorumFacts } from "../regions/quorum";
-import type { RunRole } from "../regions/vocabulary";
+import type { RunRole } from "../vocabulary/regions";
 
 /** How a server's run went, as the round counts it. `partly_read`: the handshake worked but the tool list was not
  * read to its end (endless pages, the probe's deadline), without a failure, gate or slow-down to blame. */

@@ -1,5 +1,5 @@
 import { getRound } from "../store/rounds";
-import { REPROBE_ROUND_TRIGGER } from "../store/vocabulary";
+import { REPROBE_ROUND_TRIGGER } from "../vocabulary/store";
 import { startRound, type RoundDeps, type StartResult } from "./round";
 
 /** Starts one probe of one registry server as a round of its own (same probe, opt-outs, lock and writes). */

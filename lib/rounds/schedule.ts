@@ -1,4 +1,4 @@
-import type { OptOutSource } from "../store/vocabulary";
+import type { OptOutSource } from "../vocabulary/store";
 import { counted, WORDS } from "../site/plural";
 // When to probe a server next. Pure: the round passes the outcome and the clock.
 

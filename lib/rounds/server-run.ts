@@ -6,7 +6,7 @@ import { probeServer, type ProbeOptions, type SharedConnections } from "../probe
 import type { AddressPolicy } from "../probe/address-policy";
 import { DEFAULT_LIMITS, type Blocked, type ProbeObservation, type ProbeTarget } from "../probe/types";
 import type { DueServer } from "../store/servers/round";
-import type { OptOutSource } from "../store/vocabulary";
+import type { OptOutSource } from "../vocabulary/store";
 import type { RoundHostGate } from "./host-gate";
 import type { PersistInput } from "./persist";
 import { robotsDisallows, ROBOTS_DISALLOW_REASON, type RobotsBook } from "./robots";

@@ -1,4 +1,4 @@
-import type { ToolChangeKind } from "../store/vocabulary";
+import type { ToolChangeKind } from "../vocabulary/store";
 import { createHash } from "node:crypto";
 
 // Tool lists are compared as canonical JSON: object keys sorted, arrays in order.

@@ -1,7 +1,7 @@
 import type { CheckResult } from "../checks/types";
-import { DISCOVERY_CHECKS, type CheckId } from "../checks/vocabulary";
+import { DISCOVERY_CHECKS, type CheckId } from "../vocabulary/checks";
 import type { ProbeObservation } from "../probe/types";
-import type { UptimeOutcome } from "../store/vocabulary";
+import type { UptimeOutcome } from "../vocabulary/store";
 
 // Uptime and incidents (architecture.md §4) as the round decides them from one probe. Pure: persist.ts writes what
 // these return in the run's own transaction.

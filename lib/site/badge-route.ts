@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { ApiShape } from "../api/schemas";
-import { CHECK_IDS, type CheckId } from "../checks/vocabulary";
+import { CHECK_IDS, type CheckId } from "../vocabulary/checks";
 import type { TextAnswer } from "./answer";
 import { type BadgeStates } from "../store/servers/detail";
 import { BADGE_CACHE_CONTROL, BADGE_COLORS, badgeSpec, badgeSvg, shieldsEndpoint, type BadgeSpec } from "./badge";

@@ -1,6 +1,6 @@
 import { makeBadge } from "badge-maker";
 import { CHECK_LABELS, STATE_LABELS } from "./labels";
-import { type CheckId, type CheckState } from "../checks/vocabulary";
+import { type CheckId, type CheckState } from "../vocabulary/checks";
 import type { ApiShape } from "../api/schemas";
 
 export const BADGE_COLORS: Record<CheckState | "unknown", string> = {

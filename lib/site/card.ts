@@ -1,4 +1,4 @@
-import { CHECK_IDS, type CheckId, type CheckState } from "../checks/vocabulary";
+import { CHECK_IDS, type CheckId, type CheckState } from "../vocabulary/checks";
 import type { CardFacts } from "../store/servers/detail";
 import { formatUtc } from "./format";
 import { CHECK_LABELS, STATE_LABELS } from "./labels";

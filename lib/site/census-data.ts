@@ -1,5 +1,5 @@
 import { KNOWN_REVISIONS } from "../probe/protocol";
-import { AUTH_OUTCOMES } from "../store/vocabulary";
+import { AUTH_OUTCOMES } from "../vocabulary/store";
 import { CAUSE_KEYS, ERA_KEYS, OVERALL_KEYS, REFUSAL_KEYS, TRANSPORT_KEYS, type CensusDay } from "../store/census";
 
 // The daily census rows as downloads (architecture.md §3): /data/census.csv, one row per day and one column per count, and

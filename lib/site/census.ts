@@ -1,4 +1,4 @@
-import { CHECK_STATES, REFUSAL_CODES } from "../checks/vocabulary";
+import { CHECK_STATES, REFUSAL_CODES } from "../vocabulary/checks";
 import { KNOWN_REVISIONS, TRANSPORTS } from "../probe/protocol";
 import type { CensusDay } from "../store/census";
 import type { Lang } from "./labels";

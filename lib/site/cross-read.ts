@@ -1,5 +1,5 @@
 import type { CrossReadRow } from "../store/cross-reads";
-import type { CrossReadExplanation } from "../store/vocabulary";
+import type { CrossReadExplanation } from "../vocabulary/store";
 import { MODERN_REVISION } from "../probe/protocol";
 import { counted, WORDS } from "./plural";
 

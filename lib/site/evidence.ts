@@ -1,4 +1,4 @@
-import type { CheckId } from "../checks/vocabulary";
+import type { CheckId } from "../vocabulary/checks";
 import type { Exchange } from "../probe/types";
 
 // A server page shows every exchange once, in one evidence section; each check links to the ones it cites.

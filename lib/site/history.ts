@@ -1,4 +1,4 @@
-import type { CheckState } from "../checks/vocabulary";
+import type { CheckState } from "../vocabulary/checks";
 import type { HistoryDay, LatencySample } from "../store/history";
 
 export const HISTORY_DAYS = 90;

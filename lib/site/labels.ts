@@ -1,5 +1,5 @@
-import type { CheckId, CheckState, NotCheckedCause } from "../checks/vocabulary";
-import type { AlertKind, CrossReadOutcome, ServerSort, SortOrder } from "../store/vocabulary";
+import type { CheckId, CheckState, NotCheckedCause } from "../vocabulary/checks";
+import type { AlertKind, CrossReadOutcome, ServerSort, SortOrder } from "../vocabulary/store";
 
 export type Lang = "en" | "zh";
 

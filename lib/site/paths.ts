@@ -1,4 +1,4 @@
-import type { CheckId } from "../checks/vocabulary";
+import type { CheckId } from "../vocabulary/checks";
 
 // Registry names contain "/" (io.github.owner/server), so each segment is encoded on its own and
 // routes take them as catch-all segments.

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { CHECK_IDS, CHECK_STATES, OBSERVATION_CODES, type CheckId, type CheckState } from "../checks/vocabulary";
+import { CHECK_IDS, CHECK_STATES, OBSERVATION_CODES, type CheckId, type CheckState } from "../vocabulary/checks";
 import type { ObservationFilter } from "../store/observations";
 import { MAX_PAGE_SIZE, SORT_DEFAULT_ORDER } from "../store/servers/list";
-import { SERVER_SORTS, SORT_ORDERS, type ServerSort, type SortOrder } from "../store/vocabulary";
+import { SERVER_SORTS, SORT_ORDERS, type ServerSort, type SortOrder } from "../vocabulary/store";
 
 export type SearchParams = Record<string, string | string[] | undefined>;
 

@@ -1,4 +1,4 @@
-import { REFUSAL_CODES, type RefusalCode } from "../checks/vocabulary";
+import { REFUSAL_CODES, type RefusalCode } from "../vocabulary/checks";
 
 // The census groups error_taxonomy results by the refusal code the judge stored with each; the reason
 // sentence stays free text.

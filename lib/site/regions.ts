@@ -1,5 +1,5 @@
-import type { NetworkErrorKind } from "../probe/protocol";
-import type { FailureFacts, RegionalNote } from "../regions/vocabulary";
+import type { NetworkErrorKind } from "../vocabulary/network";
+import type { FailureFacts, RegionalNote } from "../vocabulary/regions";
 
 // architecture.md §8: the regional note and a region's failure, worded once from the facts the quorum stored.
 

@@ -1,4 +1,4 @@
-import type { CheckState } from "../checks/vocabulary";
+import type { CheckState } from "../vocabulary/checks";
 import { STATE_LABELS, type Lang } from "./labels";
 
 /** A shape per state so no state is told by colour alone; the label always sits beside it. */

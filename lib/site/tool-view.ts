@@ -1,5 +1,5 @@
 import { ANNOTATION_HINTS, cappedText, shownText, type AnnotationHint, type ObservationFacts } from "../checks/observations";
-import type { ObservationCode } from "../checks/vocabulary";
+import type { ObservationCode } from "../vocabulary/checks";
 
 // What the tools section of a server page shows (architecture.md §2.9): each tool as received, its annotations with the
 // spec's defaults for absent hints, and the observations that concern it beside it.

@@ -1,4 +1,4 @@
-import type { CheckId, CheckState, NoFallbackRule, NotCheckedCause, RefusalCode } from "../checks/vocabulary";
+import type { CheckId, CheckState, NoFallbackRule, NotCheckedCause, RefusalCode } from "../vocabulary/checks";
 import { notCheckedAnchor } from "./faq/headline";
 import type { FaqSlug } from "./faq/types";
 import { faqPath } from "./paths";

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, gte, inArray, isNotNull, isNull, lt, ne, sql } from "drizzle-orm";
 import { transaction, type Db } from "../../db/client";
 import { alertEvents, alerts, rounds } from "../../db/schema";
-import { REPROBE_ROUND_TRIGGER, type AlertKind, type AlertState } from "./vocabulary";
+import { REPROBE_ROUND_TRIGGER, type AlertKind, type AlertState } from "../vocabulary/store";
 
 export type AlertRecord = typeof alerts.$inferSelect;
 export type AlertEventRecord = typeof alertEvents.$inferSelect;

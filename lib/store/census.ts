@@ -1,10 +1,10 @@
 import { asc, gte, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { censusDays } from "../../db/schema";
-import { CHECK_STATES, NOT_CHECKED_CAUSES, REFUSAL_CODES, type CheckState, type NotCheckedCause } from "../checks/vocabulary";
+import { CHECK_STATES, NOT_CHECKED_CAUSES, REFUSAL_CODES, type CheckState, type NotCheckedCause } from "../vocabulary/checks";
 import { ERAS, TRANSPORTS } from "../probe/protocol";
 import { observationCensus } from "./observations";
-import { AUTH_OUTCOMES, REPROBE_ROUND_TRIGGER, type AuthOutcome, type CensusSource, type UptimeOutcome } from "./vocabulary";
+import { AUTH_OUTCOMES, REPROBE_ROUND_TRIGGER, type AuthOutcome, type CensusSource, type UptimeOutcome } from "../vocabulary/store";
 
 // The census over time (architecture.md §3): one row of aggregates per UTC day, kept forever. A row counts the servers
 // listed in the registry at one moment (the end of the day's first round) by their latest stored result. Rows are

@@ -2,7 +2,7 @@ import type { Db } from "../../db/client";
 import { eventCounters } from "../../db/schema";
 import type { Exchange } from "../probe/types";
 import { prepared } from "./prepared";
-import type { EventCounter, ProbeRequestOutcome } from "./vocabulary";
+import type { EventCounter, ProbeRequestOutcome } from "../vocabulary/store";
 
 // Totals of events, kept in the database rather than in one process's memory: a round runs in the renderer,
 // in `npm run round` or in a test, and any process may answer a scrape. Each count is written in the same

@@ -1,8 +1,8 @@
 import { and, asc, desc, eq, inArray, isNotNull, isNull, sql } from "drizzle-orm";
 import { transaction, type Db } from "../../db/client";
 import { checkResults, crossReads, servers, toolSnapshots } from "../../db/schema";
-import { DISCOVERY_CHECKS } from "../checks/vocabulary";
-import { CROSS_READ_OUTCOMES, type CrossReadExplanation, type CrossReadOutcome } from "./vocabulary";
+import { DISCOVERY_CHECKS } from "../vocabulary/checks";
+import { CROSS_READ_OUTCOMES, type CrossReadExplanation, type CrossReadOutcome } from "../vocabulary/store";
 
 export type CrossReadRecord = typeof crossReads.$inferSelect;
 

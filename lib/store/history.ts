@@ -1,8 +1,8 @@
 import { and, asc, desc, eq, gt, gte, inArray, isNotNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { runs, serverDays, servers, transitions } from "../../db/schema";
-import { DISCOVERY_CHECKS, type CheckId, type CheckState, type NotCheckedCause } from "../checks/vocabulary";
-import type { UptimeOutcome } from "./vocabulary";
+import { DISCOVERY_CHECKS, type CheckId, type CheckState, type NotCheckedCause } from "../vocabulary/checks";
+import type { UptimeOutcome } from "../vocabulary/store";
 
 // Per-day history, response times and the state-change feed. Written in the run's own transaction
 // (persistRun) and read by the server page, the index, the JSON API, badges and the feeds.

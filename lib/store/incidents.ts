@@ -1,7 +1,7 @@
 import { and, count, desc, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { incidents, servers } from "../../db/schema";
-import type { CheckId } from "../checks/vocabulary";
+import type { CheckId } from "../vocabulary/checks";
 import { prepared } from "./prepared";
 
 // Incidents (architecture.md §4): opened and closed by persistRun in the run's own transaction, read by the server page,

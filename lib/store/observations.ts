@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, isNotNull, isNull, sql, type SQL } from "drizzle
 import type { Db } from "../../db/client";
 import { observations, serverObservations, servers } from "../../db/schema";
 import type { ObservationFacts } from "../checks/observations";
-import { OBSERVATION_CODES, type ObservationCode } from "../checks/vocabulary";
+import { OBSERVATION_CODES, type ObservationCode } from "../vocabulary/checks";
 import { parseJson } from "./runs";
 
 // Observations on tool definitions (architecture.md §2.9): every one stored with the run whose complete read it was made

@@ -1,5 +1,5 @@
 import type { Db } from "../../db/client";
-import { CHECK_IDS, type CheckId, type CheckState, type NotCheckedCause } from "../checks/vocabulary";
+import { CHECK_IDS, type CheckId, type CheckState, type NotCheckedCause } from "../vocabulary/checks";
 import type { Era, Transport } from "../probe/protocol";
 import { uptime30dByServer } from "./uptime";
 

@@ -1,7 +1,7 @@
 import { asc, eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { optOuts, robotsCache } from "../../db/schema";
-import type { OptOutSource } from "./vocabulary";
+import type { OptOutSource } from "../vocabulary/store";
 
 // Hosts that asked not to be probed (operator list and robots.txt), and the robots.txt cache behind the latter.
 

@@ -1,8 +1,8 @@
 import { and, asc, eq, gte, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { regionStates, runs } from "../../db/schema";
-import { DISCOVERY_CHECKS, type CheckId, type CheckState } from "../checks/vocabulary";
-import type { QuorumFacts, RunRole } from "../regions/vocabulary";
+import { DISCOVERY_CHECKS, type CheckId, type CheckState } from "../vocabulary/checks";
+import type { QuorumFacts, RunRole } from "../vocabulary/regions";
 import { parseJson } from "./runs";
 
 // architecture.md §8: each region's health as the site last judged it.

@@ -2,7 +2,7 @@ import { and, asc, desc, eq, gt, gte, isNull, lt, ne, or, sql } from "drizzle-or
 import { transaction, type Db } from "../../db/client";
 import { roundLock, rounds } from "../../db/schema";
 import { countEvent, observeRoundDuration } from "./counters";
-import { REPROBE_ROUND_TRIGGER } from "./vocabulary";
+import { REPROBE_ROUND_TRIGGER } from "../vocabulary/store";
 
 export type RoundRow = typeof rounds.$inferSelect;
 

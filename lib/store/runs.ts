@@ -2,7 +2,7 @@ import { and, asc, desc, eq, isNotNull, isNull, lt, notInArray, or, sql } from "
 import type { Db } from "../../db/client";
 import { fieldsOf, placeholders, prefixed, prepared } from "./prepared";
 import { checkResults, runs, serverObservations, servers, transitions } from "../../db/schema";
-import { CHECK_IDS, type CheckState, type RefusalCode } from "../checks/vocabulary";
+import { CHECK_IDS, type CheckState, type RefusalCode } from "../vocabulary/checks";
 import type { CertificateFacts, Exchange } from "../probe/types";
 import { hintColumns, hintFromColumns, type Hint } from "../checks/hints";
 

@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { freePort } from "../../lib/cli/ports";
-import { CHECK_IDS, CHECK_STATES } from "@/lib/checks/vocabulary";
+import { CHECK_IDS, CHECK_STATES } from "@/lib/vocabulary/checks";
 import { STATE_LABELS } from "@/lib/site/labels";
 
 // The README's first command, minus the build `test:e2e` has just done: `npm run demo`, a fresh database,

@@ -5,7 +5,7 @@ import { performance } from "node:perf_hooks";
 import { expect, test } from "@playwright/test";
 import { Client, StreamableHTTPClientTransport, type FetchLike } from "@modelcontextprotocol/client";
 import { Agent, fetch as undiciFetch } from "undici";
-import { CHECK_IDS } from "../../lib/checks/vocabulary";
+import { CHECK_IDS } from "../../lib/vocabulary/checks";
 import { MCP_RATE_LIMIT } from "../../lib/mcp/rate-limit";
 import { conformanceNodeVersion, conformanceServer } from "./conformance";
 import { E2E_PORT } from "./env";

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { OBSERVATION_CODES } from "../../lib/checks/vocabulary";
+import { OBSERVATION_CODES } from "../../lib/vocabulary/checks";
 import { observationAnchor } from "../../lib/site/tool-view";
 import { SEED } from "./seed";
 import { collectConsoleErrors, expectNoAxeViolations, screenshot, serverUrl } from "./helpers";

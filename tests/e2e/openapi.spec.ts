@@ -4,7 +4,7 @@ import path from "node:path";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { expect, test } from "@playwright/test";
 import { closeDb, openDb } from "../../db/client";
-import { CHECK_IDS, CHECK_STATES } from "../../lib/checks/vocabulary";
+import { CHECK_IDS, CHECK_STATES } from "../../lib/vocabulary/checks";
 import { FORM_KEY_META, issueFormToken, newFormKey } from "../../lib/site/reprobe-form";
 import { metaOnce } from "../../lib/store/reprobe";
 import { acquireRoundLock, finishRound } from "../../lib/store/rounds";

@@ -11,7 +11,7 @@ import {
   type NoFallbackRule,
   type NotCheckedCause,
   type RefusalCode,
-} from "../../lib/checks/vocabulary";
+} from "../../lib/vocabulary/checks";
 import { SUITE_VERSION, type RegistryRemote } from "../../lib/probe/protocol";
 import type { CertificateFacts, Exchange } from "../../lib/probe/types";
 import { hintColumns, type Hint } from "../../lib/checks/hints";
@@ -23,7 +23,7 @@ import { persistRun } from "../../lib/rounds/persist";
 import { saveRegionStates } from "../../lib/store/regions";
 import { stateFields } from "../../lib/store/servers/row";
 import { CAUSE_KEYS, censusSnapshot, ERA_KEYS, insertCensusDay, OVERALL_KEYS, REFUSAL_KEYS } from "../../lib/store/census";
-import { AUTH_OUTCOMES } from "../../lib/store/vocabulary";
+import { AUTH_OUTCOMES } from "../../lib/vocabulary/store";
 import { writeServersFile } from "../../lib/rounds/open-data";
 import { observe } from "../../lib/checks/observations";
 import { recordObservations } from "../../lib/store/observations";

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { REFUSAL_STATES } from "@/lib/checks/refusal";
-import type { CheckState, RefusalCode } from "@/lib/checks/vocabulary";
+import type { CheckState, RefusalCode } from "@/lib/vocabulary/checks";
 import { MODERN_REVISION } from "@/lib/probe/protocol";
 import {
   CENSUS_WINDOWS,

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { CHECK_IDS } from "@/lib/checks/vocabulary";
+import { CHECK_IDS } from "@/lib/vocabulary/checks";
 import { formatUtc } from "@/lib/site/format";
 import { stripDays } from "@/lib/site/history";
 import { CHECK_LABELS, NOT_CHECKED_CAUSE_LABELS, SORT_ORDER_WORDS } from "@/lib/site/labels";
@@ -7,7 +7,7 @@ import { serverPath } from "@/lib/site/paths";
 import { indexHref, type IndexQuery } from "@/lib/site/query";
 import type { HistoryDay } from "@/lib/store/history";
 import { SORT_DEFAULT_ORDER, type ServerSummary } from "@/lib/store/servers/list";
-import type { ServerSort } from "@/lib/store/vocabulary";
+import type { ServerSort } from "@/lib/vocabulary/store";
 import { Ago } from "../Ago";
 import { HistoryStripCompact } from "../HistoryStrip";
 import { StateChip } from "../StateChip";

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import type { Overall } from "@/lib/checks/overall";
-import { CHECK_IDS, type CheckId } from "@/lib/checks/vocabulary";
+import { CHECK_IDS, type CheckId } from "@/lib/vocabulary/checks";
 import { crossReadSentence } from "@/lib/site/cross-read";
 import { CHECK_LABELS } from "@/lib/site/labels";
 import { checkAnchor } from "@/lib/site/paths";

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import type { CheckId } from "@/lib/checks/vocabulary";
+import type { CheckId } from "@/lib/vocabulary/checks";
 import { SUITE_VERSION } from "@/lib/probe/protocol";
 import { formatUtc } from "@/lib/site/format";
 import { CHECK_LABELS } from "@/lib/site/labels";

@@ -1,4 +1,4 @@
-import { CHECK_IDS } from "@/lib/checks/vocabulary";
+import { CHECK_IDS } from "@/lib/vocabulary/checks";
 import { badgePath, checkAnchor, serverJsonPath, serverPath, shieldsEndpointPath } from "@/lib/site/paths";
 import { CopyField } from "../CopyField";
 import { FoldSection } from "./FoldSection";

@@ -1,12 +1,12 @@
 import Link from "next/link";
 import type { Db } from "@/db/client";
-import { DISCOVERY_CHECKS } from "@/lib/checks/vocabulary";
+import { DISCOVERY_CHECKS } from "@/lib/vocabulary/checks";
 import { CHECK_LABELS } from "@/lib/site/labels";
 import { regionalNoteSentence } from "@/lib/site/regions";
 import { formatUtc } from "@/lib/site/format";
 import { formatUptime } from "@/lib/site/uptime";
 import { latestRoundRegions, regionUptime } from "@/lib/store/regions";
-import { LOCAL_REGION, type RunRole } from "@/lib/regions/vocabulary";
+import { LOCAL_REGION, type RunRole } from "@/lib/vocabulary/regions";
 import { StateChip } from "../StateChip";
 
 const ROLE_WORDS: Record<RunRole, string> = {

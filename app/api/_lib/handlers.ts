@@ -1,5 +1,5 @@
 import type { Db } from "@/db/client";
-import type { CheckId } from "@/lib/checks/vocabulary";
+import type { CheckId } from "@/lib/vocabulary/checks";
 import { RoundId, type ApiShape } from "@/lib/api/schemas";
 import type { StartResult } from "@/lib/rounds/round";
 import { serverHistory } from "@/app/_lib/history";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { API_SCHEMAS, ReprobeForm, RoundId } from "@/lib/api/schemas";
-import { CHECK_IDS } from "@/lib/checks/vocabulary";
+import { CHECK_IDS } from "@/lib/vocabulary/checks";
 import { SUITE_VERSION } from "@/lib/probe/protocol";
 import { BadgeQuery } from "@/lib/site/badge-route";
 import { CENSUS_WINDOWS, DEFAULT_CENSUS_WINDOW } from "@/lib/site/census";

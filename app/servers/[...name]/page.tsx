@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { overallOf } from "@/lib/checks/overall";
-import { CHECK_IDS } from "@/lib/checks/vocabulary";
+import { CHECK_IDS } from "@/lib/vocabulary/checks";
 import { evidenceModel } from "@/lib/site/evidence";
 import { nameFromSegments } from "@/lib/site/paths";
 import type { SearchParams } from "@/lib/site/query";

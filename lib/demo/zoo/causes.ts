@@ -2,7 +2,7 @@
 // them on its chips, the overall headline carries them, and the cross-reader's "explained" rests on the no-fallback
 // rule. Every other case is held to the same invariants by the zoo harness (a kind on every Not checked, none
 // elsewhere). Data only, beside expectations.ts.
-import type { CheckId, NoFallbackRule, NotCheckedCause } from "@/lib/checks/vocabulary";
+import type { CheckId, NoFallbackRule, NotCheckedCause } from "@/lib/vocabulary/checks";
 
 export interface ZooCauses {
   causes?: Partial<Record<CheckId, NotCheckedCause>>;

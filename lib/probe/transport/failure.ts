@@ -1,7 +1,7 @@
 // Why a request got no (complete) answer, in one sentence and a kind: the mapping from what undici, Node's
 // resolver, TLS and zlib throw to what an exchange records (architecture.md §2.1.7, §2.7, §2.8). Pure, so a table
 // of errors reaches every branch without a network.
-import type { NetworkErrorKind } from "../protocol";
+import type { NetworkErrorKind } from "../../vocabulary/network";
 import type { ProbeLimits } from "../types";
 import { BodyCapError } from "./body";
 import { TLS_VERIFY_CODES } from "./certificates";

@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import { canonicalToolList, diffToolLists } from "../tool-history";
-import { DISCOVERY_CHECKS } from "../../checks/vocabulary";
+import { DISCOVERY_CHECKS } from "../../vocabulary/checks";
 import { isDifference, type CrossReadInput, type ProbeDiscoveryVerdict } from "../../store/cross-reads";
-import type { CrossReadOutcome } from "../../store/vocabulary";
+import type { CrossReadOutcome } from "../../vocabulary/store";
 
 /** The tool fields the official client keeps (its schema drops others), so both lists are compared on these only. */
 export const COMPARED_TOOL_FIELDS = [

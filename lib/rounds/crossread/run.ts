@@ -18,7 +18,7 @@ import {
   type CrossReadCounts,
   type CrossReadInput,
 } from "../../store/cross-reads";
-import { CROSS_READ_OUTCOMES } from "../../store/vocabulary";
+import { CROSS_READ_OUTCOMES } from "../../vocabulary/store";
 import { compareToolLists, explainDifference, fixedSample } from "./compare";
 import { crossReadServer } from "./reader";
 

@@ -1,6 +1,6 @@
 // The FAQ's blocks on the overall state, the kinds of Not checked and explained cross-read differences, in both
 // languages: the server page links each Not checked kind to its row here (`notCheckedAnchor`).
-import type { NotCheckedCause } from "../../checks/vocabulary";
+import type { NotCheckedCause } from "../../vocabulary/checks";
 import { MODERN_REVISION } from "../../probe/protocol";
 import { CHECK_LABELS, NOT_CHECKED_CAUSE_LABELS, STATE_LABELS, type Lang } from "../labels";
 import { faqPath } from "../paths";

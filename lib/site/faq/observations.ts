@@ -1,6 +1,6 @@
 import { observationSentence } from "../../checks/observation-text";
 import { MAX_PER_CODE, type ObservationFacts } from "../../checks/observations";
-import { OBSERVATION_CODES, type ObservationCode } from "../../checks/vocabulary";
+import { OBSERVATION_CODES, type ObservationCode } from "../../vocabulary/checks";
 import { observationAnchor } from "../tool-view";
 import type { FaqPage, Row } from "./types";
 

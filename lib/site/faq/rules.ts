@@ -1,6 +1,6 @@
 import type { Lang } from "../labels";
 import type { FaqSlug } from "./types";
-import { OBSERVATION_CODES, type ObservationCode } from "../../checks/vocabulary";
+import { OBSERVATION_CODES, type ObservationCode } from "../../vocabulary/checks";
 import { observationAnchor } from "../tool-view";
 
 /** One line per observation code for the rule index (architecture.md §2.9). */

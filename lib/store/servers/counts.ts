@@ -2,7 +2,7 @@
 import { and, desc, isNotNull, isNull, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { servers } from "../../../db/schema";
-import { CHECK_IDS, CHECK_STATES, type CheckId, type CheckState } from "../../checks/vocabulary";
+import { CHECK_IDS, CHECK_STATES, type CheckId, type CheckState } from "../../vocabulary/checks";
 import { prepared } from "../prepared";
 import { STATE_FIELDS, stateColumn, stateSelect, type ServerRow } from "./row";
 

@@ -2,7 +2,7 @@
 import { and, eq } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { servers, toolSnapshots } from "../../../db/schema";
-import type { CheckId, CheckState } from "../../checks/vocabulary";
+import type { CheckId, CheckState } from "../../vocabulary/checks";
 import type { RegistryRemote } from "../../probe/protocol";
 import type { Exchange } from "../../probe/types";
 import { latestCrossReadOf, type CrossReadRow } from "../cross-reads";

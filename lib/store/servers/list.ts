@@ -3,10 +3,10 @@
 import { and, asc, desc, eq, inArray, isNotNull, isNull, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { checkResults, servers } from "../../../db/schema";
-import { CHECK_IDS, CHECK_STATES, type CheckId, type CheckState, type NotCheckedCause } from "../../checks/vocabulary";
+import { CHECK_IDS, CHECK_STATES, type CheckId, type CheckState, type NotCheckedCause } from "../../vocabulary/checks";
 import { HISTORY_SEVERITY } from "../history";
 import { isObservationFilter, observationCondition, type ObservationFilter } from "../observations";
-import { SERVER_SORTS, type ServerSort, type SortOrder } from "../vocabulary";
+import { SERVER_SORTS, type ServerSort, type SortOrder } from "../../vocabulary/store";
 import { escapeLike, stateColumn, stateSelect, statesOf, type ServerRow, type StateField } from "./row";
 
 const summaryFields = [

@@ -2,7 +2,7 @@
 // filters and pages on indexes alone), and the schedule. This file holds the row's type and its state columns;
 // registry.ts writes the listing, round.ts the probe's results and schedule, list/detail/counts.ts read it.
 import { servers } from "../../../db/schema";
-import { CHECK_IDS, type CheckId, type CheckState } from "../../checks/vocabulary";
+import { CHECK_IDS, type CheckId, type CheckState } from "../../vocabulary/checks";
 
 export type ServerRow = typeof servers.$inferSelect;
 

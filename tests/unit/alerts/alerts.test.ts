@@ -15,7 +15,7 @@ import { runRound } from "@/lib/rounds/round";
 import { alertsAtom } from "@/lib/site/alerts-feed";
 import { lastRoundFinishedAt, openAlerts, recentAlertEvents, resolvedAlerts } from "@/lib/store/alerts";
 import { crossReadCounts, replaceCrossReads, type CrossReadInput } from "@/lib/store/cross-reads";
-import { REPROBE_ROUND_TRIGGER, type CrossReadOutcome } from "@/lib/store/vocabulary";
+import { REPROBE_ROUND_TRIGGER, type CrossReadOutcome } from "@/lib/vocabulary/store";
 import { getMeta, META_KEYS } from "@/lib/store/meta";
 import { applyRegistrySnapshot } from "@/lib/store/servers/registry";
 import { startSplitServer, tool, type SplitServer } from "../crossread/servers";

@@ -7,9 +7,9 @@ import { createAddressPolicy } from "@/lib/probe";
 import { recordDailyCensus } from "@/lib/rounds/census";
 import { runRound, type RoundDeps } from "@/lib/rounds/round";
 import { authOutcomeOf, listCensusDays, rebuildCensusDay, runAuthFacts, type AuthFacts, type CensusDay } from "@/lib/store/census";
-import { OBSERVATION_CODES } from "@/lib/checks/vocabulary";
+import { OBSERVATION_CODES } from "@/lib/vocabulary/checks";
 import { addOptOut } from "@/lib/store/optouts";
-import type { AuthOutcome } from "@/lib/store/vocabulary";
+import type { AuthOutcome } from "@/lib/vocabulary/store";
 import { tempDb } from "../store/helpers";
 
 // The daily census through the real write path: rounds over zoo servers listed by a fixture registry, into a real SQLite

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { buildReport, judge } from "@/lib/checks";
 import { REFUSAL_STATES } from "@/lib/checks/refusal";
-import { CHECK_IDS, type CheckState } from "@/lib/checks/vocabulary";
+import { CHECK_IDS, type CheckState } from "@/lib/vocabulary/checks";
 import { SUITE_VERSION } from "@/lib/probe/protocol";
 import type { HandshakeOutcome, ProbeObservation, SeenChallenge, SlowDown, ToolCallOutcome, ToolsListOutcome } from "@/lib/probe/types";
 

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { observe, MAX_PER_CODE, type ObservationFacts } from "@/lib/checks/observations";
 import { observationSentence } from "@/lib/checks/observation-text";
-import { OBSERVATION_CODES, type ObservationCode } from "@/lib/checks/vocabulary";
+import { OBSERVATION_CODES, type ObservationCode } from "@/lib/vocabulary/checks";
 
 // architecture.md §2.9: each crafted definition carries exactly its codes; ordinary text in any language carries none.
 

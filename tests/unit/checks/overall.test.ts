@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { overallOf, overallState, type OverallInput } from "@/lib/checks/overall";
-import { CHECK_IDS, type CheckId, type CheckState, type NotCheckedCause } from "@/lib/checks/vocabulary";
+import { CHECK_IDS, type CheckId, type CheckState, type NotCheckedCause } from "@/lib/vocabulary/checks";
 
 // architecture.md §2's overall state, case by case: the rule is written out here, not read from the function.
 

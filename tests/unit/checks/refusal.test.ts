@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import type { RefusalCode } from "@/lib/checks/vocabulary";
+import type { RefusalCode } from "@/lib/vocabulary/checks";
 import { runZooCase } from "../zoo/harness";
 
 // The census counts these codes, so each refusal shape in the zoo must land on its own code.

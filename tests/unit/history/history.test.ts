@@ -7,7 +7,7 @@ import { createAddressPolicy } from "@/lib/probe";
 import type { Exchange, ProbeObservation } from "@/lib/probe/types";
 import { persistRun } from "@/lib/rounds/persist";
 import { startRoundAfterReprobes } from "@/lib/rounds/reprobe";
-import { REPROBE_ROUND_TRIGGER as REPROBE_TRIGGER } from "@/lib/store/vocabulary";
+import { REPROBE_ROUND_TRIGGER as REPROBE_TRIGGER } from "@/lib/vocabulary/store";
 import { runRound } from "@/lib/rounds/round";
 import { acquireRoundLock, finishRound } from "@/lib/store/rounds";
 import { probeTimings } from "@/lib/rounds/timings";

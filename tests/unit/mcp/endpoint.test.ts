@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { Client } from "@modelcontextprotocol/client";
 import { serverAnswer } from "@/app/api/_lib/handlers";
-import { CHECK_IDS } from "@/lib/checks/vocabulary";
+import { CHECK_IDS } from "@/lib/vocabulary/checks";
 import { RATE_LIMITED } from "@/lib/mcp/endpoint";
 import { RateLimiter } from "@/lib/mcp/rate-limit";
 import { CHANGES_LIMIT, SEARCH_PAGE_SIZE } from "@/lib/mcp/schemas";

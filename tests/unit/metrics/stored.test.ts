@@ -2,7 +2,7 @@ import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { CHECK_IDS, CHECK_STATES } from "@/lib/checks/vocabulary";
+import { CHECK_IDS, CHECK_STATES } from "@/lib/vocabulary/checks";
 import { entry, startFixtureRegistry, type FixtureRegistry } from "@/lib/demo/loopback-registry";
 import { startZooServer, type RunningZooServer } from "@/lib/demo/zoo";
 import { METRICS } from "@/lib/metrics/families";
@@ -13,7 +13,7 @@ import { siteStatus } from "@/lib/rounds/alerts/status";
 import { runRound, startRound, type RoundDeps } from "@/lib/rounds/round";
 import { acquireRoundLock } from "@/lib/store/rounds";
 import { summaryCounts } from "@/lib/store/servers/counts";
-import { PROBE_REQUEST_OUTCOMES } from "@/lib/store/vocabulary";
+import { PROBE_REQUEST_OUTCOMES } from "@/lib/vocabulary/store";
 import { tempDb } from "../store/helpers";
 import { parseExposition, sumOf, valueOf, type ParsedExposition } from "./exposition";
 

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { createAddressPolicy, probeServer } from "@/lib/probe";
 import { judge, observationsOf, observationSentence } from "@/lib/checks";
-import { CHECK_IDS } from "@/lib/checks/vocabulary";
+import { CHECK_IDS } from "@/lib/vocabulary/checks";
 import { PEERS } from "@/tests/fixtures/peers";
 import { protocolVersionOf, reasonProblem, statesOf } from "../zoo/harness";
 

@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { UsageError } from "@/lib/cli/args";
 import { parseArgs } from "@/lib/cli/probe";
-import { CHECK_IDS } from "@/lib/checks/vocabulary";
+import { CHECK_IDS } from "@/lib/vocabulary/checks";
 import { observe, withSentence } from "@/lib/checks";
 import { startLoopback, type Loopback } from "./loopback";
 

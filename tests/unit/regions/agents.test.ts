@@ -7,7 +7,7 @@ import { createAddressPolicy, probeServer, type ProbeObservation, type ProbeTarg
 import { createDispatcher, type Dispatcher } from "@/lib/regions/dispatch";
 import { createRegionBook, type RegionBook } from "@/lib/regions/health";
 import { probeAcrossRegions, type RegionalDeps } from "@/lib/regions/regional";
-import { agentQueue, probeSubject } from "@/lib/regions/vocabulary";
+import { agentQueue, probeSubject } from "@/lib/vocabulary/regions";
 import { decodeAnswer, encodeAnswer } from "@/lib/regions/wire";
 import { createHostGate } from "@/lib/rounds/host-gate";
 import { startLoopbackHost, zooMount, type LoopbackHost, type Mount } from "@/tests/fixtures/loopback-hosts";

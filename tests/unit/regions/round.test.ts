@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { runs, servers } from "@/db/schema";
-import { CHECK_IDS } from "@/lib/checks/vocabulary";
+import { CHECK_IDS } from "@/lib/vocabulary/checks";
 import { startZooServer, ZOO_ALSO_ACCEPTABLE, ZOO_EXPECTATIONS, type RunningZooServer } from "@/lib/demo/zoo";
 import { entry, startFixtureRegistry, type FixtureRegistry } from "@/lib/demo/loopback-registry";
 import { createAddressPolicy } from "@/lib/probe";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { getServer, getServers } from "@/app/api/_lib/handlers";
 import type { Db } from "@/db/client";
-import { CHECK_IDS, type CheckId, type CheckState } from "@/lib/checks/vocabulary";
+import { CHECK_IDS, type CheckId, type CheckState } from "@/lib/vocabulary/checks";
 import { createAddressPolicy } from "@/lib/probe";
 import { SUITE_VERSION } from "@/lib/probe/protocol";
 import { runRound, type RoundDeps } from "@/lib/rounds/round";

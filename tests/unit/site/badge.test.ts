@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { CHECK_STATES } from "@/lib/checks/vocabulary";
+import { CHECK_STATES } from "@/lib/vocabulary/checks";
 import { BADGE_COLORS, badgeSpec, badgeSvg, shieldsEndpoint } from "@/lib/site/badge";
 import { resolveBadge } from "@/lib/site/badge-route";
 

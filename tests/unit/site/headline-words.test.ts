@@ -1,12 +1,12 @@
 import { describe, expect, test } from "vitest";
-import { CHECK_IDS, CHECK_STATES, NO_FALLBACK_RULES, NOT_CHECKED_CAUSES, REFUSAL_CODES } from "@/lib/checks/vocabulary";
+import { CHECK_IDS, CHECK_STATES, NO_FALLBACK_RULES, NOT_CHECKED_CAUSES, REFUSAL_CODES } from "@/lib/vocabulary/checks";
 import { crossReadSentence, explanationClause } from "@/lib/site/cross-read";
 import { FAQ, anchorsOf, isFaqSlug } from "@/lib/site/faq";
 import { notCheckedAnchor } from "@/lib/site/faq/headline";
 import { NOT_CHECKED_CAUSE_LABELS } from "@/lib/site/labels";
 import { counted, WORDS } from "@/lib/site/plural";
 import { whatToDoHref } from "@/lib/site/what-to-do";
-import { CROSS_READ_EXPLANATIONS, CROSS_READ_OUTCOMES } from "@/lib/store/vocabulary";
+import { CROSS_READ_EXPLANATIONS, CROSS_READ_OUTCOMES } from "@/lib/vocabulary/store";
 
 describe("counted words (Intl.PluralRules)", () => {
   test("English takes the singular for one and the plural otherwise; Chinese has one form", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { CHECK_IDS, CHECK_STATES, REFUSAL_CODES } from "@/lib/checks/vocabulary";
+import { CHECK_IDS, CHECK_STATES, REFUSAL_CODES } from "@/lib/vocabulary/checks";
 import { SUITE_CHANGELOG } from "@/lib/site/changelog";
 import { FAQ, FAQ_SLUGS, changesSince, type FaqSlug } from "@/lib/site/faq";
 import { ROBOTS_TOKEN, USER_AGENT_EXAMPLE } from "@/lib/site/faq/facts";

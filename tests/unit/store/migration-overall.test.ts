@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterEach, expect, test } from "vitest";
 import { closeDb, MIGRATIONS_FOLDER, openDb } from "@/db/client";
 import { overallState } from "@/lib/checks/overall";
-import type { CheckState } from "@/lib/checks/vocabulary";
+import type { CheckState } from "@/lib/vocabulary/checks";
 
 // The migration that adds servers.overall fills it in for servers probed before it, by the same rule as
 // lib/checks/overall.ts: a database from before the migration, real rows, then the full set of migrations.

@@ -3,7 +3,7 @@ import Database from "better-sqlite3";
 import { afterEach, describe, expect, test } from "vitest";
 import { closeDb, openDb } from "@/db/client";
 import { servers } from "@/db/schema";
-import { CHECK_IDS, CHECK_STATES } from "@/lib/checks/vocabulary";
+import { CHECK_IDS, CHECK_STATES } from "@/lib/vocabulary/checks";
 import { summaryCounts } from "@/lib/store/servers/counts";
 import { getServerDetail } from "@/lib/store/servers/detail";
 import { listServers } from "@/lib/store/servers/list";

@@ -3,7 +3,7 @@ import { createAddressPolicy, probeServer } from "@/lib/probe";
 import { judge, observationsOf, observationSentence } from "@/lib/checks";
 import { REFUSAL_STATES } from "@/lib/checks/refusal";
 import type { CheckResult } from "@/lib/checks/types";
-import { CHECK_IDS, DISCOVERY_CHECKS, type CheckId, type CheckState } from "@/lib/checks/vocabulary";
+import { CHECK_IDS, DISCOVERY_CHECKS, type CheckId, type CheckState } from "@/lib/vocabulary/checks";
 import type { Exchange, ProbeLimits, ProbeObservation } from "@/lib/probe/types";
 import { parseWwwAuthenticate } from "@/lib/probe/www-authenticate";
 import { startZooServer, ZOO_ALSO_ACCEPTABLE, ZOO_EXPECTATIONS, type RunningZooServer } from "@/lib/demo/zoo";

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { CHECK_IDS } from "@/lib/checks/vocabulary";
+import { CHECK_IDS } from "@/lib/vocabulary/checks";
 import { ZOO_BEHAVIOURS, ZOO_EXPECTATIONS } from "@/lib/demo/zoo";
 import {
   contradiction,

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { CHECK_IDS, CHECK_STATES } from "@/lib/checks/vocabulary";
+import { CHECK_IDS, CHECK_STATES } from "@/lib/vocabulary/checks";
 import { STATE_LABELS, CHECK_LABELS } from "@/lib/site/labels";
 import { SUITE_VERSION } from "@/lib/probe/protocol";
 

@@ -1,4 +1,4 @@
-import { NO_FALLBACK_RULES } from "../checks/vocabulary";
+import { NO_FALLBACK_RULES } from "./checks";
 
 // Kinds the store records besides check verdicts.
 

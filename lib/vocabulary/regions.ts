@@ -1,4 +1,4 @@
-import type { NetworkErrorKind } from "../probe/protocol";
+import type { NetworkErrorKind } from "./network";
 
 // The names of several-region probing (architecture.md §8) that outside configuration relies on: NATS subjects,
 // queue groups, the region id form and the default region. Contracts: added to, never renamed.
@@ -6,8 +6,9 @@ import type { NetworkErrorKind } from "../probe/protocol";
 /** The one region there is without NATS_URL: the site probing in-process, exactly as with no regions at all. */
 export const LOCAL_REGION = "local";
 
-/** The form of a region id, which the configuration checks PROBE_REGIONS against. */
-export { REGION_ID } from "../config";
+/** The form of a region id (architecture.md §8), which the configuration checks PROBE_REGIONS against: short, lower case,
+ * safe as one NATS subject token and in a URL. */
+export const REGION_ID = /^[a-z0-9][a-z0-9-]{0,31}$/;
 
 /** The subject the site sends a region's probes on. */
 export function probeSubject(region: string): string {
