@@ -53,7 +53,7 @@ export default tseslint.config(
     [noNext, noApp, noTests],
   ),
   layer(
-    ["app/**", "instrumentation.ts"],
+    ["app/**", "instrumentation.ts", "proxy.ts"],
     [dirs("cli", "regions", "demo"), nats, "(^|/)db/schema$", "^drizzle-orm"],
     "app/ renders and routes: it reads through lib/store and starts rounds through lib/rounds.",
     [noTests, noFront],

@@ -10,17 +10,25 @@ const securityHeaders = [
   { key: "Permissions-Policy", value: "camera=(), microphone=(), geolocation=()" },
 ];
 
+// The pages live once, under app/[lang]/: Chinese at /zh/…, English at the root as always. These are the
+// English page routes, rewritten to their /en/… twin (the browser and every link keep the root URL).
+const ENGLISH_PAGES = ["/", "/:page(census|changes|coverage|data|faq|incidents)", "/faq/:slug", "/runs/:id", "/servers/:name+"];
+const toEnglish = (source) => (source === "/" ? "/en" : `/en${source.replace(/\(.*\)/, "")}`);
+
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   poweredByHeader: false,
   // Metadata in <head> for every client, not streamed into the body for browsers only: one answer then
   // serves crawlers and browsers alike, so the front (lib/front) keys no answer on the User-Agent.
   htmlLimitedBots: /./,
+  async rewrites() {
+    return { beforeFiles: ENGLISH_PAGES.map((source) => ({ source, destination: toEnglish(source) })) };
+  },
   async headers() {
     return [
       { source: "/:path*", headers: securityHeaders },
       // Pages change whenever a write does: browsers and CDNs revalidate (ETag) every time.
-      ...["/", "/servers/:path+"].map((source) => ({
+      ...["/", "/servers/:path+", "/zh", "/zh/servers/:path+"].map((source) => ({
         source,
         headers: [{ key: "Cache-Control", value: "public, max-age=0, must-revalidate" }],
       })),

@@ -9,7 +9,7 @@ const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..")
 const LAYERS: [name: string, match: (file: string) => boolean][] = [
   ["server.ts", (f) => f === "server.ts"],
   ["lib/front", (f) => f.startsWith("lib/front/")],
-  ["app", (f) => f.startsWith("app/") || f === "instrumentation.ts"],
+  ["app", (f) => f.startsWith("app/") || f === "instrumentation.ts" || f === "proxy.ts"],
   ["lib/cli", (f) => f.startsWith("lib/cli/")],
   ["lib/metrics", (f) => f.startsWith("lib/metrics/")],
   ["lib/mcp", (f) => f.startsWith("lib/mcp/")],
@@ -61,7 +61,7 @@ const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^;]*?\sfrom\s+["']([^"']+)["']|\b
 
 const edges = new Map<string, number>();
 const upward: string[] = [];
-for (const file of ["server.ts", "app", "lib", "db", "instrumentation.ts"].flatMap(sources)) {
+for (const file of ["server.ts", "app", "lib", "db", "instrumentation.ts", "proxy.ts"].flatMap(sources)) {
   const from = layerOf(file);
   if (!from) continue;
   const text = fs.readFileSync(path.join(ROOT, file), "utf8");

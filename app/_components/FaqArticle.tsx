@@ -132,17 +132,25 @@ export function FaqArticle({ lang, slug }: { lang: Lang; slug: FaqSlug }) {
       </p>
       <h1>{page.title}</h1>
       <p className="lede">{page.summary}</p>
-      {slug !== "changelog" ? (
-        <aside className="rule-changes" aria-labelledby="rule-changes-h">
-          <h2 id="rule-changes-h">
-            {since.length > 0 ? chrome.changesSince(page.firstPublished) : chrome.noChangesSince(page.firstPublished)}
-          </h2>
-          {since.length > 0 ? <Changelog lang={lang} entries={since} /> : null}
-        </aside>
-      ) : null}
       {page.body.map((b, i) => (
         <BlockView key={i} block={b} lang={lang} />
       ))}
+      {/* The answer comes first; the page's own rule changes close it, folded (the whole log is /faq/changelog). */}
+      {slug !== "changelog" ? (
+        <aside className="rule-changes" aria-labelledby="rule-changes-h">
+          <details>
+            <summary>
+              <h2 id="rule-changes-h">
+                {since.length > 0 ? chrome.changesSince(page.firstPublished) : chrome.noChangesSince(page.firstPublished)}
+              </h2>
+            </summary>
+            {since.length > 0 ? <Changelog lang={lang} entries={since} /> : null}
+            <p className="sub">
+              <Link href={faqPath(lang, "changelog")}>{FAQ[lang].changelog.title}</Link>
+            </p>
+          </details>
+        </aside>
+      ) : null}
     </div>
   );
 }

@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { CHECK_IDS, CHECK_STATES, OBSERVATION_CODES, type CheckState } from "@/lib/vocabulary/checks";
-import { CHECK_LABELS, SORT_LABELS, SORT_ORDER_WORDS, STATE_LABELS } from "@/lib/site/labels";
+import { CHECK_LABELS, SORT_LABELS, SORT_ORDER_WORDS, STATE_LABELS, type Lang } from "@/lib/site/labels";
+import { localePath } from "@/lib/site/chrome";
 import { counted, WORDS } from "@/lib/site/plural";
 import { SERVER_SORTS } from "@/lib/vocabulary/store";
 import { getConfig } from "@/lib/config";
@@ -35,7 +36,8 @@ function StateSelect({ name, label, value }: { name: string; label: string; valu
 }
 
 /** The index for one query: summary counts, the search form and one page of servers. */
-export function IndexView({ query }: { query: IndexQuery }) {
+export function IndexView({ query, lang }: { query: IndexQuery; lang: Lang }) {
+  const at = (path: string) => localePath(lang, path);
   const db = siteDb();
   const counts = summaryCounts(db);
   const list = listServers(db, { ...query, pageSize: PAGE_SIZE });
@@ -128,7 +130,7 @@ export function IndexView({ query }: { query: IndexQuery }) {
 
         {/* Keyed by the query: client navigation (a sort header, a page link) reuses this tree, and the
             fields' defaults only apply to a form that mounts anew. */}
-        <form key={indexHref(query)} method="get" action="/" className="filters" role="search" aria-label="Search and filter servers">
+        <form key={indexHref(query)} method="get" action={at("/")} className="filters" role="search" aria-label="Search and filter servers">
           <div className="field field-q">
             <label htmlFor="q">Name contains</label>
             <input id="q" name="q" type="search" defaultValue={query.q} placeholder="io.github.example/server" />
@@ -176,7 +178,7 @@ export function IndexView({ query }: { query: IndexQuery }) {
           <div className="filters-actions">
             <button type="submit">Show servers</button>
             {filtered ? (
-              <Link className="button secondary" href="/">
+              <Link className="button secondary" href={at("/")}>
                 Clear
               </Link>
             ) : null}

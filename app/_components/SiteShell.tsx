@@ -2,15 +2,15 @@
 
 import type { ReactNode } from "react";
 import Link from "next/link";
-import { usePathname, useSelectedLayoutSegment } from "next/navigation";
-import { HTML_LANG, otherLanguagePath, SITE_CHROME } from "@/lib/site/chrome";
+import { usePathname } from "next/navigation";
+import { HTML_LANG, langOfPath, localePath, otherLanguagePath, SITE_CHROME } from "@/lib/site/chrome";
 
-// The document around every page. A client component so that it knows, during the server render too, which
-// route segment it wraps: pages under /zh/ get <html lang="zh-Hans"> and Chinese navigation, while the pages
-// themselves stay static or cached as before (no request headers are read).
+// The document around every page. A client component so that it knows, during the server render too, the
+// path it wraps (the 404 page has no locale segment): pages under /zh/ get <html lang="zh-Hans"> and Chinese navigation,
+// while the pages themselves stay static or cached as before (no request headers are read).
 export function SiteShell({ suiteVersion, children }: { suiteVersion: string; children: ReactNode }) {
-  const lang = useSelectedLayoutSegment() === "zh" ? "zh" : "en";
   const pathname = usePathname() ?? "/";
+  const lang = langOfPath(pathname);
   const c = SITE_CHROME[lang];
   const other = lang === "en" ? "zh" : "en";
   return (
@@ -21,7 +21,7 @@ export function SiteShell({ suiteVersion, children }: { suiteVersion: string; ch
         </a>
         <header className="site-header">
           <div className="wrap header-inner">
-            <Link href="/" className="brand" hrefLang={lang === "zh" ? "en" : undefined}>
+            <Link href={localePath(lang, "/")} className="brand">
               mcp-status
             </Link>
             <nav aria-label={c.navLabel}>

@@ -1,24 +1,23 @@
 import type { Metadata } from "next";
 import type { Lang } from "@/lib/site/labels";
+import { localePath } from "@/lib/site/chrome";
 import { siteOrigin } from "./db";
 
-// Every page's link metadata from one place: a canonical URL, OpenGraph and Twitter tags, and for pages that
-// exist in both languages their hreflang alternates. Those URLs are absolute, from PUBLIC_BASE_URL (else the
+// Every page's link metadata from one place: a canonical URL, OpenGraph and Twitter tags, and the hreflang
+// alternates of the page's two languages (every page exists in both). Those URLs are absolute, from PUBLIC_BASE_URL (else the
 // request's own host), because unfurlers and crawlers read them without a base.
 
 export const SITE_NAME = "mcp-status";
 export const SITE_DESCRIPTION = "What an anonymous, careful client sees when it talks to every remote MCP server in the official registry.";
 
 export interface PageMeta {
-  /** The page's own path and query, e.g. "/faq/handshake". */
+  /** The page's own path and query in English, e.g. "/faq/handshake"; the Chinese one is the same under /zh. */
   path: string;
   title: string;
   /** True when `title` is the whole document title (no " · mcp-status" appended). */
   absoluteTitle?: boolean;
   description?: string;
   lang?: Lang;
-  /** The same page in both languages (FAQ pages): hreflang alternates, English as x-default. */
-  languages?: Record<Lang, string>;
   image?: { url: string; width: number; height: number; alt: string };
   feeds?: { url: string; title: string }[];
   /** The origin the page is rendered for, when the caller knows it (cached pages carry it in their path). */
@@ -30,6 +29,8 @@ const OG_LOCALE: Record<Lang, string> = { en: "en_US", zh: "zh_CN" };
 export async function pageMetadata(m: PageMeta): Promise<Metadata> {
   const origin = m.origin ?? (await siteOrigin());
   const abs = (p: string) => `${origin}${p}`;
+  const lang = m.lang ?? "en";
+  const path = localePath(lang, m.path);
   const description = m.description ?? SITE_DESCRIPTION;
   const fullTitle = m.absoluteTitle ? m.title : `${m.title} · ${SITE_NAME}`;
   const images = m.image ? [{ ...m.image, url: abs(m.image.url) }] : undefined;
@@ -37,18 +38,19 @@ export async function pageMetadata(m: PageMeta): Promise<Metadata> {
     title: m.absoluteTitle ? { absolute: m.title } : m.title,
     description,
     alternates: {
-      canonical: abs(m.path),
-      ...(m.languages ? { languages: { en: abs(m.languages.en), "zh-Hans": abs(m.languages.zh), "x-default": abs(m.languages.en) } } : {}),
+      canonical: abs(path),
+      // English is x-default.
+      languages: { en: abs(m.path), "zh-Hans": abs(localePath("zh", m.path)), "x-default": abs(m.path) },
       // Feed links stay relative, as feed readers resolve them against the page.
       ...(m.feeds ? { types: { "application/atom+xml": m.feeds.map((f) => ({ url: f.url, title: f.title })) } } : {}),
     },
     openGraph: {
       type: "website",
       siteName: SITE_NAME,
-      url: abs(m.path),
+      url: abs(path),
       title: fullTitle,
       description,
-      locale: OG_LOCALE[m.lang ?? "en"],
+      locale: OG_LOCALE[lang],
       images,
     },
     twitter: { card: images ? "summary_large_image" : "summary", title: fullTitle, description, images },
@@ -56,5 +58,5 @@ export async function pageMetadata(m: PageMeta): Promise<Metadata> {
 }
 
 /** The index at its canonical path ("/" or "/?…" in the index query's canonical form: page 2 or a filter is a page of its own). */
-export const indexMetadata = (path: string, origin?: string) =>
-  pageMetadata({ origin, path, title: `${SITE_NAME}: observed status of remote MCP servers`, absoluteTitle: true });
+export const indexMetadata = (path: string, lang: Lang, origin?: string) =>
+  pageMetadata({ origin, path, lang, title: `${SITE_NAME}: observed status of remote MCP servers`, absoluteTitle: true });

@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from "node:http";
 import type { Db } from "../../db/client";
 import { badgeQueryText } from "../site/badge-route";
+import { LANGS, localePath } from "../site/chrome";
 import { originFrom } from "../site/origin";
 import { badgePath, cardPath, nameFromSegments, serverJsonPath, serverPath, shieldsEndpointPath } from "../site/paths";
 import { canonicalIndexQuery, searchParamsOf } from "../site/query";
@@ -115,13 +116,20 @@ export function frontRoute(req: Req, ctx: RouteContext, now = new Date()): Front
   // Server actions are posts; a GET carrying one is not a page view.
   if (h["next-action"] !== undefined) return PASS;
 
-  if (pathname === "/")
-    return page(req, ctx, ["index", "", canonicalIndexQuery(searchParamsOf(searchParams))], indexVersion(ctx.db, now), "/", searchParams);
-  let name = nameUnder(pathname, "/servers/", serverPath);
-  if (name !== null) {
-    const flash = reprobeFlashQuery(parseReprobeFlash(searchParamsOf(searchParams)));
-    return page(req, ctx, ["page", name, flash], serverPageVersion(ctx.db, name, now), serverPath(name), searchParams);
+  // The index and server pages in both languages (one page tree, app/[lang]/): the language leads the kind.
+  for (const lang of LANGS) {
+    const at = (path: string) => localePath(lang, path);
+    if (pathname === at("/")) {
+      const key = [`${lang}:index`, "", canonicalIndexQuery(searchParamsOf(searchParams))];
+      return page(req, ctx, key, indexVersion(ctx.db, now), at("/"), searchParams);
+    }
+    const name = nameUnder(pathname, at("/servers/"), (n) => at(serverPath(n)));
+    if (name !== null) {
+      const flash = reprobeFlashQuery(parseReprobeFlash(searchParamsOf(searchParams)));
+      return page(req, ctx, [`${lang}:page`, name, flash], serverPageVersion(ctx.db, name, now), at(serverPath(name)), searchParams);
+    }
   }
+  let name: string | null;
   if (h.rsc !== undefined) return PASS;
   name = nameUnder(pathname, "/api/servers/", serverJsonPath);
   if (name !== null) return cached(req, ["json", name], serverPageVersion(ctx.db, name, now), serverJsonPath(name));

@@ -1,9 +1,19 @@
 import type { Lang } from "./labels";
 
 // The words around every page (skip link, navigation, footer) in both languages, and where the other
-// language's version of a page lives. /zh/ pages are Chinese from <html lang> to the footer.
+// language's version of a page lives. One page tree serves both (app/[lang]/): English at the root, as
+// every English URL always was (next.config.mjs rewrites it to /en/…), Chinese under /zh.
 
+export const LANGS = ["en", "zh"] as const satisfies readonly Lang[];
+export const isLang = (v: string): v is Lang => (LANGS as readonly string[]).includes(v);
 export const HTML_LANG: Record<Lang, string> = { en: "en", zh: "zh-Hans" };
+
+/** A site path ("/", "/faq/x", "/?q=a") in `lang`: English paths as they are, Chinese ones under /zh. */
+export function localePath(lang: Lang, path: string): string {
+  if (lang === "en") return path;
+  if (path === "/") return "/zh";
+  return path.startsWith("/?") || path.startsWith("/#") ? `/zh${path.slice(1)}` : `/zh${path}`;
+}
 
 export interface ChromeLink {
   href: string;
@@ -50,10 +60,10 @@ export const SITE_CHROME: Record<Lang, SiteChrome> = {
     skip: "跳到正文",
     navLabel: "站点导航",
     nav: [
-      { href: "/", label: "服务端列表", hrefLang: "en" },
-      { href: "/changes", label: "工具变更", hrefLang: "en" },
-      { href: "/incidents", label: "故障记录", hrefLang: "en" },
-      { href: "/coverage", label: "覆盖数", hrefLang: "en" },
+      { href: "/zh", label: "服务端列表" },
+      { href: "/zh/changes", label: "工具变更" },
+      { href: "/zh/incidents", label: "故障记录" },
+      { href: "/zh/coverage", label: "覆盖数" },
       { href: "/zh/census", label: "全站统计" },
       { href: "/zh/faq", label: "常见问题" },
     ],
@@ -72,9 +82,7 @@ export const SITE_CHROME: Record<Lang, SiteChrome> = {
 /** Which language a path is in: everything under /zh/ is Chinese. */
 export const langOfPath = (pathname: string): Lang => (pathname === "/zh" || pathname.startsWith("/zh/") ? "zh" : "en");
 
-/** The same page in the other language: /zh/faq/x ↔ /faq/x, /zh/census ↔ /census; English pages without a Chinese version lead
- * to the Chinese FAQ. */
+/** The same page in the other language: /zh/x ↔ /x (every page exists in both). */
 export function otherLanguagePath(pathname: string): string {
-  if (langOfPath(pathname) === "zh") return pathname.slice(3) || "/";
-  return pathname === "/faq" || pathname.startsWith("/faq/") || pathname === "/census" ? `/zh${pathname}` : "/zh/faq";
+  return langOfPath(pathname) === "zh" ? pathname.slice(3) || "/" : localePath("zh", pathname.replace(/^\/en(?=\/|$)/, "") || "/");
 }

@@ -1,5 +1,6 @@
 import { FAQ_SLUGS } from "./faq/types";
 import type { TextAnswer } from "./answer";
+import { localePath } from "./chrome";
 import { CENSUS_CSV_PATH, CENSUS_JSON_PATH, DATA_PATH, faqPath, serverPath } from "./paths";
 
 // sitemap.xml: the site's own pages, then every server page. Past 50,000 URLs (the protocol's limit per file)
@@ -9,22 +10,19 @@ export const SITEMAP_MAX_URLS = 50_000;
 const NS = "http://www.sitemaps.org/schemas/sitemap/0.9";
 const XML = "application/xml; charset=utf-8";
 
-/** The pages that are not about one server, in both languages. */
-export const SITE_PATHS: readonly string[] = [
+const PAGES: readonly string[] = [
   "/",
   "/changes",
   "/incidents",
   "/coverage",
   "/census",
-  "/zh/census",
   DATA_PATH,
-  CENSUS_CSV_PATH,
-  CENSUS_JSON_PATH,
   faqPath("en"),
   ...FAQ_SLUGS.map((s) => faqPath("en", s)),
-  faqPath("zh"),
-  ...FAQ_SLUGS.map((s) => faqPath("zh", s)),
 ];
+
+/** The pages that are not about one server, in both languages, and the downloads. */
+export const SITE_PATHS: readonly string[] = [...PAGES, ...PAGES.map((p) => localePath("zh", p)), CENSUS_CSV_PATH, CENSUS_JSON_PATH];
 
 export interface SitemapSource {
   /** How many server pages there are. */

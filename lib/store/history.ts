@@ -163,6 +163,11 @@ export interface RunView {
   exchanges: string | null;
 }
 
+/** Whether run `id` is still kept (runs are pruned after 30 days); one primary-key read. */
+export function runExists(db: Db, id: number): boolean {
+  return !!db.select({ id: runs.id }).from(runs).where(eq(runs.id, id)).get();
+}
+
 /** One stored run with its server's name, for the run page. */
 export function getRunView(db: Db, id: number): RunView | null {
   const row = db

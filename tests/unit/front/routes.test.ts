@@ -95,6 +95,28 @@ describe("front routes", () => {
     expect(route(`${serverPath(SEED.modern)}/`).kind).toBe("pass");
   });
 
+  test("the Chinese index and server pages (/zh, /zh/servers/…) are held under keys of their own and render at their own paths", () => {
+    const zhIndex = cached("/zh?handshake=failed&utm=x");
+    expect(zhIndex.render.path).toBe("/zh?handshake=failed");
+    expect(zhIndex.key).not.toBe(cached("/?handshake=failed").key);
+    expect(zhIndex.version).toBe(cached("/?handshake=failed").version);
+    const zhPage = cached(`/zh${serverPath(SEED.modern)}?utm=x`);
+    expect(zhPage.render.path).toBe(`/zh${serverPath(SEED.modern)}`);
+    expect(zhPage.key).not.toBe(cached(serverPath(SEED.modern)).key);
+    expect(zhPage.version).toBe(cached(serverPath(SEED.modern)).version);
+    // Other spellings and the other Chinese pages go to the renderer as they came.
+    for (const url of [
+      "/zh/",
+      "/zh/servers/",
+      `/zh${serverPath(SEED.modern)}/`,
+      "/zh/faq",
+      "/zh/census",
+      "/en",
+      `/en${serverPath(SEED.modern)}`,
+    ])
+      expect(route(url).kind, url).toBe("pass");
+  });
+
   test("query parameters a route does not read are not part of its key, nor of the request that renders it", () => {
     const page = cached(serverPath(SEED.modern));
     for (const junk of ["?utm_source=x", "?a=1&b=2", "?reprobe=accepted", "?retry=2026-01-01T00:00:00Z"]) {

@@ -10,32 +10,33 @@ import { serverIdByName } from "@/lib/store/history";
 import { getRunExchanges } from "@/lib/store/runs";
 import { latestObservationsByName } from "@/lib/store/observations";
 import { getServerDetail, type ServerDetail } from "@/lib/store/servers/detail";
-import { RenderStamp } from "../../_components/RenderStamp";
-import { ReprobeSection } from "../../_components/ReprobeForm";
-import { ServerHistory } from "../../_components/ServerHistory";
-import { AtAGlance } from "../../_components/server/AtAGlance";
-import { CertificateFact } from "../../_components/server/CertificateFact";
-import { CheckCard } from "../../_components/server/CheckCard";
-import { EvidenceSection } from "../../_components/server/EvidenceSection";
-import { IncidentsSection } from "../../_components/server/IncidentsSection";
-import { LinkTargets } from "../../_components/server/LinkTargets";
-import { RegionsSection } from "../../_components/server/RegionsSection";
-import { RemotesSection } from "../../_components/server/RemotesSection";
-import { ServerFacts } from "../../_components/server/ServerFacts";
-import { ServerHeader } from "../../_components/server/ServerHeader";
-import { ToolChangesSection, ToolsSection } from "../../_components/server/ToolsSection";
-import { siteDb, siteOrigin } from "../../_lib/db";
-import { serverPageMetadata } from "../../_lib/server-meta";
+import { RenderStamp } from "@/app/_components/RenderStamp";
+import { ReprobeSection } from "@/app/_components/ReprobeForm";
+import { ServerHistory } from "@/app/_components/ServerHistory";
+import { AtAGlance } from "@/app/_components/server/AtAGlance";
+import { CertificateFact } from "@/app/_components/server/CertificateFact";
+import { CheckCard } from "@/app/_components/server/CheckCard";
+import { EvidenceSection } from "@/app/_components/server/EvidenceSection";
+import { IncidentsSection } from "@/app/_components/server/IncidentsSection";
+import { LinkTargets } from "@/app/_components/server/LinkTargets";
+import { RegionsSection } from "@/app/_components/server/RegionsSection";
+import { RemotesSection } from "@/app/_components/server/RemotesSection";
+import { ServerFacts } from "@/app/_components/server/ServerFacts";
+import { ServerHeader } from "@/app/_components/server/ServerHeader";
+import { ToolChangesSection, ToolsSection } from "@/app/_components/server/ToolsSection";
+import { siteDb, siteOrigin } from "@/app/_lib/db";
+import { serverPageMetadata } from "@/app/_lib/server-meta";
+import { pageLang } from "@/app/_lib/lang";
 
 // Rendered on every request it reaches; `npm start`'s front keeps one answer per server data version
 // (lib/front), so most requests never get here.
 export const dynamic = "force-dynamic";
 
-type Params = { params: Promise<{ name: string[] }>; searchParams: Promise<SearchParams> };
+type Params = { params: Promise<{ lang: string; name: string[] }>; searchParams: Promise<SearchParams> };
 
 export async function generateMetadata({ params }: Params): Promise<Metadata> {
   const name = nameFromSegments((await params).name);
-  return (await serverPageMetadata(name, await siteOrigin())) ?? { title: "No such server" };
+  return (await serverPageMetadata(name, await siteOrigin(), await pageLang(params))) ?? { title: "No such server" };
 }
 
 function ChecksSection({

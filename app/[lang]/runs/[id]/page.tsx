@@ -5,13 +5,15 @@ import type { Exchange } from "@/lib/probe/types";
 import { formatDuration, formatUtc } from "@/lib/site/format";
 import { serverPath } from "@/lib/site/paths";
 import { getRunView } from "@/lib/store/history";
-import { ExchangeView } from "../../_components/ExchangeView";
-import { siteDb } from "../../_lib/db";
-import { pageMetadata } from "../../_lib/meta";
+import { localePath } from "@/lib/site/chrome";
+import { ExchangeView } from "@/app/_components/ExchangeView";
+import { siteDb } from "@/app/_lib/db";
+import { pageLang } from "@/app/_lib/lang";
+import { pageMetadata } from "@/app/_lib/meta";
 
 export const dynamic = "force-dynamic";
 
-type Params = { params: Promise<{ id: string }> };
+type Params = { params: Promise<{ lang: string; id: string }> };
 
 function runOf(idParam: string) {
   const id = /^\d{1,12}$/.test(idParam) ? Number(idParam) : null;
@@ -23,6 +25,7 @@ export async function generateMetadata({ params }: Params): Promise<Metadata> {
   if (!run) return { title: "No such run" };
   return pageMetadata({
     path: `/runs/${run.id}`,
+    lang: await pageLang(params),
     title: `Run ${run.id} of ${run.serverName}`,
     description: `One probe of ${run.serverName}: its timings, requests and, while kept, every exchange.`,
   });
@@ -30,14 +33,14 @@ export async function generateMetadata({ params }: Params): Promise<Metadata> {
 
 // GET /runs/<id>: one probe of one server, as the history strip links it (runs are kept 30 days).
 export default async function RunPage({ params }: Params) {
-  const run = runOf((await params).id);
+  const [run, lang] = await Promise.all([params.then((p) => runOf(p.id)), pageLang(params)]);
   if (!run) notFound();
   const exchanges = run.exchanges ? (JSON.parse(run.exchanges) as Exchange[]) : [];
   const ms = (v: number | null) => (v === null ? "not measured (no answer)" : formatDuration(v));
   return (
     <>
       <p className="sub">
-        <Link href={serverPath(run.serverName)}>{run.serverName}</Link> / run {run.id}
+        <Link href={localePath(lang, serverPath(run.serverName))}>{run.serverName}</Link> / run {run.id}
       </p>
       <h1>
         Probe of {run.serverName} at {formatUtc(run.startedAt)}

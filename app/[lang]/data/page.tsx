@@ -6,14 +6,18 @@ import { censusCsvColumns, DATA_LICENSE } from "@/lib/site/census-data";
 import { formatCount } from "@/lib/site/format";
 import { CENSUS_CSV_PATH, CENSUS_JSON_PATH, serversFilePath } from "@/lib/site/paths";
 import { listCensusDays } from "@/lib/store/census";
-import { siteDb } from "../_lib/db";
-import { pageMetadata } from "../_lib/meta";
+import { siteDb } from "@/app/_lib/db";
+import { pageLang } from "@/app/_lib/lang";
+import { pageMetadata } from "@/app/_lib/meta";
 
 export const dynamic = "force-dynamic";
 
-export const generateMetadata = (): Promise<Metadata> =>
+type Props = { params: Promise<{ lang: string }> };
+
+export const generateMetadata = async ({ params }: Props): Promise<Metadata> =>
   pageMetadata({
     path: "/data",
+    lang: await pageLang(params),
     title: "Open data",
     description: `The daily census of remote MCP servers and every server's state per day, as CSV, JSON and JSON Lines, under ${DATA_LICENSE.id}.`,
   });

@@ -4,14 +4,19 @@ import { sameServerVersion, toolChangeList } from "@/lib/store/tools";
 import { formatCount, formatUtc } from "@/lib/site/format";
 import { serverPath } from "@/lib/site/paths";
 import { firstParam, type SearchParams } from "@/lib/site/query";
-import { siteDb } from "../_lib/db";
-import { pageMetadata } from "../_lib/meta";
+import { localePath } from "@/lib/site/chrome";
+import { siteDb } from "@/app/_lib/db";
+import { pageLang } from "@/app/_lib/lang";
+import { pageMetadata } from "@/app/_lib/meta";
 
 export const dynamic = "force-dynamic";
 
-export const generateMetadata = (): Promise<Metadata> =>
+type Props = { params: Promise<{ lang: string }>; searchParams: Promise<SearchParams> };
+
+export const generateMetadata = async ({ params }: Props): Promise<Metadata> =>
   pageMetadata({
     path: "/changes",
+    lang: await pageLang(params),
     title: "Tool-definition changes",
     description: "Every change to a remote MCP server's tool definitions, field by field, newest first.",
     feeds: [{ url: "/changes/feed.xml", title: "Tool-definition changes" }],
@@ -19,7 +24,8 @@ export const generateMetadata = (): Promise<Metadata> =>
 
 const PAGE_SIZE = 100;
 
-export default async function ChangesPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+export default async function ChangesPage({ params, searchParams }: Props) {
+  const lang = await pageLang(params);
   const raw = Number.parseInt(firstParam(await searchParams, "page") ?? "1", 10);
   const page = Number.isFinite(raw) && raw > 0 ? raw : 1;
   const { total, rows } = toolChangeList(siteDb(), { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE });
@@ -55,7 +61,7 @@ export default async function ChangesPage({ searchParams }: { searchParams: Prom
                   <time dateTime={c.at}>{formatUtc(c.at)}</time>
                 </td>
                 <td data-label="Server">
-                  <Link href={serverPath(c.serverName)}>{c.serverName}</Link>
+                  <Link href={localePath(lang, serverPath(c.serverName))}>{c.serverName}</Link>
                 </td>
                 <td data-label="Tool">
                   <code>{c.toolName}</code>
@@ -77,11 +83,11 @@ export default async function ChangesPage({ searchParams }: { searchParams: Prom
       ) : null}
       {pages > 1 ? (
         <nav className="pager" aria-label="Pages">
-          {page > 1 ? <Link href={`/changes?page=${page - 1}`}>← Newer</Link> : null}
+          {page > 1 ? <Link href={localePath(lang, `/changes?page=${page - 1}`)}>← Newer</Link> : null}
           <span className="current">
             Page {page} of {pages}
           </span>
-          {page < pages ? <Link href={`/changes?page=${page + 1}`}>Older →</Link> : null}
+          {page < pages ? <Link href={localePath(lang, `/changes?page=${page + 1}`)}>Older →</Link> : null}
         </nav>
       ) : null}
     </>

@@ -5,16 +5,21 @@ import { faqPath, incidentsFeedPath, incidentsPath, serverPath } from "@/lib/sit
 import { firstParam, type SearchParams } from "@/lib/site/query";
 import { incidentList } from "@/lib/store/incidents";
 import { serverExists } from "@/lib/store/servers/detail";
-import { IncidentTable } from "../_components/IncidentTable";
-import { siteDb } from "../_lib/db";
-import { pageMetadata } from "../_lib/meta";
+import { localePath } from "@/lib/site/chrome";
+import { IncidentTable } from "@/app/_components/IncidentTable";
+import { siteDb } from "@/app/_lib/db";
+import { pageLang } from "@/app/_lib/lang";
+import { pageMetadata } from "@/app/_lib/meta";
 
 export const dynamic = "force-dynamic";
 
-export async function generateMetadata({ searchParams }: { searchParams: Promise<SearchParams> }): Promise<Metadata> {
+type Props = { params: Promise<{ lang: string }>; searchParams: Promise<SearchParams> };
+
+export async function generateMetadata({ params, searchParams }: Props): Promise<Metadata> {
   const server = firstParam(await searchParams, "server");
   return pageMetadata({
     path: incidentsPath(server),
+    lang: await pageLang(params),
     title: server ? `Incidents of ${server}` : "Incidents",
     description: "When remote MCP servers stopped answering a careful client, for how long, and why: recent incidents across all servers.",
     feeds: [{ url: incidentsFeedPath(server), title: server ? `Incidents: ${server}` : "Incidents" }],
@@ -23,8 +28,9 @@ export async function generateMetadata({ searchParams }: { searchParams: Promise
 
 const PAGE_SIZE = 50;
 
-export default async function IncidentsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
-  const sp = await searchParams;
+export default async function IncidentsPage({ params, searchParams }: Props) {
+  const [lang, sp] = await Promise.all([pageLang(params), searchParams]);
+  const at = (path: string) => localePath(lang, path);
   const raw = Number.parseInt(firstParam(sp, "page") ?? "1", 10);
   const page = Number.isFinite(raw) && raw > 0 ? raw : 1;
   const db = siteDb();
@@ -32,7 +38,7 @@ export default async function IncidentsPage({ searchParams }: { searchParams: Pr
   const server = asked && serverExists(db, asked) ? asked : undefined;
   const { total, ongoing, rows } = incidentList(db, { server, limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE });
   const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
-  const href = (p: number) => `${incidentsPath(server)}${server ? "&" : "?"}page=${p}`;
+  const href = (p: number) => at(`${incidentsPath(server)}${server ? "&" : "?"}page=${p}`);
   return (
     <>
       <h1>{server ? `Incidents of ${server}` : "Incidents"}</h1>
@@ -43,11 +49,11 @@ export default async function IncidentsPage({ searchParams }: { searchParams: Pr
       </p>
       <p>
         <a href={incidentsFeedPath(server)}>Atom feed of {server ? "this server's" : "all"} incidents</a> (an entry when one opens and one
-        when it closes) · <Link href={faqPath("en", "incidents")}>how incidents are recorded</Link>
+        when it closes) · <Link href={faqPath(lang, "incidents")}>how incidents are recorded</Link>
         {server ? (
           <>
             {" "}
-            · <Link href={serverPath(server)}>the server&apos;s page</Link> · <Link href={incidentsPath()}>all servers</Link>
+            · <Link href={at(serverPath(server))}>the server&apos;s page</Link> · <Link href={at(incidentsPath())}>all servers</Link>
           </>
         ) : null}
       </p>

@@ -12,16 +12,20 @@ import { counted, WORDS } from "@/lib/site/plural";
 import { formatCount, formatDuration, formatPercent, formatRelative, formatUtc } from "@/lib/site/format";
 import { ALERT_KIND_LABELS, CROSS_READ_LABELS } from "@/lib/site/labels";
 import { serverPath } from "@/lib/site/paths";
-import { BarChart } from "../_components/BarChart";
-import { StateChip } from "../_components/StateChip";
-import { siteDb } from "../_lib/db";
+import { BarChart } from "@/app/_components/BarChart";
+import { StateChip } from "@/app/_components/StateChip";
+import { siteDb } from "@/app/_lib/db";
+import { pageLang } from "@/app/_lib/lang";
 import { storedRegionStates, type StoredRegionState } from "@/lib/store/regions";
-import { pageMetadata } from "../_lib/meta";
+import { pageMetadata } from "@/app/_lib/meta";
 
 export const dynamic = "force-dynamic";
-export const generateMetadata = (): Promise<Metadata> =>
+type Props = { params: Promise<{ lang: string }> };
+
+export const generateMetadata = async ({ params }: Props): Promise<Metadata> =>
   pageMetadata({
     path: "/coverage",
+    lang: await pageLang(params),
     title: "Coverage",
     description:
       "How many remote MCP servers were read completely each day, the operated alerts, and the independent cross-reader's outcomes.",
