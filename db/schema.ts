@@ -21,6 +21,7 @@ import {
   UPTIME_OUTCOMES,
 } from "../lib/vocabulary/store";
 import { LOCAL_REGION, RUN_ROLES } from "../lib/vocabulary/regions";
+import { DISCOVER_FIRST_STATES, INITIALIZE_FIRST_STATES } from "../lib/vocabulary/clients";
 
 // Times are ISO-8601 UTC strings throughout: sortable, readable in evidence, no tz surprises.
 
@@ -71,6 +72,11 @@ export const servers = sqliteTable(
     lastRunId: integer("last_run_id"),
     /** JSON: every listed remote with its transport and standing (architecture.md §2.6, suite 0.13.0); null before 0.13.0. */
     remotes: text("remotes"),
+    /** Which clients can connect (architecture.md §2.10, suite 0.15.0), from the latest probe: each kind's state, and
+     * JSON ClientsVerdict (codes and facts, lib/checks/clients.ts); null before the first probe under 0.15.0. */
+    clientsInitializeFirst: text("clients_initialize_first", { enum: INITIALIZE_FIRST_STATES }),
+    clientsDiscoverFirst: text("clients_discover_first", { enum: DISCOVER_FIRST_STATES }),
+    clients: text("clients"),
   },
   (t) => [
     uniqueIndex("servers_name_uq").on(t.name),
@@ -84,6 +90,7 @@ export const servers = sqliteTable(
     index("servers_left_idx").on(t.leftRegistryAt, t.name),
     index("servers_overall_idx").on(t.overall, t.name),
     index("servers_probed_idx").on(t.lastProbedAt, t.name),
+    index("servers_clients_if_idx").on(t.clientsInitializeFirst, t.name),
     // /metrics counts listed servers per overall state, check and state on every scrape: an index-only scan.
     index("servers_states_idx").on(
       t.leftRegistryAt,

@@ -1,5 +1,6 @@
 import { transaction, type Db } from "../../db/client";
 import { agreedRevision, observationsOf } from "../checks";
+import { clientsFields } from "./clients";
 import { overallOf } from "../checks/overall";
 import type { CheckResult } from "../checks/types";
 import { type OptOutSource } from "../vocabulary/store";
@@ -303,6 +304,7 @@ export function writeRun(db: Db, input: PersistInput): PersistResult {
       lastRunId: runId,
     };
     if (toolCount !== undefined) update.toolCount = toolCount;
+    Object.assign(update, clientsFields(obs));
     for (const r of results) update[STATE_FIELDS[r.check]] = r.state;
     update.overall = overall?.state ?? null;
     update.overallCause = overall?.cause ?? null;

@@ -3,6 +3,7 @@ import { CHECK_IDS, CHECK_STATES, OBSERVATION_CODES, type CheckId, type CheckSta
 import type { ObservationFilter } from "../store/observations";
 import { MAX_PAGE_SIZE, SORT_DEFAULT_ORDER } from "../store/servers/list";
 import { SERVER_SORTS, SORT_ORDERS, type ServerSort, type SortOrder } from "../vocabulary/store";
+import { INITIALIZE_FIRST_STATES, type InitializeFirstState } from "../vocabulary/clients";
 
 export type SearchParams = Record<string, string | string[] | undefined>;
 
@@ -34,6 +35,8 @@ export const ServerListParams = z.object({
   observations: z.enum(["any"]).optional(),
   /** Only servers whose latest complete read carries this observation code ("any": any code, as the form sends it). */
   observation: z.enum(["any", ...OBSERVATION_CODES]).optional(),
+  /** Only servers whose initialize-first clients can connect (yes), cannot (no), or where that is not known (architecture.md §2.10). */
+  initializeFirst: z.enum(INITIALIZE_FIRST_STATES).optional(),
   ...(Object.fromEntries(CHECK_IDS.map((id) => [id, stateParam])) as Record<CheckId, typeof stateParam>),
 });
 export type ServerListParams = z.output<typeof ServerListParams>;
@@ -50,6 +53,7 @@ export interface ListQuery {
   order: SortOrder;
   /** One code, or any code; undefined for no filter. */
   observation: ObservationFilter | undefined;
+  initializeFirst: InitializeFirstState | undefined;
 }
 
 /** Parsed parameters as the store's list query. */
@@ -71,6 +75,7 @@ export function listQueryOf(p: ServerListParams): ListQuery {
     sort: p.sort,
     order,
     observation,
+    initializeFirst: p.initializeFirst,
   };
 }
 
@@ -111,6 +116,7 @@ export function indexHref(query: Partial<IndexQuery>): string {
   if (query.observation === "any") p.set("observations", "any");
   else if (query.observation) p.set("observation", query.observation);
   else if (query.observationUnknown) p.set("observation", "unknown");
+  if (query.initializeFirst) p.set("initializeFirst", query.initializeFirst);
   if (query.includeLeft) p.set("includeLeft", "1");
   const sort = query.sort ?? "name";
   if (sort !== "name") p.set("sort", sort);

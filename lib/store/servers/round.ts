@@ -75,6 +75,9 @@ export type ServerRunUpdate = Partial<
     | "toolCount"
     | "currentToolHash"
     | "lastRunId"
+    | "clientsInitializeFirst"
+    | "clientsDiscoverFirst"
+    | "clients"
   >
 >;
 
