@@ -11,7 +11,7 @@ import { recordCoverage } from "../store/coverage";
 import { getServerRunState, updateServer, type ServerRunUpdate } from "../store/servers/round";
 import { STATE_FIELDS } from "../store/servers/row";
 import { getToolSnapshot, insertToolChanges, upsertToolSnapshot } from "../store/tools";
-import { recordObservations } from "../store/observations";
+import { recordObservations, serverObservationCodes } from "../store/observations";
 import {
   insertRun,
   insertTransitions,
@@ -31,6 +31,7 @@ import { canonicalToolList, diffToolLists, hashToolList } from "./tool-history";
 import { incidentStep, uptimeOutcome } from "./uptime";
 import type { QuorumFacts } from "../regions/quorum";
 import type { RunRole } from "../vocabulary/regions";
+import { enqueueRunChanges, type RunChanges } from "./notify/changes";
 
 /** How a server's run went, as the round counts it. `partly_read`: the handshake worked but the tool list was not
  * read to its end (endless pages, the probe's deadline), without a failure, gate or slow-down to blame. */
@@ -171,12 +172,26 @@ function recordDay(
   if (state) recordServerDay(db, { serverId, day: utcDay(now), state, runId, ...timings, uptime });
 }
 
-/** Opens or closes the server's incident (architecture.md §4) as this run decides. */
-function recordIncident(db: Db, serverId: number, runId: number, results: CheckResult[], uptime: UptimeOutcome, nowIso: string): void {
+/** Opens or closes the server's incident (architecture.md §4) as this run decides; returns what it did. */
+function recordIncident(
+  db: Db,
+  serverId: number,
+  runId: number,
+  results: CheckResult[],
+  uptime: UptimeOutcome,
+  nowIso: string,
+): RunChanges["incident"] {
   const open = openIncidentId(db, serverId);
   const step = incidentStep(results, uptime, open !== null);
-  if (step?.kind === "open") insertIncident(db, { serverId, startedAt: nowIso, check: step.check, reason: step.reason, runId });
-  else if (step?.kind === "close" && open !== null) closeIncident(db, open, nowIso, runId);
+  if (step?.kind === "open") {
+    insertIncident(db, { serverId, startedAt: nowIso, check: step.check, reason: step.reason, runId });
+    return { kind: "open", reason: step.reason };
+  }
+  if (step?.kind === "close" && open !== null) {
+    closeIncident(db, open, nowIso, runId);
+    return { kind: "close" };
+  }
+  return undefined;
 }
 
 /** Writes one server's run in a single transaction: run + evidence, latest results, transitions, denormalised
@@ -230,7 +245,10 @@ export function writeRun(db: Db, input: PersistInput): PersistResult {
     });
     for (const o of input.regional?.others ?? []) writeRegionalRun(db, input, runId, o);
     recordDay(db, input.serverId, runId, results, timings, uptime, now);
-    recordIncident(db, input.serverId, runId, results, uptime, nowIso);
+    const changes: RunChanges = { incident: recordIncident(db, input.serverId, runId, results, uptime, nowIso) };
+    const before = overallOf(prev.checks);
+    if (before && overall && before.state !== overall.state)
+      changes.overall = { from: before.state, to: overall.state, reason: overall.reason };
     if (prev.lastRunId) pruneRunExchanges(db, prev.lastRunId);
 
     const rows: CheckResultRow[] = results.map((r) => ({
@@ -280,10 +298,15 @@ export function writeRun(db: Db, input: PersistInput): PersistResult {
         const versions = { serverVersionBefore: old?.serverVersion ?? null, serverVersionAfter: serverVersion };
         insertToolChanges(db, input.serverId, nowIso, old?.id ?? null, snapshotId, diff, versions);
         toolChangeCount = diff.length;
+        changes.tools = diff;
       }
       toolHash = hash;
       // Observations are facts beside the checks: they change no state, schedule, uptime or incident.
+      const codesBefore = serverObservationCodes(db, input.serverId).join(" ");
       recordObservations(db, input.serverId, runId, observationsOf(obs));
+      const codesAfter = serverObservationCodes(db, input.serverId);
+      // The first complete read sets the baseline; after it, any change of codes is told.
+      if (prev.lastSuccessAt && codesAfter.join(" ") !== codesBefore) changes.observations = codesAfter;
     }
 
     const changed = transitions.length > 0 || toolChangeCount > 0;
@@ -311,6 +334,8 @@ export function writeRun(db: Db, input: PersistInput): PersistResult {
     if (!input.skipped) {
       recordCoverage(db, { day: utcDay(now), serverId: input.serverId, read, requests, requestsOk });
     }
+
+    enqueueRunChanges(db, input.serverId, changes, now);
 
     const kind = runKind(outcome, read, input.skipped);
     countEvent(db, "servers_probed", kind);
