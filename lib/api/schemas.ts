@@ -8,6 +8,8 @@ import {
   NO_FALLBACK_RULES,
   NOT_CHECKED_CAUSES,
   OBSERVATION_CODES,
+  REACHES,
+  REACH_REFUSAL_SHAPES,
   REFUSAL_CODES,
 } from "../vocabulary/checks";
 import { FRONT_OUTCOMES, FRONT_REFUSALS, RENDERER_STATES } from "../vocabulary/front";
@@ -288,6 +290,23 @@ export const Incident = z
   })
   .describe("A stretch of time in which a discovery check was Failed (architecture.md §4).");
 
+export const Configuration = z
+  .object({
+    needed: z.boolean().describe("The registry entry needs the user's own values (a header, a URL variable) before a client can connect."),
+    headers: z.array(z.string()).describe("Names of the headers the probed remote lists as needed; the probe never sends them."),
+    reach: z
+      .enum(REACHES)
+      .nullable()
+      .describe(
+        "What probing without those headers found: not_needed, answered (the handshake completed anyway), refused (an HTTP answer that was not the handshake), gated (401 with a valid challenge), unreachable (no HTTP answer), no_address (a URL variable without a default: nothing sent). Null until a probe could tell.",
+      ),
+    refusal: z
+      .object({ status: z.number().int(), shape: z.enum(REACH_REFUSAL_SHAPES) })
+      .optional()
+      .describe("When refused: the status and how a client could read it (jsonrpc_error, bare_status: 401 or 403, malformed)."),
+  })
+  .describe("A server's configuration need and what reaching it anonymously found (architecture.md §2.6, suite 0.15.0).");
+
 export const ServerAnswer = ServerRow.extend({
   version: z.string().nullable(),
   firstSeenAt: instant,
@@ -317,6 +336,7 @@ export const ServerAnswer = ServerRow.extend({
   overallCheck: z.enum(CHECK_IDS).nullable().describe("The check that decided the overall state; null when Verified."),
   overallReason: z.string().nullable().describe("That check's reason."),
   crossRead: ServerCrossRead.nullable(),
+  configuration: Configuration,
   uptime: Uptime.nullable(),
   incidents: z.array(Incident).describe("The latest incidents, most recent first."),
   regions: z
