@@ -26,7 +26,7 @@ import {
   TOOL_CHANGE_KINDS,
   UPTIME_OUTCOMES,
 } from "../vocabulary/store";
-import { CAUSE_KEYS, ERA_KEYS, OVERALL_KEYS, REFUSAL_KEYS, TRANSPORT_KEYS } from "../store/census";
+import { CAUSE_KEYS, ERA_KEYS, OVERALL_KEYS, REACH_KEYS, REFUSAL_KEYS, TRANSPORT_KEYS } from "../store/census";
 import { UPTIME_WINDOWS } from "../store/uptime";
 
 // The JSON API's answers, one zod schema each: the one place a shape is defined. The handlers' answers are
@@ -553,7 +553,9 @@ export const CensusDay = z
     registry: count.describe("Servers listed in the registry at asOf."),
     probed: count.describe("Of those, servers with a stored result."),
     uncertain: count.describe("Rebuilt days: servers counted by a run older than the 30-day run retention."),
-    needsConfiguration: count.describe("Servers Not checked because every listed remote needs configuration."),
+    needsConfiguration: count.describe(
+      "Servers Not checked for want of configuration: no address, or (suite 0.15.0) refused without the headers their entry lists.",
+    ),
     revisions: z.record(z.string(), count).describe("Agreed protocol revision → servers."),
     eras: keyed(ERA_KEYS, count).describe("Era of the latest handshake; none: never probed."),
     transports: keyed(TRANSPORT_KEYS, count).nullable().describe("Transport of the remote the probe uses; null on rebuilt days."),
@@ -562,6 +564,11 @@ export const CensusDay = z
     overall: keyed(OVERALL_KEYS, count).describe("Overall state → servers; none: never probed."),
     notCheckedCauses: keyed(CAUSE_KEYS, count).describe("Servers Not checked overall, by cause."),
     observations: z.record(z.string(), count).nullable().describe("Observation code → servers; null while none are recorded."),
+    reach: keyed(REACH_KEYS, count)
+      .nullable()
+      .describe(
+        "Servers that need configuration, by reach (answered, refused, gated, unreachable, no_address; unknown: no probe could tell yet); null on rebuilt days and before suite 0.15.0.",
+      ),
   })
   .describe("One UTC day of the census: every listed server counted by its latest result.");
 
