@@ -11,7 +11,7 @@ import { recordCoverage } from "../store/coverage";
 import { getServerRunState, updateServer, type ServerRunState, type ServerRunUpdate } from "../store/servers/round";
 import { STATE_FIELDS } from "../store/servers/row";
 import { getToolSnapshot, insertToolChanges, upsertToolSnapshot, type ServerVersions } from "../store/tools";
-import { recordObservations } from "../store/observations";
+import { recordObservations, serverObservationCodes } from "../store/observations";
 import {
   insertRun,
   insertTransitions,
@@ -31,6 +31,7 @@ import { canonicalToolList, diffToolLists, hashToolList, type ToolChange } from 
 import { incidentStep, uptimeOutcome } from "./uptime";
 import type { QuorumFacts } from "../regions/quorum";
 import type { RunRole } from "../vocabulary/regions";
+import { enqueueRunChanges, type RunChanges } from "./notify/changes";
 
 /** How a server's run went, as the round counts it. `partly_read`: the handshake worked but the tool list was not
  * read to its end (endless pages, the probe's deadline), without a failure, gate or slow-down to blame. */
@@ -179,6 +180,8 @@ export interface RunBefore {
   prev: ServerRunState;
   openIncident: number | null;
   tools: { canon: unknown[]; hash: string; old: { id: number; tools: string; serverVersion: string | null } | null } | null;
+  /** A complete read's observation codes of the read before it (sorted), to tell subscribers when they change. */
+  observationCodes: string[] | null;
 }
 
 function readBefore(db: Db, input: PersistInput): RunBefore {
@@ -194,7 +197,8 @@ function readBefore(db: Db, input: PersistInput): RunBefore {
     const old = prev.currentToolHash && prev.currentToolHash !== hash ? getToolSnapshot(db, input.serverId, prev.currentToolHash) : null;
     tools = { canon, hash, old };
   }
-  return { prev, openIncident: openIncidentId(db, input.serverId), tools };
+  const observationCodes = tools ? serverObservationCodes(db, input.serverId) : null;
+  return { prev, openIncident: openIncidentId(db, input.serverId), tools, observationCodes };
 }
 
 /** What a run means, decided before anything is written; every row lacks only the id of the run it belongs to. */
@@ -220,6 +224,8 @@ export interface RunPlan {
   update: Omit<ServerRunUpdate, "lastRunId">;
   /** null for a skipped run: not an attempt for coverage. */
   coverage: { day: string; read: boolean; requests: number; requestsOk: number } | null;
+  /** What subscribers are told of (architecture.md §10), put in the outbox with the run's writes. */
+  notify: RunChanges;
 }
 
 /** Pure: decides everything a run writes from the run and what the database held before it. */
@@ -321,7 +327,42 @@ export function planRun(input: PersistInput, before: RunBefore): RunPlan {
 
   const coverage = input.skipped ? null : { day: utcDay(now), read: fields.read, requests: fields.requests, requestsOk: fields.requestsOk };
   const kind = runKind(outcome, fields.read, input.skipped);
-  return { kind, outcome, schedule, run, transitions, checkRows, day, incident, previousRunId: prev.lastRunId, tools, update, coverage };
+  const notify = notifyPlan(before, overall, incident, tools);
+  return {
+    kind,
+    outcome,
+    schedule,
+    run,
+    transitions,
+    checkRows,
+    day,
+    incident,
+    previousRunId: prev.lastRunId,
+    tools,
+    update,
+    coverage,
+    notify,
+  };
+}
+
+/** The changes of a run that subscribers hear of: the overall state moving (not on a first run), the incident opening or
+ * closing, tool changes, and the observation codes of a complete read changing (the first complete read sets them). */
+function notifyPlan(
+  before: RunBefore,
+  overall: ReturnType<typeof overallOf>,
+  incident: RunPlan["incident"],
+  tools: RunPlan["tools"],
+): RunChanges {
+  const notify: RunChanges = {};
+  const was = overallOf(before.prev.checks);
+  if (was && overall && was.state !== overall.state) notify.overall = { from: was.state, to: overall.state, reason: overall.reason };
+  if (incident) notify.incident = incident.kind === "open" ? { kind: "open", reason: incident.reason } : { kind: "close" };
+  if (tools?.changes?.diff.length) notify.tools = tools.changes.diff;
+  if (tools && before.observationCodes && before.prev.lastSuccessAt) {
+    const codes = [...new Set(tools.observations.map((o) => o.code))].sort();
+    if (codes.join(" ") !== before.observationCodes.join(" ")) notify.observations = codes;
+  }
+  return notify;
 }
 
 /** Writes what planRun decided, in the order the run's rows refer to each other. */
@@ -355,6 +396,7 @@ function applyRun(db: Db, input: PersistInput, plan: RunPlan): PersistResult {
   }
   updateServer(db, serverId, { ...plan.update, lastRunId: runId });
   if (plan.coverage) recordCoverage(db, { serverId, ...plan.coverage });
+  enqueueRunChanges(db, serverId, plan.notify, input.now);
   countEvent(db, "servers_probed", plan.kind);
   countProbeRequests(db, obs.exchanges);
   return {
