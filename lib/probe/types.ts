@@ -363,11 +363,19 @@ export interface ProbeObservation {
   transportCheck?: { transport: Transport; answered: boolean; seqs: number[] };
   /** architecture.md §2.10: the legacy handshake sent after a modern one, for initialize-first clients. */
   initializeFirst?: InitializeFirstRead;
+  /** The target's `configHeaders`: the server was probed without these headers the registry lists (architecture.md §2.6). */
+  configHeaders?: string[];
 }
 
 export interface ProbeTarget {
   url: string;
   transport: Transport;
+  /**
+   * architecture.md §2.6 (0.15.0): names of the headers the registry lists as needed for this remote (marked required, or
+   * with a `{placeholder}` value). The probe never sends them, nor any value: they only name what was missing in the
+   * verdict's reason. Hostile input: kept as the registry client capped and quoted them.
+   */
+  configHeaders?: string[];
 }
 
 export interface ProbeLimits {
