@@ -6,6 +6,7 @@ import {
   NO_FALLBACK_RULES,
   NOT_CHECKED_CAUSES,
   OBSERVATION_CODES,
+  REACHES,
   REFUSAL_CODES,
 } from "../lib/vocabulary/checks";
 import { ERAS, TRANSPORTS } from "../lib/probe/protocol";
@@ -79,6 +80,12 @@ export const servers = sqliteTable(
     lastRunId: integer("last_run_id"),
     /** JSON: every listed remote with its transport and standing (architecture.md §2.6, suite 0.13.0); null before 0.13.0. */
     remotes: text("remotes"),
+    /** JSON list of the header names the probed remote lists as needed (suite 0.15.0), never sent; null when none. */
+    configHeaders: text("config_headers"),
+    /** What the latest probe that could tell found of a server that needs configuration (architecture.md §2.6, 0.15.0). */
+    reach: text("reach", { enum: REACHES }),
+    /** JSON {status, shape} of the refusal when `reach` is refused; null otherwise. */
+    reachRefusal: text("reach_refusal"),
   },
   (t) => [
     uniqueIndex("servers_name_uq").on(t.name),
@@ -570,6 +577,8 @@ export const censusDays = sqliteTable("census_days", {
   notCheckedCauses: text("not_checked_causes").notNull(),
   /** Servers per observation code (architecture.md §2.9) of their latest complete read; null until observations are recorded. */
   observations: text("observations"),
+  /** Servers that need configuration, per reach (architecture.md §2.6, suite 0.15.0); null before 0.15.0 and when rebuilt. */
+  reach: text("reach"),
 });
 
 /** Observations on tool definitions (architecture.md §2.9), stored with the run whose complete read they were made on:

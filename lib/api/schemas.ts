@@ -8,6 +8,8 @@ import {
   NO_FALLBACK_RULES,
   NOT_CHECKED_CAUSES,
   OBSERVATION_CODES,
+  REACHES,
+  REACH_REFUSAL_SHAPES,
   REFUSAL_CODES,
 } from "../vocabulary/checks";
 import { FRONT_OUTCOMES, FRONT_REFUSALS, RENDERER_STATES } from "../vocabulary/front";
@@ -25,7 +27,7 @@ import {
   TOOL_CHANGE_KINDS,
   UPTIME_OUTCOMES,
 } from "../vocabulary/store";
-import { CAUSE_KEYS, ERA_KEYS, OVERALL_KEYS, REFUSAL_KEYS, TRANSPORT_KEYS } from "../store/census";
+import { CAUSE_KEYS, ERA_KEYS, OVERALL_KEYS, REACH_KEYS, REFUSAL_KEYS, TRANSPORT_KEYS } from "../store/census";
 import { UPTIME_WINDOWS } from "../store/uptime";
 
 // The JSON API's answers, one zod schema each: the one place a shape is defined. The handlers' answers are
@@ -289,6 +291,23 @@ export const Incident = z
   })
   .describe("A stretch of time in which a discovery check was Failed (architecture.md §4).");
 
+export const Configuration = z
+  .object({
+    needed: z.boolean().describe("The registry entry needs the user's own values (a header, a URL variable) before a client can connect."),
+    headers: z.array(z.string()).describe("Names of the headers the probed remote lists as needed; the probe never sends them."),
+    reach: z
+      .enum(REACHES)
+      .nullable()
+      .describe(
+        "What probing without those headers found: not_needed, answered (the handshake completed anyway), refused (an HTTP answer that was not the handshake), gated (401 with a valid challenge), unreachable (no HTTP answer), no_address (a URL variable without a default: nothing sent). Null until a probe could tell.",
+      ),
+    refusal: z
+      .object({ status: z.number().int(), shape: z.enum(REACH_REFUSAL_SHAPES) })
+      .optional()
+      .describe("When refused: the status and how a client could read it (jsonrpc_error, bare_status: 401 or 403, malformed)."),
+  })
+  .describe("A server's configuration need and what reaching it anonymously found (architecture.md §2.6, suite 0.15.0).");
+
 export const ServerAnswer = ServerRow.extend({
   version: z.string().nullable(),
   firstSeenAt: instant,
@@ -318,6 +337,7 @@ export const ServerAnswer = ServerRow.extend({
   overallCheck: z.enum(CHECK_IDS).nullable().describe("The check that decided the overall state; null when Verified."),
   overallReason: z.string().nullable().describe("That check's reason."),
   crossRead: ServerCrossRead.nullable(),
+  configuration: Configuration,
   uptime: Uptime.nullable(),
   incidents: z.array(Incident).describe("The latest incidents, most recent first."),
   regions: z
@@ -595,7 +615,9 @@ export const CensusDay = z
     registry: count.describe("Servers listed in the registry at asOf."),
     probed: count.describe("Of those, servers with a stored result."),
     uncertain: count.describe("Rebuilt days: servers counted by a run older than the 30-day run retention."),
-    needsConfiguration: count.describe("Servers Not checked because every listed remote needs configuration."),
+    needsConfiguration: count.describe(
+      "Servers Not checked for want of configuration: no address, or (suite 0.15.0) refused without the headers their entry lists.",
+    ),
     revisions: z.record(z.string(), count).describe("Agreed protocol revision → servers."),
     eras: keyed(ERA_KEYS, count).describe("Era of the latest handshake; none: never probed."),
     transports: keyed(TRANSPORT_KEYS, count).nullable().describe("Transport of the remote the probe uses; null on rebuilt days."),
@@ -604,6 +626,11 @@ export const CensusDay = z
     overall: keyed(OVERALL_KEYS, count).describe("Overall state → servers; none: never probed."),
     notCheckedCauses: keyed(CAUSE_KEYS, count).describe("Servers Not checked overall, by cause."),
     observations: z.record(z.string(), count).nullable().describe("Observation code → servers; null while none are recorded."),
+    reach: keyed(REACH_KEYS, count)
+      .nullable()
+      .describe(
+        "Servers that need configuration, by reach (answered, refused, gated, unreachable, no_address; unknown: no probe could tell yet); null on rebuilt days and before suite 0.15.0.",
+      ),
   })
   .describe("One UTC day of the census: every listed server counted by its latest result.");
 

@@ -2,6 +2,7 @@ import type { CertificateFacts, Exchange, ProbeObservation } from "../probe/type
 import { judgeAuthMetadata, judgeErrorTaxonomy, judgeHandshake, judgeProtocolVersion, judgeToolsList } from "./judges";
 import { diagnose, hintSentence } from "./hints";
 import { refusalCode } from "./refusal";
+import { withReach } from "./reach";
 import type { CheckResult } from "./types";
 import { SUITE_VERSION, type Era } from "../probe/protocol";
 import { CHECK_IDS, type CheckId, type CheckState } from "../vocabulary/checks";
@@ -13,6 +14,7 @@ export type { CheckResult } from "./types";
 export { hintSentence, type Hint } from "./hints";
 export { overallOf, overallState, type Overall, type OverallInput } from "./overall";
 export { observe, type ObservationFacts } from "./observations";
+export { configRefusal, reachOf, type ReachFacts, type ReachRefusal } from "./reach";
 export { observationSentence, withSentence, type Observation } from "./observation-text";
 
 /** The five verdicts, in CHECK_IDS order. Pure: the same observation always gives the same results. */
@@ -24,7 +26,10 @@ export function judge(obs: ProbeObservation): CheckResult[] {
     error_taxonomy: (o) => ({ ...judgeErrorTaxonomy(o), code: refusalCode(o) }),
     auth_metadata: judgeAuthMetadata,
   };
-  return CHECK_IDS.map((id) => withHint(obs, byId[id](obs)));
+  return withReach(
+    obs,
+    CHECK_IDS.map((id) => withHint(obs, byId[id](obs))),
+  );
 }
 
 /** Adds the hint the verdict's evidence matches (architecture.md §2.8), and the exchanges it rests on. */

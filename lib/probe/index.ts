@@ -16,6 +16,7 @@ import { HttpSession } from "./transport/http";
 import { LegacySseChannel } from "./transport/legacy-sse";
 import {
   DEFAULT_LIMITS,
+  type Blocked,
   type Exchange,
   type HandshakeOutcome,
   type ProbeLimits,
@@ -279,6 +280,22 @@ function raceDeadline<T>(p: Promise<T>, signal: AbortSignal): Promise<T | "deadl
   ]);
 }
 
+/** The observation of a server that got no request at all on purpose (needs an address, an opt-out, an invalid URL):
+ * what a round records for it without calling the probe. */
+export function unprobedObservation(target: ProbeTarget, blocked: Blocked, at: Date): ProbeObservation {
+  const iso = at.toISOString();
+  return {
+    url: target.url,
+    transport: target.transport,
+    startedAt: iso,
+    finishedAt: iso,
+    blocked,
+    era: "unknown",
+    exchanges: [],
+    ...(target.configHeaders?.length ? { configHeaders: target.configHeaders } : {}),
+  };
+}
+
 /**
  * Probes one MCP server the way a careful client would and returns everything it saw. Never throws for
  * anything the server does: every behaviour becomes an outcome that lib/checks can judge.
@@ -295,6 +312,7 @@ export async function probeServer(target: ProbeTarget, opts: ProbeOptions): Prom
     finishedAt: startedAt,
     era: "unknown",
     exchanges,
+    ...(target.configHeaders?.length ? { configHeaders: target.configHeaders } : {}),
   };
   const done = (): ProbeObservation => {
     obs.finishedAt = now().toISOString();

@@ -327,11 +327,19 @@ export interface ProbeObservation {
    * listed as sse that speaks Streamable HTTP, or the reverse).
    */
   transportCheck?: { transport: Transport; answered: boolean; seqs: number[] };
+  /** The target's `configHeaders`: the server was probed without these headers the registry lists (architecture.md §2.6). */
+  configHeaders?: string[];
 }
 
 export interface ProbeTarget {
   url: string;
   transport: Transport;
+  /**
+   * architecture.md §2.6 (0.15.0): names of the headers the registry lists as needed for this remote (marked required, or
+   * with a `{placeholder}` value). The probe never sends them, nor any value: they only name what was missing in the
+   * verdict's reason. Hostile input: kept as the registry client capped and quoted them.
+   */
+  configHeaders?: string[];
 }
 
 export interface ProbeLimits {

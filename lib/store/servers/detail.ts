@@ -20,6 +20,7 @@ import {
 import { serverToolChanges, type ServerToolChange } from "../tools";
 import { toSummary, type ServerSummary } from "./list";
 import { remotesOf } from "./registry";
+import { configurationOf, type ServerConfiguration } from "./configuration";
 import { stateSelect, statesOf, type ServerRow } from "./row";
 
 export interface ServerDetail extends ServerSummary, Pick<ServerRow, "version" | "firstSeenAt" | "lastSeenAt" | "registryStatus"> {
@@ -42,6 +43,8 @@ export interface ServerDetail extends ServerSummary, Pick<ServerRow, "version" |
   optOut: { source: string; reason: string; since: string } | null;
   /** The server's latest cross-read (architecture.md §6), when it was sampled. */
   crossRead: (CrossReadRow & { day: string }) | null;
+  /** Its configuration need and what reaching it without the listed headers found (architecture.md §2.6, 0.15.0). */
+  configuration: ServerConfiguration;
 }
 
 const DETAIL_TRANSITIONS = 50;
@@ -82,6 +85,7 @@ export function getServerDetail(db: Db, name: string): ServerDetail | null {
     },
     optOut: (s.host ? optOutFor(db, s.host) : undefined) ?? null,
     crossRead: latestCrossReadOf(db, s.id),
+    configuration: configurationOf(s),
   };
 }
 

@@ -3,7 +3,8 @@
 import { and, asc, desc, eq, inArray, isNotNull, isNull, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { checkResults, servers } from "../../../db/schema";
-import { CHECK_IDS, CHECK_STATES, type CheckId, type CheckState, type NotCheckedCause } from "../../vocabulary/checks";
+import { CHECK_IDS, CHECK_STATES, REACHES, type CheckId, type CheckState, type NotCheckedCause, type Reach } from "../../vocabulary/checks";
+import { reachCondition } from "./configuration";
 import { HISTORY_SEVERITY } from "../history";
 import { isObservationFilter, observationCondition, type ObservationFilter } from "../observations";
 import { SERVER_SORTS, type ServerSort, type SortOrder } from "../../vocabulary/store";
@@ -83,6 +84,8 @@ export interface ServerListQuery {
   order?: SortOrder;
   /** Only servers whose latest complete read carries an observation, or one code (architecture.md §2.9). */
   observation?: ObservationFilter;
+  /** Only servers with this reach (architecture.md §2.6, suite 0.15.0). */
+  reach?: Reach;
 }
 
 /** The order each sort reads in unless asked otherwise: names A to Z, the worst overall state first, the most
@@ -129,6 +132,7 @@ export function listServers(db: Db, query: ServerListQuery = {}): ServerList {
   }
   if (query.overall && (CHECK_STATES as readonly string[]).includes(query.overall)) where.push(eq(servers.overall, query.overall));
   if (query.observation && isObservationFilter(query.observation)) where.push(observationCondition(query.observation));
+  if (query.reach && (REACHES as readonly string[]).includes(query.reach)) where.push(reachCondition(query.reach));
   const q = query.q?.trim();
   if (q) {
     const pattern = `%${escapeLike(q.toLowerCase())}%`;

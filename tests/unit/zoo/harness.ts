@@ -1,5 +1,6 @@
 // Runs our probe and the judges against one zoo server and collects what the assertions need.
-import { createAddressPolicy, probeServer } from "@/lib/probe";
+import { createAddressPolicy, probeServer, unprobedObservation, type ProbeTarget } from "@/lib/probe";
+import { analyseRemote, chooseRemote } from "@/lib/registry/remotes";
 import { judge, observationsOf, observationSentence } from "@/lib/checks";
 import { REFUSAL_STATES } from "@/lib/checks/refusal";
 import type { CheckResult } from "@/lib/checks/types";
@@ -54,6 +55,27 @@ async function arrange(name: string): Promise<{ server: RunningZooServer; url: s
   return { server, url, ...(certs || exp.tls ? { ca: (certs ?? (await testCertificates())).ca } : {}) };
 }
 
+/** The remote a round would probe for the case (architecture.md §2.6): as the registry lists it when the case says how,
+ * else its URL as is. A remote with no address gets no probe: the round's own unprobed observation. */
+function listedTarget(name: string, url: string): ProbeTarget | { blocked: ProbeObservation } {
+  const exp = ZOO_EXPECTATIONS[name]!;
+  const transport = exp.transport ?? "streamable-http";
+  if (!exp.registry) return { url, transport };
+  const analysed = analyseRemote({ type: transport, ...exp.registry(url) }, [], 0);
+  const choice = analysed ? chooseRemote([analysed]) : null;
+  if (!choice) throw new Error(`${name}: the registry remote cannot be read`);
+  const target: ProbeTarget = { url: choice.url, transport: choice.transport, configHeaders: choice.configHeaders };
+  if (choice.noAddress) return { blocked: unprobedObservation(target, { kind: "needs_config", detail: choice.needsConfig! }, new Date()) };
+  return target;
+}
+
+/** Header names a case's registry remote lists, in lower case: no request may carry one (architecture.md §2.6). */
+export function listedHeaderNames(name: string): string[] {
+  const remote = ZOO_EXPECTATIONS[name]!.registry?.("http://127.0.0.1/mcp");
+  const headers = Array.isArray(remote?.headers) ? (remote.headers as { name?: unknown }[]) : [];
+  return headers.map((h) => (typeof h.name === "string" ? h.name.toLowerCase() : "")).filter(Boolean);
+}
+
 export async function runZooCase(name: string): Promise<ZooRun> {
   const exp = ZOO_EXPECTATIONS[name];
   if (!exp) throw new Error(`no expectation for ${name}`);
@@ -66,16 +88,15 @@ export async function runZooCase(name: string): Promise<ZooRun> {
         ? "the operator asked us not to probe this host"
         : null;
     const started = Date.now();
-    const obs = await probeServer(
-      { url, transport: exp.transport ?? "streamable-http" },
-      {
-        addressPolicy: LOOPBACK_ONLY,
-        isOptedOut,
-        limits: { ...(exp.hostile ? HOSTILE_LIMITS : ORDINARY_LIMITS), ...exp.limits },
-        ...(ca ? { ca } : {}),
-        ...(dnsLookup ? { dnsLookup } : {}),
-      },
-    );
+    const listed = listedTarget(name, url);
+    if ("blocked" in listed) return { name, server, obs: listed.blocked, results: judge(listed.blocked), elapsedMs: 0 };
+    const obs = await probeServer(listed, {
+      addressPolicy: LOOPBACK_ONLY,
+      isOptedOut,
+      limits: { ...(exp.hostile ? HOSTILE_LIMITS : ORDINARY_LIMITS), ...exp.limits },
+      ...(ca ? { ca } : {}),
+      ...(dnsLookup ? { dnsLookup } : {}),
+    });
     const elapsedMs = Date.now() - started;
     return { name, server, obs, results: judge(obs), elapsedMs };
   } finally {
@@ -118,6 +139,7 @@ export function politenessProblem(run: ZooRun): string | null {
   for (const r of [...run.server.log, ...(run.server.other?.log ?? [])]) {
     const what = `${r.method} ${r.path}${r.jsonrpcMethod ? ` (${r.jsonrpcMethod})` : ""}`;
     if (r.headers.authorization) return `${what} carried Authorization`;
+    for (const h of listedHeaderNames(run.name)) if (r.headers[h] !== undefined) return `${what} carried ${h}, which the registry listed`;
     if (r.headers.origin) return `${what} carried Origin`;
     if (!r.headers["user-agent"]) return `${what} had no User-Agent`;
     if (r.jsonrpcMethod === "initialize" && r.headers["mcp-protocol-version"])
@@ -287,7 +309,8 @@ export function hintProblem(run: ZooRun): string | null {
     const want = exp.hints?.[r.check];
     if (r.hint?.code !== want) return `${r.check}: hint ${r.hint?.code ?? "none"}, expected ${want ?? "none"}`;
     if (!r.hint) continue;
-    if (r.state !== "failed" && r.state !== "observed_risk") return `${r.check}: a hint on a ${r.state} check`;
+    const refusal = r.state === "not_checked" && r.notCheckedCause === "needs_configuration";
+    if (r.state !== "failed" && r.state !== "observed_risk" && !refusal) return `${r.check}: a hint on a ${r.state} check`;
     const text = hintSentence(r.hint);
     const bad = reasonProblem(text);
     if (bad) return `${r.check}: hint "${text}" ${bad}`;
