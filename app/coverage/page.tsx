@@ -354,7 +354,11 @@ function CrossReadSection({ db, day }: { db: ReturnType<typeof siteDb>; day: str
                 </td>
                 <td data-label="Outcome">
                   {CROSS_READ_LABELS[r.outcome]}
-                  {r.detail && r.outcome !== "agreed" ? <div className="sub">{r.detail}</div> : null}
+                  {r.explanation === "initialize_refused" ? (
+                    <div className="sub">{explanationClause(r.explanation, r.explanationCode)}</div>
+                  ) : r.detail && r.outcome !== "agreed" ? (
+                    <div className="sub">{r.detail}</div>
+                  ) : null}
                 </td>
                 <td data-label="Explained">
                   {isDifference(r.outcome) ? (r.explanation ? `yes: ${explanationClause(r.explanation, r.explanationCode)}` : "no") : "–"}

@@ -675,6 +675,7 @@ export const OpenDataServer = z
     uptime30d: z
       .object({ ratio: z.number().min(0).max(1).nullable(), up: count, reached: count })
       .describe("architecture.md §4, 30 whole UTC days."),
+    clients: Clients,
     lastProbedAt: instant.nullable(),
     lastSuccessAt: instant.nullable().describe("The last complete read."),
   })

@@ -31,8 +31,9 @@ export const CROSS_READ_OUTCOMES = ["agreed", "disagreed", "only_probe", "only_c
 export type CrossReadOutcome = (typeof CROSS_READ_OUTCOMES)[number];
 
 /** What explains a cross-read difference (architecture.md §6): a rule that forbids what the legacy reader did (the no-fallback
- * rules of the handshake), or a probe that was told to hold back (a slow-down, an opt-out). */
-export const CROSS_READ_EXPLANATIONS = [...NO_FALLBACK_RULES, "slow_down", "opted_out"] as const;
+ * rules of the handshake), a probe that was told to hold back (a slow-down, an opt-out), or a server whose initialize-first
+ * clients cannot connect (§2.10), where the legacy reader fails as they do. */
+export const CROSS_READ_EXPLANATIONS = [...NO_FALLBACK_RULES, "slow_down", "opted_out", "initialize_refused"] as const;
 export type CrossReadExplanation = (typeof CROSS_READ_EXPLANATIONS)[number];
 
 /** The trigger of a one-server round started by "Probe again now" on a server page. */

@@ -113,7 +113,7 @@ export default async function ServerPage({ params, searchParams }: Params) {
   return (
     <>
       <ServerHeader detail={detail} />
-      <AtAGlance overall={overall} checks={detail.checks} crossRead={detail.crossRead} />
+      <AtAGlance overall={overall} checks={detail.checks} crossRead={detail.crossRead} clients={detail.clientsVerdict} />
       <PageContents />
       <ServerFacts detail={detail} />
       <RemotesSection remotes={detail.remotes} />

@@ -12,6 +12,7 @@ import {
   crossReadCandidates,
   currentProbeRead,
   emptyCrossReadCounts,
+  initializeFirstRefusal,
   probeDiscoveryVerdicts,
   replaceCrossReads,
   type CrossReadCounts,
@@ -19,7 +20,7 @@ import {
 } from "../../store/cross-reads";
 import { operatorOptOuts } from "../../store/optouts";
 import { CROSS_READ_OUTCOMES } from "../../vocabulary/store";
-import { compareToolLists, explainDifference, fixedSample } from "./compare";
+import { compareToolLists, explainDifference, explainFailedRead, fixedSample } from "./compare";
 import { crossReadServer } from "./reader";
 
 export interface CrossReadDeps {
@@ -94,7 +95,8 @@ export async function runCrossRead(deps: CrossReadDeps): Promise<CrossReadSummar
           crossToolCount: cross.ok ? cross.tools.length : null,
           probeToolCount: probe ? probe.tools.length : null,
           readAt: now().toISOString(),
-          explanation: explainDifference(outcome, probeDiscoveryVerdicts(db, s.id)),
+          explanation:
+            explainDifference(outcome, probeDiscoveryVerdicts(db, s.id)) ?? explainFailedRead(cross.ok, initializeFirstRefusal(db, s.id)),
         });
       } catch (e) {
         log(`[crossread] ${s.name}: not recorded: ${(e as Error).message}`);

@@ -25,6 +25,7 @@ import {
 } from "./facts";
 import { explainedBlocks, overallBlocks } from "./headline";
 import { OBSERVATIONS_PAGE_EN } from "./observations";
+import { CLIENTS_PAGE_EN } from "./clients";
 import type { FaqBook, FaqChrome, FaqSlug } from "./types";
 
 const S = STATE_LABELS.en;
@@ -892,6 +893,7 @@ export const FAQ_EN: FaqBook = {
   },
 
   "tool-observations": OBSERVATIONS_PAGE_EN,
+  clients: CLIENTS_PAGE_EN,
 
   schedule: {
     title: "When the probe comes back, and when a fix shows",

@@ -25,6 +25,7 @@ import {
 } from "./facts";
 import { explainedBlocks, overallBlocks } from "./headline";
 import { OBSERVATIONS_PAGE_ZH } from "./observations";
+import { CLIENTS_PAGE_ZH } from "./clients";
 import type { FaqBook, FaqChrome, FaqSlug } from "./types";
 
 const S = STATE_LABELS.zh;
@@ -844,6 +845,7 @@ export const FAQ_ZH: FaqBook = {
   },
 
   "tool-observations": OBSERVATIONS_PAGE_ZH,
+  clients: CLIENTS_PAGE_ZH,
 
   schedule: {
     title: "探测器何时再来，修复何时显示",
