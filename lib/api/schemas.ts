@@ -17,6 +17,7 @@ import { ERAS, REMOTE_STANDINGS, TRANSPORTS } from "../probe/protocol";
 import { NETWORK_ERROR_KINDS } from "../vocabulary/network";
 import { EXCHANGE_PHASES } from "../probe/types";
 import { RUN_ROLES } from "../vocabulary/regions";
+import { DISCOVER_FIRST_STATES, INITIALIZE_FIRST_STATES } from "../vocabulary/clients";
 import { NOTIFICATION_EVENTS, PUBLIC_NOTIFICATION_EVENTS, SUBSCRIBE_ERRORS } from "../vocabulary/notifications";
 import {
   ALERT_KINDS,
@@ -58,6 +59,21 @@ export const CheckStates = keyed(CHECK_IDS, checkState.nullable()).describe(
   "The latest state of each check; null until the server's first run.",
 );
 
+export const Clients = z
+  .object({
+    initializeFirst: z
+      .object({ state: z.enum(INITIALIZE_FIRST_STATES), reason: z.string() })
+      .describe(
+        "Clients that send initialize first (the TypeScript SDK by default, the MCP Inspector, 2025-era clients). unknown: not tried or not decidable.",
+      ),
+    discoverFirst: z
+      .object({ state: z.enum(DISCOVER_FIRST_STATES), reason: z.string() })
+      .describe(
+        "Clients that send server/discover first and fall back once (the Python SDK v2 by default, the C# SDK 2, the Go SDK 1.7). yes_after_fallback: a legacy server reached after the fallback.",
+      ),
+  })
+  .describe("Which clients can connect, from the latest probe (architecture.md §2.10, suite 0.15.0); a `no` names the answer.");
+
 export const ServerRow = z
   .object({
     name: z.string().describe("The registry name (contains '/')."),
@@ -81,6 +97,7 @@ export const ServerRow = z
         >,
       )
       .describe("The kind of each Not checked check, by check id."),
+    clients: Clients,
     needsConfig: z.string().nullable().describe("Why the listed remote cannot be probed as listed; null when it can."),
     toolCount: count.nullable(),
     lastProbedAt: instant.nullable(),

@@ -8,6 +8,7 @@ import { SUITE_VERSION, type Era } from "../probe/protocol";
 import { CHECK_IDS, type CheckId, type CheckState } from "../vocabulary/checks";
 import { observe, type ObservationFacts } from "./observations";
 import { withSentence, type Observation } from "./observation-text";
+import { clientsReport, judgeClients, type ClientsReport } from "./clients";
 
 export { judgeAuthMetadata, judgeErrorTaxonomy, judgeHandshake, judgeProtocolVersion, judgeToolsList } from "./judges";
 export type { CheckResult } from "./types";
@@ -58,6 +59,8 @@ export interface ProbeReport {
   era: Era;
   protocolVersion: string | null;
   checks: Record<CheckId, { state: CheckState; reason: string; hint?: string }>;
+  /** architecture.md §2.10: which kinds of client can connect; a fact beside the checks. */
+  clients: ClientsReport;
   exchanges: Exchange[];
   /** The TLS certificate of an https server, as presented (architecture.md §2.8). */
   certificate?: CertificateFacts;
@@ -83,6 +86,7 @@ export function buildReport(obs: ProbeObservation, results: readonly CheckResult
     era: obs.era,
     protocolVersion: agreedRevision(obs),
     checks,
+    clients: clientsReport(judgeClients(obs)),
     exchanges: obs.exchanges,
     ...(obs.certificate ? { certificate: obs.certificate } : {}),
     observations: observationsOf(obs).map(withSentence),

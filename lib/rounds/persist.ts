@@ -1,5 +1,6 @@
 import { transaction, type Db } from "../../db/client";
 import { agreedRevision, configRefusal, observationsOf, reachOf, type ObservationFacts } from "../checks";
+import { clientsFields } from "./clients";
 import { overallOf } from "../checks/overall";
 import type { CheckResult } from "../checks/types";
 import { type OptOutSource } from "../vocabulary/store";
@@ -315,6 +316,8 @@ export function planRun(input: PersistInput, before: RunBefore): RunPlan {
     currentToolHash: tools?.snapshot.hash ?? prev.currentToolHash,
   };
   if (tools) update.toolCount = tools.snapshot.toolCount;
+  // architecture.md §2.10: which clients can connect, a fact beside the checks that moves none of them.
+  Object.assign(update, clientsFields(obs));
   for (const r of results) update[STATE_FIELDS[r.check]] = r.state;
   update.overall = overall?.state ?? null;
   update.overallCause = overall?.cause ?? null;

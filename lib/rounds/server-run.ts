@@ -29,8 +29,9 @@ export interface JudgedProbe {
 export const probeInProcess = (_server: DueServer, target: ProbeTarget, options: ProbeOptions): Promise<ProbeObservation> =>
   probeServer(target, options);
 
-/** Requests one probe sends, about: a Crawl-delay lengthens the probe's deadline by this many gaps. */
-const REQUESTS_PER_PROBE = 8;
+/** Requests one probe sends, about (the initialize-first client's three after a modern handshake included, architecture.md
+ * §2.10): a Crawl-delay lengthens the probe's deadline by this many gaps. */
+const REQUESTS_PER_PROBE = 11;
 
 /** What every server of one round shares. */
 export interface ServerContext {

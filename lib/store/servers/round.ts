@@ -79,6 +79,9 @@ export type ServerRunUpdate = Partial<
     | "toolCount"
     | "currentToolHash"
     | "lastRunId"
+    | "clientsInitializeFirst"
+    | "clientsDiscoverFirst"
+    | "clients"
     | "reach"
     | "reachRefusal"
   >

@@ -12,6 +12,7 @@ import { hintSentence } from "@/lib/checks/hints";
 import type { DnsLookup } from "@/lib/probe";
 import { testCertificates } from "../../fixtures/tls";
 import { ZOO_CAUSES } from "@/lib/demo/zoo/causes";
+import { clientsReport, judgeClients } from "@/lib/checks/clients";
 
 export const HOSTILE_LIMITS: Partial<ProbeLimits> = { deadlineMs: 3_000, maxBodyBytes: 1024 * 1024 };
 export const ORDINARY_LIMITS: Partial<ProbeLimits> = { deadlineMs: 15_000 };
@@ -136,7 +137,10 @@ export function reasonProblem(reason: string): string | null {
 
 /** Headers the probe must never send, and more than one request at a time (architecture.md §2.5, protocol.md §6). */
 export function politenessProblem(run: ZooRun): string | null {
+  // After an initialize, the requests are the initialize-first client's legacy session (architecture.md §2.10).
+  let legacySession = false;
   for (const r of [...run.server.log, ...(run.server.other?.log ?? [])]) {
+    if (r.jsonrpcMethod === "initialize") legacySession = true;
     const what = `${r.method} ${r.path}${r.jsonrpcMethod ? ` (${r.jsonrpcMethod})` : ""}`;
     if (r.headers.authorization) return `${what} carried Authorization`;
     for (const h of listedHeaderNames(run.name)) if (r.headers[h] !== undefined) return `${what} carried ${h}, which the registry listed`;
@@ -144,7 +148,8 @@ export function politenessProblem(run: ZooRun): string | null {
     if (!r.headers["user-agent"]) return `${what} had no User-Agent`;
     if (r.jsonrpcMethod === "initialize" && r.headers["mcp-protocol-version"])
       return `${what} carried MCP-Protocol-Version before a revision was agreed`;
-    if (run.obs.era === "modern" && r.headers["mcp-session-id"]) return `${what} carried Mcp-Session-Id in a 2026-07-28 session`;
+    if (run.obs.era === "modern" && !legacySession && r.headers["mcp-session-id"])
+      return `${what} carried Mcp-Session-Id in a 2026-07-28 session`;
   }
   if (run.server.concurrency.peak > 1) return `${run.server.concurrency.peak} requests were in flight at once`;
   return null;
@@ -157,6 +162,36 @@ export function refusalCodeProblem(run: ZooRun): string | null {
   return REFUSAL_STATES[r.code] === r.state
     ? null
     : `refusal code ${r.code} belongs to ${REFUSAL_STATES[r.code]}, but the judge said ${r.state}`;
+}
+
+/**
+ * architecture.md §2.10 on every case: the initialize-first read moves no check (the verdicts judged without it are the
+ * same), a `no` names the answer, every reason is one sentence; and the cases that name their clients get exactly those.
+ */
+export function clientsProblem(run: ZooRun): string | null {
+  const group = new Set(run.obs.initializeFirst?.seqs ?? []);
+  const without = { ...run.obs, initializeFirst: undefined, exchanges: run.obs.exchanges.filter((x) => !group.has(x.seq)) };
+  const plain = judge(without).map((r) => `${r.check}=${r.state}: ${r.reason}`);
+  const withRead = run.results.map((r) => `${r.check}=${r.state}: ${r.reason}`);
+  if (JSON.stringify(plain) !== JSON.stringify(withRead)) return `the initialize-first read moved a check: ${withRead.join(" | ")}`;
+  if (run.obs.initializeFirst && run.obs.era !== "modern") return "an initialize-first read after a handshake that was not modern";
+  const report = clientsReport(judgeClients(run.obs));
+  for (const kind of ["initializeFirst", "discoverFirst"] as const) {
+    const { state, reason } = report[kind];
+    const problem = reasonProblem(reason);
+    if (problem) return `${kind}: ${problem} ("${reason}")`;
+    if (state === "no" && !/HTTP \d{3}|-\d{5}|revision|no answer/.test(reason)) return `${kind} is no without naming the answer: ${reason}`;
+  }
+  const want = ZOO_EXPECTATIONS[run.name]?.clients;
+  if (!want) return null;
+  if (report.initializeFirst.state !== want.initializeFirst || report.discoverFirst.state !== want.discoverFirst) {
+    return `clients ${JSON.stringify(report)}, expected ${want.initializeFirst}/${want.discoverFirst}`;
+  }
+  for (const fragment of want.includes ?? []) {
+    if (!report.initializeFirst.reason.toLowerCase().includes(fragment))
+      return `initializeFirst reason lacks "${fragment}": ${report.initializeFirst.reason}`;
+  }
+  return null;
 }
 
 /** Every Not checked names its kind and nothing else carries one; a no-fallback rule sits only on a Failed
