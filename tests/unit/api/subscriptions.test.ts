@@ -112,6 +112,9 @@ describe("POST /api/servers/<name>/subscriptions", () => {
     expect(stale.headers.get("location")).toBe("/servers/io.example/a?subscribe=form_expired#subscribe");
     const ok = await w.form({ channel: "email", address: "a@example.com", token: w.formToken() });
     expect(ok.headers.get("location")).toBe("/servers/io.example/a?subscribe=confirmation_sent#subscribe");
+    // The Chinese page's form goes back to the Chinese page.
+    const zh = await w.form({ channel: "email", address: "b@example.com", token: w.formToken(), lang: "zh" });
+    expect(zh.headers.get("location")).toBe("/zh/servers/io.example/a?subscribe=confirmation_sent#subscribe");
   });
 
   test("a webhook from the form: the answer page shows the secret once and the manage link; the manage page never shows it", async () => {
