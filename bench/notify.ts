@@ -16,14 +16,58 @@ import { persistRun } from "@/lib/rounds/persist";
 import { serverPath } from "@/lib/site/paths";
 import { applyRegistrySnapshot } from "@/lib/store/servers/registry";
 import { startNext } from "@/tests/fixtures/next-server";
-import { down, healthy, tool } from "@/tests/unit/rounds/observations";
 import { listedServer } from "@/tests/unit/store/listed";
+import type { ProbeObservation } from "@/lib/probe/types";
 import { freePort } from "./common";
 
 const SUBSCRIBERS = Number(process.env.BENCH_NOTIFY_SUBSCRIBERS ?? 10_000);
 const RECEIVERS = Number(process.env.BENCH_NOTIFY_RECEIVERS ?? 4);
 const NAME = "io.bench/burst";
 const log = (line: string) => console.log(line);
+
+const exchange = (seq: number, phase: "discover" | "tools_list" | "tools_call", status?: number) => ({
+  seq,
+  phase,
+  method: "POST",
+  url: "https://burst.example/mcp",
+  requestHeaders: {},
+  responseHeaders: {},
+  durationMs: 5,
+  ...(status ? { status, bodyExcerpt: "{}" } : { error: "ECONNREFUSED" }),
+});
+const tools = [{ name: "search", description: "Search", inputSchema: { type: "object" } }];
+
+/** A read that went well, and one whose connection was refused: the server's state moves between them. */
+function healthy(at: Date): ProbeObservation {
+  return {
+    url: "https://burst.example/mcp",
+    transport: "streamable-http",
+    startedAt: at.toISOString(),
+    finishedAt: new Date(at.getTime() + 40).toISOString(),
+    era: "modern",
+    handshake: { kind: "modern", protocolVersion: "2026-07-28", supportedVersions: ["2026-07-28"], seq: 1 },
+    toolsList: { kind: "complete", tools, pages: 1, malformed: [], seqs: [2] },
+    toolCall: {
+      kind: "answered",
+      status: 200,
+      shape: { type: "jsonrpc_error", code: -32602, message: "Unknown tool", transport: "json" },
+      seq: 3,
+    },
+    authMetadata: { kind: "no_challenge" },
+    exchanges: [exchange(1, "discover", 200), exchange(2, "tools_list", 200), exchange(3, "tools_call", 200)],
+  } as ProbeObservation;
+}
+function down(at: Date): ProbeObservation {
+  return {
+    url: "https://burst.example/mcp",
+    transport: "streamable-http",
+    startedAt: at.toISOString(),
+    finishedAt: at.toISOString(),
+    era: "unknown",
+    handshake: { kind: "failed", cause: "connection refused (ECONNREFUSED)", seq: 1 },
+    exchanges: [exchange(1, "discover")],
+  } as ProbeObservation;
+}
 
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -56,12 +100,11 @@ async function main(): Promise<void> {
     stamp,
   );
   const id = (n: string) => db.$client.prepare("select id from servers where name = ?").pluck().get(n) as number;
-  const tools = [tool("search", "Search")];
   persistRun(db, {
     serverId: id(NAME),
     roundId: null,
-    obs: healthy(new Date(), tools),
-    results: judge(healthy(new Date(), tools)),
+    obs: healthy(new Date()),
+    results: judge(healthy(new Date())),
     skipped: false,
     now: new Date(),
   });
@@ -129,8 +172,8 @@ async function main(): Promise<void> {
         persistRun(db, {
           serverId: id("io.bench/other"),
           roundId: null,
-          obs: healthy(new Date(), tools),
-          results: judge(healthy(new Date(), tools)),
+          obs: healthy(new Date()),
+          results: judge(healthy(new Date())),
           skipped: false,
           now: new Date(),
         });
