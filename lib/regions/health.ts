@@ -97,10 +97,10 @@ export function nameHash(s: string): number {
   return h >>> 0;
 }
 
-export function createRegionBook(d: RegionBookDeps): RegionBook {
-  const o = { ...REGION_HEALTH, ...d.options };
+export function createRegionBook(deps: RegionBookDeps): RegionBook {
+  const o = { ...REGION_HEALTH, ...deps.options };
   const books = new Map<string, Book>(
-    d.regions.map((id) => [
+    deps.regions.map((id) => [
       id,
       {
         id,
@@ -116,7 +116,7 @@ export function createRegionBook(d: RegionBookDeps): RegionBook {
     ]),
   );
 
-  for (const s of d.stored ?? []) {
+  for (const s of deps.stored ?? []) {
     const b = books.get(s.id);
     if (!b) continue;
     b.lastAnswerMs = s.lastAnswerAt ? Date.parse(s.lastAnswerAt) : null;
@@ -143,9 +143,9 @@ export function createRegionBook(d: RegionBookDeps): RegionBook {
 
   const goDown = (b: Book, cause: DownCause) => {
     b.down = cause;
-    b.downSinceMs = d.now().getTime();
+    b.downSinceMs = deps.now().getTime();
     b.readsInARow = 0;
-    d.changed?.(state(b));
+    deps.changed?.(state(b));
   };
 
   const comeBack = (b: Book) => {
@@ -153,7 +153,7 @@ export function createRegionBook(d: RegionBookDeps): RegionBook {
     b.downSinceMs = null;
     b.recent.clear();
     b.readsInARow = 0;
-    d.changed?.(state(b));
+    deps.changed?.(state(b));
   };
 
   const upBooks = () => [...books.values()].filter((b) => b.down === null);
@@ -173,15 +173,15 @@ export function createRegionBook(d: RegionBookDeps): RegionBook {
   };
 
   const book: RegionBook = {
-    regions: d.regions,
+    regions: deps.regions,
     asked(region) {
       const b = books.get(region);
-      if (b && b.pendingSinceMs === null) b.pendingSinceMs = d.now().getTime();
+      if (b && b.pendingSinceMs === null) b.pendingSinceMs = deps.now().getTime();
     },
     answered(region, host, a) {
       const b = books.get(region);
       if (!b) return;
-      b.lastAnswerMs = d.now().getTime();
+      b.lastAnswerMs = deps.now().getTime();
       b.pendingSinceMs = null;
       if (host === null) return;
       const key = host.toLowerCase();
@@ -197,7 +197,7 @@ export function createRegionBook(d: RegionBookDeps): RegionBook {
       judgeShare(b);
     },
     tick() {
-      const nowMs = d.now().getTime();
+      const nowMs = deps.now().getTime();
       for (const b of books.values()) {
         if (b.down || b.pendingSinceMs === null) continue;
         if (nowMs - b.pendingSinceMs >= o.silenceMs) goDown(b, { kind: "silent", sinceMs: b.lastAnswerMs ?? b.pendingSinceMs });
@@ -211,7 +211,7 @@ export function createRegionBook(d: RegionBookDeps): RegionBook {
       return up[(nameHash(key) + round) % up.length]!;
     },
     othersThan(exclude, n) {
-      const all = d.regions;
+      const all = deps.regions;
       const start = exclude.length > 0 ? Math.max(0, all.indexOf(exclude[0]!)) : 0;
       const out: string[] = [];
       for (let i = 1; i <= all.length && out.length < n; i++) {
@@ -221,7 +221,7 @@ export function createRegionBook(d: RegionBookDeps): RegionBook {
       return out;
     },
     takeRecoveryCopies() {
-      const nowMs = d.now().getTime();
+      const nowMs = deps.now().getTime();
       const out: string[] = [];
       for (const b of books.values()) {
         if (!b.down) continue;

@@ -48,8 +48,8 @@ export interface RegionalOutcome {
 
 const handshakeCompleted = (r: CheckResult[]) => r.find((c) => c.check === "handshake")?.state === "verified";
 
-export async function probeAcrossRegions(d: RegionalDeps, s: RegionalServer): Promise<RegionalOutcome> {
-  const log = d.log ?? ((l: string) => console.log(l));
+export async function probeAcrossRegions(deps: RegionalDeps, s: RegionalServer): Promise<RegionalOutcome> {
+  const log = deps.log ?? ((l: string) => console.log(l));
   const host = new URL(s.target.url).host;
   const reads: RegionalRead[] = [];
   const unanswered: RegionalOutcome["unanswered"] = [];
@@ -58,24 +58,24 @@ export async function probeAcrossRegions(d: RegionalDeps, s: RegionalServer): Pr
   const probeIn = async (region: string, role: RunRole): Promise<RegionalRead | null> => {
     tried.add(region);
     let answer: RegionAnswer;
-    if (d.local && region === d.local.region) {
+    if (deps.local && region === deps.local.region) {
       const t0 = performance.now();
-      const observation = await d.local.probe(s.target);
+      const observation = await deps.local.probe(s.target);
       answer = { ok: true, region, observation, agent: "site", ms: Math.round(performance.now() - t0) };
-    } else if (!d.dispatcher) {
+    } else if (!deps.dispatcher) {
       answer = { ok: false, region, cause: "nats_down", problem: "the site has no NATS connection", ms: 0 };
     } else {
-      const release = await d.gate.acquire(host);
+      const release = await deps.gate.acquire(host);
       try {
-        answer = await d.dispatcher.probe(region, { ...s.request, url: s.target.url, transport: s.target.transport }, d.timeoutMs);
+        answer = await deps.dispatcher.probe(region, { ...s.request, url: s.target.url, transport: s.target.transport }, deps.timeoutMs);
       } finally {
         release();
       }
       // The site's own broker link being down says nothing about the region: only probes that reached NATS count.
-      if (answer.ok || answer.cause !== "nats_down") d.book.asked(region);
+      if (answer.ok || answer.cause !== "nats_down") deps.book.asked(region);
       if (answer.ok)
         for (const e of answer.observation.exchanges)
-          if (e.status !== undefined) d.gate.answered?.(new URL(e.url).host, e.status, e.responseHeaders["retry-after"]);
+          if (e.status !== undefined) deps.gate.answered?.(new URL(e.url).host, e.status, e.responseHeaders["retry-after"]);
     }
     if (!answer.ok) {
       unanswered.push(answer);
@@ -84,7 +84,7 @@ export async function probeAcrossRegions(d: RegionalDeps, s: RegionalServer): Pr
     }
     let results: CheckResult[];
     try {
-      results = d.judge(answer.observation);
+      results = deps.judge(answer.observation);
     } catch (e) {
       // An observation the judges cannot read is not an answer either.
       unanswered.push({
@@ -101,23 +101,23 @@ export async function probeAcrossRegions(d: RegionalDeps, s: RegionalServer): Pr
     reads.push(read);
     // A server already known to be failing says little about the region's network: its answer only shows the region lives.
     const counted = !s.knownFailing || role === "recovery";
-    d.book.answered(region, counted ? host : null, {
+    deps.book.answered(region, counted ? host : null, {
       networkFailed: networkFailureOf(answer.observation) !== null,
       read: handshakeCompleted(results),
     });
     return read;
   };
 
-  d.book.tick();
-  const up = d.book.up();
+  deps.book.tick();
+  const up = deps.book.up();
   // With no region up, every region is asked in turn: one vantage point, judged as architecture.md §2.7 says.
-  const candidates = up.length > 0 ? up : [...d.book.regions];
-  const first = up.length > 0 ? d.book.primaryFor(s.name, d.round)! : candidates[0]!;
+  const candidates = up.length > 0 ? up : [...deps.book.regions];
+  const first = up.length > 0 ? deps.book.primaryFor(s.name, deps.round)! : candidates[0]!;
   const order = [first, ...rotateFrom(candidates, first).filter((r) => r !== first)];
   let primary: RegionalRead | null = null;
   for (const region of order) {
     const read = await probeIn(region, "primary");
-    if (read && (up.length === 0 || d.book.isUp(region))) {
+    if (read && (up.length === 0 || deps.book.isUp(region))) {
       primary = read;
       break;
     }
@@ -127,22 +127,22 @@ export async function probeAcrossRegions(d: RegionalDeps, s: RegionalServer): Pr
   if (!primary) return { reads, verdict: null, unanswered };
 
   const votes: RegionalRead[] = [primary];
-  if (discoveryFailed(primary.results) && d.book.isUp(primary.region)) {
+  if (discoveryFailed(primary.results) && deps.book.isUp(primary.region)) {
     // Two other regions that are up (all of them when fewer are), replacing one that does not answer.
-    let pending = d.book.othersThan([...tried], 2);
+    let pending = deps.book.othersThan([...tried], 2);
     while (pending.length > 0 && votes.length < 3) {
       const got = await Promise.all(pending.map((r) => probeIn(r, "confirmation")));
       votes.push(...got.filter((r): r is RegionalRead => r !== null));
       const missing = got.filter((r) => r === null).length;
-      pending = missing > 0 ? d.book.othersThan([...tried], missing) : [];
+      pending = missing > 0 ? deps.book.othersThan([...tried], missing) : [];
     }
   }
-  const voting = votes.filter((r) => d.book.isUp(r.region));
+  const voting = votes.filter((r) => deps.book.isUp(r.region));
   const verdict = decideQuorum(voting.length > 0 ? voting : votes);
 
   // A down region's recovery is seen by copies of probes that read: they count for nothing but its own health.
   if (!discoveryFailed(verdict.results)) {
-    for (const region of d.book.takeRecoveryCopies()) if (!tried.has(region)) await probeIn(region, "recovery");
+    for (const region of deps.book.takeRecoveryCopies()) if (!tried.has(region)) await probeIn(region, "recovery");
   }
   return { reads, verdict, unanswered };
 }

@@ -56,7 +56,7 @@ export function roundDepsFromConfig(config: Config, extra: Partial<RoundDeps> = 
 /** The alert clock's wiring from the process configuration. */
 export function alertClockFromConfig(
   config: Config,
-  o: { log: (line: string) => void; hostGate: RoundHostGate; intervalMs?: number },
+  options: { log: (line: string) => void; hostGate: RoundHostGate; intervalMs?: number },
 ): AlertClock {
   return startAlertClock(
     {
@@ -70,12 +70,12 @@ export function alertClockFromConfig(
               sample: config.crossReadSample,
               policy: createAddressPolicy({ allowPrivate: config.allowPrivateNetworks }),
               userAgent: config.publicBaseUrl ? probeUserAgent(config.publicBaseUrl) : DEFAULT_USER_AGENT,
-              hostGate: o.hostGate,
+              hostGate: options.hostGate,
             }
           : null,
-      log: o.log,
+      log: options.log,
     },
-    o.intervalMs,
+    options.intervalMs,
   );
 }
 

@@ -51,16 +51,16 @@ export interface RoundHostGate extends HostGate {
  * come first served; with a Crawl-delay, one at a time and each starting at least the delay after the previous one
  * ended, whoever sent it (stricter than start to start, so no two arrive closer than the delay).
  */
-export function createHostGate(o: HostGateOptions): RoundHostGate {
-  const ledger = o.db ? ledgerFor(o.db) : new HostLedger(undefined);
-  const now = o.now ?? (() => new Date());
+export function createHostGate(options: HostGateOptions): RoundHostGate {
+  const ledger = options.db ? ledgerFor(options.db) : new HostLedger(undefined);
+  const now = options.now ?? (() => new Date());
   const peaks = new Map<string, number>();
   const inFlight = new Map<string, number>();
   const toldCrawlDelay = new Set<string>();
   const listeners: PauseListener[] = [];
   const limitOf = (host: string) => {
     const key = host.toLowerCase();
-    return o.limitOf(key, { crawlDelayMs: ledger.crawlDelayMs(key), crawlDelayKnown: toldCrawlDelay.has(key) });
+    return options.limitOf(key, { crawlDelayMs: ledger.crawlDelayMs(key), crawlDelayKnown: toldCrawlDelay.has(key) });
   };
   return {
     peaks,

@@ -140,31 +140,31 @@ const toStored = (s: RegionState) => ({
   downSince: s.downSince,
 });
 
-export function createRegionsStep(d: RegionsStepDeps): RegionsStep {
-  const book = bookFor(d);
-  const remote = d.config.regions.some((r) => r !== d.config.local);
-  const dispatcher = remote && d.config.nats ? dispatcherFor(d.config.nats, d.log) : null;
+export function createRegionsStep(deps: RegionsStepDeps): RegionsStep {
+  const book = bookFor(deps);
+  const remote = deps.config.regions.some((r) => r !== deps.config.local);
+  const dispatcher = remote && deps.config.nats ? dispatcherFor(deps.config.nats, deps.log) : null;
   let noRegion = 0;
   let answered = 0;
   // What agents must not fetch from either (auth metadata hosts): the operator's list and robots.txt refusals known now.
   const optedOutHosts = [
-    ...listOptOuts(d.db).map((o) => ({ host: o.host, reason: o.reason })),
-    ...robotsDisallowedHosts(d.db).map((host) => ({ host, reason: ROBOTS_DISALLOW_REASON })),
+    ...listOptOuts(deps.db).map((o) => ({ host: o.host, reason: o.reason })),
+    ...robotsDisallowedHosts(deps.db).map((host) => ({ host, reason: ROBOTS_DISALLOW_REASON })),
   ];
   const probe = async (server: DueServer, target: ProbeTarget, options: ProbeOptions, local: LocalProbe): Promise<JudgedProbe> => {
     // The options' deadline already counts the host's Crawl-delay (server-run.ts); agents space requests by it too.
     const deadlineMs = options.limits?.deadlineMs ?? DEFAULT_LIMITS.deadlineMs;
-    const crawlDelayMs = d.gate.crawlDelayMs(new URL(target.url).host);
+    const crawlDelayMs = deps.gate.crawlDelayMs(new URL(target.url).host);
     const outcome = await probeAcrossRegions(
       {
         book,
         dispatcher,
-        judge: d.judge,
-        gate: d.gate,
-        timeoutMs: deadlineMs + (d.config.answerMarginMs ?? 15_000),
-        round: d.roundId,
-        log: d.log,
-        ...(d.config.local ? { local: { region: d.config.local, probe: (t: ProbeTarget) => local(server, t, options) } } : {}),
+        judge: deps.judge,
+        gate: deps.gate,
+        timeoutMs: deadlineMs + (deps.config.answerMarginMs ?? 15_000),
+        round: deps.roundId,
+        log: deps.log,
+        ...(deps.config.local ? { local: { region: deps.config.local, probe: (t: ProbeTarget) => local(server, t, options) } } : {}),
       },
       {
         name: server.name,
@@ -176,7 +176,7 @@ export function createRegionsStep(d: RegionsStepDeps): RegionsStep {
     if (!outcome.verdict) {
       noRegion++;
       const why = outcome.unanswered.map((u) => `${u.region}: ${u.cause.replace("_", " ")}`).join("; ");
-      const iso = d.now().toISOString();
+      const iso = deps.now().toISOString();
       const obs: ProbeObservation = {
         url: target.url,
         transport: target.transport,
@@ -186,7 +186,7 @@ export function createRegionsStep(d: RegionsStepDeps): RegionsStep {
         era: "unknown",
         exchanges: [],
       };
-      return { judged: { obs, results: d.judge(obs), skipped: true } };
+      return { judged: { obs, results: deps.judge(obs), skipped: true } };
     }
     answered++;
     const v = outcome.verdict;
@@ -209,17 +209,17 @@ export function createRegionsStep(d: RegionsStepDeps): RegionsStep {
   return {
     probeStep: (local) => (server, target, options) => probe(server, target, options, local),
     finish() {
-      const at = d.now();
-      saveRegionStates(d.db, book.states().map(toStored), at.toISOString());
+      const at = deps.now();
+      saveRegionStates(deps.db, book.states().map(toStored), at.toISOString());
       if (noRegion > 0 && answered === 0) {
         const message = `${NO_REGION}: ${noRegion} servers got no answer from any region, and are Not checked without back-off.`;
-        if (openAlert(d.db, { kind: "probe_network", day: utcDay(at), message, value: 1, baseline: 0, at: at.toISOString() })) {
-          d.log(`[alerts] probe_network opened: ${message}`);
+        if (openAlert(deps.db, { kind: "probe_network", day: utcDay(at), message, value: 1, baseline: 0, at: at.toISOString() })) {
+          deps.log(`[alerts] probe_network opened: ${message}`);
         }
-      } else if (answered > 0 && openAlertOf(d.db, "probe_network")?.message.startsWith(NO_REGION)) {
-        const message = `Regions answer again: ${answered} servers were read by a region in round ${d.roundId}.`;
-        resolveAlerts(d.db, "probe_network", { at: at.toISOString(), message });
-        d.log(`[alerts] probe_network resolved: ${message}`);
+      } else if (answered > 0 && openAlertOf(deps.db, "probe_network")?.message.startsWith(NO_REGION)) {
+        const message = `Regions answer again: ${answered} servers were read by a region in round ${deps.roundId}.`;
+        resolveAlerts(deps.db, "probe_network", { at: at.toISOString(), message });
+        deps.log(`[alerts] probe_network resolved: ${message}`);
       }
     },
   };

@@ -20,9 +20,9 @@ export interface AlertOptions {
 }
 
 /** Judges every alert kind once; cheap enough to run every minute and after every round. */
-export function evaluateAlerts(db: Db, now: Date, o: AlertOptions): void {
-  const log = o.log ?? ((l: string) => console.log(l));
-  evaluateRoundsStale(db, now, o.staleMinutes, log);
+export function evaluateAlerts(db: Db, now: Date, options: AlertOptions): void {
+  const log = options.log ?? ((l: string) => console.log(l));
+  evaluateRoundsStale(db, now, options.staleMinutes, log);
   evaluateCoverage(db, now, log);
   evaluateCrossRead(db, now, log);
   evaluateProbeNetwork(db, now, log);
