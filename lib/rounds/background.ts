@@ -13,7 +13,7 @@ import { afterRound } from "./census";
 import { startDemoChanges } from "./demo-changes";
 import { createHostGate, type RoundHostGate } from "./host-gate";
 import { startRoundAfterReprobes } from "./reprobe";
-import { roundRegionsFrom } from "./regions";
+import { roundRegionsFrom, startRegionRecovery, type RegionRecovery } from "./regions";
 import { startRound, type RoundDeps, type StartResult } from "./round";
 
 // Process-wide (globalThis, shared across Next's bundles) so instrumentation starts the scheduler once.
@@ -85,6 +85,8 @@ export interface Background {
   /** The cross-reader's view of the site's host gate: one request at a time per host, paced together with every
    * round on the same database, in this process or another (architecture.md §2.5). */
   hostGate: RoundHostGate;
+  /** architecture.md §8: asks down regions again on a clock of its own; null without regions. */
+  recovery: RegionRecovery | null;
   stop(): void;
 }
 
@@ -127,13 +129,18 @@ export async function startBackground(config: Config, log: (line: string) => voi
   log(
     `[alerts] clock started: rounds_stale after ${config.alertStaleMinutes} min, webhook ${config.alertWebhookUrl ? "on" : "off"}, cross-read sample ${config.crossReadSample}`,
   );
+  // architecture.md §8: a down region is asked again whether or not rounds run, so a replaced agent is seen.
+  const regions = roundRegionsFrom(config);
+  const recovery = regions ? startRegionRecovery({ db: getDb(config), config: regions, log }) : null;
   const background: Background = {
     scheduler,
     alerts,
     hostGate,
+    recovery,
     stop() {
       scheduler?.stop();
       alerts.stop();
+      recovery?.stop();
       g[BACKGROUND_KEY] = undefined;
     },
   };

@@ -29,7 +29,7 @@ export const probeInProcess = (_server: DueServer, target: ProbeTarget, options:
   probeServer(target, options);
 
 /** Requests one probe sends, about: a Crawl-delay lengthens the probe's deadline by this many gaps. */
-const REQUESTS_PER_PROBE = 8;
+export const REQUESTS_PER_PROBE = 8;
 
 /** What every server of one round shares. */
 export interface ServerContext {
