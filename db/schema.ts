@@ -21,6 +21,14 @@ import {
   UPTIME_OUTCOMES,
 } from "../lib/vocabulary/store";
 import { LOCAL_REGION, RUN_ROLES } from "../lib/vocabulary/regions";
+import {
+  NOTIFICATION_CHANNELS,
+  NOTIFICATION_EVENTS,
+  OUTBOX_KINDS,
+  OUTBOX_STATES,
+  SUBSCRIBE_LIMIT_SCOPES,
+  WEBHOOK_FLAVORS,
+} from "../lib/vocabulary/notifications";
 
 // Times are ISO-8601 UTC strings throughout: sortable, readable in evidence, no tz surprises.
 
@@ -601,4 +609,105 @@ export const serverObservations = sqliteTable(
     runId: integer("run_id").notNull(),
   },
   (t) => [primaryKey({ columns: [t.serverId, t.code] }), index("server_observations_code_idx").on(t.code, t.serverId)],
+);
+
+/** Who is told of changes (architecture.md §10): one email address or one webhook URL, with every subscription it holds.
+ * The address is never shown, logged or answered; a subscriber left with no subscription is deleted with it. */
+export const subscribers = sqliteTable(
+  "subscribers",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    channel: text("channel", { enum: NOTIFICATION_CHANNELS }).notNull(),
+    /** The email address (lower-cased domain) or the webhook URL. */
+    address: text("address").notNull(),
+    /** Webhooks: the message shape the URL's host displays; null for email. */
+    flavor: text("flavor", { enum: WEBHOOK_FLAVORS }),
+    /** The language of the page it subscribed on ("en", "zh"): its messages and manage page speak it. */
+    lang: text("lang").notNull().default("en"),
+    createdAt: text("created_at").notNull(),
+    /** Webhooks: the first failed try since the last delivery; null while deliveries succeed. */
+    failingSince: text("failing_since"),
+    /** A webhook failing for 3 days is paused: nothing more is tried until its manage page resumes it. */
+    pausedAt: text("paused_at"),
+  },
+  (t) => [uniqueIndex("subscribers_address_idx").on(t.channel, t.address)],
+);
+
+/** One subscriber's interest in one server. `token` is the capability in its links (confirm, manage, unsubscribe). */
+export const subscriptions = sqliteTable(
+  "subscriptions",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    subscriberId: integer("subscriber_id")
+      .notNull()
+      .references(() => subscribers.id, { onDelete: "cascade" }),
+    serverId: integer("server_id")
+      .notNull()
+      .references(() => servers.id, { onDelete: "cascade" }),
+    token: text("token").notNull(),
+    /** JSON array of NOTIFICATION_EVENTS. */
+    events: text("events").notNull(),
+    /** Webhooks with the JSON shape: the HMAC-SHA256 key of X-Mcp-Status-Signature, shown once at creation. */
+    secret: text("secret"),
+    createdAt: text("created_at").notNull(),
+    /** Null until the confirmation link was opened (email); a webhook is confirmed by its test message at creation. */
+    confirmedAt: text("confirmed_at"),
+    /** When the latest message of this subscription was first tried: the flap rule's hour counts from it. */
+    lastSentAt: text("last_sent_at"),
+  },
+  (t) => [
+    uniqueIndex("subscriptions_token_idx").on(t.token),
+    uniqueIndex("subscriptions_pair_idx").on(t.subscriberId, t.serverId),
+    index("subscriptions_server_idx").on(t.serverId, t.confirmedAt),
+    index("subscriptions_unconfirmed_idx").on(t.confirmedAt, t.createdAt),
+  ],
+);
+
+/** The outbox: one row per message to one subscription, written in the transaction of the change it tells of, so a change is
+ * told at least once whatever stops the process. `messageId` stays the same across tries (receivers drop duplicates). */
+export const outbox = sqliteTable(
+  "outbox",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    messageId: text("message_id").notNull(),
+    subscriptionId: integer("subscription_id")
+      .notNull()
+      .references(() => subscriptions.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: OUTBOX_KINDS }).notNull(),
+    event: text("event", { enum: NOTIFICATION_EVENTS }),
+    /** JSON facts of the change: {from?, to?, reason, at, …}; the message is worded from them when it is sent. */
+    facts: text("facts").notNull(),
+    createdAt: text("created_at").notNull(),
+    state: text("state", { enum: OUTBOX_STATES }).notNull().default("pending"),
+    /** When the row became a message of its own (the flap rule decides): its first try is due then. Null while it waits, and
+     * for a row folded into another. */
+    dueAt: text("due_at"),
+    /** When the next try may be made (a retry's back-off, or the lease of a try under way); null until `dueAt` is set. */
+    nextTryAt: text("next_try_at"),
+    attempts: integer("attempts").notNull().default(0),
+    /** Why the latest try failed, as a status or an error code (never an address). */
+    lastError: text("last_error"),
+    /** How many other changes were folded into this message. */
+    folded: integer("folded").notNull().default(0),
+    foldedInto: integer("folded_into"),
+    doneAt: text("done_at"),
+  },
+  (t) => [
+    uniqueIndex("outbox_message_idx").on(t.messageId),
+    index("outbox_state_idx").on(t.state, t.nextTryAt),
+    index("outbox_subscription_idx").on(t.subscriptionId, t.state),
+  ],
+);
+
+/** Sign-ups counted for the abuse limits: per client address (hourly) and per email address (confirmations a day). `key` is an
+ * HMAC of the address with the site's key, so no address is kept here; rows older than a day are deleted. */
+export const subscribeAttempts = sqliteTable(
+  "subscribe_attempts",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    scope: text("scope", { enum: SUBSCRIBE_LIMIT_SCOPES }).notNull(),
+    key: text("key").notNull(),
+    at: text("at").notNull(),
+  },
+  (t) => [index("subscribe_attempts_idx").on(t.scope, t.key, t.at)],
 );

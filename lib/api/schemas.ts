@@ -15,6 +15,7 @@ import { ERAS, REMOTE_STANDINGS, TRANSPORTS } from "../probe/protocol";
 import { NETWORK_ERROR_KINDS } from "../vocabulary/network";
 import { EXCHANGE_PHASES } from "../probe/types";
 import { RUN_ROLES } from "../vocabulary/regions";
+import { NOTIFICATION_EVENTS, PUBLIC_NOTIFICATION_EVENTS, SUBSCRIBE_ERRORS } from "../vocabulary/notifications";
 import {
   ALERT_KINDS,
   AUTH_OUTCOMES,
@@ -473,6 +474,67 @@ export const ReprobeForm = z.object({
   token: z.string().max(200).describe("The token the server page signed for this server."),
 });
 
+// ---- subscriptions (architecture.md §10) ----------------------------------------------------------------
+
+export const SubscribeBody = z
+  .object({
+    email: z
+      .string()
+      .max(1000)
+      .optional()
+      .describe("An email address: it gets a confirmation link, valid 7 days, and nothing else until it is opened."),
+    webhook: z.string().max(4000).optional().describe("A webhook URL: it must answer the test message with a 2xx within 10 s."),
+    events: z
+      .array(z.string().max(100))
+      .max(20)
+      .optional()
+      .describe(`Among ${PUBLIC_NOTIFICATION_EVENTS.join(", ")}; default state_changed, incident_opened, incident_resolved.`),
+  })
+  .describe("One of email or webhook, and the events wanted.");
+
+/** The server page's form: the same fields, plus the page's form key and language. */
+export const SubscribeForm = z.object({
+  channel: z.enum(["email", "webhook"]),
+  address: z.string().max(4000),
+  events: z.array(z.string().max(100)).max(20).optional(),
+  token: z.string().max(200).describe("The form key the server page signed for this server."),
+  lang: z.enum(["en", "zh"]).optional(),
+});
+
+export const SubscriptionPending = z
+  .object({ status: z.literal("confirmation_sent") })
+  .describe("An email subscription: the confirmation link was put in the outbox.");
+
+export const SubscriptionActive = z
+  .object({
+    status: z.literal("active"),
+    secret: z
+      .string()
+      .optional()
+      .describe(
+        "The HMAC-SHA256 key of X-Mcp-Status-Signature, shown this once (absent for Slack and Discord URLs, which are not signed).",
+      ),
+    manage: z.string().describe("The manage link: a capability URL, keep it private."),
+  })
+  .describe("A webhook whose test message got a 2xx: subscribed.");
+
+export const SubscribeError = ErrorAnswer.extend({ error: z.enum(SUBSCRIBE_ERRORS) }).describe("Why no subscription was made.");
+
+export const WebhookMessage = z
+  .object({
+    id: z.string().describe("The message id: the same on every try of one message; drop duplicates by it."),
+    type: z.enum([...NOTIFICATION_EVENTS, "test"]),
+    server: z.object({ name: z.string(), page: z.string() }),
+    from: z.string().nullable().optional(),
+    to: z.string().nullable().optional(),
+    reason: z.string(),
+    at: instant,
+    more: z.number().int().optional().describe("Changes folded into this message by the hourly limit."),
+    manage: z.string().optional(),
+    unsubscribe: z.string().optional(),
+  })
+  .describe("The body POSTed to a webhook, signed in X-Mcp-Status-Signature: sha256=<hex HMAC-SHA256 of the body>.");
+
 /** What the front of `npm start` adds to its health answer: the renderer's state and its own counters. */
 const RendererStatus = z
   .object({
@@ -602,6 +664,10 @@ export const API_SCHEMAS = {
   RoundStarted,
   RoundRunning,
   DatabaseUnwritable,
+  SubscriptionPending,
+  SubscriptionActive,
+  SubscribeError,
+  WebhookMessage,
   RoundAnswer,
   HealthServing,
   HealthAnswer,
