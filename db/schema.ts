@@ -6,6 +6,7 @@ import {
   NO_FALLBACK_RULES,
   NOT_CHECKED_CAUSES,
   OBSERVATION_CODES,
+  REACHES,
   REFUSAL_CODES,
 } from "../lib/vocabulary/checks";
 import { ERAS, TRANSPORTS } from "../lib/probe/protocol";
@@ -21,6 +22,7 @@ import {
   UPTIME_OUTCOMES,
 } from "../lib/vocabulary/store";
 import { LOCAL_REGION, RUN_ROLES } from "../lib/vocabulary/regions";
+import { DISCOVER_FIRST_STATES, INITIALIZE_FIRST_STATES } from "../lib/vocabulary/clients";
 import {
   NOTIFICATION_CHANNELS,
   NOTIFICATION_EVENTS,
@@ -79,6 +81,17 @@ export const servers = sqliteTable(
     lastRunId: integer("last_run_id"),
     /** JSON: every listed remote with its transport and standing (architecture.md §2.6, suite 0.13.0); null before 0.13.0. */
     remotes: text("remotes"),
+    /** Which clients can connect (architecture.md §2.10, suite 0.15.0), from the latest probe: each kind's state, and
+     * JSON ClientsVerdict (codes and facts, lib/checks/clients.ts); null before the first probe under 0.15.0. */
+    clientsInitializeFirst: text("clients_initialize_first", { enum: INITIALIZE_FIRST_STATES }),
+    clientsDiscoverFirst: text("clients_discover_first", { enum: DISCOVER_FIRST_STATES }),
+    clients: text("clients"),
+    /** JSON list of the header names the probed remote lists as needed (suite 0.15.0), never sent; null when none. */
+    configHeaders: text("config_headers"),
+    /** What the latest probe that could tell found of a server that needs configuration (architecture.md §2.6, 0.15.0). */
+    reach: text("reach", { enum: REACHES }),
+    /** JSON {status, shape} of the refusal when `reach` is refused; null otherwise. */
+    reachRefusal: text("reach_refusal"),
   },
   (t) => [
     uniqueIndex("servers_name_uq").on(t.name),
@@ -92,6 +105,7 @@ export const servers = sqliteTable(
     index("servers_left_idx").on(t.leftRegistryAt, t.name),
     index("servers_overall_idx").on(t.overall, t.name),
     index("servers_probed_idx").on(t.lastProbedAt, t.name),
+    index("servers_clients_if_idx").on(t.clientsInitializeFirst, t.name),
     // /metrics counts listed servers per overall state, check and state on every scrape: an index-only scan.
     index("servers_states_idx").on(
       t.leftRegistryAt,
@@ -570,6 +584,8 @@ export const censusDays = sqliteTable("census_days", {
   notCheckedCauses: text("not_checked_causes").notNull(),
   /** Servers per observation code (architecture.md §2.9) of their latest complete read; null until observations are recorded. */
   observations: text("observations"),
+  /** Servers that need configuration, per reach (architecture.md §2.6, suite 0.15.0); null before 0.15.0 and when rebuilt. */
+  reach: text("reach"),
 });
 
 /** Observations on tool definitions (architecture.md §2.9), stored with the run whose complete read they were made on:

@@ -8,6 +8,8 @@ import {
   NO_FALLBACK_RULES,
   NOT_CHECKED_CAUSES,
   OBSERVATION_CODES,
+  REACHES,
+  REACH_REFUSAL_SHAPES,
   REFUSAL_CODES,
 } from "../vocabulary/checks";
 import { FRONT_OUTCOMES, FRONT_REFUSALS, RENDERER_STATES } from "../vocabulary/front";
@@ -15,6 +17,7 @@ import { ERAS, REMOTE_STANDINGS, TRANSPORTS } from "../probe/protocol";
 import { NETWORK_ERROR_KINDS } from "../vocabulary/network";
 import { EXCHANGE_PHASES } from "../probe/types";
 import { RUN_ROLES } from "../vocabulary/regions";
+import { DISCOVER_FIRST_STATES, INITIALIZE_FIRST_STATES } from "../vocabulary/clients";
 import { NOTIFICATION_EVENTS, PUBLIC_NOTIFICATION_EVENTS, SUBSCRIBE_ERRORS } from "../vocabulary/notifications";
 import {
   ALERT_KINDS,
@@ -25,7 +28,7 @@ import {
   TOOL_CHANGE_KINDS,
   UPTIME_OUTCOMES,
 } from "../vocabulary/store";
-import { CAUSE_KEYS, ERA_KEYS, OVERALL_KEYS, REFUSAL_KEYS, TRANSPORT_KEYS } from "../store/census";
+import { CAUSE_KEYS, ERA_KEYS, OVERALL_KEYS, REACH_KEYS, REFUSAL_KEYS, TRANSPORT_KEYS } from "../store/census";
 import { UPTIME_WINDOWS } from "../store/uptime";
 
 // The JSON API's answers, one zod schema each: the one place a shape is defined. The handlers' answers are
@@ -56,6 +59,21 @@ export const CheckStates = keyed(CHECK_IDS, checkState.nullable()).describe(
   "The latest state of each check; null until the server's first run.",
 );
 
+export const Clients = z
+  .object({
+    initializeFirst: z
+      .object({ state: z.enum(INITIALIZE_FIRST_STATES), reason: z.string() })
+      .describe(
+        "Clients that send initialize first (the TypeScript SDK by default, the MCP Inspector, 2025-era clients). unknown: not tried or not decidable.",
+      ),
+    discoverFirst: z
+      .object({ state: z.enum(DISCOVER_FIRST_STATES), reason: z.string() })
+      .describe(
+        "Clients that send server/discover first and fall back once (the Python SDK v2 by default, the C# SDK 2, the Go SDK 1.7). yes_after_fallback: a legacy server reached after the fallback.",
+      ),
+  })
+  .describe("Which clients can connect, from the latest probe (architecture.md §2.10, suite 0.15.0); a `no` names the answer.");
+
 export const ServerRow = z
   .object({
     name: z.string().describe("The registry name (contains '/')."),
@@ -79,6 +97,7 @@ export const ServerRow = z
         >,
       )
       .describe("The kind of each Not checked check, by check id."),
+    clients: Clients,
     needsConfig: z.string().nullable().describe("Why the listed remote cannot be probed as listed; null when it can."),
     toolCount: count.nullable(),
     lastProbedAt: instant.nullable(),
@@ -289,6 +308,23 @@ export const Incident = z
   })
   .describe("A stretch of time in which a discovery check was Failed (architecture.md §4).");
 
+export const Configuration = z
+  .object({
+    needed: z.boolean().describe("The registry entry needs the user's own values (a header, a URL variable) before a client can connect."),
+    headers: z.array(z.string()).describe("Names of the headers the probed remote lists as needed; the probe never sends them."),
+    reach: z
+      .enum(REACHES)
+      .nullable()
+      .describe(
+        "What probing without those headers found: not_needed, answered (the handshake completed anyway), refused (an HTTP answer that was not the handshake), gated (401 with a valid challenge), unreachable (no HTTP answer), no_address (a URL variable without a default: nothing sent). Null until a probe could tell.",
+      ),
+    refusal: z
+      .object({ status: z.number().int(), shape: z.enum(REACH_REFUSAL_SHAPES) })
+      .optional()
+      .describe("When refused: the status and how a client could read it (jsonrpc_error, bare_status: 401 or 403, malformed)."),
+  })
+  .describe("A server's configuration need and what reaching it anonymously found (architecture.md §2.6, suite 0.15.0).");
+
 export const ServerAnswer = ServerRow.extend({
   version: z.string().nullable(),
   firstSeenAt: instant,
@@ -318,6 +354,7 @@ export const ServerAnswer = ServerRow.extend({
   overallCheck: z.enum(CHECK_IDS).nullable().describe("The check that decided the overall state; null when Verified."),
   overallReason: z.string().nullable().describe("That check's reason."),
   crossRead: ServerCrossRead.nullable(),
+  configuration: Configuration,
   uptime: Uptime.nullable(),
   incidents: z.array(Incident).describe("The latest incidents, most recent first."),
   regions: z
@@ -595,7 +632,9 @@ export const CensusDay = z
     registry: count.describe("Servers listed in the registry at asOf."),
     probed: count.describe("Of those, servers with a stored result."),
     uncertain: count.describe("Rebuilt days: servers counted by a run older than the 30-day run retention."),
-    needsConfiguration: count.describe("Servers Not checked because every listed remote needs configuration."),
+    needsConfiguration: count.describe(
+      "Servers Not checked for want of configuration: no address, or (suite 0.15.0) refused without the headers their entry lists.",
+    ),
     revisions: z.record(z.string(), count).describe("Agreed protocol revision → servers."),
     eras: keyed(ERA_KEYS, count).describe("Era of the latest handshake; none: never probed."),
     transports: keyed(TRANSPORT_KEYS, count).nullable().describe("Transport of the remote the probe uses; null on rebuilt days."),
@@ -604,6 +643,11 @@ export const CensusDay = z
     overall: keyed(OVERALL_KEYS, count).describe("Overall state → servers; none: never probed."),
     notCheckedCauses: keyed(CAUSE_KEYS, count).describe("Servers Not checked overall, by cause."),
     observations: z.record(z.string(), count).nullable().describe("Observation code → servers; null while none are recorded."),
+    reach: keyed(REACH_KEYS, count)
+      .nullable()
+      .describe(
+        "Servers that need configuration, by reach (answered, refused, gated, unreachable, no_address; unknown: no probe could tell yet); null on rebuilt days and before suite 0.15.0.",
+      ),
   })
   .describe("One UTC day of the census: every listed server counted by its latest result.");
 

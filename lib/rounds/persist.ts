@@ -1,5 +1,6 @@
 import { transaction, type Db } from "../../db/client";
-import { agreedRevision, observationsOf, type ObservationFacts } from "../checks";
+import { agreedRevision, configRefusal, observationsOf, reachOf, type ObservationFacts } from "../checks";
+import { clientsFields } from "./clients";
 import { overallOf } from "../checks/overall";
 import type { CheckResult } from "../checks/types";
 import { type OptOutSource } from "../vocabulary/store";
@@ -123,6 +124,8 @@ export function scheduleOutcome(
       : { kind: "credential_gate" };
   }
   if (slow) return { kind: "slow_down", retryAfterSeconds: slow.retryAfterSeconds };
+  // architecture.md §2.6 (0.15.0): refused for want of the listed headers is scheduled like a credential gate.
+  if (configRefusal(obs)) return { kind: "config_refused" };
   // No common revision leaves nothing to read until the server changes: a discovery failure like the others.
   const failed =
     stateOf(results, "handshake") !== "verified" ||
@@ -150,6 +153,7 @@ function runKind(outcome: ScheduleOutcome, complete: boolean, skipped: boolean):
     case "healthy":
       return "partly_read";
     case "credential_gate":
+    case "config_refused":
       return "gated";
     case "slow_down":
       return "slowed_down";
@@ -312,9 +316,17 @@ export function planRun(input: PersistInput, before: RunBefore): RunPlan {
     currentToolHash: tools?.snapshot.hash ?? prev.currentToolHash,
   };
   if (tools) update.toolCount = tools.snapshot.toolCount;
+  // architecture.md §2.10: which clients can connect, a fact beside the checks that moves none of them.
+  Object.assign(update, clientsFields(obs));
   for (const r of results) update[STATE_FIELDS[r.check]] = r.state;
   update.overall = overall?.state ?? null;
   update.overallCause = overall?.cause ?? null;
+  // A probe that cannot tell (a slow-down, an opt-out) leaves the last reach as it was.
+  const reach = reachOf(obs);
+  if (reach) {
+    update.reach = reach.reach;
+    update.reachRefusal = reach.refusal ? JSON.stringify(reach.refusal) : null;
+  }
 
   const coverage = input.skipped ? null : { day: utcDay(now), read: fields.read, requests: fields.requests, requestsOk: fields.requestsOk };
   const kind = runKind(outcome, fields.read, input.skipped);

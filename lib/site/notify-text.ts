@@ -1,5 +1,5 @@
 import type { CheckState } from "../vocabulary/checks";
-import type { NotificationEvent } from "../vocabulary/notifications";
+import { SUBSCRIBE_FLASH_OUTCOMES, type NotificationEvent, type SubscribeFlash } from "../vocabulary/notifications";
 import { STATE_LABELS, type Lang } from "./labels";
 
 // The words of the messages subscribers get (architecture.md §10), in both languages, from the facts stored with each change.
@@ -135,4 +135,52 @@ export function confirmationEmail(lang: Lang, server: string, confirmUrl: string
 /** The sentence of the test message a webhook must answer before it is subscribed. */
 export function testMessageReason(server: string): string {
   return `Test message: this URL was subscribed to changes of ${server} on mcp-status; answer with a 2xx to confirm it.`;
+}
+
+/** The outcome a server page shows after its form's post (?subscribe=…); anything else shows nothing. */
+export function parseSubscribeFlash(value: string | undefined): SubscribeFlash | null {
+  return SUBSCRIBE_FLASH_OUTCOMES.find((o) => o === value) ?? null;
+}
+
+/** What the form says after a post, in the page's language; `ok` for the one outcome that is not a refusal. */
+export function subscribeFlashText(lang: Lang, flash: SubscribeFlash, hourlyCap: number): { ok: boolean; text: string } {
+  const zh = lang === "zh";
+  const t = (en: string, cn: string) => ({ ok: false, text: zh ? cn : en });
+  switch (flash) {
+    case "confirmation_sent":
+      return {
+        ok: true,
+        text: zh
+          ? "确认邮件已发出：请打开其中的链接（7 天内有效）。确认之前不会再发送任何邮件。"
+          : "A confirmation email is on its way: open its link (valid for 7 days). Nothing else is sent before you do.",
+      };
+    case "form_expired":
+      return t(
+        "The form was too old or not from this page. Reload the page and try again.",
+        "表单已过期或不是来自本页。请刷新页面后重试。",
+      );
+    case "invalid_address":
+      return t("That is not an email address or an http(s) webhook URL.", "这不是有效的邮箱地址或 http(s) webhook URL。");
+    case "address_not_allowed":
+      return t(
+        "That webhook points at a private or loopback address, which this site does not send to. No request was made.",
+        "该 webhook 指向私有或回环地址，本站不会向其发送。没有发出任何请求。",
+      );
+    case "webhook_test_failed":
+      return t(
+        "The webhook did not answer the test message with a 2xx within 10 seconds, so it was not subscribed.",
+        "该 webhook 没有在 10 秒内以 2xx 回应测试消息，因此未订阅。",
+      );
+    case "unknown_event":
+      return t("Choose events from the list.", "请从列表中选择事件。");
+    case "unknown_server":
+      return t("No server by that name.", "没有这个名称的服务器。");
+    case "rate_limited":
+      return t(
+        `Too many sign-ups: at most ${hourlyCap} an hour from one address, and 3 confirmation emails a day to one email address. Try again later.`,
+        `注册过多：每个来源地址每小时最多 ${hourlyCap} 次，每个邮箱每天最多 3 封确认邮件。请稍后再试。`,
+      );
+    case "email_disabled":
+      return t("Email is off on this site; a webhook still works.", "本站未开启邮件；webhook 仍然可用。");
+  }
 }

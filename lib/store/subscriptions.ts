@@ -276,7 +276,8 @@ export function enqueueServerEvent(db: Db, serverId: number, event: Notification
 }
 
 /** The flap rule (architecture.md §10): a subscription whose last message went out `foldMs` ago or more (or never) gets its
- * waiting changes as one message, now: the newest change, with the others folded into it ("and N more changes"). A
+ * waiting changes as one message, now: the latest state change (or the latest change), the others folded into it ("and N
+ * more changes"). A
  * subscription with a message still being tried waits for it. Forms at most `batch` messages; returns how many. */
 export function formMessages(db: Db, now: Date, o: { foldMs: number; batch: number }): number {
   const nowIso = now.toISOString();
@@ -293,16 +294,22 @@ export function formMessages(db: Db, now: Date, o: { foldMs: number; batch: numb
       )
       .pluck()
       .all({ before, batch: o.batch }) as number[];
-    const waiting = c.prepare("select id from outbox where subscription_id = ? and state = 'pending' and due_at is null order by id");
+    const waiting = c.prepare(
+      "select id, event, facts from outbox where subscription_id = ? and state = 'pending' and due_at is null order by id",
+    );
     const fold = c.prepare("update outbox set state = 'folded', folded_into = ?, done_at = ? where id = ?");
-    const head = c.prepare("update outbox set due_at = ?, next_try_at = ?, folded = ? where id = ?");
+    const head = c.prepare("update outbox set due_at = ?, next_try_at = ?, folded = ?, facts = ? where id = ?");
     const sent = c.prepare("update subscriptions set last_sent_at = ? where id = ?");
     for (const id of ready) {
-      const rows = waiting.pluck().all(id) as number[];
-      const newest = rows[rows.length - 1];
-      if (newest === undefined) continue;
-      for (const r of rows.slice(0, -1)) fold.run(newest, nowIso, r);
-      head.run(nowIso, nowIso, rows.length - 1, newest);
+      const rows = waiting.all(id) as { id: number; event: NotificationEvent | null; facts: string }[];
+      if (rows.length === 0) continue;
+      // The message leads with the latest state change (from the state before the first one folded), else the latest change.
+      const states = rows.filter((r) => r.event === "state_changed");
+      const lead = states[states.length - 1] ?? rows[rows.length - 1]!;
+      const facts = JSON.parse(lead.facts) as Record<string, unknown>;
+      if (states.length > 1) facts.from = (JSON.parse(states[0]!.facts) as Record<string, unknown>).from;
+      for (const r of rows) if (r.id !== lead.id) fold.run(lead.id, nowIso, r.id);
+      head.run(nowIso, nowIso, rows.length - 1, JSON.stringify(facts), lead.id);
       sent.run(nowIso, id);
     }
     return ready.length;

@@ -73,7 +73,11 @@ const cronSecret = [{ cronSecret: [] }];
 
 export function openApiDocument(o: { publicBaseUrl?: string } = {}) {
   const listDescriptions = (key: string) =>
-    (CHECK_IDS as readonly string[]).includes(key) ? `Only servers whose ${key} check is in this state.` : undefined;
+    (CHECK_IDS as readonly string[]).includes(key)
+      ? `Only servers whose ${key} check is in this state.`
+      : key === "initializeFirst"
+        ? "Only servers whose initialize-first clients can connect (yes), cannot (no), or where that is not known (unknown, never probed included)."
+        : undefined;
   return {
     openapi: "3.1.0",
     info: {

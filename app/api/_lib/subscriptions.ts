@@ -55,18 +55,17 @@ function secretPage(lang: "en" | "zh", server: string, a: Extract<SubscribeAnswe
 <h1>${title}</h1><p>${zh ? `测试消息已得到 2xx 回应：${escape(server)} 变化时会通知此 webhook。` : `The test message got a 2xx: this webhook is told when ${escape(server)} changes.`}</p>
 ${secret}
 <p><a href="${escape(a.manage)}">${zh ? "管理此 webhook 的订阅" : "Manage this webhook's subscriptions"}</a> ${zh ? "（此链接就是凭证，请勿公开）" : "(the link is the key: keep it private)"}</p>
-<p><a href="${escape(serverPath(server))}">${zh ? "返回服务器页面" : "Back to the server page"}</a></p></main></body></html>`;
+<p><a href="${escape(`${zh ? "/zh" : ""}${serverPath(server)}`)}">${zh ? "返回服务器页面" : "Back to the server page"}</a></p></main></body></html>`;
   return new Response(html, {
     status: 201,
     headers: { ...noStore, "content-type": "text/html; charset=utf-8", "referrer-policy": "no-referrer" },
   });
 }
 
-function backTo(server: string, outcome: string, retryAfterS?: number): Response {
-  const headers: Record<string, string> = {
-    ...noStore,
-    location: `${serverPath(server)}?${new URLSearchParams({ subscribe: outcome })}#subscribe`,
-  };
+/** Back to the server page the form was on (in its language), with the outcome. */
+function backTo(server: string, outcome: string, retryAfterS?: number, lang: "en" | "zh" = "en"): Response {
+  const page = `${lang === "zh" ? "/zh" : ""}${serverPath(server)}`;
+  const headers: Record<string, string> = { ...noStore, location: `${page}?${new URLSearchParams({ subscribe: outcome })}#subscribe` };
   if (retryAfterS !== undefined) headers["retry-after"] = String(retryAfterS);
   return new Response(null, { status: 303, headers });
 }
@@ -120,7 +119,8 @@ async function handle(request: Request, server: string, deps: SubscriptionRouteD
   if (!form.success) return backTo(server, "invalid_address");
   const { channel, address, events, token } = form.data;
   const lang = form.data.lang ?? "en";
-  if (!verifyFormToken(metaOnce(deps.db, FORM_KEY_META, newFormKey), server, token, new Date())) return backTo(server, "form_expired");
+  if (!verifyFormToken(metaOnce(deps.db, FORM_KEY_META, newFormKey), server, token, new Date()))
+    return backTo(server, "form_expired", undefined, lang);
   const a = await subscribe(deps, {
     server,
     ...(channel === "email" ? { email: address.trim() } : { webhook: address.trim() }),
@@ -129,9 +129,9 @@ async function handle(request: Request, server: string, deps: SubscriptionRouteD
     lang,
   });
   if (a.ok && a.status === "active") return secretPage(lang, server, a);
-  if (a.ok) return backTo(server, a.status);
+  if (a.ok) return backTo(server, a.status, undefined, lang);
   if (a.error === "unknown_server") return new Response("No server by that registry name.\n", { status: 404, headers: noStore });
-  return backTo(server, a.error, a.retryAfterS);
+  return backTo(server, a.error, a.retryAfterS, lang);
 }
 
 // ---- the capability links: /subscriptions/confirm/<token>, /subscriptions/<token>/<action> ----------------------------

@@ -7,7 +7,7 @@ import { subscribe, type SubscribeDeps } from "@/lib/rounds/notify/subscribe";
 import { confirmSubscription, manageView, outboxLateness, pruneSubscriptions, unsubscribe } from "@/lib/store/subscriptions";
 import { eventCounts } from "@/lib/store/counters";
 import { down, healthy, record, setup, tool } from "../rounds/observations";
-import { startReceiver, startSmtp } from "./harness";
+import { startReceiver, startSmtp } from "../../fixtures/receivers";
 
 // Subscriptions end to end inside one process: a real database, rounds' own writes (persistRun) putting changes in the outbox,
 // the sender delivering to a real SMTP server and real HTTP receivers on loopback. Time is a clock the test moves.
