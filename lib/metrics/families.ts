@@ -36,6 +36,11 @@ export const METRICS = {
     type: "counter",
     help: "Requests of the probe, by outcome: the answer's status class, network (no answer, the network failed) or no_answer.",
   },
+  notificationDeliveries: {
+    name: "mcp_status_notification_deliveries_total",
+    type: "counter",
+    help: "Tries to deliver subscribers' messages, by channel (email, webhook) and outcome: delivered, retry (tried again later), failed (given up), refused (the address policy refused the webhook).",
+  },
   coverageToday: {
     name: "mcp_status_coverage_servers_read_today",
     type: "gauge",

@@ -82,6 +82,9 @@ export async function probeAcrossRegions(d: RegionalDeps, s: RegionalServer): Pr
       log(`[regions] ${region} did not answer for ${s.name}: ${answer.cause} (${answer.problem})`);
       return null;
     }
+    // The registry's word on missing headers is the site's, never the agent's (architecture.md §2.6, 0.15.0).
+    if (s.target.configHeaders?.length) answer.observation.configHeaders = s.target.configHeaders;
+    else delete answer.observation.configHeaders;
     let results: CheckResult[];
     try {
       results = d.judge(answer.observation);

@@ -36,6 +36,15 @@ export function listOptOuts(db: Db): OptOutRow[] {
   return db.select().from(optOuts).orderBy(asc(optOuts.host)).all();
 }
 
+/** The operator's opt-out list as a lookup: the reason a host (with or without its port) asked not to be probed. */
+export function operatorOptOuts(db: Db): (host: string) => string | null {
+  const optOuts = new Map(listOptOuts(db).map((o) => [o.host, o.reason]));
+  return (host: string): string | null => {
+    const h = host.toLowerCase();
+    return optOuts.get(h) ?? optOuts.get(h.replace(/:\d+$/, "")) ?? null;
+  };
+}
+
 /** The opt-out for one host, if any. */
 export function optOutFor(db: Db, host: string): Pick<OptOutRow, "source" | "reason" | "since"> | undefined {
   return db

@@ -8,7 +8,6 @@ import { createHostGate, type RoundHostGate } from "../host-gate";
 import { createHostQueue } from "../host-queue";
 import { hostOf } from "../hosts";
 import { createRobotsBook, robotsDisallows } from "../robots";
-import { operatorOptOuts } from "../round";
 import {
   crossReadCandidates,
   currentProbeRead,
@@ -18,6 +17,7 @@ import {
   type CrossReadCounts,
   type CrossReadInput,
 } from "../../store/cross-reads";
+import { operatorOptOuts } from "../../store/optouts";
 import { CROSS_READ_OUTCOMES } from "../../vocabulary/store";
 import { compareToolLists, explainDifference, fixedSample } from "./compare";
 import { crossReadServer } from "./reader";
