@@ -5,6 +5,7 @@ import { originFrom } from "../site/origin";
 import { badgePath, cardPath, nameFromSegments, serverJsonPath, serverPath, shieldsEndpointPath } from "../site/paths";
 import { canonicalIndexQuery, searchParamsOf } from "../site/query";
 import { parseReprobeFlash, reprobeFlashQuery } from "../site/reprobe-form";
+import { parseSubscribeFlash } from "../site/notify-text";
 import { badgeVersion, cardVersion, indexVersion, serverPageVersion, siteDataVersion } from "../store/versions";
 
 // The route table of the front: which requests it answers from memory, under which key and data version,
@@ -119,7 +120,10 @@ export function frontRoute(req: Req, ctx: RouteContext, now = new Date()): Front
     return page(req, ctx, ["index", "", canonicalIndexQuery(searchParamsOf(searchParams))], indexVersion(ctx.db, now), "/", searchParams);
   let name = nameUnder(pathname, "/servers/", serverPath);
   if (name !== null) {
-    const flash = reprobeFlashQuery(parseReprobeFlash(searchParamsOf(searchParams)));
+    const subscribed = parseSubscribeFlash(searchParams.get("subscribe") ?? undefined);
+    const flash = [reprobeFlashQuery(parseReprobeFlash(searchParamsOf(searchParams))), subscribed ? `subscribe=${subscribed}` : ""]
+      .filter(Boolean)
+      .join("&");
     return page(req, ctx, ["page", name, flash], serverPageVersion(ctx.db, name, now), serverPath(name), searchParams);
   }
   if (h.rsc !== undefined) return PASS;

@@ -63,6 +63,11 @@ export interface RegionBook {
   othersThan(exclude: readonly string[], n: number): string[];
   /** Down regions whose budget of copies allows one now; the budget is spent by the call. */
   takeRecoveryCopies(): string[];
+  /** Regions that are down now: the recovery clock asks each of them again between rounds. */
+  down(): string[];
+  /** What another process stored about a region since this book last wrote it (a round of `npm run round`): the region's
+   * up or down and its last answer are taken over, without `changed`, since that process opened or resolved the alert. */
+  adopt(stored: readonly Pick<RegionState, "id" | "lastAnswerAt" | "down" | "downSince">[]): void;
   states(): RegionState[];
 }
 
@@ -231,6 +236,25 @@ export function createRegionBook(deps: RegionBookDeps): RegionBook {
         out.push(b.id);
       }
       return out;
+    },
+    down: () => [...books.values()].filter((b) => b.down !== null).map((b) => b.id),
+    adopt(stored) {
+      for (const s of stored) {
+        const b = books.get(s.id);
+        if (!b) continue;
+        const at = s.lastAnswerAt ? Date.parse(s.lastAnswerAt) : null;
+        if (at !== null && (b.lastAnswerMs === null || at > b.lastAnswerMs)) b.lastAnswerMs = at;
+        if (s.down && !b.down) {
+          b.down = s.down;
+          b.downSinceMs = s.downSince ? Date.parse(s.downSince) : deps.now().getTime();
+        } else if (!s.down && b.down) {
+          b.down = null;
+          b.downSinceMs = null;
+          b.recent.clear();
+        } else continue;
+        b.readsInARow = 0;
+        b.pendingSinceMs = null;
+      }
     },
     states: () => [...books.values()].map(state),
   };

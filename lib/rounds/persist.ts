@@ -1,5 +1,6 @@
 import { transaction, type Db } from "../../db/client";
-import { agreedRevision, observationsOf, type ObservationFacts } from "../checks";
+import { agreedRevision, configRefusal, observationsOf, reachOf, type ObservationFacts } from "../checks";
+import { clientsFields } from "./clients";
 import { overallOf } from "../checks/overall";
 import type { CheckResult } from "../checks/types";
 import { type OptOutSource } from "../vocabulary/store";
@@ -11,7 +12,7 @@ import { recordCoverage } from "../store/coverage";
 import { getServerRunState, updateServer, type ServerRunState, type ServerRunUpdate } from "../store/servers/round";
 import { STATE_FIELDS } from "../store/servers/row";
 import { getToolSnapshot, insertToolChanges, upsertToolSnapshot, type ServerVersions } from "../store/tools";
-import { recordObservations } from "../store/observations";
+import { recordObservations, serverObservationCodes } from "../store/observations";
 import {
   insertRun,
   insertTransitions,
@@ -31,6 +32,7 @@ import { canonicalToolList, diffToolLists, hashToolList, type ToolChange } from 
 import { incidentStep, uptimeOutcome } from "./uptime";
 import type { QuorumFacts } from "../regions/quorum";
 import type { RunRole } from "../vocabulary/regions";
+import { enqueueRunChanges, type RunChanges } from "./notify/changes";
 
 /** How a server's run went, as the round counts it. `partly_read`: the handshake worked but the tool list was not
  * read to its end (endless pages, the probe's deadline), without a failure, gate or slow-down to blame. */
@@ -122,6 +124,8 @@ export function scheduleOutcome(
       : { kind: "credential_gate" };
   }
   if (slow) return { kind: "slow_down", retryAfterSeconds: slow.retryAfterSeconds };
+  // architecture.md §2.6 (0.15.0): refused for want of the listed headers is scheduled like a credential gate.
+  if (configRefusal(obs)) return { kind: "config_refused" };
   // No common revision leaves nothing to read until the server changes: a discovery failure like the others.
   const failed =
     stateOf(results, "handshake") !== "verified" ||
@@ -149,6 +153,7 @@ function runKind(outcome: ScheduleOutcome, complete: boolean, skipped: boolean):
     case "healthy":
       return "partly_read";
     case "credential_gate":
+    case "config_refused":
       return "gated";
     case "slow_down":
       return "slowed_down";
@@ -176,6 +181,8 @@ export interface RunBefore {
   prev: ServerRunState;
   openIncident: number | null;
   tools: { canon: unknown[]; hash: string; old: { id: number; tools: string; serverVersion: string | null } | null } | null;
+  /** A complete read's observation codes of the read before it (sorted), to tell subscribers when they change. */
+  observationCodes: string[] | null;
 }
 
 function readBefore(db: Db, input: PersistInput): RunBefore {
@@ -191,7 +198,8 @@ function readBefore(db: Db, input: PersistInput): RunBefore {
     const old = prev.currentToolHash && prev.currentToolHash !== hash ? getToolSnapshot(db, input.serverId, prev.currentToolHash) : null;
     tools = { canon, hash, old };
   }
-  return { prev, openIncident: openIncidentId(db, input.serverId), tools };
+  const observationCodes = tools ? serverObservationCodes(db, input.serverId) : null;
+  return { prev, openIncident: openIncidentId(db, input.serverId), tools, observationCodes };
 }
 
 /** What a run means, decided before anything is written; every row lacks only the id of the run it belongs to. */
@@ -217,6 +225,8 @@ export interface RunPlan {
   update: Omit<ServerRunUpdate, "lastRunId">;
   /** null for a skipped run: not an attempt for coverage. */
   coverage: { day: string; read: boolean; requests: number; requestsOk: number } | null;
+  /** What subscribers are told of (architecture.md §10), put in the outbox with the run's writes. */
+  notify: RunChanges;
 }
 
 /** Pure: decides everything a run writes from the run and what the database held before it. */
@@ -306,13 +316,56 @@ export function planRun(input: PersistInput, before: RunBefore): RunPlan {
     currentToolHash: tools?.snapshot.hash ?? prev.currentToolHash,
   };
   if (tools) update.toolCount = tools.snapshot.toolCount;
+  // architecture.md §2.10: which clients can connect, a fact beside the checks that moves none of them.
+  Object.assign(update, clientsFields(obs));
   for (const r of results) update[STATE_FIELDS[r.check]] = r.state;
   update.overall = overall?.state ?? null;
   update.overallCause = overall?.cause ?? null;
+  // A probe that cannot tell (a slow-down, an opt-out) leaves the last reach as it was.
+  const reach = reachOf(obs);
+  if (reach) {
+    update.reach = reach.reach;
+    update.reachRefusal = reach.refusal ? JSON.stringify(reach.refusal) : null;
+  }
 
   const coverage = input.skipped ? null : { day: utcDay(now), read: fields.read, requests: fields.requests, requestsOk: fields.requestsOk };
   const kind = runKind(outcome, fields.read, input.skipped);
-  return { kind, outcome, schedule, run, transitions, checkRows, day, incident, previousRunId: prev.lastRunId, tools, update, coverage };
+  const notify = notifyPlan(before, overall, incident, tools);
+  return {
+    kind,
+    outcome,
+    schedule,
+    run,
+    transitions,
+    checkRows,
+    day,
+    incident,
+    previousRunId: prev.lastRunId,
+    tools,
+    update,
+    coverage,
+    notify,
+  };
+}
+
+/** The changes of a run that subscribers hear of: the overall state moving (not on a first run), the incident opening or
+ * closing, tool changes, and the observation codes of a complete read changing (the first complete read sets them). */
+function notifyPlan(
+  before: RunBefore,
+  overall: ReturnType<typeof overallOf>,
+  incident: RunPlan["incident"],
+  tools: RunPlan["tools"],
+): RunChanges {
+  const notify: RunChanges = {};
+  const was = overallOf(before.prev.checks);
+  if (was && overall && was.state !== overall.state) notify.overall = { from: was.state, to: overall.state, reason: overall.reason };
+  if (incident) notify.incident = incident.kind === "open" ? { kind: "open", reason: incident.reason } : { kind: "close" };
+  if (tools?.changes?.diff.length) notify.tools = tools.changes.diff;
+  if (tools && before.observationCodes && before.prev.lastSuccessAt) {
+    const codes = [...new Set(tools.observations.map((o) => o.code))].sort();
+    if (codes.join(" ") !== before.observationCodes.join(" ")) notify.observations = codes;
+  }
+  return notify;
 }
 
 /** Writes what planRun decided, in the order the run's rows refer to each other. */
@@ -346,6 +399,7 @@ function applyRun(db: Db, input: PersistInput, plan: RunPlan): PersistResult {
   }
   updateServer(db, serverId, { ...plan.update, lastRunId: runId });
   if (plan.coverage) recordCoverage(db, { serverId, ...plan.coverage });
+  enqueueRunChanges(db, serverId, plan.notify, input.now);
   countEvent(db, "servers_probed", plan.kind);
   countProbeRequests(db, obs.exchanges);
   return {

@@ -11,7 +11,15 @@ export const TOOL_CHANGE_KINDS = ["added", "removed", "changed"] as const;
 export type ToolChangeKind = (typeof TOOL_CHANGE_KINDS)[number];
 
 /** What an operated alert is about (architecture.md §6). */
-export const ALERT_KINDS = ["coverage_drop", "rounds_stale", "cross_read", "probe_network", "region_down", "database_unwritable"] as const;
+export const ALERT_KINDS = [
+  "coverage_drop",
+  "rounds_stale",
+  "cross_read",
+  "probe_network",
+  "region_down",
+  "database_unwritable",
+  "notifications_failing",
+] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 
 /** The two events in an alert's life; each is delivered to the webhook once. */
@@ -50,6 +58,7 @@ export const EVENT_COUNTERS = [
   "round_duration_sum",
   "servers_probed",
   "probe_requests",
+  "notification_deliveries",
 ] as const;
 export type EventCounter = (typeof EVENT_COUNTERS)[number];
 

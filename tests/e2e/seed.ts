@@ -1186,6 +1186,7 @@ function seedCensus(db: ReturnType<typeof openDb>, now: number): void {
       overall: { ...zero(OVERALL_KEYS), verified, failed, observed_risk: risk, not_checked: notChecked },
       notCheckedCauses: { ...zero(CAUSE_KEYS), credential_required: gated, needs_configuration: 3, slow_down: notChecked - gated - 3 },
       observations: null,
+      reach: null,
     });
   }
 }

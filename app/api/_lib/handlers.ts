@@ -134,8 +134,10 @@ export function serverAnswer(name: string, db: Db): TextAnswer {
   // architecture.md §2.9: facts about the latest complete read's tool definitions, and changes under one serverInfo.version.
   const observations = latestObservationsByName(db, name).map(withSentence);
   const toolChanges = detail.toolChanges.map((c) => ({ ...c, sameServerVersion: sameServerVersion(c) }));
+  // The clients verdict's codes and facts are for the page's two languages; the JSON carries `clients`' sentences.
+  const { clientsVerdict: _verdict, ...fields } = detail;
   const body = JSON.stringify({
-    ...detail,
+    ...fields,
     ...overall,
     checks,
     certificate,

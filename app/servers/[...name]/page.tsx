@@ -12,6 +12,7 @@ import { latestObservationsByName } from "@/lib/store/observations";
 import { getServerDetail, type ServerDetail } from "@/lib/store/servers/detail";
 import { RenderStamp } from "../../_components/RenderStamp";
 import { ReprobeSection } from "../../_components/ReprobeForm";
+import { SubscribeSection } from "../../_components/SubscribeForm";
 import { ServerHistory } from "../../_components/ServerHistory";
 import { AtAGlance } from "../../_components/server/AtAGlance";
 import { CertificateFact } from "../../_components/server/CertificateFact";
@@ -118,6 +119,7 @@ export default async function ServerPage({ params, searchParams }: Params) {
       <RemotesSection remotes={detail.remotes} />
       <CertificateFact run={detail.latestRun} now={new Date()} />
       <ReprobeSection name={name} leftRegistry={!!detail.leftRegistryAt} optedOut={!!detail.optOut} query={query} />
+      <SubscribeSection name={name} lang="en" query={query} />
       <RegionsSection db={db} serverId={serverIdByName(db, name) ?? -1} lastRunId={latestRunId} checks={detail.checks} now={new Date()} />
       <ServerHistory name={name} now={new Date()} />
       <IncidentsSection name={name} overallReason={overallReason} />

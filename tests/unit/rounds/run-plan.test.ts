@@ -32,6 +32,7 @@ function before(obs: ProbeObservation, prev: Prev): RunBefore {
     },
     openIncident: prev === "failed_with_incident" ? 7 : null,
     tools: canon && { canon, hash: hashToolList(canon), old: null },
+    observationCodes: canon && [],
   };
 }
 
