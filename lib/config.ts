@@ -50,6 +50,7 @@ const EnvSchema = z.object({
   NATS_CREDS: z.string().optional(),
   PROBE_REGIONS: z.string().optional(),
   PROBE_LOCAL_REGION: z.string().optional(),
+  REGION_RECOVERY_SECONDS: z.coerce.number().int().min(1).max(3600).optional(),
   SMTP_URL: z
     .string()
     .regex(/^smtps?:\/\//, "must start with smtp:// or smtps://")
@@ -140,6 +141,8 @@ export interface RegionsConfig {
   regions: string[];
   /** PROBE_LOCAL_REGION: the region the site itself probes as, in-process; undefined when every region is an agent. */
   local: string | undefined;
+  /** REGION_RECOVERY_SECONDS: how often a down region is asked again, rounds or not; undefined for the default (30 s). */
+  recoveryIntervalMs: number | undefined;
 }
 
 export interface FrontLimits {
@@ -251,7 +254,8 @@ function natsAndRegions(e: z.infer<typeof EnvSchema>): Pick<Config, "nats" | "re
   if (!url || list.length === 0) return { nats, regions: undefined };
   const regions = local && !list.includes(local) ? [...list, local] : list;
   if (new Set(regions).size !== regions.length) throw new Error("invalid configuration: PROBE_REGIONS names a region twice");
-  return { nats, regions: { regions, local } };
+  const recoveryIntervalMs = e.REGION_RECOVERY_SECONDS === undefined ? undefined : e.REGION_RECOVERY_SECONDS * 1000;
+  return { nats, regions: { regions, local, recoveryIntervalMs } };
 }
 
 let cached: Config | undefined;

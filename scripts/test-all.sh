@@ -1,7 +1,9 @@
 #!/bin/sh
 # npm test: format, lint, layer graph, types, vitest, then build + Playwright; ends with one summed closing line.
 # The four static checks each use one core: format, lint and the layer graph run beside the type check (two
-# lanes on two cores); their output is printed in the usual order. vitest and Playwright use both cores alone.
+# lanes on two cores); their output is printed in the usual order. vitest and Playwright use both cores alone:
+# test:unit asks vitest for two workers (its default is one fewer than the cores), since many files wait on real
+# clocks (a lock going stale, a slot lapsing, a second probe) more than they compute.
 set -u
 log=$(mktemp)
 dir=$(mktemp -d)

@@ -18,7 +18,7 @@ const TLS_UNKNOWN_ISSUER = new Set([
   "CERT_UNTRUSTED",
 ]);
 
-/** The phases that talk to the remote itself (the auth metadata follow points elsewhere). */
+/** The phases that follow the auth metadata, which may point at another host than the remote itself. */
 const METADATA_PHASES = new Set<Exchange["phase"]>(["auth_metadata"]);
 /** Characters of a URL or host kept in a hint. */
 const URL_CHARS = 300;

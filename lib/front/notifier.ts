@@ -10,7 +10,7 @@ export interface Notifier {
   stop(): Promise<void>;
 }
 
-export function startNotifier(o: { cwd: string; env: NodeJS.ProcessEnv; siteUrl: string; log: (line: string) => void }): Notifier {
+export function startNotifier(options: { cwd: string; env: NodeJS.ProcessEnv; siteUrl: string; log: (line: string) => void }): Notifier {
   let child: ChildProcess | null = null;
   let stopped = false;
   let wait = 1_000;
@@ -20,10 +20,17 @@ export function startNotifier(o: { cwd: string; env: NodeJS.ProcessEnv; siteUrl:
     // process.execArgv carries tsx's loader: the child runs TypeScript as `npm start` itself does.
     child = spawn(
       process.execPath,
-      [...process.execArgv, path.join(o.cwd, "lib", "cli", "notifier.ts"), "--site-url", o.siteUrl, "--parent", String(process.pid)],
+      [
+        ...process.execArgv,
+        path.join(options.cwd, "lib", "cli", "notifier.ts"),
+        "--site-url",
+        options.siteUrl,
+        "--parent",
+        String(process.pid),
+      ],
       {
-        cwd: o.cwd,
-        env: o.env,
+        cwd: options.cwd,
+        env: options.env,
         stdio: ["ignore", "inherit", "inherit"],
       },
     );
@@ -31,7 +38,7 @@ export function startNotifier(o: { cwd: string; env: NodeJS.ProcessEnv; siteUrl:
       child = null;
       if (stopped) return;
       if (Date.now() - startedAt > 30_000) wait = 1_000;
-      o.log(`[site] notifier exited (${signal ?? `exit ${code}`}); starting it again in ${wait / 1000} s`);
+      options.log(`[site] notifier exited (${signal ?? `exit ${code}`}); starting it again in ${wait / 1000} s`);
       timer = setTimeout(start, wait);
       wait = Math.min(wait * 2, 30_000);
     });

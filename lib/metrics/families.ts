@@ -56,6 +56,16 @@ export const METRICS = {
     type: "gauge",
     help: "Open alerts, by kind.",
   },
+  regionUp: {
+    name: "mcp_status_region_up",
+    type: "gauge",
+    help: "1 while a probing region is up, 0 while it is down (region_down open), by region; absent without regions.",
+  },
+  regionHostShare: {
+    name: "mcp_status_region_host_share",
+    type: "gauge",
+    help: "Share of a region's latest distinct hosts that failed at the network level, by region; absent before its first answer.",
+  },
   checkStates: {
     name: "mcp_status_check_state_servers",
     type: "gauge",

@@ -49,6 +49,14 @@ export function storedFamilies(db: Db, now: Date): Family[] {
     family(METRICS.coverageMedian, status.coverage.median7d === null ? [] : [{ value: status.coverage.median7d, labels: {} }]),
     family(METRICS.alertsOpen, labelled("kind", alertsByKind, ALERT_KINDS)),
     family(
+      METRICS.regionUp,
+      status.regions.map((r) => ({ value: r.up ? 1 : 0, labels: { region: r.id } })),
+    ),
+    family(
+      METRICS.regionHostShare,
+      status.regions.flatMap((r) => (r.hostShare === null ? [] : [{ value: r.hostShare, labels: { region: r.id } }])),
+    ),
+    family(
       METRICS.checkStates,
       CHECK_IDS.flatMap((check) => CHECK_STATES.map((state) => ({ value: summary.byCheck[check][state], labels: { check, state } }))),
     ),

@@ -13,7 +13,7 @@ import { afterRound } from "./census";
 import { startDemoChanges } from "./demo-changes";
 import { createHostGate, type RoundHostGate } from "./host-gate";
 import { startRoundAfterReprobes } from "./reprobe";
-import { roundRegionsFrom } from "./regions";
+import { roundRegionsFrom, startRegionRecovery, type RegionRecovery } from "./regions";
 import { startRound, type RoundDeps, type StartResult } from "./round";
 import { createMailer } from "./notify/email";
 import { startSender, type Sender } from "./notify/sender";
@@ -62,25 +62,25 @@ export function roundDepsFromConfig(config: Config, extra: Partial<RoundDeps> = 
 
 /** The sender of subscribers' messages from the process configuration (architecture.md §10). `siteUrl`: where the site answers,
  * for the links in messages, when PUBLIC_BASE_URL does not say. */
-export function senderFromConfig(config: Config, o: { siteUrl: string; log: (line: string) => void }): Sender {
+export function senderFromConfig(config: Config, options: { siteUrl: string; log: (line: string) => void }): Sender {
   const n = config.notifications;
   return startSender({
     db: getDb(config),
     policy: createAddressPolicy({ allowPrivate: config.allowPrivateNetworks }),
-    mailer: n.smtpUrl ? createMailer(n.smtpUrl, n.mailFrom, new URL(config.publicBaseUrl ?? o.siteUrl).hostname) : null,
-    siteUrl: config.publicBaseUrl ?? o.siteUrl,
+    mailer: n.smtpUrl ? createMailer(n.smtpUrl, n.mailFrom, new URL(config.publicBaseUrl ?? options.siteUrl).hostname) : null,
+    siteUrl: config.publicBaseUrl ?? options.siteUrl,
     pollMs: n.pollMs,
     retryBaseMs: n.retryBaseMs,
     foldMs: n.foldMs,
     leaseMs: n.leaseMs,
-    log: o.log,
+    log: options.log,
   });
 }
 
 /** The alert clock's wiring from the process configuration. */
 export function alertClockFromConfig(
   config: Config,
-  o: { log: (line: string) => void; hostGate: RoundHostGate; intervalMs?: number },
+  options: { log: (line: string) => void; hostGate: RoundHostGate; intervalMs?: number },
 ): AlertClock {
   return startAlertClock(
     {
@@ -95,12 +95,12 @@ export function alertClockFromConfig(
               sample: config.crossReadSample,
               policy: createAddressPolicy({ allowPrivate: config.allowPrivateNetworks }),
               userAgent: config.publicBaseUrl ? probeUserAgent(config.publicBaseUrl) : DEFAULT_USER_AGENT,
-              hostGate: o.hostGate,
+              hostGate: options.hostGate,
             }
           : null,
-      log: o.log,
+      log: options.log,
     },
-    o.intervalMs,
+    options.intervalMs,
   );
 }
 
@@ -110,6 +110,8 @@ export interface Background {
   /** The cross-reader's view of the site's host gate: one request at a time per host, paced together with every
    * round on the same database, in this process or another (architecture.md §2.5). */
   hostGate: RoundHostGate;
+  /** architecture.md §8: asks down regions again on a clock of its own; null without regions. */
+  recovery: RegionRecovery | null;
   stop(): void;
 }
 
@@ -118,7 +120,7 @@ export interface Background {
 export async function startBackground(
   config: Config,
   log: (line: string) => void = console.log,
-  o: { sender?: { siteUrl: string } } = {},
+  options: { sender?: { siteUrl: string } } = {},
 ): Promise<Background> {
   const existing = g[BACKGROUND_KEY] as Background | undefined;
   if (existing) return existing;
@@ -156,15 +158,20 @@ export async function startBackground(
   log(
     `[alerts] clock started: rounds_stale after ${config.alertStaleMinutes} min, webhook ${config.alertWebhookUrl ? "on" : "off"}, cross-read sample ${config.crossReadSample}`,
   );
+  // architecture.md §8: a down region is asked again whether or not rounds run, so a replaced agent is seen.
+  const regions = roundRegionsFrom(config);
+  const recovery = regions ? startRegionRecovery({ db: getDb(config), config: regions, log }) : null;
   // Under `npm start` the front runs the sender in a process of its own (lib/cli/notifier.ts); alone (next start, next dev), here.
-  const sender = o.sender ? senderFromConfig(config, { siteUrl: o.sender.siteUrl, log }) : null;
+  const sender = options.sender ? senderFromConfig(config, { siteUrl: options.sender.siteUrl, log }) : null;
   const background: Background = {
     scheduler,
     alerts,
     hostGate,
+    recovery,
     stop() {
       scheduler?.stop();
       alerts.stop();
+      recovery?.stop();
       void sender?.stop();
       g[BACKGROUND_KEY] = undefined;
     },

@@ -31,7 +31,7 @@ export const probeInProcess = (_server: DueServer, target: ProbeTarget, options:
 
 /** Requests one probe sends, about (the initialize-first client's three after a modern handshake included, architecture.md
  * §2.10): a Crawl-delay lengthens the probe's deadline by this many gaps. */
-const REQUESTS_PER_PROBE = 11;
+export const REQUESTS_PER_PROBE = 11;
 
 /** What every server of one round shares. */
 export interface ServerContext {

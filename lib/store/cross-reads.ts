@@ -165,7 +165,7 @@ export function emptyCrossReadCounts(): CrossReadCounts {
 }
 
 /** Whether an outcome is a difference between the readers (what the cross_read alert is about). */
-export const isDifference = (o: CrossReadOutcome) => o === "disagreed" || o === "only_cross_reader";
+export const isDifference = (outcome: CrossReadOutcome) => outcome === "disagreed" || outcome === "only_cross_reader";
 
 export function crossReadCounts(db: Db, day: string): CrossReadCounts {
   const counts = emptyCrossReadCounts();

@@ -21,10 +21,10 @@ export function normaliseHost(input: string): string | null {
   }
 }
 
-export function addOptOut(db: Db, o: { host: string; reason: string; source: OptOutSource; since: string }): void {
+export function addOptOut(db: Db, options: { host: string; reason: string; source: OptOutSource; since: string }): void {
   db.insert(optOuts)
-    .values(o)
-    .onConflictDoUpdate({ target: optOuts.host, set: { reason: o.reason, source: o.source, since: o.since } })
+    .values(options)
+    .onConflictDoUpdate({ target: optOuts.host, set: { reason: options.reason, source: options.source, since: options.since } })
     .run();
 }
 

@@ -28,19 +28,21 @@ export type LimitVerdict = { ok: true } | { ok: false; retryAt: string };
  * one immediate transaction, so concurrent posts cannot both slip under the limit. */
 export function countAttempt(
   db: Db,
-  o: { scope: SubscribeLimitScope; key: string; now: Date; limit: number; windowMs: number },
+  options: { scope: SubscribeLimitScope; key: string; now: Date; limit: number; windowMs: number },
 ): LimitVerdict {
   return transaction(db, () => {
-    const since = new Date(o.now.getTime() - o.windowMs).toISOString();
+    const since = new Date(options.now.getTime() - options.windowMs).toISOString();
     const rows = db.$client
       .prepare("select at from subscribe_attempts where scope = ? and key = ? and at > ? order by at")
       .pluck()
-      .all(o.scope, o.key, since) as string[];
-    if (rows.length >= o.limit) {
-      const oldest = rows[rows.length - o.limit]!;
-      return { ok: false, retryAt: new Date(Date.parse(oldest) + o.windowMs).toISOString() };
+      .all(options.scope, options.key, since) as string[];
+    if (rows.length >= options.limit) {
+      const oldest = rows[rows.length - options.limit]!;
+      return { ok: false, retryAt: new Date(Date.parse(oldest) + options.windowMs).toISOString() };
     }
-    db.$client.prepare("insert into subscribe_attempts (scope, key, at) values (?, ?, ?)").run(o.scope, o.key, o.now.toISOString());
+    db.$client
+      .prepare("insert into subscribe_attempts (scope, key, at) values (?, ?, ?)")
+      .run(options.scope, options.key, options.now.toISOString());
     return { ok: true };
   });
 }
@@ -279,9 +281,9 @@ export function enqueueServerEvent(db: Db, serverId: number, event: Notification
  * waiting changes as one message, now: the latest state change (or the latest change), the others folded into it ("and N
  * more changes"). A
  * subscription with a message still being tried waits for it. Forms at most `batch` messages; returns how many. */
-export function formMessages(db: Db, now: Date, o: { foldMs: number; batch: number }): number {
+export function formMessages(db: Db, now: Date, options: { foldMs: number; batch: number }): number {
   const nowIso = now.toISOString();
-  const before = new Date(now.getTime() - o.foldMs).toISOString();
+  const before = new Date(now.getTime() - options.foldMs).toISOString();
   return transaction(db, () => {
     const c = db.$client;
     const ready = c
@@ -293,7 +295,7 @@ export function formMessages(db: Db, now: Date, o: { foldMs: number; batch: numb
          limit @batch`,
       )
       .pluck()
-      .all({ before, batch: o.batch }) as number[];
+      .all({ before, batch: options.batch }) as number[];
     const waiting = c.prepare(
       "select id, event, facts from outbox where subscription_id = ? and state = 'pending' and due_at is null order by id",
     );
@@ -341,7 +343,7 @@ export interface DueMessage {
 
 /** Takes up to `limit` messages whose try is due and leases them for `leaseMs` (a process killed mid-try leaves them to be
  * tried again once the lease is over). Messages of a paused subscriber are not taken. */
-export function takeDueMessages(db: Db, now: Date, o: { limit: number; leaseMs: number }): DueMessage[] {
+export function takeDueMessages(db: Db, now: Date, options: { limit: number; leaseMs: number }): DueMessage[] {
   const nowIso = now.toISOString();
   return transaction(db, () => {
     const c = db.$client;
@@ -354,7 +356,7 @@ export function takeDueMessages(db: Db, now: Date, o: { limit: number; leaseMs: 
          where o.state = 'pending' and o.next_try_at is not null and o.next_try_at <= ? and b.paused_at is null
          order by o.next_try_at limit ?`,
       )
-      .all(nowIso, o.limit) as {
+      .all(nowIso, options.limit) as {
       id: number;
       message_id: string;
       kind: OutboxKind;
@@ -375,7 +377,7 @@ export function takeDueMessages(db: Db, now: Date, o: { limit: number; leaseMs: 
       lang: string;
       failing_since: string | null;
     }[];
-    const lease = new Date(now.getTime() + o.leaseMs).toISOString();
+    const lease = new Date(now.getTime() + options.leaseMs).toISOString();
     const take = c.prepare("update outbox set next_try_at = ? where id = ?");
     for (const r of rows) take.run(lease, r.id);
     return rows.map((r) => ({
@@ -481,14 +483,14 @@ export function outboxLateness(db: Db, now: Date, foldMs: number): { lateMs: num
 
 /** Deletes what is kept no longer: subscriptions never confirmed within `unconfirmedMs` (and subscribers left empty), finished
  * outbox rows older than `doneMs`, and sign-up counts older than a day. */
-export function pruneSubscriptions(db: Db, now: Date, o: { unconfirmedMs: number; doneMs: number }): { unconfirmed: number } {
+export function pruneSubscriptions(db: Db, now: Date, options: { unconfirmedMs: number; doneMs: number }): { unconfirmed: number } {
   return transaction(db, () => {
     const c = db.$client;
     const unconfirmed = c
       .prepare("delete from subscriptions where confirmed_at is null and created_at < ?")
-      .run(new Date(now.getTime() - o.unconfirmedMs).toISOString()).changes;
+      .run(new Date(now.getTime() - options.unconfirmedMs).toISOString()).changes;
     if (unconfirmed > 0) dropEmptySubscribers(db);
-    c.prepare("delete from outbox where state <> 'pending' and done_at < ?").run(new Date(now.getTime() - o.doneMs).toISOString());
+    c.prepare("delete from outbox where state <> 'pending' and done_at < ?").run(new Date(now.getTime() - options.doneMs).toISOString());
     c.prepare("delete from subscribe_attempts where at < ?").run(new Date(now.getTime() - 24 * HOUR).toISOString());
     return { unconfirmed };
   });

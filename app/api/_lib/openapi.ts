@@ -71,7 +71,7 @@ const nameParameter = {
 
 const cronSecret = [{ cronSecret: [] }];
 
-export function openApiDocument(o: { publicBaseUrl?: string } = {}) {
+export function openApiDocument(options: { publicBaseUrl?: string } = {}) {
   const listDescriptions = (key: string) =>
     (CHECK_IDS as readonly string[]).includes(key)
       ? `Only servers whose ${key} check is in this state.`
@@ -87,7 +87,7 @@ export function openApiDocument(o: { publicBaseUrl?: string } = {}) {
       description:
         "The JSON API of mcp-status. Every answer below is generated from the schemas the routes use; the version is the check suite's. Registry names contain slashes and are used in paths as they are.",
     },
-    servers: [{ url: o.publicBaseUrl ?? "/" }],
+    servers: [{ url: options.publicBaseUrl ?? "/" }],
     paths: {
       "/api/servers": {
         get: {

@@ -23,13 +23,13 @@ export interface AlertOptions {
 }
 
 /** Judges every alert kind once; cheap enough to run every minute and after every round. */
-export function evaluateAlerts(db: Db, now: Date, o: AlertOptions): void {
-  const log = o.log ?? ((l: string) => console.log(l));
-  evaluateRoundsStale(db, now, o.staleMinutes, log);
+export function evaluateAlerts(db: Db, now: Date, options: AlertOptions): void {
+  const log = options.log ?? ((l: string) => console.log(l));
+  evaluateRoundsStale(db, now, options.staleMinutes, log);
   evaluateCoverage(db, now, log);
   evaluateCrossRead(db, now, log);
   evaluateProbeNetwork(db, now, log);
-  evaluateNotifications(db, now, o.notifyFoldMs ?? 60 * 60_000, log);
+  evaluateNotifications(db, now, options.notifyFoldMs ?? 60 * 60_000, log);
 }
 
 /** notifications_failing (architecture.md §10): the oldest message that should have gone out is 15 minutes late; it resolves

@@ -244,12 +244,12 @@ export function failingLongest(db: Db, limit = 20): FailingServer[] {
 }
 
 /** Every server page for the sitemap, left servers included (their pages stay), in id order, paged. */
-export function sitemapServers(db: Db, o: { offset: number; limit: number }): Pick<ServerRow, "name" | "lastProbedAt">[] {
+export function sitemapServers(db: Db, options: { offset: number; limit: number }): Pick<ServerRow, "name" | "lastProbedAt">[] {
   return db
     .select({ name: servers.name, lastProbedAt: servers.lastProbedAt })
     .from(servers)
     .orderBy(asc(servers.id))
-    .limit(o.limit)
-    .offset(o.offset)
+    .limit(options.limit)
+    .offset(options.offset)
     .all();
 }
