@@ -52,40 +52,45 @@ export function SubscribeForm(props: {
   const flash = props.flash ? subscribeFlashText(props.lang, props.flash, props.hourlyCap) : null;
   const defaults = new Set<string>(DEFAULT_NOTIFICATION_EVENTS);
   return (
-    <section id="subscribe" aria-labelledby="subscribe-h">
-      <h2 id="subscribe-h">{t.title}</h2>
-      <p>{t.intro}</p>
-      {props.emailOn ? null : <p className="notice">{t.emailOff}</p>}
-      <div role="status">{flash ? <p className={`notice ${flash.ok ? "ok" : "warn"}`}>{flash.text}</p> : null}</div>
-      {props.hourlyCap === 0 ? null : (
-        <form method="post" action={`/api/servers/${encodeName(props.name)}/subscriptions`} className="subscribe-form">
-          <input type="hidden" name="token" value={props.token} />
-          <input type="hidden" name="lang" value={props.lang} />
-          <fieldset>
-            <legend>{t.channel}</legend>
-            <label>
-              <input type="radio" name="channel" value="email" defaultChecked={props.emailOn} disabled={!props.emailOn} /> {t.email}
-            </label>
-            <label>
-              <input type="radio" name="channel" value="webhook" defaultChecked={!props.emailOn} /> {t.webhook}
-            </label>
-          </fieldset>
-          <label className="subscribe-address">
-            {t.address}
-            <input type="text" name="address" required maxLength={2048} autoComplete="email" inputMode="email" spellCheck={false} />
-          </label>
-          <fieldset>
-            <legend>{t.events}</legend>
-            {PUBLIC_NOTIFICATION_EVENTS.map((e) => (
-              <label key={e}>
-                <input type="checkbox" name="events" value={e} defaultChecked={defaults.has(e)} /> {EVENT_LABELS[props.lang][e]}
+    // Folded like the page's other long sections (its heading stays in the outline), open when a post's outcome is shown.
+    <section id="subscribe" aria-labelledby="subscribe-h" className="fold">
+      <details open={flash !== null}>
+        <summary>
+          <h2 id="subscribe-h">{t.title}</h2>
+        </summary>
+        <p>{t.intro}</p>
+        {props.emailOn ? null : <p className="notice">{t.emailOff}</p>}
+        <div role="status">{flash ? <p className={`notice ${flash.ok ? "ok" : "warn"}`}>{flash.text}</p> : null}</div>
+        {props.hourlyCap === 0 ? null : (
+          <form method="post" action={`/api/servers/${encodeName(props.name)}/subscriptions`} className="subscribe-form">
+            <input type="hidden" name="token" value={props.token} />
+            <input type="hidden" name="lang" value={props.lang} />
+            <fieldset>
+              <legend>{t.channel}</legend>
+              <label>
+                <input type="radio" name="channel" value="email" defaultChecked={props.emailOn} disabled={!props.emailOn} /> {t.email}
               </label>
-            ))}
-          </fieldset>
-          <button type="submit">{t.submit}</button>
-        </form>
-      )}
-      <p className="sub">{t.notes}</p>
+              <label>
+                <input type="radio" name="channel" value="webhook" defaultChecked={!props.emailOn} /> {t.webhook}
+              </label>
+            </fieldset>
+            <label className="subscribe-address">
+              {t.address}
+              <input type="text" name="address" required maxLength={2048} autoComplete="email" inputMode="email" spellCheck={false} />
+            </label>
+            <fieldset>
+              <legend>{t.events}</legend>
+              {PUBLIC_NOTIFICATION_EVENTS.map((e) => (
+                <label key={e}>
+                  <input type="checkbox" name="events" value={e} defaultChecked={defaults.has(e)} /> {EVENT_LABELS[props.lang][e]}
+                </label>
+              ))}
+            </fieldset>
+            <button type="submit">{t.submit}</button>
+          </form>
+        )}
+        <p className="sub">{t.notes}</p>
+      </details>
     </section>
   );
 }
