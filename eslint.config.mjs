@@ -134,17 +134,7 @@ export default tseslint.config(
     "lib/vocabulary is the ground floor: names and their types only, importing nothing of the project.",
   ),
   {
-    files: [
-      "lib/config.ts",
-      "instrumentation.ts",
-      "server.ts",
-      "tests/**",
-      "bench/**",
-      "lib/cli/**",
-      "playwright.config.ts",
-      "scripts/**",
-      "lib/demo/**",
-    ],
+    files: ["lib/config.ts", "instrumentation.ts", "server.ts", "tests/**", "bench/**", "lib/cli/**", "playwright.config.ts", "scripts/**"],
     rules: { "no-restricted-syntax": "off" },
   },
 );

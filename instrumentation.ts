@@ -7,5 +7,6 @@ export async function register(): Promise<void> {
   if (front) setInterval(() => process.ppid !== front && process.exit(0), 1_000).unref();
   const { getConfig } = await import("./lib/config");
   const { startBackground } = await import("./lib/rounds/background");
-  await startBackground(getConfig());
+  // Without the front (plain next start or next dev) nobody else sends subscribers' messages: this process does.
+  await startBackground(getConfig(), console.log, front ? {} : { sender: { siteUrl: `http://localhost:${process.env.PORT ?? 3000}` } });
 }

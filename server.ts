@@ -26,6 +26,7 @@ async function main(): Promise<void> {
   const { getConfig } = await import("./lib/config");
   const { getDb } = await import("./db/client");
   const { startFront } = await import("./lib/front/front");
+  const { startNotifier } = await import("./lib/front/notifier");
   const config = getConfig();
   // Opened (and migrated) before the renderer starts, so two processes never migrate one file at once.
   const db = getDb(config);
@@ -42,14 +43,15 @@ async function main(): Promise<void> {
     env: process.env,
     log,
   });
-  // However this process ends, the renderer ends with it.
+  const notifier = startNotifier({ cwd, env: process.env, siteUrl: `http://localhost:${front.port}`, log });
+  // However this process ends, the renderer ends with it (the notifier too: it watches this pid).
   process.once("exit", () => void front.renderer.stop());
   let stopping = false;
   for (const sig of ["SIGINT", "SIGTERM"] as const) {
     process.once(sig, () => {
       if (stopping) return;
       stopping = true;
-      void front.close().then(() => process.exit(0));
+      void Promise.all([front.close(), notifier.stop()]).then(() => process.exit(0));
     });
   }
   const shown = hostname === "0.0.0.0" || hostname === "::" ? "localhost" : hostname;

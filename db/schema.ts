@@ -6,6 +6,7 @@ import {
   NO_FALLBACK_RULES,
   NOT_CHECKED_CAUSES,
   OBSERVATION_CODES,
+  REACHES,
   REFUSAL_CODES,
 } from "../lib/vocabulary/checks";
 import { ERAS, TRANSPORTS } from "../lib/probe/protocol";
@@ -21,6 +22,15 @@ import {
   UPTIME_OUTCOMES,
 } from "../lib/vocabulary/store";
 import { LOCAL_REGION, RUN_ROLES } from "../lib/vocabulary/regions";
+import { DISCOVER_FIRST_STATES, INITIALIZE_FIRST_STATES } from "../lib/vocabulary/clients";
+import {
+  NOTIFICATION_CHANNELS,
+  NOTIFICATION_EVENTS,
+  OUTBOX_KINDS,
+  OUTBOX_STATES,
+  SUBSCRIBE_LIMIT_SCOPES,
+  WEBHOOK_FLAVORS,
+} from "../lib/vocabulary/notifications";
 
 // Times are ISO-8601 UTC strings throughout: sortable, readable in evidence, no tz surprises.
 
@@ -71,6 +81,17 @@ export const servers = sqliteTable(
     lastRunId: integer("last_run_id"),
     /** JSON: every listed remote with its transport and standing (architecture.md §2.6, suite 0.13.0); null before 0.13.0. */
     remotes: text("remotes"),
+    /** Which clients can connect (architecture.md §2.10, suite 0.15.0), from the latest probe: each kind's state, and
+     * JSON ClientsVerdict (codes and facts, lib/checks/clients.ts); null before the first probe under 0.15.0. */
+    clientsInitializeFirst: text("clients_initialize_first", { enum: INITIALIZE_FIRST_STATES }),
+    clientsDiscoverFirst: text("clients_discover_first", { enum: DISCOVER_FIRST_STATES }),
+    clients: text("clients"),
+    /** JSON list of the header names the probed remote lists as needed (suite 0.15.0), never sent; null when none. */
+    configHeaders: text("config_headers"),
+    /** What the latest probe that could tell found of a server that needs configuration (architecture.md §2.6, 0.15.0). */
+    reach: text("reach", { enum: REACHES }),
+    /** JSON {status, shape} of the refusal when `reach` is refused; null otherwise. */
+    reachRefusal: text("reach_refusal"),
   },
   (t) => [
     uniqueIndex("servers_name_uq").on(t.name),
@@ -84,6 +105,7 @@ export const servers = sqliteTable(
     index("servers_left_idx").on(t.leftRegistryAt, t.name),
     index("servers_overall_idx").on(t.overall, t.name),
     index("servers_probed_idx").on(t.lastProbedAt, t.name),
+    index("servers_clients_if_idx").on(t.clientsInitializeFirst, t.name),
     // /metrics counts listed servers per overall state, check and state on every scrape: an index-only scan.
     index("servers_states_idx").on(
       t.leftRegistryAt,
@@ -562,6 +584,8 @@ export const censusDays = sqliteTable("census_days", {
   notCheckedCauses: text("not_checked_causes").notNull(),
   /** Servers per observation code (architecture.md §2.9) of their latest complete read; null until observations are recorded. */
   observations: text("observations"),
+  /** Servers that need configuration, per reach (architecture.md §2.6, suite 0.15.0); null before 0.15.0 and when rebuilt. */
+  reach: text("reach"),
 });
 
 /** Observations on tool definitions (architecture.md §2.9), stored with the run whose complete read they were made on:
@@ -601,4 +625,105 @@ export const serverObservations = sqliteTable(
     runId: integer("run_id").notNull(),
   },
   (t) => [primaryKey({ columns: [t.serverId, t.code] }), index("server_observations_code_idx").on(t.code, t.serverId)],
+);
+
+/** Who is told of changes (architecture.md §10): one email address or one webhook URL, with every subscription it holds.
+ * The address is never shown, logged or answered; a subscriber left with no subscription is deleted with it. */
+export const subscribers = sqliteTable(
+  "subscribers",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    channel: text("channel", { enum: NOTIFICATION_CHANNELS }).notNull(),
+    /** The email address (lower-cased domain) or the webhook URL. */
+    address: text("address").notNull(),
+    /** Webhooks: the message shape the URL's host displays; null for email. */
+    flavor: text("flavor", { enum: WEBHOOK_FLAVORS }),
+    /** The language of the page it subscribed on ("en", "zh"): its messages and manage page speak it. */
+    lang: text("lang").notNull().default("en"),
+    createdAt: text("created_at").notNull(),
+    /** Webhooks: the first failed try since the last delivery; null while deliveries succeed. */
+    failingSince: text("failing_since"),
+    /** A webhook failing for 3 days is paused: nothing more is tried until its manage page resumes it. */
+    pausedAt: text("paused_at"),
+  },
+  (t) => [uniqueIndex("subscribers_address_idx").on(t.channel, t.address)],
+);
+
+/** One subscriber's interest in one server. `token` is the capability in its links (confirm, manage, unsubscribe). */
+export const subscriptions = sqliteTable(
+  "subscriptions",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    subscriberId: integer("subscriber_id")
+      .notNull()
+      .references(() => subscribers.id, { onDelete: "cascade" }),
+    serverId: integer("server_id")
+      .notNull()
+      .references(() => servers.id, { onDelete: "cascade" }),
+    token: text("token").notNull(),
+    /** JSON array of NOTIFICATION_EVENTS. */
+    events: text("events").notNull(),
+    /** Webhooks with the JSON shape: the HMAC-SHA256 key of X-Mcp-Status-Signature, shown once at creation. */
+    secret: text("secret"),
+    createdAt: text("created_at").notNull(),
+    /** Null until the confirmation link was opened (email); a webhook is confirmed by its test message at creation. */
+    confirmedAt: text("confirmed_at"),
+    /** When the latest message of this subscription was first tried: the flap rule's hour counts from it. */
+    lastSentAt: text("last_sent_at"),
+  },
+  (t) => [
+    uniqueIndex("subscriptions_token_idx").on(t.token),
+    uniqueIndex("subscriptions_pair_idx").on(t.subscriberId, t.serverId),
+    index("subscriptions_server_idx").on(t.serverId, t.confirmedAt),
+    index("subscriptions_unconfirmed_idx").on(t.confirmedAt, t.createdAt),
+  ],
+);
+
+/** The outbox: one row per message to one subscription, written in the transaction of the change it tells of, so a change is
+ * told at least once whatever stops the process. `messageId` stays the same across tries (receivers drop duplicates). */
+export const outbox = sqliteTable(
+  "outbox",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    messageId: text("message_id").notNull(),
+    subscriptionId: integer("subscription_id")
+      .notNull()
+      .references(() => subscriptions.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: OUTBOX_KINDS }).notNull(),
+    event: text("event", { enum: NOTIFICATION_EVENTS }),
+    /** JSON facts of the change: {from?, to?, reason, at, …}; the message is worded from them when it is sent. */
+    facts: text("facts").notNull(),
+    createdAt: text("created_at").notNull(),
+    state: text("state", { enum: OUTBOX_STATES }).notNull().default("pending"),
+    /** When the row became a message of its own (the flap rule decides): its first try is due then. Null while it waits, and
+     * for a row folded into another. */
+    dueAt: text("due_at"),
+    /** When the next try may be made (a retry's back-off, or the lease of a try under way); null until `dueAt` is set. */
+    nextTryAt: text("next_try_at"),
+    attempts: integer("attempts").notNull().default(0),
+    /** Why the latest try failed, as a status or an error code (never an address). */
+    lastError: text("last_error"),
+    /** How many other changes were folded into this message. */
+    folded: integer("folded").notNull().default(0),
+    foldedInto: integer("folded_into"),
+    doneAt: text("done_at"),
+  },
+  (t) => [
+    uniqueIndex("outbox_message_idx").on(t.messageId),
+    index("outbox_state_idx").on(t.state, t.nextTryAt),
+    index("outbox_subscription_idx").on(t.subscriptionId, t.state),
+  ],
+);
+
+/** Sign-ups counted for the abuse limits: per client address (hourly) and per email address (confirmations a day). `key` is an
+ * HMAC of the address with the site's key, so no address is kept here; rows older than a day are deleted. */
+export const subscribeAttempts = sqliteTable(
+  "subscribe_attempts",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    scope: text("scope", { enum: SUBSCRIBE_LIMIT_SCOPES }).notNull(),
+    key: text("key").notNull(),
+    at: text("at").notNull(),
+  },
+  (t) => [index("subscribe_attempts_idx").on(t.scope, t.key, t.at)],
 );

@@ -50,6 +50,22 @@ const EnvSchema = z.object({
   NATS_CREDS: z.string().optional(),
   PROBE_REGIONS: z.string().optional(),
   PROBE_LOCAL_REGION: z.string().optional(),
+  REGION_RECOVERY_SECONDS: z.coerce.number().int().min(1).max(3600).optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, "must start with smtp:// or smtps://")
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
+  MAIL_FROM: z.string().optional(),
+  SUBSCRIBE_HOURLY_CAP: z.coerce.number().int().min(0).max(100_000).optional(),
+  NOTIFY_POLL_MS: z.coerce.number().int().min(10).max(600_000).optional(),
+  NOTIFY_RETRY_BASE_MS: z.coerce.number().int().min(10).max(3_600_000).optional(),
+  NOTIFY_FOLD_MINUTES: z.coerce
+    .number()
+    .min(0)
+    .max(24 * 60)
+    .optional(),
+  NOTIFY_LEASE_MS: z.coerce.number().int().min(100).max(3_600_000).optional(),
 });
 
 export const OFFICIAL_REGISTRY_URL = "https://registry.modelcontextprotocol.io";
@@ -90,6 +106,25 @@ export interface Config {
   regions: RegionsConfig | undefined;
   /** The broker connection's values, for the site and for an agent (`npm run agent`); undefined without NATS_URL. */
   nats: NatsConfig | undefined;
+  /** Subscriptions and their deliveries (architecture.md §10). */
+  notifications: NotificationsConfig;
+}
+
+export interface NotificationsConfig {
+  /** SMTP_URL (`smtp://` or `smtps://`, credentials in it); undefined: email is off on this site, webhooks still work. */
+  smtpUrl: string | undefined;
+  /** MAIL_FROM: the From of every email (default mcp-status@<PUBLIC_BASE_URL's host>, else mcp-status@localhost). */
+  mailFrom: string;
+  /** Sign-ups a client address may post in an hour (SUBSCRIBE_HOURLY_CAP, default 10; 0 turns sign-ups off). */
+  subscribeHourlyCap: number;
+  /** How often the sender looks for due messages when it found none (NOTIFY_POLL_MS, default 2 s). */
+  pollMs: number;
+  /** The first retry waits about this long, the second four times it, each with jitter (NOTIFY_RETRY_BASE_MS, default 30 s). */
+  retryBaseMs: number;
+  /** The flap rule: at most one message per subscription in this long (NOTIFY_FOLD_MINUTES, default 60). */
+  foldMs: number;
+  /** A try not recorded this long after it was taken (the process died) is made again (NOTIFY_LEASE_MS, default 60 s). */
+  leaseMs: number;
 }
 
 export interface NatsConfig {
@@ -106,6 +141,8 @@ export interface RegionsConfig {
   regions: string[];
   /** PROBE_LOCAL_REGION: the region the site itself probes as, in-process; undefined when every region is an agent. */
   local: string | undefined;
+  /** REGION_RECOVERY_SECONDS: how often a down region is asked again, rounds or not; undefined for the default (30 s). */
+  recoveryIntervalMs: number | undefined;
 }
 
 export interface FrontLimits {
@@ -181,6 +218,15 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     },
     metricsToken: e.METRICS_TOKEN || undefined,
     ...natsAndRegions(e),
+    notifications: {
+      smtpUrl: e.SMTP_URL,
+      mailFrom: e.MAIL_FROM?.trim() || `mcp-status@${e.PUBLIC_BASE_URL ? new URL(e.PUBLIC_BASE_URL).hostname : "localhost"}`,
+      subscribeHourlyCap: e.SUBSCRIBE_HOURLY_CAP ?? 10,
+      pollMs: e.NOTIFY_POLL_MS ?? 2_000,
+      retryBaseMs: e.NOTIFY_RETRY_BASE_MS ?? 30_000,
+      foldMs: (e.NOTIFY_FOLD_MINUTES ?? 60) * 60_000,
+      leaseMs: e.NOTIFY_LEASE_MS ?? 60_000,
+    },
   };
 }
 
@@ -208,7 +254,8 @@ function natsAndRegions(e: z.infer<typeof EnvSchema>): Pick<Config, "nats" | "re
   if (!url || list.length === 0) return { nats, regions: undefined };
   const regions = local && !list.includes(local) ? [...list, local] : list;
   if (new Set(regions).size !== regions.length) throw new Error("invalid configuration: PROBE_REGIONS names a region twice");
-  return { nats, regions: { regions, local } };
+  const recoveryIntervalMs = e.REGION_RECOVERY_SECONDS === undefined ? undefined : e.REGION_RECOVERY_SECONDS * 1000;
+  return { nats, regions: { regions, local, recoveryIntervalMs } };
 }
 
 let cached: Config | undefined;

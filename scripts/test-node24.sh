@@ -6,8 +6,9 @@
 # Nothing is installed twice: when this checkout's node_modules were installed from HEAD's lockfile, the clone gets
 # a copy of them (and of the conformance suite's) and only better-sqlite3, the one module built for one Node, is
 # rebuilt; otherwise the clone runs npm ci.
-# Usage: sh scripts/test-node24.sh [all|unit|e2e] [files…]: the whole test command (default), or only its vitest part
-# or its build + Playwright part (one `next build` per run); files after unit or e2e narrow that part to them.
+# Usage: sh scripts/test-node24.sh [all|unit|e2e|prepare] [files…]: the whole test command (default), or only its
+# vitest part or its build + Playwright part (one `next build` per run); files after unit or e2e narrow that part to
+# them; prepare only makes the clone and its node_modules (CI does that while it installs system packages).
 # NODE24_TREE=<folder> keeps the clone there (reused, with its node_modules, when it is a clone of this checkout).
 set -eu
 part="${1:-all}"
@@ -16,8 +17,9 @@ case "$part" in
   all) script=test ;;
   unit) script=test:unit ;;
   e2e) script=test:e2e ;;
+  prepare) script= ;;
   *)
-    echo "usage: sh scripts/test-node24.sh [all|unit|e2e]" >&2
+    echo "usage: sh scripts/test-node24.sh [all|unit|e2e|prepare]" >&2
     exit 2
     ;;
 esac
@@ -50,22 +52,29 @@ if [ -f node_modules/.node24-built ] && [ "$(cat node_modules/.node24-built)" = 
 elif [ -f "$root/node_modules/.package-lock.json" ] && git -C "$root" diff --quiet HEAD -- package-lock.json tests/conformance/package-lock.json &&
   cmp -s "$root/package-lock.json" package-lock.json; then
   rm -rf node_modules tests/conformance/node_modules
-  cp -a "$root/node_modules" node_modules
-  rm -f node_modules/.node24-built
+  # Hard links where the file system allows (seconds instead of a minute for 900 MB): nothing in node_modules is
+  # written in place but better-sqlite3's build, which gets a copy of its own, and the tools' caches, dropped here.
+  link=-al
+  cp -al "$root/node_modules" node_modules 2>/dev/null || { rm -rf node_modules && link=-a && cp -a "$root/node_modules" node_modules; }
+  rm -rf node_modules/better-sqlite3 node_modules/.cache node_modules/.vite node_modules/.node24-built
+  cp -a "$root/node_modules/better-sqlite3" node_modules/better-sqlite3
   if [ -d "$root/tests/conformance/node_modules" ]; then
-    cp -a "$root/tests/conformance/node_modules" tests/conformance/node_modules
+    cp $link "$root/tests/conformance/node_modules" tests/conformance/node_modules
     # The clone's lockfile is newer than the copied install record: mark the copy as current for ensure-conformance.sh.
-    touch tests/conformance/node_modules/.package-lock.json
+    rm -f tests/conformance/node_modules/.package-lock.json
+    cp "$root/tests/conformance/node_modules/.package-lock.json" tests/conformance/node_modules/.package-lock.json
   fi
   env "prebuild-install_buildFromSource=true" npm rebuild better-sqlite3 --no-audit --no-fund
-  echo "[node24] node_modules copied from $root, better-sqlite3 rebuilt with Node $(node -v) in $(($(date +%s) - started)) s"
+  echo "[node24] node_modules from $root (cp $link), better-sqlite3 rebuilt with Node $(node -v) in $(($(date +%s) - started)) s"
 else
   env "prebuild-install_buildFromSource=true" npm ci --no-audit --no-fund
   echo "[node24] npm ci with Node $(node -v) in $(($(date +%s) - started)) s"
 fi
 echo "$locks" >node_modules/.node24-built
 node -e "const D = require('better-sqlite3'); new D(':memory:').close(); console.log('[node24] better-sqlite3 loads on Node ' + process.version + ' (ABI ' + process.versions.modules + ')')"
-if [ "$part" = all ]; then
+if [ "$part" = prepare ]; then
+  exit 0
+elif [ "$part" = all ]; then
   npm test
 else
   # The same closing line as npm test's, so .ci/run and a reader see one figure per part.

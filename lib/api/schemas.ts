@@ -8,6 +8,8 @@ import {
   NO_FALLBACK_RULES,
   NOT_CHECKED_CAUSES,
   OBSERVATION_CODES,
+  REACHES,
+  REACH_REFUSAL_SHAPES,
   REFUSAL_CODES,
 } from "../vocabulary/checks";
 import { FRONT_OUTCOMES, FRONT_REFUSALS, RENDERER_STATES } from "../vocabulary/front";
@@ -15,6 +17,8 @@ import { ERAS, REMOTE_STANDINGS, TRANSPORTS } from "../probe/protocol";
 import { NETWORK_ERROR_KINDS } from "../vocabulary/network";
 import { EXCHANGE_PHASES } from "../probe/types";
 import { RUN_ROLES } from "../vocabulary/regions";
+import { DISCOVER_FIRST_STATES, INITIALIZE_FIRST_STATES } from "../vocabulary/clients";
+import { NOTIFICATION_EVENTS, PUBLIC_NOTIFICATION_EVENTS, SUBSCRIBE_ERRORS } from "../vocabulary/notifications";
 import {
   ALERT_KINDS,
   AUTH_OUTCOMES,
@@ -24,7 +28,7 @@ import {
   TOOL_CHANGE_KINDS,
   UPTIME_OUTCOMES,
 } from "../vocabulary/store";
-import { CAUSE_KEYS, ERA_KEYS, OVERALL_KEYS, REFUSAL_KEYS, TRANSPORT_KEYS } from "../store/census";
+import { CAUSE_KEYS, ERA_KEYS, OVERALL_KEYS, REACH_KEYS, REFUSAL_KEYS, TRANSPORT_KEYS } from "../store/census";
 import { UPTIME_WINDOWS } from "../store/uptime";
 
 // The JSON API's answers, one zod schema each: the one place a shape is defined. The handlers' answers are
@@ -55,6 +59,21 @@ export const CheckStates = keyed(CHECK_IDS, checkState.nullable()).describe(
   "The latest state of each check; null until the server's first run.",
 );
 
+export const Clients = z
+  .object({
+    initializeFirst: z
+      .object({ state: z.enum(INITIALIZE_FIRST_STATES), reason: z.string() })
+      .describe(
+        "Clients that send initialize first (the TypeScript SDK by default, the MCP Inspector, 2025-era clients). unknown: not tried or not decidable.",
+      ),
+    discoverFirst: z
+      .object({ state: z.enum(DISCOVER_FIRST_STATES), reason: z.string() })
+      .describe(
+        "Clients that send server/discover first and fall back once (the Python SDK v2 by default, the C# SDK 2, the Go SDK 1.7). yes_after_fallback: a legacy server reached after the fallback.",
+      ),
+  })
+  .describe("Which clients can connect, from the latest probe (architecture.md §2.10, suite 0.15.0); a `no` names the answer.");
+
 export const ServerRow = z
   .object({
     name: z.string().describe("The registry name (contains '/')."),
@@ -78,6 +97,7 @@ export const ServerRow = z
         >,
       )
       .describe("The kind of each Not checked check, by check id."),
+    clients: Clients,
     needsConfig: z.string().nullable().describe("Why the listed remote cannot be probed as listed; null when it can."),
     toolCount: count.nullable(),
     lastProbedAt: instant.nullable(),
@@ -288,6 +308,23 @@ export const Incident = z
   })
   .describe("A stretch of time in which a discovery check was Failed (architecture.md §4).");
 
+export const Configuration = z
+  .object({
+    needed: z.boolean().describe("The registry entry needs the user's own values (a header, a URL variable) before a client can connect."),
+    headers: z.array(z.string()).describe("Names of the headers the probed remote lists as needed; the probe never sends them."),
+    reach: z
+      .enum(REACHES)
+      .nullable()
+      .describe(
+        "What probing without those headers found: not_needed, answered (the handshake completed anyway), refused (an HTTP answer that was not the handshake), gated (401 with a valid challenge), unreachable (no HTTP answer), no_address (a URL variable without a default: nothing sent). Null until a probe could tell.",
+      ),
+    refusal: z
+      .object({ status: z.number().int(), shape: z.enum(REACH_REFUSAL_SHAPES) })
+      .optional()
+      .describe("When refused: the status and how a client could read it (jsonrpc_error, bare_status: 401 or 403, malformed)."),
+  })
+  .describe("A server's configuration need and what reaching it anonymously found (architecture.md §2.6, suite 0.15.0).");
+
 export const ServerAnswer = ServerRow.extend({
   version: z.string().nullable(),
   firstSeenAt: instant,
@@ -317,6 +354,7 @@ export const ServerAnswer = ServerRow.extend({
   overallCheck: z.enum(CHECK_IDS).nullable().describe("The check that decided the overall state; null when Verified."),
   overallReason: z.string().nullable().describe("That check's reason."),
   crossRead: ServerCrossRead.nullable(),
+  configuration: Configuration,
   uptime: Uptime.nullable(),
   incidents: z.array(Incident).describe("The latest incidents, most recent first."),
   regions: z
@@ -473,6 +511,67 @@ export const ReprobeForm = z.object({
   token: z.string().max(200).describe("The token the server page signed for this server."),
 });
 
+// ---- subscriptions (architecture.md §10) ----------------------------------------------------------------
+
+export const SubscribeBody = z
+  .object({
+    email: z
+      .string()
+      .max(1000)
+      .optional()
+      .describe("An email address: it gets a confirmation link, valid 7 days, and nothing else until it is opened."),
+    webhook: z.string().max(4000).optional().describe("A webhook URL: it must answer the test message with a 2xx within 10 s."),
+    events: z
+      .array(z.string().max(100))
+      .max(20)
+      .optional()
+      .describe(`Among ${PUBLIC_NOTIFICATION_EVENTS.join(", ")}; default state_changed, incident_opened, incident_resolved.`),
+  })
+  .describe("One of email or webhook, and the events wanted.");
+
+/** The server page's form: the same fields, plus the page's form key and language. */
+export const SubscribeForm = z.object({
+  channel: z.enum(["email", "webhook"]),
+  address: z.string().max(4000),
+  events: z.array(z.string().max(100)).max(20).optional(),
+  token: z.string().max(200).describe("The form key the server page signed for this server."),
+  lang: z.enum(["en", "zh"]).optional(),
+});
+
+export const SubscriptionPending = z
+  .object({ status: z.literal("confirmation_sent") })
+  .describe("An email subscription: the confirmation link was put in the outbox.");
+
+export const SubscriptionActive = z
+  .object({
+    status: z.literal("active"),
+    secret: z
+      .string()
+      .optional()
+      .describe(
+        "The HMAC-SHA256 key of X-Mcp-Status-Signature, shown this once (absent for Slack and Discord URLs, which are not signed).",
+      ),
+    manage: z.string().describe("The manage link: a capability URL, keep it private."),
+  })
+  .describe("A webhook whose test message got a 2xx: subscribed.");
+
+export const SubscribeError = ErrorAnswer.extend({ error: z.enum(SUBSCRIBE_ERRORS) }).describe("Why no subscription was made.");
+
+export const WebhookMessage = z
+  .object({
+    id: z.string().describe("The message id: the same on every try of one message; drop duplicates by it."),
+    type: z.enum([...NOTIFICATION_EVENTS, "test"]),
+    server: z.object({ name: z.string(), page: z.string() }),
+    from: z.string().nullable().optional(),
+    to: z.string().nullable().optional(),
+    reason: z.string(),
+    at: instant,
+    more: z.number().int().optional().describe("Changes folded into this message by the hourly limit."),
+    manage: z.string().optional(),
+    unsubscribe: z.string().optional(),
+  })
+  .describe("The body POSTed to a webhook, signed in X-Mcp-Status-Signature: sha256=<hex HMAC-SHA256 of the body>.");
+
 /** What the front of `npm start` adds to its health answer: the renderer's state and its own counters. */
 const RendererStatus = z
   .object({
@@ -533,7 +632,9 @@ export const CensusDay = z
     registry: count.describe("Servers listed in the registry at asOf."),
     probed: count.describe("Of those, servers with a stored result."),
     uncertain: count.describe("Rebuilt days: servers counted by a run older than the 30-day run retention."),
-    needsConfiguration: count.describe("Servers Not checked because every listed remote needs configuration."),
+    needsConfiguration: count.describe(
+      "Servers Not checked for want of configuration: no address, or (suite 0.15.0) refused without the headers their entry lists.",
+    ),
     revisions: z.record(z.string(), count).describe("Agreed protocol revision → servers."),
     eras: keyed(ERA_KEYS, count).describe("Era of the latest handshake; none: never probed."),
     transports: keyed(TRANSPORT_KEYS, count).nullable().describe("Transport of the remote the probe uses; null on rebuilt days."),
@@ -542,6 +643,11 @@ export const CensusDay = z
     overall: keyed(OVERALL_KEYS, count).describe("Overall state → servers; none: never probed."),
     notCheckedCauses: keyed(CAUSE_KEYS, count).describe("Servers Not checked overall, by cause."),
     observations: z.record(z.string(), count).nullable().describe("Observation code → servers; null while none are recorded."),
+    reach: keyed(REACH_KEYS, count)
+      .nullable()
+      .describe(
+        "Servers that need configuration, by reach (answered, refused, gated, unreachable, no_address; unknown: no probe could tell yet); null on rebuilt days and before suite 0.15.0.",
+      ),
   })
   .describe("One UTC day of the census: every listed server counted by its latest result.");
 
@@ -569,6 +675,7 @@ export const OpenDataServer = z
     uptime30d: z
       .object({ ratio: z.number().min(0).max(1).nullable(), up: count, reached: count })
       .describe("architecture.md §4, 30 whole UTC days."),
+    clients: Clients,
     lastProbedAt: instant.nullable(),
     lastSuccessAt: instant.nullable().describe("The last complete read."),
   })
@@ -602,6 +709,10 @@ export const API_SCHEMAS = {
   RoundStarted,
   RoundRunning,
   DatabaseUnwritable,
+  SubscriptionPending,
+  SubscriptionActive,
+  SubscribeError,
+  WebhookMessage,
   RoundAnswer,
   HealthServing,
   HealthAnswer,

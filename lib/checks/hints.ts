@@ -18,7 +18,7 @@ const TLS_UNKNOWN_ISSUER = new Set([
   "CERT_UNTRUSTED",
 ]);
 
-/** The phases that talk to the remote itself (the auth metadata follow points elsewhere). */
+/** The phases that follow the auth metadata, which may point at another host than the remote itself. */
 const METADATA_PHASES = new Set<Exchange["phase"]>(["auth_metadata"]);
 /** Characters of a URL or host kept in a hint. */
 const URL_CHARS = 300;
@@ -151,7 +151,17 @@ export function hintSentence(h: Hint): string {
       return `Accept requests whose Accept header is "${h.accept.slice(0, 80)}", as the MCP spec requires clients to send: the server answered 406 to it.`;
     case "unsupported_media_type":
       return `Accept POST bodies sent with Content-Type "${h.contentType.slice(0, 80)}", as MCP clients send them: the server answered 415 to it.`;
+    case "unreadable_refusal":
+      return `Answer a request without ${headerList(h.headers)} with HTTP 401 and a WWW-Authenticate challenge, or with a JSON-RPC error, instead of the HTTP ${h.status} it got: then a client can tell its user which key to configure.`;
   }
+}
+
+/** "the `X-Api-Key` header", "the `A` and `B` headers" (names as the registry client kept them: capped, quoted when odd). */
+export function headerList(names: readonly string[]): string {
+  const shown = names.slice(0, 5).map((n) => `\`${n}\``);
+  const more = names.length > 5 ? ` and ${names.length - 5} more` : "";
+  if (shown.length <= 1) return `the ${shown.join("")} header`;
+  return `the ${shown.slice(0, -1).join(", ")} and ${shown[shown.length - 1]}${more} headers`;
 }
 
 /** Splits a hint into its stored parts. */

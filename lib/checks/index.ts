@@ -2,17 +2,20 @@ import type { CertificateFacts, Exchange, ProbeObservation } from "../probe/type
 import { judgeAuthMetadata, judgeErrorTaxonomy, judgeHandshake, judgeProtocolVersion, judgeToolsList } from "./judges";
 import { diagnose, hintSentence } from "./hints";
 import { refusalCode } from "./refusal";
+import { withReach } from "./reach";
 import type { CheckResult } from "./types";
 import { SUITE_VERSION, type Era } from "../probe/protocol";
 import { CHECK_IDS, type CheckId, type CheckState } from "../vocabulary/checks";
 import { observe, type ObservationFacts } from "./observations";
 import { withSentence, type Observation } from "./observation-text";
+import { clientsReport, judgeClients, type ClientsReport } from "./clients";
 
 export { judgeAuthMetadata, judgeErrorTaxonomy, judgeHandshake, judgeProtocolVersion, judgeToolsList } from "./judges";
 export type { CheckResult } from "./types";
 export { hintSentence, type Hint } from "./hints";
 export { overallOf, overallState, type Overall, type OverallInput } from "./overall";
 export { observe, type ObservationFacts } from "./observations";
+export { configRefusal, reachOf, type ReachFacts, type ReachRefusal } from "./reach";
 export { observationSentence, withSentence, type Observation } from "./observation-text";
 
 /** The five verdicts, in CHECK_IDS order. Pure: the same observation always gives the same results. */
@@ -24,7 +27,10 @@ export function judge(obs: ProbeObservation): CheckResult[] {
     error_taxonomy: (o) => ({ ...judgeErrorTaxonomy(o), code: refusalCode(o) }),
     auth_metadata: judgeAuthMetadata,
   };
-  return CHECK_IDS.map((id) => withHint(obs, byId[id](obs)));
+  return withReach(
+    obs,
+    CHECK_IDS.map((id) => withHint(obs, byId[id](obs))),
+  );
 }
 
 /** Adds the hint the verdict's evidence matches (architecture.md §2.8), and the exchanges it rests on. */
@@ -53,6 +59,8 @@ export interface ProbeReport {
   era: Era;
   protocolVersion: string | null;
   checks: Record<CheckId, { state: CheckState; reason: string; hint?: string }>;
+  /** architecture.md §2.10: which kinds of client can connect; a fact beside the checks. */
+  clients: ClientsReport;
   exchanges: Exchange[];
   /** The TLS certificate of an https server, as presented (architecture.md §2.8). */
   certificate?: CertificateFacts;
@@ -78,6 +86,7 @@ export function buildReport(obs: ProbeObservation, results: readonly CheckResult
     era: obs.era,
     protocolVersion: agreedRevision(obs),
     checks,
+    clients: clientsReport(judgeClients(obs)),
     exchanges: obs.exchanges,
     ...(obs.certificate ? { certificate: obs.certificate } : {}),
     observations: observationsOf(obs).map(withSentence),

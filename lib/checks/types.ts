@@ -15,7 +15,9 @@ export type Hint =
   | { code: "connection_refused"; host: string }
   | { code: "name_not_found"; host: string }
   | { code: "not_acceptable"; accept: string }
-  | { code: "unsupported_media_type"; contentType: string };
+  | { code: "unsupported_media_type"; contentType: string }
+  /** architecture.md §2.6 (0.15.0): refused without the listed headers in a shape a client cannot act on. */
+  | { code: "unreadable_refusal"; headers: string[]; status: number };
 
 /** The facts of a hint, without its code: what is stored beside `hint_code`. */
 export type HintFacts = Omit<Hint, "code">;
@@ -29,7 +31,8 @@ export interface CheckResult {
   evidence: number[];
   /** error_taxonomy only: how the server answered the reserved-tool call. */
   code?: RefusalCode;
-  /** architecture.md §2.8: the known misconfiguration the evidence matched, for Failed and Observed risk only. */
+  /** architecture.md §2.8: the known misconfiguration the evidence matched, for Failed and Observed risk only, and for a
+   * refusal without the listed headers that a client cannot act on (§2.6, 0.15.0). */
   hint?: Hint;
   /** Not checked only: which kind of "not checked" the judge decided on (the index names it). */
   notCheckedCause?: NotCheckedCause;

@@ -81,6 +81,10 @@ export function renderHuman(report: ProbeReport, transport: Transport): string {
     lines.push(`  ${pad(CHECK_LABELS.en[id], 18)}${pad(STATE_LABELS.en[c.state], 15)}${c.reason}`);
     if (c.hint) lines.push(`  ${pad("", 33)}What to change: ${c.hint}`);
   }
+  // architecture.md §2.10: one line per kind of client, beside the checks.
+  lines.push("", "Clients:");
+  lines.push(`  ${pad("initialize first", 18)}${pad(report.clients.initializeFirst.state, 15)}${report.clients.initializeFirst.reason}`);
+  lines.push(`  ${pad("discover first", 18)}${pad(report.clients.discoverFirst.state, 15)}${report.clients.discoverFirst.reason}`);
   const cert = report.certificate;
   if (cert) {
     const state = cert.rejected ? `not accepted (${cert.rejected})` : "accepted";

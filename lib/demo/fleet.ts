@@ -2,7 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { entry, startFixtureRegistry, type FixtureEntry, type FixtureRegistry } from "./loopback-registry";
 import { CHANGING_ABOUT, CHANGING_SERVER, changingTools } from "./changing";
-import { createBehaviourHandler, createZooHandler, ZOO_EXPECTATIONS, ZOO_SECOND_HOST, type ZooRequestHandler } from "./zoo";
+import { createBehaviourHandler, createZooHandler, ZOO_EXPECTATIONS, ZOO_SECOND_HOST, zooRemote, type ZooRequestHandler } from "./zoo";
 
 // The demo fleet is the zoo served for real: the same behaviours the probe is tested against,
 // mounted by path on loopback listeners, listed by a loopback registry.
@@ -115,7 +115,7 @@ export async function startDemoFleet(): Promise<RunningFleet> {
       const exp = ZOO_EXPECTATIONS[name]!;
       const sse = exp.transport === "sse";
       const origin = exp.optOut === "server" ? robotsOrigin : originOf(name);
-      const remote = { type: sse ? "sse" : "streamable-http", url: `${origin}/${name}${sse ? "/sse" : "/mcp"}` };
+      const remote = zooRemote(name, `${origin}/${name}${sse ? "/sse" : "/mcp"}`);
       return entry(`${DEMO_NAMESPACE}/${name}`, [remote], { title: name.replace(/-/g, " "), description: exp.about });
     });
     entries.push(
@@ -135,7 +135,7 @@ export async function startDemoFleet(): Promise<RunningFleet> {
             headers: [{ name: "Authorization", isRequired: true, isSecret: true, description: "Bearer token" }],
           },
         ],
-        { description: "Listed with a required secret Authorization header, so anonymous probing is not meaningful." },
+        { description: "Listed with a required secret Authorization header: probed without it, and it answers with a credential gate." },
       ),
       entry(
         `${DEMO_NAMESPACE}/several-remotes`,

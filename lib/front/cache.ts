@@ -145,15 +145,15 @@ const within = <T>(p: Promise<T>, ms: number): Promise<T | "late"> =>
     void p.then((v) => (clearTimeout(timer), resolve(v)));
   });
 
-export function createFrontCache(o: FrontCacheOptions): FrontCache {
-  const now = o.now ?? Date.now;
-  const entries = createByteLru<Entry>(o.maxBytes);
+export function createFrontCache(options: FrontCacheOptions): FrontCache {
+  const now = options.now ?? Date.now;
+  const entries = createByteLru<Entry>(options.maxBytes);
   const fills = new Map<string, Promise<Filled>>();
 
   /** Never rejects: whatever went wrong is a failure its waiters answer for. */
   async function fill(route: CachedRequest): Promise<Filled> {
     try {
-      const answer = await o.render(route.render);
+      const answer = await options.render(route.render);
       const entry = await toEntry(route.version, answer, now());
       if (!entry) return { answer };
       entries.set(route.key, entry, entryBytes(route.key, entry));
@@ -185,7 +185,7 @@ export function createFrontCache(o: FrontCacheOptions): FrontCache {
       send(held, req, res, "stale-if-error");
       return "stale-if-error";
     }
-    frontError(res, failure, o.retryAfterS());
+    frontError(res, failure, options.retryAfterS());
     return failure;
   }
 
@@ -205,11 +205,11 @@ export function createFrontCache(o: FrontCacheOptions): FrontCache {
       const held = entries.get(key);
       const running = fills.get(key);
       if (running) {
-        if (held && now() - held.confirmedAt <= o.staleMs) {
+        if (held && now() - held.confirmedAt <= options.staleMs) {
           send(held, req, res, "stale");
           return "stale";
         }
-        return finish(await within(running, o.waitMs), held, req, res, false);
+        return finish(await within(running, options.waitMs), held, req, res, false);
       }
       const started = fill(route);
       fills.set(key, started);

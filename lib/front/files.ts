@@ -17,13 +17,13 @@ export interface FileServer {
 
 const one = (h: string | string[] | undefined) => (Array.isArray(h) ? h.join(", ") : h);
 
-export function createFileServer(o: { dir: string; maxBytes: number }): FileServer {
-  const held = createByteLru<Buffer>(o.maxBytes);
+export function createFileServer(options: { dir: string; maxBytes: number }): FileServer {
+  const held = createByteLru<Buffer>(options.maxBytes);
   const bytesOf = (file: string, etag: string, size: number): Buffer | undefined => {
     const key = `${file}\n${etag}`;
     const kept = held.get(key);
     if (kept) return kept;
-    if (size > o.maxBytes / 4) return undefined;
+    if (size > options.maxBytes / 4) return undefined;
     const bytes = fs.readFileSync(file);
     // The file changed between the stat and the read: answer from the stream, which reads what the stat saw.
     if (bytes.length !== size) return undefined;
@@ -34,7 +34,7 @@ export function createFileServer(o: { dir: string; maxBytes: number }): FileServ
     serve(req, res, name) {
       const day = serversFileDay(name);
       if (day === null || day === "malformed") return false;
-      const file = path.join(o.dir, name);
+      const file = path.join(options.dir, name);
       const stat = fs.statSync(file, { throwIfNoEntry: false });
       if (!stat?.isFile()) return false;
       const a = fileAnswer(

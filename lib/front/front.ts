@@ -77,8 +77,8 @@ function readBody(req: IncomingMessage, max: number): Promise<Buffer | undefined
 }
 
 /** The front's HTTP server, not yet listening: the route table, the cache, the render limits, the hop. */
-export function createFront(o: FrontParts): FrontServer {
-  const { limits, renderer } = o;
+export function createFront(options: FrontParts): FrontServer {
+  const { limits, renderer } = options;
   const gate = createRenderGate({ max: limits.maxRenders, queue: limits.renderQueue });
 
   /**
@@ -118,17 +118,17 @@ export function createFront(o: FrontParts): FrontServer {
     waitMs: limits.headersTimeoutMs,
     render,
     retryAfterS: () => renderer.retryAfterS(),
-    now: o.now,
+    now: options.now,
   });
   const stats = createFrontStats({ renders: () => gate, cache: () => ({ entries: cache.size, bytes: cache.bytes }) });
-  const metrics = o.metricsToken
-    ? createFrontMetrics({ token: o.metricsToken, stats: () => stats.snapshot(), renderer: () => renderer.upstream() })
+  const metrics = options.metricsToken
+    ? createFrontMetrics({ token: options.metricsToken, stats: () => stats.snapshot(), renderer: () => renderer.upstream() })
     : null;
 
   function health(res: ServerResponse): void {
     let facts: object;
     try {
-      facts = o.healthFacts();
+      facts = options.healthFacts();
     } catch (e) {
       facts = { error: (e as Error).message };
     }
@@ -157,7 +157,7 @@ export function createFront(o: FrontParts): FrontServer {
 
   /** A fault of the front's own while answering: logged with its stack, answered as a failed render. */
   function crashed(req: IncomingMessage, res: ServerResponse, e: unknown): void {
-    o.log(`[site] ${req.method} ${req.url}: ${(e as Error).stack ?? String(e)}`);
+    options.log(`[site] ${req.method} ${req.url}: ${(e as Error).stack ?? String(e)}`);
     refuse(res, "renderer_failed");
   }
 
@@ -179,7 +179,7 @@ export function createFront(o: FrontParts): FrontServer {
     if (!req.url?.startsWith("/")) return refuse(res, "bad_request");
     let route: FrontRoute;
     try {
-      route = o.route(req);
+      route = options.route(req);
     } catch {
       route = { kind: "pass" }; // a failed version read leaves the answer to the renderer, which reports it
     }
@@ -191,7 +191,7 @@ export function createFront(o: FrontParts): FrontServer {
       route = { kind: "pass" };
     }
     if (route.kind === "file") {
-      if (o.files?.serve(req, res, route.name)) return stats.answered("file");
+      if (options.files?.serve(req, res, route.name)) return stats.answered("file");
       route = { kind: "pass" }; // a malformed or missing day: the renderer words the 400 or the 404
     }
     if (route.kind === "cached" && limits.cacheBytes > 0 && cache.hit(req, res, route)) return stats.answered("hit");
@@ -247,16 +247,16 @@ export interface Front {
 }
 
 /** `npm start`: the supervised renderer, and the front listening once the renderer first accepts. */
-export async function startFront(o: FrontOptions): Promise<Front> {
-  const { db } = o;
+export async function startFront(options: FrontOptions): Promise<Front> {
+  const { db } = options;
   let stats: FrontStats | undefined;
   const renderer = superviseRenderer({
-    cwd: o.cwd,
-    env: o.env,
-    restartMinMs: o.limits.restartMinMs,
-    restartMaxMs: o.limits.restartMaxMs,
-    startTimeoutMs: o.limits.startTimeoutMs,
-    log: o.log,
+    cwd: options.cwd,
+    env: options.env,
+    restartMinMs: options.limits.restartMinMs,
+    restartMaxMs: options.limits.restartMaxMs,
+    startTimeoutMs: options.limits.startTimeoutMs,
+    log: options.log,
     onRestart: () => stats?.rendererRestarted(),
     // A round the renderer was running died with it: its lock is released now, not after the heartbeat goes stale.
     onExit: (pid, how) => {
@@ -267,34 +267,36 @@ export async function startFront(o: FrontOptions): Promise<Front> {
           now: new Date(),
           reason: `the renderer (pid ${pid}) that ran it exited (${how})`,
         });
-        if (round !== null) o.log(`[site] round ${round} abandoned: its renderer exited; the round lock is free`);
+        if (round !== null) options.log(`[site] round ${round} abandoned: its renderer exited; the round lock is free`);
       } catch (e) {
-        o.log(`[site] could not release the round lock of pid ${pid}: ${(e as Error).message}`);
+        options.log(`[site] could not release the round lock of pid ${pid}: ${(e as Error).message}`);
       }
     },
   });
   // The listed-server count scans the servers table: counted once per site data version, not per poll.
   let counted: { version: string; servers: number } | null = null;
   const front = createFront({
-    limits: o.limits,
-    route: (req) => frontRoute(req, { db, publicBaseUrl: o.publicBaseUrl }),
+    limits: options.limits,
+    route: (req) => frontRoute(req, { db, publicBaseUrl: options.publicBaseUrl }),
     renderer,
-    metricsToken: o.metricsToken,
+    metricsToken: options.metricsToken,
     // The day files are held beside, not inside, the page cache, in at most 32 MiB of their own.
-    files: o.openDataDir ? createFileServer({ dir: o.openDataDir, maxBytes: Math.min(o.limits.cacheBytes, 32 * 2 ** 20) }) : undefined,
+    files: options.openDataDir
+      ? createFileServer({ dir: options.openDataDir, maxBytes: Math.min(options.limits.cacheBytes, 32 * 2 ** 20) })
+      : undefined,
     healthFacts: () => {
       const version = siteDataVersion(db);
       if (counted?.version !== version) counted = { version, servers: countServers(db).inRegistry };
       return healthFacts(db, counted.servers);
     },
-    log: o.log,
+    log: options.log,
   });
   stats = front.stats;
   const { server } = front;
   await renderer.ready;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(o.port, o.host, resolve);
+    server.listen(options.port, options.host, resolve);
   });
   return {
     port: (server.address() as AddressInfo).port,

@@ -11,7 +11,7 @@ export interface RenderGate {
   readonly queued: number;
 }
 
-export function createRenderGate(o: { max: number; queue: number }): RenderGate {
+export function createRenderGate(options: { max: number; queue: number }): RenderGate {
   let running = 0;
   const waiting: { grant: (r: Release | null) => void }[] = [];
 
@@ -31,11 +31,11 @@ export function createRenderGate(o: { max: number; queue: number }): RenderGate 
 
   return {
     acquire(waitMs) {
-      if (running < o.max) {
+      if (running < options.max) {
         running++;
         return Promise.resolve(release());
       }
-      if (waiting.length >= o.queue) return Promise.resolve(null);
+      if (waiting.length >= options.queue) return Promise.resolve(null);
       return new Promise((resolve) => {
         const w = {
           grant: (r: Release | null) => {

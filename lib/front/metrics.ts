@@ -62,19 +62,22 @@ async function rendererFamilies(up: Upstream | null, token: string, timeoutMs: n
 }
 
 /** The front's /metrics handler: its scrape cache and pace are shared by every scrape it answers. */
-export function createFrontMetrics(o: FrontMetricsOptions): FrontMetrics {
+export function createFrontMetrics(options: FrontMetricsOptions): FrontMetrics {
   processRegistry("front");
   const cache = createScrapeCache(
     async () => {
-      const [own, renderer] = await Promise.all([processFamilies("front"), rendererFamilies(o.renderer(), o.token, o.timeoutMs ?? 5_000)]);
-      const text = Buffer.from(await exposition([own, frontFamilies(o.stats(), renderer !== null), renderer ?? []]));
+      const [own, renderer] = await Promise.all([
+        processFamilies("front"),
+        rendererFamilies(options.renderer(), options.token, options.timeoutMs ?? 5_000),
+      ]);
+      const text = Buffer.from(await exposition([own, frontFamilies(options.stats(), renderer !== null), renderer ?? []]));
       return { text, gzipped: await gzipAsync(text) };
     },
     { maxAgeMs: SCRAPE_LIMITS.maxAgeMs },
   );
   const pace = createScrapePace(SCRAPE_LIMITS);
   return async (req, res) => {
-    const refused = await refuseScrape({ method: req.method, authorization: req.headers.authorization, token: o.token, pace });
+    const refused = await refuseScrape({ method: req.method, authorization: req.headers.authorization, token: options.token, pace });
     if (refused) {
       res.writeHead(refused.status, refused.headers).end(refused.body);
       return;

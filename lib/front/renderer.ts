@@ -85,14 +85,14 @@ function accepting(port: number): Promise<boolean> {
 
 /** The wait before the next start: the shortest after a first exit, doubling up to the longest while
  * renderers keep exiting, the shortest again once one stayed up as long as the longest wait. */
-export function nextBackoff(previousMs: number, upForMs: number, o: { restartMinMs: number; restartMaxMs: number }): number {
-  if (previousMs === 0 || upForMs >= o.restartMaxMs) return o.restartMinMs;
-  return Math.min(o.restartMaxMs, previousMs * 2);
+export function nextBackoff(previousMs: number, upForMs: number, options: { restartMinMs: number; restartMaxMs: number }): number {
+  if (previousMs === 0 || upForMs >= options.restartMaxMs) return options.restartMinMs;
+  return Math.min(options.restartMaxMs, previousMs * 2);
 }
 
-export function superviseRenderer(o: RendererOptions): Renderer {
-  const nextBin = path.join(o.cwd, "node_modules", "next", "dist", "bin", "next");
-  const out = o.out ?? ((line: string) => process.stdout.write(`${line}\n`));
+export function superviseRenderer(options: RendererOptions): Renderer {
+  const nextBin = path.join(options.cwd, "node_modules", "next", "dist", "bin", "next");
+  const out = options.out ?? ((line: string) => process.stdout.write(`${line}\n`));
 
   let state: RendererState = "starting";
   let since = Date.now();
@@ -118,7 +118,7 @@ export function superviseRenderer(o: RendererOptions): Renderer {
   /** Starts a renderer; one that cannot even be spawned counts as one that exited at once. */
   function start(): void {
     launch().catch((e: unknown) => {
-      o.log(`[site] the renderer could not be started: ${(e as Error).message}`);
+      options.log(`[site] the renderer could not be started: ${(e as Error).message}`);
       const proc = child;
       if (proc) proc.kill("SIGKILL");
       else if (everUp) exited(null, "spawn failed");
@@ -135,8 +135,8 @@ export function superviseRenderer(o: RendererOptions): Renderer {
     // A session of its own: where the kernel groups CPU time by session (autogroup), the renderer's renders
     // then never count against the front's share. It ends when the front does (instrumentation.ts).
     const proc = spawn(process.execPath, args, {
-      cwd: o.cwd,
-      env: { ...o.env, NODE_ENV: "production", [RENDERER_PARENT_ENV]: String(process.pid) },
+      cwd: options.cwd,
+      env: { ...options.env, NODE_ENV: "production", [RENDERER_PARENT_ENV]: String(process.pid) },
       stdio: ["ignore", "pipe", "inherit"],
       detached: true,
     });
@@ -149,23 +149,23 @@ export function superviseRenderer(o: RendererOptions): Renderer {
       pending = lines.pop()!;
       for (const line of lines) if (!/^\s*- (Local|Network):/.test(line)) out(line);
     });
-    proc.once("error", (e) => o.log(`[site] the renderer could not be started: ${e.message}`));
+    proc.once("error", (e) => options.log(`[site] the renderer could not be started: ${e.message}`));
     proc.once("exit", (code, signal) => exited(proc, code === null ? String(signal) : `exit ${code}`));
-    const deadline = Date.now() + o.startTimeoutMs;
+    const deadline = Date.now() + options.startTimeoutMs;
     while (child === proc && proc.exitCode === null && proc.signalCode === null) {
       if (await accepting(port)) {
         if (child !== proc || state === "stopped") return;
-        if (!renice(proc.pid!, RENDERER_NICENESS)) o.log(`[site] could not lower the renderer's priority: it runs at the front's`);
+        if (!renice(proc.pid!, RENDERER_NICENESS)) options.log(`[site] could not lower the renderer's priority: it runs at the front's`);
         upstream = createUpstream({ host: "127.0.0.1", port });
         upAt = Date.now();
         enter("up");
-        if (everUp) o.log(`[site] the renderer is back (pid ${proc.pid}, restart ${restarts})`);
+        if (everUp) options.log(`[site] the renderer is back (pid ${proc.pid}, restart ${restarts})`);
         everUp = true;
         readyResolve();
         return;
       }
       if (Date.now() > deadline) {
-        o.log(`[site] the renderer did not listen within ${Math.round(o.startTimeoutMs / 1000)} s; killing it`);
+        options.log(`[site] the renderer did not listen within ${Math.round(options.startTimeoutMs / 1000)} s; killing it`);
         proc.kill("SIGKILL");
         return;
       }
@@ -190,15 +190,15 @@ export function superviseRenderer(o: RendererOptions): Renderer {
       readyReject(new Error(`next start exited (${how}) before it listened`));
       return;
     }
-    if (proc?.pid) o.onExit?.(proc.pid, how);
-    backoffMs = nextBackoff(backoffMs, upAt ? Date.now() - upAt : 0, o);
+    if (proc?.pid) options.onExit?.(proc.pid, how);
+    backoffMs = nextBackoff(backoffMs, upAt ? Date.now() - upAt : 0, options);
     upAt = 0;
     nextStartAt = Date.now() + backoffMs;
     enter("restarting");
-    o.log(`[site] the renderer (pid ${proc?.pid ?? "none"}) exited (${how}); starting it again in ${backoffMs / 1000} s`);
+    options.log(`[site] the renderer (pid ${proc?.pid ?? "none"}) exited (${how}); starting it again in ${backoffMs / 1000} s`);
     restartTimer = setTimeout(() => {
       restarts++;
-      o.onRestart?.();
+      options.onRestart?.();
       start();
     }, backoffMs);
   }

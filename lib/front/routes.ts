@@ -6,6 +6,7 @@ import { originFrom } from "../site/origin";
 import { badgePath, cardPath, nameFromSegments, serverJsonPath, serverPath, shieldsEndpointPath } from "../site/paths";
 import { canonicalIndexQuery, searchParamsOf } from "../site/query";
 import { parseReprobeFlash, reprobeFlashQuery } from "../site/reprobe-form";
+import { parseSubscribeFlash } from "../site/notify-text";
 import { badgeVersion, cardVersion, indexVersion, serverPageVersion, siteDataVersion } from "../store/versions";
 
 // The route table of the front: which requests it answers from memory, under which key and data version,
@@ -125,7 +126,10 @@ export function frontRoute(req: Req, ctx: RouteContext, now = new Date()): Front
     }
     const name = nameUnder(pathname, at("/servers/"), (n) => at(serverPath(n)));
     if (name !== null) {
-      const flash = reprobeFlashQuery(parseReprobeFlash(searchParamsOf(searchParams)));
+      const subscribed = parseSubscribeFlash(searchParams.get("subscribe") ?? undefined);
+      const flash = [reprobeFlashQuery(parseReprobeFlash(searchParamsOf(searchParams))), subscribed ? `subscribe=${subscribed}` : ""]
+        .filter(Boolean)
+        .join("&");
       return page(req, ctx, [`${lang}:page`, name, flash], serverPageVersion(ctx.db, name, now), at(serverPath(name)), searchParams);
     }
   }

@@ -85,15 +85,15 @@ function sealed(response: Response): Response {
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }
 
-export function createMcpEndpoint(o: McpEndpointOptions): (request: Request) => Promise<Response> {
-  const limiter = o.limiter ?? new RateLimiter();
-  const now = o.now ?? (() => new Date());
+export function createMcpEndpoint(options: McpEndpointOptions): (request: Request) => Promise<Response> {
+  const limiter = options.limiter ?? new RateLimiter();
+  const now = options.now ?? (() => new Date());
   const handler = createMcpHandler(
     (ctx) => {
-      const origin = originFrom(ctx.requestInfo?.headers ?? new Headers(), o.publicBaseUrl);
-      return buildMcpServer(() => ({ db: o.db, origin, now: now() }));
+      const origin = originFrom(ctx.requestInfo?.headers ?? new Headers(), options.publicBaseUrl);
+      return buildMcpServer(() => ({ db: options.db, origin, now: now() }));
     },
-    { legacy: "stateless", maxRequestBodySize: MAX_BODY_BYTES, onerror: o.onerror },
+    { legacy: "stateless", maxRequestBodySize: MAX_BODY_BYTES, onerror: options.onerror },
   );
   return async (request) => {
     const verdict = limiter.take(rateKey(clientAddress(request.headers)), now().getTime());

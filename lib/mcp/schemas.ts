@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { CHECK_IDS, CHECK_STATES, OBSERVATION_CODES, type CheckId } from "../vocabulary/checks";
 import { TOOL_CHANGE_KINDS } from "../vocabulary/store";
+import { DISCOVER_FIRST_STATES, INITIALIZE_FIRST_STATES } from "../vocabulary/clients";
 
 // Input and output schemas of the three tools (architecture.md §4). Inputs are strict: an unknown property, a wrong type
 // or an overlong string is a tool error naming the field; a page size over its cap is clamped and said so.
@@ -127,6 +128,14 @@ export const serverStatusOutput = z.object({
       "Uptime over 24 hours, 7, 30 and 90 whole UTC days (architecture.md §4); a window's ratio is null when no probe reached the server",
     ),
   observations: z.array(observation).describe("Facts about the tool definitions of the latest complete read (architecture.md §2.9)"),
+  clients: z
+    .object({
+      initializeFirst: z.object({ state: z.enum(INITIALIZE_FIRST_STATES), reason: z.string() }),
+      discoverFirst: z.object({ state: z.enum(DISCOVER_FIRST_STATES), reason: z.string() }),
+    })
+    .describe(
+      "Which clients can connect (architecture.md §2.10): those that send initialize first (the TypeScript SDK by default, the MCP Inspector, 2025-era clients) and those that send server/discover first",
+    ),
 });
 
 const serverRow = z.object({

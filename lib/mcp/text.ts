@@ -51,6 +51,13 @@ export function serverStatusText(s: ServerStatus): string {
       ? `Uptime: 24 h ${percent(u.last24h.ratio)}, 7 days ${percent(u.last7d.ratio)}, 30 days ${percent(u.last30d.ratio)}, 90 days ${percent(u.last90d.ratio)}.`
       : "Uptime: not available from this site yet.",
   );
+  // architecture.md §2.10: one line per kind of client.
+  lines.push(
+    `Initialize-first clients (TypeScript SDK by default, MCP Inspector, 2025-era): ${s.clients.initializeFirst.state}. ${s.clients.initializeFirst.reason}`,
+  );
+  lines.push(
+    `Discover-first clients (Python SDK v2, C# SDK 2, Go SDK 1.7): ${s.clients.discoverFirst.state}. ${s.clients.discoverFirst.reason}`,
+  );
   // architecture.md §2.9: facts about the definitions, said as facts; they changed none of the states above.
   if (s.observations.length) {
     lines.push(`Observations on the tool definitions (facts, not verdicts; they change no state): ${s.observations.length}.`);

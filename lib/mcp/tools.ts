@@ -82,6 +82,7 @@ export function getServerStatus(ctx: ToolContext, input: z.output<typeof getServ
       lastCompleteReadAt: d.lastSuccessAt,
       nextDueAt: d.nextDueAt,
       uptime: serverUptime(ctx.db, d.name, ctx.now),
+      clients: d.clients,
       observations: latestObservationsByName(ctx.db, d.name).map((o) => ({
         code: o.code,
         ...(o.tool !== undefined ? { tool: o.tool } : {}),

@@ -19,17 +19,17 @@ const text = (status: number, body: string, extra: Record<string, string> = {}):
 export const METRICS_PATH = "/metrics";
 
 /** The refusal for a scrape, or null when it may be answered (after waiting its turn). */
-export async function refuseScrape(o: {
+export async function refuseScrape(options: {
   method: string | undefined;
   authorization: string | null | undefined;
   token: string;
   pace: ScrapePace;
 }): Promise<PlainAnswer | null> {
-  if (o.method !== "GET" && o.method !== "HEAD") return text(405, "Use GET.", { allow: "GET, HEAD" });
-  if (!bearerMatches(o.authorization, o.token)) {
+  if (options.method !== "GET" && options.method !== "HEAD") return text(405, "Use GET.", { allow: "GET, HEAD" });
+  if (!bearerMatches(options.authorization, options.token)) {
     return text(401, "Send Authorization: Bearer <METRICS_TOKEN>.", { "www-authenticate": 'Bearer realm="mcp-status metrics"' });
   }
-  if (!(await o.pace.enter())) return text(503, "Too many scrapes are waiting; try again in a second.", { "retry-after": "1" });
+  if (!(await options.pace.enter())) return text(503, "Too many scrapes are waiting; try again in a second.", { "retry-after": "1" });
   return null;
 }
 

@@ -36,6 +36,11 @@ export const METRICS = {
     type: "counter",
     help: "Requests of the probe, by outcome: the answer's status class, network (no answer, the network failed) or no_answer.",
   },
+  notificationDeliveries: {
+    name: "mcp_status_notification_deliveries_total",
+    type: "counter",
+    help: "Tries to deliver subscribers' messages, by channel (email, webhook) and outcome: delivered, retry (tried again later), failed (given up), refused (the address policy refused the webhook).",
+  },
   coverageToday: {
     name: "mcp_status_coverage_servers_read_today",
     type: "gauge",
@@ -50,6 +55,16 @@ export const METRICS = {
     name: "mcp_status_alerts_open",
     type: "gauge",
     help: "Open alerts, by kind.",
+  },
+  regionUp: {
+    name: "mcp_status_region_up",
+    type: "gauge",
+    help: "1 while a probing region is up, 0 while it is down (region_down open), by region; absent without regions.",
+  },
+  regionHostShare: {
+    name: "mcp_status_region_host_share",
+    type: "gauge",
+    help: "Share of a region's latest distinct hosts that failed at the network level, by region; absent before its first answer.",
   },
   checkStates: {
     name: "mcp_status_check_state_servers",

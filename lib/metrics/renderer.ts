@@ -11,22 +11,26 @@ import { storedFamilies } from "./stored";
 const plain = (a: PlainAnswer) => new Response(a.body, { status: a.status, headers: a.headers });
 
 /** The handler for one process: its cache and pace are shared by every scrape it answers. */
-export function createRendererMetrics(o: { token: string | undefined; db: Db; now?: () => Date }): (request: Request) => Promise<Response> {
-  if (o.token) processRegistry("renderer");
+export function createRendererMetrics(options: {
+  token: string | undefined;
+  db: Db;
+  now?: () => Date;
+}): (request: Request) => Promise<Response> {
+  if (options.token) processRegistry("renderer");
   const cache = createScrapeCache(
     async () => {
-      const families = [...(await processFamilies("renderer")), ...storedFamilies(o.db, o.now?.() ?? new Date())];
+      const families = [...(await processFamilies("renderer")), ...storedFamilies(options.db, options.now?.() ?? new Date())];
       return { text: await exposition([families]), json: JSON.stringify(families) };
     },
     { maxAgeMs: SCRAPE_LIMITS.maxAgeMs },
   );
   const pace = createScrapePace(SCRAPE_LIMITS);
   return async (request) => {
-    if (!o.token) return plain(METRICS_OFF);
+    if (!options.token) return plain(METRICS_OFF);
     const refused = await refuseScrape({
       method: request.method,
       authorization: request.headers.get("authorization"),
-      token: o.token,
+      token: options.token,
       pace,
     });
     if (refused) return plain(refused);

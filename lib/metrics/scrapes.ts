@@ -3,13 +3,13 @@
 // the CPU that page answers need.
 
 /** Answers computed at most once per `maxAgeMs`; scrapes that arrive while one is computed share it. */
-export function createScrapeCache<T>(compute: () => Promise<T>, o: { maxAgeMs: number; now?: () => number }): { get(): Promise<T> } {
-  const now = o.now ?? Date.now;
+export function createScrapeCache<T>(compute: () => Promise<T>, options: { maxAgeMs: number; now?: () => number }): { get(): Promise<T> } {
+  const now = options.now ?? Date.now;
   let held: { value: T; at: number } | undefined;
   let computing: Promise<T> | undefined;
   return {
     get() {
-      if (held && now() - held.at < o.maxAgeMs) return Promise.resolve(held.value);
+      if (held && now() - held.at < options.maxAgeMs) return Promise.resolve(held.value);
       computing ??= compute()
         .then((value) => {
           held = { value, at: now() };
@@ -28,14 +28,14 @@ export interface ScrapePace {
 }
 
 /** At most `perSecond` answers a second, in arrival order; past `maxWaiting` queued scrapes, refuse. */
-export function createScrapePace(o: { perSecond: number; maxWaiting: number; now?: () => number }): ScrapePace {
-  const now = o.now ?? Date.now;
-  const gapMs = 1000 / o.perSecond;
+export function createScrapePace(options: { perSecond: number; maxWaiting: number; now?: () => number }): ScrapePace {
+  const now = options.now ?? Date.now;
+  const gapMs = 1000 / options.perSecond;
   let nextAt = 0;
   let waiting = 0;
   return {
     async enter() {
-      if (waiting >= o.maxWaiting) return false;
+      if (waiting >= options.maxWaiting) return false;
       const t = now();
       const at = Math.max(t, nextAt);
       nextAt = at + gapMs;

@@ -6,6 +6,7 @@ import { RUN_KINDS } from "../rounds/persist";
 import { eventCounts, ROUND_DURATION_BUCKETS_SECONDS, type EventCount } from "../store/counters";
 import { summaryCounts } from "../store/servers/counts";
 import { ALERT_KINDS, CROSS_READ_OUTCOMES, PROBE_REQUEST_OUTCOMES, type EventCounter } from "../vocabulary/store";
+import { DELIVERY_OUTCOMES, NOTIFICATION_CHANNELS } from "../vocabulary/notifications";
 import { family, histogramSamples, labelled, METRICS, type Family } from "./families";
 
 // What the database says, read at scrape time, so whichever process answers a scrape gives the same figures:
@@ -35,9 +36,26 @@ export function storedFamilies(db: Db, now: Date): Family[] {
     ),
     family(METRICS.serversProbed, labelled("kind", of("servers_probed"), RUN_KINDS)),
     family(METRICS.probeRequests, labelled("outcome", of("probe_requests"), PROBE_REQUEST_OUTCOMES)),
+    family(
+      METRICS.notificationDeliveries,
+      NOTIFICATION_CHANNELS.flatMap((channel) =>
+        DELIVERY_OUTCOMES.map((outcome) => ({
+          value: of("notification_deliveries").find(([label]) => label === `${channel}:${outcome}`)?.[1] ?? 0,
+          labels: { channel, outcome },
+        })),
+      ),
+    ),
     family(METRICS.coverageToday, [{ value: status.coverage.today, labels: {} }]),
     family(METRICS.coverageMedian, status.coverage.median7d === null ? [] : [{ value: status.coverage.median7d, labels: {} }]),
     family(METRICS.alertsOpen, labelled("kind", alertsByKind, ALERT_KINDS)),
+    family(
+      METRICS.regionUp,
+      status.regions.map((r) => ({ value: r.up ? 1 : 0, labels: { region: r.id } })),
+    ),
+    family(
+      METRICS.regionHostShare,
+      status.regions.flatMap((r) => (r.hostShare === null ? [] : [{ value: r.hostShare, labels: { region: r.id } }])),
+    ),
     family(
       METRICS.checkStates,
       CHECK_IDS.flatMap((check) => CHECK_STATES.map((state) => ({ value: summary.byCheck[check][state], labels: { check, state } }))),

@@ -150,7 +150,7 @@ function judgeInitialize(
   return { ok: false, outcome: { kind: "failed", cause: detail, ...fb, seq: a.seq, seqs } };
 }
 
-const initializeParams = () => ({ protocolVersion: LEGACY_REVISIONS[0], capabilities: {}, clientInfo: { ...CLIENT_INFO } });
+export const initializeParams = () => ({ protocolVersion: LEGACY_REVISIONS[0], capabilities: {}, clientInfo: { ...CLIENT_INFO } });
 
 /** The one legacy fallback on Streamable HTTP: initialize, then notifications/initialized. */
 export async function legacyInitialize(

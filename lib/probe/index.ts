@@ -6,6 +6,7 @@ import { followAuthMetadata } from "./auth";
 import { callReservedTool } from "./call";
 import { ProbeContext } from "./context";
 import { discover, legacyInitialize, sseInitialize, sseOpenFailed } from "./handshake";
+import { needsInitializeFirstRead, readAsInitializeFirst } from "./initialize-first";
 import { StreamableChannel } from "./rpc";
 import { listsReservedName, readTools, type ReadToolsOptions, type RpcCaller } from "./tools";
 import type { HostGate } from "./host-gate";
@@ -16,6 +17,7 @@ import { HttpSession } from "./transport/http";
 import { LegacySseChannel } from "./transport/legacy-sse";
 import {
   DEFAULT_LIMITS,
+  type Blocked,
   type Exchange,
   type HandshakeOutcome,
   type ProbeLimits,
@@ -32,6 +34,7 @@ type Withheld = Extract<ToolCallOutcome, { kind: "withheld" }>;
 export { createAddressPolicy, type AddressPolicy, type AddressPolicyOptions } from "./address-policy";
 export { parseWwwAuthenticate } from "./www-authenticate";
 export { parseRetryAfter, type HostGate } from "./host-gate";
+export { answerFacts, exchangeFacts } from "./initialize-first";
 export type { TrustAnchors } from "./transport/certificates";
 export { SharedConnections } from "./transport/connections";
 export type { DnsLookup } from "./transport/dns";
@@ -279,6 +282,22 @@ function raceDeadline<T>(p: Promise<T>, signal: AbortSignal): Promise<T | "deadl
   ]);
 }
 
+/** The observation of a server that got no request at all on purpose (needs an address, an opt-out, an invalid URL):
+ * what a round records for it without calling the probe. */
+export function unprobedObservation(target: ProbeTarget, blocked: Blocked, at: Date): ProbeObservation {
+  const iso = at.toISOString();
+  return {
+    url: target.url,
+    transport: target.transport,
+    startedAt: iso,
+    finishedAt: iso,
+    blocked,
+    era: "unknown",
+    exchanges: [],
+    ...(target.configHeaders?.length ? { configHeaders: target.configHeaders } : {}),
+  };
+}
+
 /**
  * Probes one MCP server the way a careful client would and returns everything it saw. Never throws for
  * anything the server does: every behaviour becomes an outcome that lib/checks can judge.
@@ -295,6 +314,7 @@ export async function probeServer(target: ProbeTarget, opts: ProbeOptions): Prom
     finishedAt: startedAt,
     era: "unknown",
     exchanges,
+    ...(target.configHeaders?.length ? { configHeaders: target.configHeaders } : {}),
   };
   const done = (): ProbeObservation => {
     obs.finishedAt = now().toISOString();
@@ -354,8 +374,9 @@ export async function probeServer(target: ProbeTarget, opts: ProbeOptions): Prom
       else if (!source && ctx.brokenChallenges[0]) obs.authMetadata = { kind: "unparseable_challenge", broken: ctx.brokenChallenges[0] };
       else if (!source && !ctx.slowDown) obs.authMetadata = { kind: "no_challenge" };
       await endSession();
-      // After everything the checks rest on, so its answers change none of them (architecture.md §2.8).
+      // After everything the checks rest on, so its answers change none of them (architecture.md §2.8, §2.10).
       await checkOtherTransport(ctx, obs, url.toString());
+      if (needsInitializeFirstRead(obs) && !ctx.stopped) obs.initializeFirst = await readAsInitializeFirst(ctx, url.toString());
     }
   } catch (err) {
     // Our own bug, not server behaviour; keep the observation honest rather than throwing into a round.

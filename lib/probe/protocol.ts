@@ -1,7 +1,7 @@
 // Wire and suite facts the probe speaks: revisions, the reserved tool, the suite version. No display text here.
 
 /** The version of the check suite; every stored result carries the one that produced it. */
-export const SUITE_VERSION = "0.14.0";
+export const SUITE_VERSION = "0.15.0";
 
 export const MODERN_REVISION = "2026-07-28";
 export const LEGACY_REVISIONS = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"] as const;

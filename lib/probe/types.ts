@@ -299,6 +299,40 @@ export interface CertificateFacts {
   rejected?: string;
 }
 
+/** What one answer said, as facts a sentence can name (architecture.md §2.10): its HTTP status, the JSON-RPC error's code
+ * and message, or a short noun phrase for a body that is neither ("an HTML page", "an empty result"). */
+export interface AnswerFacts {
+  status?: number;
+  rpcCode?: number;
+  /** The JSON-RPC error's message, cut to 160 characters. */
+  message?: string;
+  /** What the body was when it carried no JSON-RPC error; absent when `rpcCode` says it. */
+  body?: string;
+}
+
+/** The requests an initialize-first client sends first, in order. */
+export const CLIENT_METHODS = ["initialize", "notifications/initialized", "tools/list"] as const;
+export type ClientMethod = (typeof CLIENT_METHODS)[number];
+
+/**
+ * architecture.md §2.10: after a modern handshake completed, the one legacy handshake an initialize-first client makes
+ * (`initialize`, `notifications/initialized`, the first tools/list page), as an exchange group of its own. It moves no
+ * check: the verdicts were decided before it.
+ */
+export interface InitializeFirstRead {
+  outcome:
+    | { kind: "read"; protocolVersion: string; tools: number; morePages: boolean }
+    /** A valid InitializeResult naming a revision the 2025-era clients do not speak. */
+    | { kind: "no_common_revision"; protocolVersion: string }
+    | { kind: "refused"; method: ClientMethod; answer: AnswerFacts }
+    | { kind: "credential_gate"; method: ClientMethod; status: number }
+    | { kind: "slow_down"; method: ClientMethod; status: number }
+    | { kind: "no_answer"; method: ClientMethod; cause: string }
+    | { kind: "deadline"; method: ClientMethod };
+  /** Every exchange of the group, the session's DELETE included when the server handed out a session. */
+  seqs: number[];
+}
+
 /** Everything the probe saw of one server: input to the pure judges in lib/checks. */
 export interface ProbeObservation {
   url: string;
@@ -327,11 +361,21 @@ export interface ProbeObservation {
    * listed as sse that speaks Streamable HTTP, or the reverse).
    */
   transportCheck?: { transport: Transport; answered: boolean; seqs: number[] };
+  /** architecture.md §2.10: the legacy handshake sent after a modern one, for initialize-first clients. */
+  initializeFirst?: InitializeFirstRead;
+  /** The target's `configHeaders`: the server was probed without these headers the registry lists (architecture.md §2.6). */
+  configHeaders?: string[];
 }
 
 export interface ProbeTarget {
   url: string;
   transport: Transport;
+  /**
+   * architecture.md §2.6 (0.15.0): names of the headers the registry lists as needed for this remote (marked required, or
+   * with a `{placeholder}` value). The probe never sends them, nor any value: they only name what was missing in the
+   * verdict's reason. Hostile input: kept as the registry client capped and quoted them.
+   */
+  configHeaders?: string[];
 }
 
 export interface ProbeLimits {

@@ -24,34 +24,34 @@ export interface RunningAgent {
   stop(): Promise<void>;
 }
 
-export function serveProbes(d: AgentDeps): RunningAgent {
-  const log = d.log ?? ((l: string) => console.log(l));
+export function serveProbes(deps: AgentDeps): RunningAgent {
+  const log = deps.log ?? ((l: string) => console.log(l));
   const running = new Set<Promise<void>>();
   let served = 0;
-  const sub: Subscription = d.nc.subscribe(probeSubject(d.region), {
-    queue: agentQueue(d.region),
+  const sub: Subscription = deps.nc.subscribe(probeSubject(deps.region), {
+    queue: agentQueue(deps.region),
     callback: (err, msg) => {
       if (err) {
-        log(`[agent] ${d.region}: subscription ended: ${err.message}`);
+        log(`[agent] ${deps.region}: subscription ended: ${err.message}`);
         return;
       }
       const decoded = decodeRequest(msg.data);
       if (!decoded.ok) {
-        log(`[agent] ${d.region}: request refused: ${decoded.problem}`);
+        log(`[agent] ${deps.region}: request refused: ${decoded.problem}`);
         return;
       }
       const req = decoded.request;
       const job = (async () => {
         const t0 = performance.now();
-        const observation = await d.probe(req);
+        const observation = await deps.probe(req);
         try {
-          msg.respond(encodeAnswer({ v: WIRE_VERSION, id: req.id, region: d.region, agent: d.agent, observation }));
+          msg.respond(encodeAnswer({ v: WIRE_VERSION, id: req.id, region: deps.region, agent: deps.agent, observation }));
           served++;
           log(
-            `[agent] ${d.region}: ${req.url} probed in ${Math.round(performance.now() - t0)} ms, ${observation.exchanges.length} requests`,
+            `[agent] ${deps.region}: ${req.url} probed in ${Math.round(performance.now() - t0)} ms, ${observation.exchanges.length} requests`,
           );
         } catch (e) {
-          log(`[agent] ${d.region}: answer for ${req.url} not sent: ${(e as Error).message}`);
+          log(`[agent] ${deps.region}: answer for ${req.url} not sent: ${(e as Error).message}`);
         }
       })();
       running.add(job);
@@ -65,7 +65,7 @@ export function serveProbes(d: AgentDeps): RunningAgent {
       // Unsubscribe first so the queue group hands new probes to the region's other agents.
       await sub.drain().catch(() => undefined);
       while (running.size > 0) await Promise.all([...running]);
-      await d.nc.drain().catch(() => undefined);
+      await deps.nc.drain().catch(() => undefined);
     },
   };
 }

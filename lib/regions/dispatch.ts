@@ -28,14 +28,14 @@ export interface DispatcherDeps {
   log?: (line: string) => void;
 }
 
-export function createDispatcher(d: DispatcherDeps): Dispatcher {
-  const log = d.log ?? ((l: string) => console.log(l));
+export function createDispatcher(deps: DispatcherDeps): Dispatcher {
+  const log = deps.log ?? ((l: string) => console.log(l));
   let nc: NatsConnection | null = null;
   let failed: string | null = null;
   let linked = false;
   let closed = false;
   let firstWait: Promise<void> | undefined;
-  d.connection.then(
+  deps.connection.then(
     (c) => {
       // A connection that arrives after close() is closed at once.
       if (closed) return void c.close().catch(() => undefined);
@@ -61,11 +61,11 @@ export function createDispatcher(d: DispatcherDeps): Dispatcher {
       // The first probes wait a little for a connection under way; once that wait ran out, the broker counts as down.
       if (!nc && !closed) {
         firstWait ??= Promise.race([
-          d.connection.then(
+          deps.connection.then(
             () => undefined,
             () => undefined,
           ),
-          new Promise<void>((r) => setTimeout(r, d.connectWaitMs ?? 5_000).unref()),
+          new Promise<void>((r) => setTimeout(r, deps.connectWaitMs ?? 5_000).unref()),
         ]);
         await firstWait;
       }

@@ -63,6 +63,11 @@ export interface RegionBook {
   othersThan(exclude: readonly string[], n: number): string[];
   /** Down regions whose budget of copies allows one now; the budget is spent by the call. */
   takeRecoveryCopies(): string[];
+  /** Regions that are down now: the recovery clock asks each of them again between rounds. */
+  down(): string[];
+  /** What another process stored about a region since this book last wrote it (a round of `npm run round`): the region's
+   * up or down and its last answer are taken over, without `changed`, since that process opened or resolved the alert. */
+  adopt(stored: readonly Pick<RegionState, "id" | "lastAnswerAt" | "down" | "downSince">[]): void;
   states(): RegionState[];
 }
 
@@ -97,10 +102,10 @@ export function nameHash(s: string): number {
   return h >>> 0;
 }
 
-export function createRegionBook(d: RegionBookDeps): RegionBook {
-  const o = { ...REGION_HEALTH, ...d.options };
+export function createRegionBook(deps: RegionBookDeps): RegionBook {
+  const o = { ...REGION_HEALTH, ...deps.options };
   const books = new Map<string, Book>(
-    d.regions.map((id) => [
+    deps.regions.map((id) => [
       id,
       {
         id,
@@ -116,7 +121,7 @@ export function createRegionBook(d: RegionBookDeps): RegionBook {
     ]),
   );
 
-  for (const s of d.stored ?? []) {
+  for (const s of deps.stored ?? []) {
     const b = books.get(s.id);
     if (!b) continue;
     b.lastAnswerMs = s.lastAnswerAt ? Date.parse(s.lastAnswerAt) : null;
@@ -143,9 +148,9 @@ export function createRegionBook(d: RegionBookDeps): RegionBook {
 
   const goDown = (b: Book, cause: DownCause) => {
     b.down = cause;
-    b.downSinceMs = d.now().getTime();
+    b.downSinceMs = deps.now().getTime();
     b.readsInARow = 0;
-    d.changed?.(state(b));
+    deps.changed?.(state(b));
   };
 
   const comeBack = (b: Book) => {
@@ -153,7 +158,7 @@ export function createRegionBook(d: RegionBookDeps): RegionBook {
     b.downSinceMs = null;
     b.recent.clear();
     b.readsInARow = 0;
-    d.changed?.(state(b));
+    deps.changed?.(state(b));
   };
 
   const upBooks = () => [...books.values()].filter((b) => b.down === null);
@@ -173,15 +178,15 @@ export function createRegionBook(d: RegionBookDeps): RegionBook {
   };
 
   const book: RegionBook = {
-    regions: d.regions,
+    regions: deps.regions,
     asked(region) {
       const b = books.get(region);
-      if (b && b.pendingSinceMs === null) b.pendingSinceMs = d.now().getTime();
+      if (b && b.pendingSinceMs === null) b.pendingSinceMs = deps.now().getTime();
     },
     answered(region, host, a) {
       const b = books.get(region);
       if (!b) return;
-      b.lastAnswerMs = d.now().getTime();
+      b.lastAnswerMs = deps.now().getTime();
       b.pendingSinceMs = null;
       if (host === null) return;
       const key = host.toLowerCase();
@@ -197,7 +202,7 @@ export function createRegionBook(d: RegionBookDeps): RegionBook {
       judgeShare(b);
     },
     tick() {
-      const nowMs = d.now().getTime();
+      const nowMs = deps.now().getTime();
       for (const b of books.values()) {
         if (b.down || b.pendingSinceMs === null) continue;
         if (nowMs - b.pendingSinceMs >= o.silenceMs) goDown(b, { kind: "silent", sinceMs: b.lastAnswerMs ?? b.pendingSinceMs });
@@ -211,7 +216,7 @@ export function createRegionBook(d: RegionBookDeps): RegionBook {
       return up[(nameHash(key) + round) % up.length]!;
     },
     othersThan(exclude, n) {
-      const all = d.regions;
+      const all = deps.regions;
       const start = exclude.length > 0 ? Math.max(0, all.indexOf(exclude[0]!)) : 0;
       const out: string[] = [];
       for (let i = 1; i <= all.length && out.length < n; i++) {
@@ -221,7 +226,7 @@ export function createRegionBook(d: RegionBookDeps): RegionBook {
       return out;
     },
     takeRecoveryCopies() {
-      const nowMs = d.now().getTime();
+      const nowMs = deps.now().getTime();
       const out: string[] = [];
       for (const b of books.values()) {
         if (!b.down) continue;
@@ -231,6 +236,25 @@ export function createRegionBook(d: RegionBookDeps): RegionBook {
         out.push(b.id);
       }
       return out;
+    },
+    down: () => [...books.values()].filter((b) => b.down !== null).map((b) => b.id),
+    adopt(stored) {
+      for (const s of stored) {
+        const b = books.get(s.id);
+        if (!b) continue;
+        const at = s.lastAnswerAt ? Date.parse(s.lastAnswerAt) : null;
+        if (at !== null && (b.lastAnswerMs === null || at > b.lastAnswerMs)) b.lastAnswerMs = at;
+        if (s.down && !b.down) {
+          b.down = s.down;
+          b.downSinceMs = s.downSince ? Date.parse(s.downSince) : deps.now().getTime();
+        } else if (!s.down && b.down) {
+          b.down = null;
+          b.downSinceMs = null;
+          b.recent.clear();
+        } else continue;
+        b.readsInARow = 0;
+        b.pendingSinceMs = null;
+      }
     },
     states: () => [...books.values()].map(state),
   };

@@ -26,20 +26,20 @@ export const agentUser = (region: string) => `agent-${region}`;
 
 const quote = (s: string) => JSON.stringify(s);
 
-export function natsServerConfig(o: NatsConfigInput): NatsConfigOutput {
-  for (const r of o.regions) if (!REGION_ID.test(r)) throw new Error(`${JSON.stringify(r)} is not a region id (${REGION_ID})`);
+export function natsServerConfig(options: NatsConfigInput): NatsConfigOutput {
+  for (const r of options.regions) if (!REGION_ID.test(r)) throw new Error(`${JSON.stringify(r)} is not a region id (${REGION_ID})`);
   const users: Record<string, string> = {};
-  const pw = (u: string) => (users[u] = o.passwords?.[u] ?? randomBytes(18).toString("base64url"));
+  const pw = (u: string) => (users[u] = options.passwords?.[u] ?? randomBytes(18).toString("base64url"));
   const lines = [
     "# mcp-status: NATS for probing from several regions (written by npm run nats-config).",
-    `listen: ${o.listen}`,
+    `listen: ${options.listen}`,
     `max_payload: ${MAX_ANSWER_BYTES}`,
-    ...(o.tls
+    ...(options.tls
       ? [
           "tls {",
-          `  cert_file: ${quote(o.tls.certFile)}`,
-          `  key_file: ${quote(o.tls.keyFile)}`,
-          ...(o.tls.caFile ? [`  ca_file: ${quote(o.tls.caFile)}`] : []),
+          `  cert_file: ${quote(options.tls.certFile)}`,
+          `  key_file: ${quote(options.tls.keyFile)}`,
+          ...(options.tls.caFile ? [`  ca_file: ${quote(options.tls.caFile)}`] : []),
           "}",
         ]
       : []),
@@ -47,7 +47,7 @@ export function natsServerConfig(o: NatsConfigInput): NatsConfigOutput {
     "  users = [",
     `    # The site: sends every region's probes and reads the answers on its inbox.`,
     `    { user: ${quote(SITE_USER)}, password: ${quote(pw(SITE_USER))}, permissions: { publish: [${quote(ALL_PROBE_SUBJECTS)}], subscribe: ["_INBOX.>"] } }`,
-    ...o.regions.flatMap((r) => [
+    ...options.regions.flatMap((r) => [
       `    # Region ${r}: its own subject in the queue group ${agentQueue(r)}, and replies only.`,
       `    { user: ${quote(agentUser(r))}, password: ${quote(pw(agentUser(r)))}, permissions: { subscribe: [${quote(probeSubject(r))}], publish: { deny: [">"] }, allow_responses: true } }`,
     ]),

@@ -15,13 +15,13 @@ export interface NatsOptions {
   log?: (line: string) => void;
 }
 
-export async function connectNats(o: NatsOptions): Promise<NatsConnection> {
-  const log = o.log ?? ((l: string) => console.log(l));
+export async function connectNats(options: NatsOptions): Promise<NatsConnection> {
+  const log = options.log ?? ((l: string) => console.log(l));
   const nc = await connect({
-    servers: o.url.split(",").map((s) => s.trim()),
-    name: o.name,
-    ...(o.user !== undefined ? { user: o.user, pass: o.password ?? "" } : {}),
-    ...(o.credsFile ? { authenticator: credsAuthenticator(fs.readFileSync(o.credsFile)) } : {}),
+    servers: options.url.split(",").map((s) => s.trim()),
+    name: options.name,
+    ...(options.user !== undefined ? { user: options.user, pass: options.password ?? "" } : {}),
+    ...(options.credsFile ? { authenticator: credsAuthenticator(fs.readFileSync(options.credsFile)) } : {}),
     maxReconnectAttempts: -1,
     reconnectTimeWait: 500,
     waitOnFirstConnect: true,
@@ -31,8 +31,8 @@ export async function connectNats(o: NatsOptions): Promise<NatsConnection> {
   void (async () => {
     for await (const s of nc.status()) {
       if (s.type === "disconnect" || s.type === "reconnect")
-        log(`[nats] ${o.name}: ${s.type === "disconnect" ? "disconnected" : "reconnected"} (${s.server})`);
-      else if (s.type === "error") log(`[nats] ${o.name}: ${s.error.message}`);
+        log(`[nats] ${options.name}: ${s.type === "disconnect" ? "disconnected" : "reconnected"} (${s.server})`);
+      else if (s.type === "error") log(`[nats] ${options.name}: ${s.error.message}`);
     }
   })().catch(() => undefined);
   return nc;

@@ -5,7 +5,7 @@ import { gunzipSync, gzipSync } from "node:zlib";
 import { z } from "zod";
 import { ERAS, TRANSPORTS } from "../probe/protocol";
 import { NETWORK_ERROR_KINDS } from "../vocabulary/network";
-import { DEFAULT_LIMITS, EXCHANGE_PHASES, type ProbeLimits, type ProbeObservation } from "../probe/types";
+import { CLIENT_METHODS, DEFAULT_LIMITS, EXCHANGE_PHASES, type ProbeLimits, type ProbeObservation } from "../probe/types";
 
 /** The wire format's version; an agent answers only the version it speaks. */
 export const WIRE_VERSION = 1;
@@ -95,6 +95,34 @@ const outcome = (kinds: readonly [string, ...string[]]) =>
 
 const tools = z.array(z.unknown()).max(MAX_TOOLS);
 
+/** architecture.md §2.10: the initialize-first client's handshake after a modern one; its facts are what a sentence names. */
+const InitializeFirstSchema = z.object({
+  outcome: z.discriminatedUnion("kind", [
+    z.object({
+      kind: z.literal("read"),
+      protocolVersion: text(100),
+      tools: z.number().int().min(0).max(MAX_TOOLS),
+      morePages: z.boolean(),
+    }),
+    z.object({ kind: z.literal("no_common_revision"), protocolVersion: text(100) }),
+    z.object({
+      kind: z.literal("refused"),
+      method: z.enum(CLIENT_METHODS),
+      answer: z.object({
+        status: z.number().int().min(100).max(999).optional(),
+        rpcCode: z.number().int().optional(),
+        message: text(200).optional(),
+        body: text(500).optional(),
+      }),
+    }),
+    z.object({ kind: z.literal("credential_gate"), method: z.enum(CLIENT_METHODS), status: z.number().int().min(100).max(999) }),
+    z.object({ kind: z.literal("slow_down"), method: z.enum(CLIENT_METHODS), status: z.number().int().min(100).max(999) }),
+    z.object({ kind: z.literal("no_answer"), method: z.enum(CLIENT_METHODS), cause: text(2_000) }),
+    z.object({ kind: z.literal("deadline"), method: z.enum(CLIENT_METHODS) }),
+  ]),
+  seqs,
+});
+
 const ObservationSchema = z.object({
   url: text(4096),
   transport: z.enum(TRANSPORTS),
@@ -141,6 +169,7 @@ const ObservationSchema = z.object({
   exchanges: z.array(ExchangeSchema).max(MAX_EXCHANGES),
   certificate: z.looseObject({ host: text(300) }).optional(),
   transportCheck: z.object({ transport: z.enum(TRANSPORTS), answered: z.boolean(), seqs }).optional(),
+  initializeFirst: InitializeFirstSchema.optional(),
 });
 
 export const ProbeAnswerSchema = z.object({

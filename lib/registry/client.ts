@@ -45,6 +45,10 @@ export interface RegistryServer {
   /** Why no listed remote can be probed as is (a URL variable without default, a required header, a
    * `{placeholder}` header value); null when one can. */
   needsConfig: string | null;
+  /** Suite 0.15.0: the headers the probed remote lists as needed, never sent; empty when it needs none (architecture.md §2.6). */
+  configHeaders: string[];
+  /** No listed remote has an address the probe may use (a URL variable without a default): nothing is ever sent. */
+  noAddress: boolean;
   /** Every listed remote the probe could speak, in registry order, with its standing. */
   remotes: RegistryRemote[];
   registryUpdatedAt: string | null;
@@ -238,6 +242,8 @@ function toRegistryServer(s: Entry, updatedAt: string | null, log?: (line: strin
     url: choice.url,
     transport: choice.transport,
     needsConfig: choice.needsConfig,
+    configHeaders: choice.configHeaders,
+    noAddress: choice.noAddress,
     remotes: choice.remotes,
     registryUpdatedAt: updatedAt,
   };

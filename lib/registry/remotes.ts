@@ -158,36 +158,59 @@ export function analyseRemote(raw: unknown, problems: string[], index: number): 
 
 export interface RemoteChoice {
   remotes: RegistryRemote[];
-  /** The remote a probe uses, or (when every remote needs configuration) the one shown as the server's. */
+  /** The remote a probe uses, or (when no remote can get a request: URL variables) the one shown as the server's. */
   url: string;
   transport: Transport;
-  /** Why no remote can be probed as listed; null when one can. */
+  /** Why no remote can be used as listed; null when one can. */
   needsConfig: string | null;
+  /**
+   * Suite 0.15.0: the headers the probed remote lists as needed (required, or a `{placeholder}` value), as shown names.
+   * It is probed anonymously without them; empty when it needs nothing, or when no remote can get a request.
+   */
+  configHeaders: string[];
+  /** No remote has an address the probe may use (URL variables without a default, another scheme, an invalid URL). */
+  noAddress: boolean;
 }
 
-/** architecture.md §2.6: the first remote in registry order that needs nothing, streamable-http before sse. */
+const headerNeed = (n: Need) => n.kind === "required_header" || n.kind === "header_placeholder";
+
+/**
+ * architecture.md §2.6: the first remote in registry order that needs nothing, streamable-http before sse; when every
+ * remote needs configuration (suite 0.15.0), the one this rule picks if headers are ignored, probed without them.
+ */
 export function chooseRemote(analysed: readonly Analysed[]): RemoteChoice | null {
   if (analysed.length === 0) return null;
-  const ready = (t: Transport) => analysed.findIndex((a) => a.needs.length === 0 && a.remote.transport === t);
-  const probed = [ready("streamable-http"), ready("sse")].find((i) => i >= 0) ?? -1;
+  const pick = (usable: (a: Analysed) => boolean) => {
+    const first = (t: Transport) => analysed.findIndex((a) => usable(a) && a.remote.transport === t);
+    return [first("streamable-http"), first("sse")].find((i) => i >= 0) ?? -1;
+  };
+  const ready = pick((a) => a.needs.length === 0);
+  const probed = ready >= 0 ? ready : pick((a) => a.needs.every(headerNeed));
   const remotes: RegistryRemote[] = analysed.map((a, i) => ({
     ...a.remote,
     standing: i === probed ? "probed" : a.needs.length ? "needs_configuration" : "passed_over",
     why: needsClause(a.needs),
   }));
-  if (probed >= 0) {
-    const p = analysed[probed]!;
-    return { remotes, url: p.probeUrl, transport: p.remote.transport, needsConfig: null };
+  if (ready >= 0) {
+    const p = analysed[ready]!;
+    return { remotes, url: p.probeUrl, transport: p.remote.transport, needsConfig: null, configHeaders: [], noAddress: false };
   }
-  const shownIndex = Math.max(
-    0,
-    analysed.findIndex((a) => a.remote.transport === "streamable-http"),
-  );
+  const shownIndex =
+    probed >= 0
+      ? probed
+      : Math.max(
+          0,
+          analysed.findIndex((a) => a.remote.transport === "streamable-http"),
+        );
   const first = analysed[shownIndex]!;
   const why = needsClause(first.needs)!;
   const needsConfig =
     analysed.length === 1
       ? why
       : `each of its ${analysed.length} listed remotes needs configuration; the first ${first.remote.transport} one: ${why}`;
-  return { remotes, url: first.remote.url, transport: first.remote.transport, needsConfig };
+  if (probed < 0) {
+    return { remotes, url: first.remote.url, transport: first.remote.transport, needsConfig, configHeaders: [], noAddress: true };
+  }
+  const headers = [...new Set(first.needs.flatMap((n) => (headerNeed(n) && "names" in n ? n.names : [])))];
+  return { remotes, url: first.probeUrl, transport: first.remote.transport, needsConfig, configHeaders: headers, noAddress: false };
 }

@@ -13,8 +13,10 @@ import { afterRound } from "./census";
 import { startDemoChanges } from "./demo-changes";
 import { createHostGate, type RoundHostGate } from "./host-gate";
 import { startRoundAfterReprobes } from "./reprobe";
-import { roundRegionsFrom } from "./regions";
+import { roundRegionsFrom, startRegionRecovery, type RegionRecovery } from "./regions";
 import { startRound, type RoundDeps, type StartResult } from "./round";
+import { createMailer } from "./notify/email";
+import { startSender, type Sender } from "./notify/sender";
 
 // Process-wide (globalThis, shared across Next's bundles) so instrumentation starts the scheduler once.
 const BACKGROUND_KEY = Symbol.for("mcp-status.rounds.background");
@@ -39,7 +41,12 @@ export function roundDepsFromConfig(config: Config, extra: Partial<RoundDeps> = 
     onFinished: (s) => {
       const clock = (g[BACKGROUND_KEY] as Background | undefined)?.alerts;
       if (clock) void clock.tick();
-      else evaluateAlerts(db, new Date(), { staleMinutes: config.alertStaleMinutes, log: extra.log });
+      else
+        evaluateAlerts(db, new Date(), {
+          staleMinutes: config.alertStaleMinutes,
+          notifyFoldMs: config.notifications.foldMs,
+          log: extra.log,
+        });
       if (s.status === "done" && getRound(db, s.roundId)?.trigger !== REPROBE_ROUND_TRIGGER)
         void afterRound({
           db,
@@ -53,15 +60,33 @@ export function roundDepsFromConfig(config: Config, extra: Partial<RoundDeps> = 
   };
 }
 
+/** The sender of subscribers' messages from the process configuration (architecture.md §10). `siteUrl`: where the site answers,
+ * for the links in messages, when PUBLIC_BASE_URL does not say. */
+export function senderFromConfig(config: Config, options: { siteUrl: string; log: (line: string) => void }): Sender {
+  const n = config.notifications;
+  return startSender({
+    db: getDb(config),
+    policy: createAddressPolicy({ allowPrivate: config.allowPrivateNetworks }),
+    mailer: n.smtpUrl ? createMailer(n.smtpUrl, n.mailFrom, new URL(config.publicBaseUrl ?? options.siteUrl).hostname) : null,
+    siteUrl: config.publicBaseUrl ?? options.siteUrl,
+    pollMs: n.pollMs,
+    retryBaseMs: n.retryBaseMs,
+    foldMs: n.foldMs,
+    leaseMs: n.leaseMs,
+    log: options.log,
+  });
+}
+
 /** The alert clock's wiring from the process configuration. */
 export function alertClockFromConfig(
   config: Config,
-  o: { log: (line: string) => void; hostGate: RoundHostGate; intervalMs?: number },
+  options: { log: (line: string) => void; hostGate: RoundHostGate; intervalMs?: number },
 ): AlertClock {
   return startAlertClock(
     {
       db: getDb(config),
       staleMinutes: config.alertStaleMinutes,
+      notifyFoldMs: config.notifications.foldMs,
       webhookUrl: config.alertWebhookUrl,
       siteUrl: config.publicBaseUrl,
       crossRead:
@@ -70,12 +95,12 @@ export function alertClockFromConfig(
               sample: config.crossReadSample,
               policy: createAddressPolicy({ allowPrivate: config.allowPrivateNetworks }),
               userAgent: config.publicBaseUrl ? probeUserAgent(config.publicBaseUrl) : DEFAULT_USER_AGENT,
-              hostGate: o.hostGate,
+              hostGate: options.hostGate,
             }
           : null,
-      log: o.log,
+      log: options.log,
     },
-    o.intervalMs,
+    options.intervalMs,
   );
 }
 
@@ -85,12 +110,18 @@ export interface Background {
   /** The cross-reader's view of the site's host gate: one request at a time per host, paced together with every
    * round on the same database, in this process or another (architecture.md §2.5). */
   hostGate: RoundHostGate;
+  /** architecture.md §8: asks down regions again on a clock of its own; null without regions. */
+  recovery: RegionRecovery | null;
   stop(): void;
 }
 
 /** Starts what runs inside the site process (`npm start`) besides requests: the embedded round scheduler (PROBE_SCHEDULE; empty
  * disables it) and the alert clock (always). Idempotent per process. The demo's built-in registry and fleet hook in here too. */
-export async function startBackground(config: Config, log: (line: string) => void = console.log): Promise<Background> {
+export async function startBackground(
+  config: Config,
+  log: (line: string) => void = console.log,
+  options: { sender?: { siteUrl: string } } = {},
+): Promise<Background> {
   const existing = g[BACKGROUND_KEY] as Background | undefined;
   if (existing) return existing;
   const hostGate = createHostGate({ db: getDb(config), limitOf: () => 1 });
@@ -127,13 +158,21 @@ export async function startBackground(config: Config, log: (line: string) => voi
   log(
     `[alerts] clock started: rounds_stale after ${config.alertStaleMinutes} min, webhook ${config.alertWebhookUrl ? "on" : "off"}, cross-read sample ${config.crossReadSample}`,
   );
+  // architecture.md §8: a down region is asked again whether or not rounds run, so a replaced agent is seen.
+  const regions = roundRegionsFrom(config);
+  const recovery = regions ? startRegionRecovery({ db: getDb(config), config: regions, log }) : null;
+  // Under `npm start` the front runs the sender in a process of its own (lib/cli/notifier.ts); alone (next start, next dev), here.
+  const sender = options.sender ? senderFromConfig(config, { siteUrl: options.sender.siteUrl, log }) : null;
   const background: Background = {
     scheduler,
     alerts,
     hostGate,
+    recovery,
     stop() {
       scheduler?.stop();
       alerts.stop();
+      recovery?.stop();
+      void sender?.stop();
       g[BACKGROUND_KEY] = undefined;
     },
   };

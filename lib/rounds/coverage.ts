@@ -6,8 +6,8 @@ export const COVERAGE_DROP_THRESHOLD = 0.05;
 /** Fewer days of history than this and there is no baseline to compare with. */
 export const COVERAGE_MIN_HISTORY = 3;
 
-export function utcDay(d: Date): string {
-  return d.toISOString().slice(0, 10);
+export function utcDay(date: Date): string {
+  return date.toISOString().slice(0, 10);
 }
 
 export function addDays(day: string, n: number): string {

@@ -16,7 +16,7 @@ export interface DemoChanges {
   stop(): void;
 }
 
-export function startDemoChanges(deps: () => RoundDeps, o: { intervalMs?: number; log?: (line: string) => void } = {}): DemoChanges {
+export function startDemoChanges(deps: () => RoundDeps, options: { intervalMs?: number; log?: (line: string) => void } = {}): DemoChanges {
   const d = deps();
   const id = serverIdByName(d.db, DEMO_CHANGING_SERVER);
   const wanted = CHANGING_STEPS.length - 1;
@@ -42,10 +42,10 @@ export function startDemoChanges(deps: () => RoundDeps, o: { intervalMs?: number
     void r.done.finally(() => {
       inFlight = false;
       probed++;
-      o.log?.(`[demo] ${DEMO_CHANGING_SERVER}: step ${probed + 1} of ${CHANGING_STEPS.length} probed`);
+      options.log?.(`[demo] ${DEMO_CHANGING_SERVER}: step ${probed + 1} of ${CHANGING_STEPS.length} probed`);
       if (probed >= wanted) stop();
     });
-  }, o.intervalMs ?? DEMO_CHANGE_INTERVAL_MS);
+  }, options.intervalMs ?? DEMO_CHANGE_INTERVAL_MS);
   timer.unref?.();
   return { done, stop };
 }

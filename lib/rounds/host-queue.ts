@@ -44,12 +44,12 @@ interface HostEntry<T> {
   gone?: boolean;
 }
 
-export function createHostQueue<T>(items: readonly T[], o: HostQueueOptions<T>): HostQueue<T> {
-  const nowMs = o.nowMs ?? (() => Date.now());
-  const maxWait = o.maxPauseWaitMs ?? 60_000;
+export function createHostQueue<T>(items: readonly T[], options: HostQueueOptions<T>): HostQueue<T> {
+  const nowMs = options.nowMs ?? (() => Date.now());
+  const maxWait = options.maxPauseWaitMs ?? 60_000;
   const hosts = new Map<string, HostEntry<T>>();
   const entryOf = (item: T): HostEntry<T> => {
-    const host = o.hostOf(item);
+    const host = options.hostOf(item);
     let e = hosts.get(host);
     if (!e) {
       e = { host, items: [], head: 0, inFlight: 0, paused: false, pausedUntil: 0, queued: false };
@@ -67,7 +67,7 @@ export function createHostQueue<T>(items: readonly T[], o: HostQueueOptions<T>):
   const wakeAll = () => waiters.splice(0).forEach((w) => w());
 
   const left = (e: HostEntry<T>) => e.items.length - e.head;
-  const limit = (e: HostEntry<T>) => Math.max(1, o.limitOf(e.host));
+  const limit = (e: HostEntry<T>) => Math.max(1, options.limitOf(e.host));
   const eligible = (e: HostEntry<T>) => !e.paused && left(e) > 0 && e.inFlight < limit(e);
   // Max-heap on work left per slot; an entry's key is fixed when pushed and checked again when popped.
   const heap: { e: HostEntry<T>; key: number }[] = [];

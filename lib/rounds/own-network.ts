@@ -138,7 +138,7 @@ function getsSecondProbe(server: DueServer): boolean {
   return server.stateHandshake !== null && server.stateHandshake !== "failed";
 }
 
-export function createOwnNetworkWatch(d: OwnNetworkDeps): OwnNetworkWatch {
+export function createOwnNetworkWatch(deps: OwnNetworkDeps): OwnNetworkWatch {
   const held = new Map<number, Held>();
   // Latest outcome per host for the whole round (its row), and the latest RECENT_HOSTS hosts for the share.
   const roundHosts = new Map<string, boolean>();
@@ -173,7 +173,7 @@ export function createOwnNetworkWatch(d: OwnNetworkDeps): OwnNetworkWatch {
 
   const release = (h: Held, input: PersistInput) => {
     held.delete(h.server.id);
-    d.record(h.server, input);
+    deps.record(h.server, input);
   };
 
   /** The share can be judged and says nothing is wrong with our network: failures waiting for it are written. */
@@ -184,14 +184,14 @@ export function createOwnNetworkWatch(d: OwnNetworkDeps): OwnNetworkWatch {
   const trip = () => {
     const share = shareOf(recent);
     const failed = recent.filter((m) => m.failed).length;
-    const detail = `${failed} of the last ${recent.length} hosts probed failed at the network level, against ${pct(d.level)} over the past 7 days`;
+    const detail = `${failed} of the last ${recent.length} hosts probed failed at the network level, against ${pct(deps.level)} over the past 7 days`;
     down = { detail };
     paused = true;
-    d.hold();
-    d.log(
-      `[rounds] the probe's own network looks down: ${detail}; no new probes while it is rechecked every ${Math.round(d.timing.recheckEveryMs / 1000)} s`,
+    deps.hold();
+    deps.log(
+      `[rounds] the probe's own network looks down: ${detail}; no new probes while it is rechecked every ${Math.round(deps.timing.recheckEveryMs / 1000)} s`,
     );
-    d.opened(
+    deps.opened(
       `${detail[0]!.toUpperCase()}${detail.slice(1)} (a share of ${pct(share)}): the probe's own network is presumed down, and those servers are recorded Not checked, not Failed.`,
       share,
     );
@@ -199,32 +199,32 @@ export function createOwnNetworkWatch(d: OwnNetworkDeps): OwnNetworkWatch {
       if (h.withdraw && !h.withdraw()) continue; // its second probe is under way: settle() takes it
       release(h, ownNetwork(h.input));
     }
-    window = d.remaining() > 0 ? recheck() : null;
+    window = deps.remaining() > 0 ? recheck() : null;
   };
 
   const recheck = async () => {
     const started = Date.now();
-    while (Date.now() - started < d.timing.recheckForMs) {
-      await new Promise((r) => setTimeout(r, d.timing.recheckEveryMs));
+    while (Date.now() - started < deps.timing.recheckForMs) {
+      await new Promise((r) => setTimeout(r, deps.timing.recheckEveryMs));
       const origins = recent
         .filter((m) => m.failed)
         .slice(-RECHECK_HOSTS)
         .map((m) => m.origin);
-      const answered = origins.length > 0 ? await d.reachable(origins) : 0;
+      const answered = origins.length > 0 ? await deps.reachable(origins) : 0;
       if (answered * 2 > origins.length) {
-        d.log(`[rounds] probes succeed again: ${answered} of ${origins.length} hosts answered; the round goes on`);
-        d.recovered(`Probes succeed again: ${answered} of ${origins.length} hosts that had failed answered a reachability check.`);
+        deps.log(`[rounds] probes succeed again: ${answered} of ${origins.length} hosts answered; the round goes on`);
+        deps.recovered(`Probes succeed again: ${answered} of ${origins.length} hosts that had failed answered a reachability check.`);
         down = null;
         recent = [];
-        d.resume();
+        deps.resume();
         return;
       }
-      d.log(`[rounds] reachability check: ${answered} of ${origins.length} hosts answered; still paused`);
+      deps.log(`[rounds] reachability check: ${answered} of ${origins.length} hosts answered; still paused`);
     }
-    d.log(
-      `[rounds] the probe's network did not come back within ${Math.round(d.timing.recheckForMs / 1000)} s: the round ends, ${d.remaining()} servers left due`,
+    deps.log(
+      `[rounds] the probe's network did not come back within ${Math.round(deps.timing.recheckForMs / 1000)} s: the round ends, ${deps.remaining()} servers left due`,
     );
-    d.stop();
+    deps.stop();
   };
 
   return {
@@ -235,7 +235,7 @@ export function createOwnNetworkWatch(d: OwnNetworkDeps): OwnNetworkWatch {
       // NXDOMAIN while the resolver answers other names is the server's own missing name.
       if (kind === "nxdomain" && resolver) kind = null;
       mark(server, kind !== null);
-      if (!down && recent.length >= MIN_HOSTS && shareOf(recent) > SHARE_LIMIT && shareOf(recent) > LEVEL_FACTOR * d.level) trip();
+      if (!down && recent.length >= MIN_HOSTS && shareOf(recent) > SHARE_LIMIT && shareOf(recent) > LEVEL_FACTOR * deps.level) trip();
       if (!down && recent.length >= MIN_HOSTS) releaseWaiting();
       const first = held.get(server.id);
       if (kind === null) {
@@ -256,7 +256,7 @@ export function createOwnNetworkWatch(d: OwnNetworkDeps): OwnNetworkWatch {
         return null;
       }
       if (getsSecondProbe(server)) {
-        held.set(server.id, { server, input, withdraw: d.requeue(server, d.now().getTime() + d.timing.secondProbeAfterMs) });
+        held.set(server.id, { server, input, withdraw: deps.requeue(server, deps.now().getTime() + deps.timing.secondProbeAfterMs) });
         return null;
       }
       // Never answered, or already failing: written as it is once the share can be judged (until then the guard

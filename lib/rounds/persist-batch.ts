@@ -28,10 +28,10 @@ interface Queued {
   reject(e: unknown): void;
 }
 
-export function createBatchWriter(db: Db, o: BatchOptions = {}): BatchWriter {
-  const maxDelayMs = o.maxDelayMs ?? 100;
-  const maxBatch = o.maxBatch ?? 32;
-  const budgetMs = o.budgetMs ?? 4;
+export function createBatchWriter(db: Db, options: BatchOptions = {}): BatchWriter {
+  const maxDelayMs = options.maxDelayMs ?? 100;
+  const maxBatch = options.maxBatch ?? 32;
+  const budgetMs = options.budgetMs ?? 4;
   let queue: Queued[] = [];
   let timer: ReturnType<typeof setTimeout> | undefined;
   let scheduled = false;

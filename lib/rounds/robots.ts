@@ -27,11 +27,11 @@ export interface RobotsFetch {
  * the full User-Agent, the host gate), with a short timeout and a 64 KiB cap; a longer file is read to the cap. */
 export async function fetchRobots(
   origin: URL,
-  o: { policy: AddressPolicy; userAgent: string; hostGate?: HostGate; timeoutMs?: number; dnsLookup?: DnsLookup },
+  options: { policy: AddressPolicy; userAgent: string; hostGate?: HostGate; timeoutMs?: number; dnsLookup?: DnsLookup },
 ): Promise<RobotsFetch> {
-  const timeoutMs = o.timeoutMs ?? ROBOTS_TIMEOUT_MS;
+  const timeoutMs = options.timeoutMs ?? ROBOTS_TIMEOUT_MS;
   const http = new HttpSession({
-    policy: o.policy,
+    policy: options.policy,
     limits: {
       ...DEFAULT_LIMITS,
       connectTimeoutMs: timeoutMs,
@@ -40,11 +40,11 @@ export async function fetchRobots(
       deadlineMs: timeoutMs,
       maxBodyBytes: ROBOTS_MAX_BYTES,
     },
-    userAgent: o.userAgent,
-    ...(o.hostGate ? { hostGate: o.hostGate } : {}),
+    userAgent: options.userAgent,
+    ...(options.hostGate ? { hostGate: options.hostGate } : {}),
     deadline: AbortSignal.timeout(timeoutMs),
     exchanges: [],
-    ...(o.dnsLookup ? { dnsLookup: o.dnsLookup } : {}),
+    ...(options.dnsLookup ? { dnsLookup: options.dnsLookup } : {}),
   });
   try {
     const a = await http.send({
@@ -88,7 +88,7 @@ export interface RobotsBook {
 
 /** The round's view of robots.txt: the day-long cache in the database, one fetch per host however many probes
  * ask at once, and each host's Crawl-delay handed to the gate as soon as it is known. */
-export function createRobotsBook(o: {
+export function createRobotsBook(options: {
   db: Db;
   now: () => Date;
   policy: AddressPolicy;
@@ -99,11 +99,11 @@ export function createRobotsBook(o: {
   const known = new Set<string>();
   const learn = (row: RobotsRow): RobotsRow => {
     // Rows cached before the column existed carry no delay yet: read it from the stored body.
-    o.gate.setCrawlDelay(row.host, row.crawlDelaySeconds ?? robotsCrawlDelay(`http://${row.host}/`, row));
+    options.gate.setCrawlDelay(row.host, row.crawlDelaySeconds ?? robotsCrawlDelay(`http://${row.host}/`, row));
     known.add(row.host);
     return row;
   };
-  for (const row of robotsFetchedSince(o.db, new Date(o.now().getTime() - ROBOTS_MAX_AGE_MS).toISOString())) {
+  for (const row of robotsFetchedSince(options.db, new Date(options.now().getTime() - ROBOTS_MAX_AGE_MS).toISOString())) {
     rows.set(row.host, Promise.resolve(learn(row)));
   }
   return {
@@ -112,20 +112,20 @@ export function createRobotsBook(o: {
       const host = url.host.toLowerCase();
       let p = rows.get(host);
       if (!p) {
-        p = fetchRobots(new URL(url.origin), { policy: o.policy, userAgent: o.userAgent, hostGate: o.gate }).then((f) => {
+        p = fetchRobots(new URL(url.origin), { policy: options.policy, userAgent: options.userAgent, hostGate: options.gate }).then((f) => {
           // No answer at all may be our own network (architecture.md §2.7): the last file read stays in force, Crawl-delay
           // included, and is not replaced by the failure.
-          const before = f.status === null ? getRobots(o.db, host) : null;
+          const before = f.status === null ? getRobots(options.db, host) : null;
           if (before && before.status !== null) return learn(before);
           const row: RobotsRow = {
             host,
-            fetchedAt: o.now().toISOString(),
+            fetchedAt: options.now().toISOString(),
             status: f.status,
             body: f.body,
             disallowed: robotsDisallows(url.toString(), f),
             crawlDelaySeconds: robotsCrawlDelay(url.toString(), f),
           };
-          putRobots(o.db, row);
+          putRobots(options.db, row);
           return learn(row);
         });
         rows.set(host, p);

@@ -11,7 +11,7 @@ import { evaluateCoverage, evaluateProbeNetwork } from "./alerts/evaluate";
 import { openAlert, resolveAlerts } from "../store/alerts";
 import { pruneCoverageServers } from "../store/coverage";
 import { activeHostPauses, crowdedHosts, putHostPause } from "../store/hosts";
-import { listOptOuts } from "../store/optouts";
+import { operatorOptOuts } from "../store/optouts";
 import { serversForRound } from "../store/reprobe";
 import { summaryCounts } from "../store/servers/counts";
 import { applyRegistrySnapshotInSteps } from "../store/servers/registry";
@@ -37,7 +37,7 @@ import { createOwnNetworkWatch, OWN_NETWORK_TIMING, type OwnNetworkTiming, type 
 import { hostOf } from "./hosts";
 import { type PersistInput, type RunKind } from "./persist";
 import { createBatchWriter, type BatchOptions } from "./persist-batch";
-import { createRobotsBook, fetchRobots } from "./robots";
+import { createRobotsBook, fetchRobots, type RobotsBook } from "./robots";
 import { DAY, HOUR, MINUTE } from "./schedule";
 import { createRegionsStep, type RoundRegions } from "./regions";
 import { probeInProcess, serverRun, type ProbeStep, type ServerContext } from "./server-run";
@@ -157,184 +157,266 @@ export async function runRound(deps: RoundDeps): Promise<RoundSummary> {
 }
 
 async function executeRound(deps: RoundDeps, roundId: number, holder: string): Promise<RoundSummary> {
-  const { db } = deps;
-  const now = deps.now ?? (() => new Date());
-  const log = deps.log ?? ((line: string) => console.log(line));
-  const t0 = performance.now();
-  const progress: Required<RoundProgress> = { due: 0, probed: 0, read: 0, partlyRead: 0, failed: 0, gated: 0, slowedDown: 0, skipped: 0 };
-  const heartbeat = new RoundHeartbeat(deps, roundId, holder, now, log, progress);
-  // architecture.md §6: once any write fails for want of space (or an I/O error, a read-only file), the round starts
-  // nothing more, and counts the results it could not write.
-  const stop = createWriteStop(db);
-  let stopAtOpening: (() => void) | undefined;
-  // What a failed write interrupted before any server was probed, for the round's error.
-  let interrupted: string | undefined;
-  let registry: RoundSummary["registry"];
-  let network: RoundNetwork | undefined;
-  // Built inside the try, since building them reads the database; handed back in finally.
-  let gate: RoundHostGate | undefined;
-  let connections: SharedConnections | undefined;
+  const r = roundRun(deps, roundId, holder);
   try {
     // 1. What is due: the registry read again when stale, then the due servers (or the ones asked for).
-    interrupted = "the registry's new list was not stored";
-    registry = deps.serverIds ? undefined : await refreshRegistryIfStale(deps, now, log);
-    interrupted = undefined;
-    const due = deps.serverIds ? serversForRound(db, deps.serverIds) : listDueServers(db, now().toISOString(), deps.maxServers);
-    progress.due = due.length;
-    heartbeat.beat(true);
-
-    // 2. Pacing per host (architecture.md §2.5): the round's view of the site's one gate per host (shared with the
-    // cross-reader and with rounds of other processes on this database), robots.txt read through it (the gate learns
-    // each host's Crawl-delay from it), and the queue that hands due servers to the workers as each host allows.
-    const workers = Math.max(1, Math.min(deps.concurrency ?? 16, due.length || 1));
-    const policy = deps.addressPolicy ?? createAddressPolicy({ allowPrivate: deps.allowPrivateNetworks ?? false });
-    gate = createHostGate({ db, now, limitOf: probesAtOnce(deps, workers) });
-    const robots = createRobotsBook({ db, now, policy, userAgent: deps.userAgent ?? DEFAULT_USER_AGENT, gate });
-    const queue = createHostQueue(due, {
-      hostOf: (s) => hostOf(s.remoteUrl ?? "") ?? `#${s.id}`,
-      limitOf: gate.limitOf,
-      maxPauseWaitMs: deps.maxPauseWaitMs ?? MINUTE,
-      nowMs: () => now().getTime(),
-    });
-    for (const p of activeHostPauses(db, now().toISOString())) queue.pause(p.host, Date.parse(p.until));
-    // Whoever's write failed (the clock, a re-probe, this round): no probe starts after it, even for a worker that
-    // waits for a paused host.
-    stopAtOpening = db.$writes.onOpen(() => queue.stop());
-    gate.onPause((host, until, cause) => {
-      queue.pause(host, until.getTime());
-      putHostPause(db, { host, until: until.toISOString(), cause }, now().toISOString());
-      log(`[rounds] ${host} answered ${cause}: no new probe to it before ${until.toISOString()}`);
-    });
-
-    // 3. What each server's run shares (server-run.ts), and how runs are written: in batched transactions, each
-    // counted once its transaction committed, while the worker has already moved on to the next server.
-    connections = new SharedConnections({ policy, limits: { ...DEFAULT_LIMITS, ...deps.limits } });
-    // architecture.md §8: with regions, the step sends each server to its primary region (the in-process probe is the
-    // local region's) and confirms a failure from two others before the quorum's verdict is written.
-    const regions = deps.regions ? createRegionsStep({ db, config: deps.regions, roundId, now, log, gate, judge }) : undefined;
-    const ctx: ServerContext = {
-      roundId,
-      now,
-      policy,
-      isOptedOut: operatorOptOuts(db),
-      robots: deps.robots === false ? null : robots,
-      gate,
-      connections,
-      probe: deps.probe ?? regions?.probeStep(probeInProcess) ?? probeInProcess,
-      ...(deps.limits ? { limits: deps.limits } : {}),
-      ...(deps.userAgent ? { userAgent: deps.userAgent } : {}),
-    };
-    const writer = createBatchWriter(db, deps.batch);
-    const recording = new Set<Promise<void>>();
-    // A result the database could not take: nothing about the server was written, so it stays due (architecture.md §6).
-    const unrecorded = (server: DueServer, code: string | null): null => {
-      queue.stop();
-      log(`[rounds] ${server.name}: not recorded, the database cannot be written (${code}); it stays due`);
-      return null;
-    };
-    const record = (server: DueServer, written: Promise<RunKind>) => {
-      const p = written
-        .catch((e: unknown) => {
-          if (stop.unrecorded(e)) return unrecorded(server, unwritableCode(e));
-          log(`[rounds] ${server.name}: not recorded: ${(e as Error).message}`);
-          try {
-            // An internal error must not make the server due again at once, or every round retries it first.
-            updateServer(db, server.id, {
-              nextDueAt: new Date(now().getTime() + HOUR).toISOString(),
-              scheduleReason: "internal error while recording the probe; retried in 1 h",
-            });
-          } catch (again) {
-            if (stop.unrecorded(again)) return unrecorded(server, unwritableCode(again));
-            throw again;
-          }
-          return "failed" as const;
-        })
-        .then((kind) => {
-          if (kind === null) return;
-          progress.probed++;
-          progress[PROGRESS_FIELD[kind]]++;
-          heartbeat.beat(false, stop);
-          if (heartbeat.lost || stop.met()) queue.stop();
-          deps.onProgress?.({ ...progress });
-        });
-      recording.add(p);
-      void p.finally(() => recording.delete(p));
-    };
+    const due = await dueServers(r);
+    // 2. Pacing per host (architecture.md §2.5): the site's one gate per host, robots.txt read through it, and the
+    // queue that hands due servers to the workers as each host allows.
+    const pacing = hostPacing(r, due);
+    // 3. What each server's run shares (server-run.ts), and how runs are written (in batched transactions).
+    const { ctx, regions } = serverContext(r, pacing);
+    const recorder = createRecorder(r, pacing.queue);
     // architecture.md §2.7: network-level failures wait for a second probe and for the host-share guard before they are written.
-    const watch = watchOwnNetwork(deps, ctx, queue, log, (server, input) =>
-      record(
-        server,
-        writer.persist(input).then((r) => r.kind),
-      ),
-    );
-
+    const watch = watchOwnNetwork(deps, ctx, pacing.queue, r.log, (server, input) => recorder.record(server, recorder.persist(input)));
     // 4. The workers: each takes the next server its host allows until the queue is empty or stopped.
-    const worker = async () => {
-      for (let taken = await queue.take(); taken; taken = await queue.take()) {
-        if (stop.met()) {
-          // Not probed: it stays due.
-          taken.done();
-          queue.stop();
-          break;
-        }
-        const server = taken.item;
-        let written: Promise<RunKind> | null;
-        try {
-          const run = await serverRun(ctx, server);
-          if (stop.met()) {
-            // The round stopped while this probe was in flight (it may have waited for its host slot until space came
-            // back): it writes nothing more but its end, so this result is not recorded and the server stays due.
-            stop.dropped();
-            unrecorded(server, stop.cause!.code);
-            continue;
-          }
-          // null: the watch holds the run back (a second probe is due) or has written it itself.
-          // architecture.md §8: a verdict of two or more regions already is a second view; it is written as it is.
-          const input = run.regional?.quorum ? run : watch.settle(server, run);
-          written = input && writer.persist(input).then((r) => r.kind);
-        } catch (e) {
-          written = Promise.reject(e);
-        } finally {
-          taken.done();
-        }
-        if (written) record(server, written);
-      }
-    };
-    await Promise.all(Array.from({ length: workers }, worker));
+    await Promise.all(Array.from({ length: pacing.workers }, () => work(r, ctx, pacing.queue, watch, recorder)));
     await watch.drained();
     regions?.finish();
-    network = watch.figures();
-    await writer.flush();
-    await Promise.all(recording);
-    if (queue.leftDue.length > 0) log(`[rounds] ${queue.leftDue.length} servers left due: their host asked to pause beyond this round`);
-    if (stop.met()) throw new Error("stopped: the database cannot be written");
-
-    // 5. Maintenance, then the round recorded as finished.
-    if (!deps.serverIds) maintain(db, now(), log);
-    if (heartbeat.lost) throw new Error("the round lock was taken over (heartbeat went stale); stopped early");
-    const durationMs = Math.round(performance.now() - t0);
-    finishRound(db, roundId, holder, { now: now(), status: "done", progress, network, durationMs });
-    evaluateProbeNetwork(db, now(), log);
-    log(`[rounds] ${progress.due} due, ${countsLine(progress)} in ${Math.round(durationMs / 1000)} s`);
-    return finished(deps, log, { roundId, status: "done", durationMs, registry, network, ...progress });
-  } catch (e) {
-    if (stop.met(e)) {
-      const error = stop.error(interrupted);
-      await recordStopped(db, { roundId, holder, now, log, error, progress, network, t0 });
-      const durationMs = Math.round(performance.now() - t0);
-      return finished(deps, log, { roundId, status: "failed", durationMs, error, registry, ...progress });
+    r.network = watch.figures();
+    await recorder.drained();
+    if (pacing.queue.leftDue.length > 0) {
+      r.log(`[rounds] ${pacing.queue.leftDue.length} servers left due: their host asked to pause beyond this round`);
     }
-    const error = (e as Error).message;
-    const durationMs = Math.round(performance.now() - t0);
-    finishRound(db, roundId, holder, { now: now(), status: "failed", error, progress, network, durationMs });
-    log(`[rounds] round ${roundId} failed after ${Math.round(durationMs / 1000)} s: ${error}`);
-    return finished(deps, log, { roundId, status: "failed", durationMs, error, registry, ...progress });
+    if (r.stop.met()) throw new Error("stopped: the database cannot be written");
+    // 5. Maintenance, then the round recorded as finished.
+    return finishDone(r);
+  } catch (e) {
+    return await finishFailed(r, e);
   } finally {
-    stopAtOpening?.();
-    heartbeat.stop();
-    gate?.settle();
-    await connections?.close();
+    await release(r);
   }
+}
+
+/** One round's own state, shared by its steps. */
+interface RoundRun {
+  deps: RoundDeps;
+  db: Db;
+  roundId: number;
+  holder: string;
+  now: () => Date;
+  log: (line: string) => void;
+  t0: number;
+  progress: Required<RoundProgress>;
+  heartbeat: RoundHeartbeat;
+  /** architecture.md §6: once any write fails for want of space (or an I/O error, a read-only file), the round starts
+   * nothing more, and counts the results it could not write. */
+  stop: WriteStop;
+  /** What a failed write interrupted before any server was probed, for the round's error. */
+  interrupted?: string;
+  registry?: RoundSummary["registry"];
+  network?: RoundNetwork;
+  // Built by the steps, since building them reads the database; handed back by release().
+  gate?: RoundHostGate;
+  connections?: SharedConnections;
+  stopAtOpening?: () => void;
+}
+
+function roundRun(deps: RoundDeps, roundId: number, holder: string): RoundRun {
+  const now = deps.now ?? (() => new Date());
+  const log = deps.log ?? ((line: string) => console.log(line));
+  const progress: Required<RoundProgress> = { due: 0, probed: 0, read: 0, partlyRead: 0, failed: 0, gated: 0, slowedDown: 0, skipped: 0 };
+  const heartbeat = new RoundHeartbeat(deps, roundId, holder, now, log, progress);
+  return { deps, db: deps.db, roundId, holder, now, log, t0: performance.now(), progress, heartbeat, stop: createWriteStop(deps.db) };
+}
+
+async function dueServers(r: RoundRun): Promise<DueServer[]> {
+  const { deps, db, now } = r;
+  r.interrupted = "the registry's new list was not stored";
+  r.registry = deps.serverIds ? undefined : await refreshRegistryIfStale(deps, now, r.log);
+  r.interrupted = undefined;
+  const due = deps.serverIds ? serversForRound(db, deps.serverIds) : listDueServers(db, now().toISOString(), deps.maxServers);
+  r.progress.due = due.length;
+  r.heartbeat.beat(true);
+  return due;
+}
+
+interface Pacing {
+  workers: number;
+  policy: AddressPolicy;
+  gate: RoundHostGate;
+  robots: RobotsBook;
+  queue: HostQueue<DueServer>;
+}
+
+/** The round's view of the site's one gate per host (shared with the cross-reader and with rounds of other processes on
+ * this database), robots.txt read through it (the gate learns each host's Crawl-delay from it), and the host queue. */
+function hostPacing(r: RoundRun, due: DueServer[]): Pacing {
+  const { deps, db, now, log } = r;
+  const workers = Math.max(1, Math.min(deps.concurrency ?? 16, due.length || 1));
+  const policy = deps.addressPolicy ?? createAddressPolicy({ allowPrivate: deps.allowPrivateNetworks ?? false });
+  const gate = (r.gate = createHostGate({ db, now, limitOf: probesAtOnce(deps, workers) }));
+  const robots = createRobotsBook({ db, now, policy, userAgent: deps.userAgent ?? DEFAULT_USER_AGENT, gate });
+  const queue = createHostQueue(due, {
+    hostOf: (s) => hostOf(s.remoteUrl ?? "") ?? `#${s.id}`,
+    limitOf: gate.limitOf,
+    maxPauseWaitMs: deps.maxPauseWaitMs ?? MINUTE,
+    nowMs: () => now().getTime(),
+  });
+  for (const p of activeHostPauses(db, now().toISOString())) queue.pause(p.host, Date.parse(p.until));
+  // Whoever's write failed (the clock, a re-probe, this round): no probe starts after it, even for a worker that
+  // waits for a paused host.
+  r.stopAtOpening = db.$writes.onOpen(() => queue.stop());
+  gate.onPause((host, until, cause) => {
+    queue.pause(host, until.getTime());
+    putHostPause(db, { host, until: until.toISOString(), cause }, now().toISOString());
+    log(`[rounds] ${host} answered ${cause}: no new probe to it before ${until.toISOString()}`);
+  });
+  return { workers, policy, gate, robots, queue };
+}
+
+/** What each server's run shares. architecture.md §8: with regions, the step sends each server to its primary region
+ * (the in-process probe is the local region's) and confirms a failure from two others before the quorum's verdict. */
+function serverContext(
+  r: RoundRun,
+  { policy, gate, robots }: Pacing,
+): { ctx: ServerContext; regions?: ReturnType<typeof createRegionsStep> } {
+  const { deps, db, roundId, now, log } = r;
+  const connections = (r.connections = new SharedConnections({ policy, limits: { ...DEFAULT_LIMITS, ...deps.limits } }));
+  const regions = deps.regions ? createRegionsStep({ db, config: deps.regions, roundId, now, log, gate, judge }) : undefined;
+  const ctx: ServerContext = {
+    roundId,
+    now,
+    policy,
+    isOptedOut: operatorOptOuts(db),
+    robots: deps.robots === false ? null : robots,
+    gate,
+    connections,
+    probe: deps.probe ?? regions?.probeStep(probeInProcess) ?? probeInProcess,
+    ...(deps.limits ? { limits: deps.limits } : {}),
+    ...(deps.userAgent ? { userAgent: deps.userAgent } : {}),
+  };
+  return { ctx, regions };
+}
+
+interface Recorder {
+  persist(input: PersistInput): Promise<RunKind>;
+  /** Counts a run once its transaction committed, while the worker has already moved on to the next server. */
+  record(server: DueServer, written: Promise<RunKind>): void;
+  /** A result the database could not take: nothing about the server was written, so it stays due (architecture.md §6). */
+  unrecorded(server: DueServer, code: string | null): null;
+  drained(): Promise<void>;
+}
+
+function createRecorder(r: RoundRun, queue: HostQueue<DueServer>): Recorder {
+  const { deps, db, now, log, stop, progress, heartbeat } = r;
+  const writer = createBatchWriter(db, deps.batch);
+  const recording = new Set<Promise<void>>();
+  const unrecorded = (server: DueServer, code: string | null): null => {
+    queue.stop();
+    log(`[rounds] ${server.name}: not recorded, the database cannot be written (${code}); it stays due`);
+    return null;
+  };
+  const record = (server: DueServer, written: Promise<RunKind>) => {
+    const p = written
+      .catch((e: unknown) => {
+        if (stop.unrecorded(e)) return unrecorded(server, unwritableCode(e));
+        log(`[rounds] ${server.name}: not recorded: ${(e as Error).message}`);
+        try {
+          // An internal error must not make the server due again at once, or every round retries it first.
+          updateServer(db, server.id, {
+            nextDueAt: new Date(now().getTime() + HOUR).toISOString(),
+            scheduleReason: "internal error while recording the probe; retried in 1 h",
+          });
+        } catch (again) {
+          if (stop.unrecorded(again)) return unrecorded(server, unwritableCode(again));
+          throw again;
+        }
+        return "failed" as const;
+      })
+      .then((kind) => {
+        if (kind === null) return;
+        progress.probed++;
+        progress[PROGRESS_FIELD[kind]]++;
+        heartbeat.beat(false, stop);
+        if (heartbeat.lost || stop.met()) queue.stop();
+        deps.onProgress?.({ ...progress });
+      });
+    recording.add(p);
+    void p.finally(() => recording.delete(p));
+  };
+  return {
+    persist: (input) => writer.persist(input).then((w) => w.kind),
+    record,
+    unrecorded,
+    drained: async () => {
+      await writer.flush();
+      await Promise.all(recording);
+    },
+  };
+}
+
+/** One worker: takes the next server its host allows, probes it and hands the run to the recorder. */
+async function work(
+  r: RoundRun,
+  ctx: ServerContext,
+  queue: HostQueue<DueServer>,
+  watch: OwnNetworkWatch,
+  recorder: Recorder,
+): Promise<void> {
+  const { stop } = r;
+  for (let taken = await queue.take(); taken; taken = await queue.take()) {
+    if (stop.met()) {
+      // Not probed: it stays due.
+      taken.done();
+      queue.stop();
+      break;
+    }
+    const server = taken.item;
+    let written: Promise<RunKind> | null;
+    try {
+      const run = await serverRun(ctx, server);
+      if (stop.met()) {
+        // The round stopped while this probe was in flight (it may have waited for its host slot until space came
+        // back): it writes nothing more but its end, so this result is not recorded and the server stays due.
+        stop.dropped();
+        recorder.unrecorded(server, stop.cause!.code);
+        continue;
+      }
+      // null: the watch holds the run back (a second probe is due) or has written it itself.
+      // architecture.md §8: a verdict of two or more regions already is a second view; it is written as it is.
+      const input = run.regional?.quorum ? run : watch.settle(server, run);
+      written = input && recorder.persist(input);
+    } catch (e) {
+      written = Promise.reject(e);
+    } finally {
+      taken.done();
+    }
+    if (written) recorder.record(server, written);
+  }
+}
+
+function finishDone(r: RoundRun): RoundSummary {
+  const { deps, db, roundId, holder, now, log, progress, network, registry } = r;
+  if (!deps.serverIds) maintain(db, now(), log);
+  if (r.heartbeat.lost) throw new Error("the round lock was taken over (heartbeat went stale); stopped early");
+  const durationMs = Math.round(performance.now() - r.t0);
+  finishRound(db, roundId, holder, { now: now(), status: "done", progress, network, durationMs });
+  evaluateProbeNetwork(db, now(), log);
+  log(`[rounds] ${progress.due} due, ${countsLine(progress)} in ${Math.round(durationMs / 1000)} s`);
+  return finished(deps, log, { roundId, status: "done", durationMs, registry, network, ...progress });
+}
+
+async function finishFailed(r: RoundRun, e: unknown): Promise<RoundSummary> {
+  const { deps, db, roundId, holder, now, log, progress, network, registry, t0 } = r;
+  if (r.stop.met(e)) {
+    const error = r.stop.error(r.interrupted);
+    await recordStopped(db, { roundId, holder, now, log, error, progress, network, t0 });
+    const durationMs = Math.round(performance.now() - t0);
+    return finished(deps, log, { roundId, status: "failed", durationMs, error, registry, ...progress });
+  }
+  const error = (e as Error).message;
+  const durationMs = Math.round(performance.now() - t0);
+  finishRound(db, roundId, holder, { now: now(), status: "failed", error, progress, network, durationMs });
+  log(`[rounds] round ${roundId} failed after ${Math.round(durationMs / 1000)} s: ${error}`);
+  return finished(deps, log, { roundId, status: "failed", durationMs, error, registry, ...progress });
+}
+
+async function release(r: RoundRun): Promise<void> {
+  r.stopAtOpening?.();
+  r.heartbeat.stop();
+  r.gate?.settle();
+  await r.connections?.close();
 }
 
 /** The round lock's heartbeat: on a timer, and after servers at most once a second (each beat is a commit; one
@@ -524,15 +606,6 @@ function watchOwnNetwork(
         log(`[alerts] probe_network resolved: ${message}`);
     },
   });
-}
-
-/** The operator's opt-out list as a lookup: the reason a host (with or without its port) asked not to be probed. */
-export function operatorOptOuts(db: Db): (host: string) => string | null {
-  const optOuts = new Map(listOptOuts(db).map((o) => [o.host, o.reason]));
-  return (host: string): string | null => {
-    const h = host.toLowerCase();
-    return optOuts.get(h) ?? optOuts.get(h.replace(/:\d+$/, "")) ?? null;
-  };
 }
 
 /** Bounded growth and the coverage alert, once per round. */

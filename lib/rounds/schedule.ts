@@ -24,6 +24,8 @@ export type ScheduleOutcome =
   | { kind: "credential_gate"; retryAfterSeconds?: number }
   | { kind: "slow_down"; retryAfterSeconds?: number }
   | { kind: "needs_config" }
+  /** architecture.md §2.6 (0.15.0): refused for want of the headers the registry lists; scheduled like a credential gate. */
+  | { kind: "config_refused" }
   | { kind: "blocked" }
   | { kind: "opted_out"; source: OptOutSource }
   /** architecture.md §2.7: the probe's own network was failing; no back-off, due for the next round. */
@@ -72,6 +74,10 @@ export function nextSchedule(now: Date, prev: ScheduleState, outcome: ScheduleOu
     case "credential_gate":
       intervalMs = Math.max(CREDENTIAL_GATE_MS, (outcome.retryAfterSeconds ?? 0) * 1000);
       reason = `credential required; next probe in ${human(intervalMs)}`;
+      break;
+    case "config_refused":
+      intervalMs = CREDENTIAL_GATE_MS;
+      reason = `refused without the headers its registry entry lists; next probe in ${human(intervalMs)}`;
       break;
     case "slow_down": {
       const asked = outcome.retryAfterSeconds !== undefined ? outcome.retryAfterSeconds * 1000 : undefined;

@@ -1,11 +1,12 @@
-// What a round does with one due server (architecture.md §3): skip it when it must get no request (needs
-// configuration, an invalid URL, an opt-out, robots.txt), else hand it to the round's probe step, then judge
+// What a round does with one due server (architecture.md §3): skip it when it must get no request (no address: a URL
+// variable without a default; an invalid URL, an opt-out, robots.txt), else hand it to the round's probe step, then judge
 // what came back. The step is the one seam for where a probe runs; this file decides only whether and how.
 import { judge } from "../checks";
-import { probeServer, type ProbeOptions, type SharedConnections } from "../probe";
+import { probeServer, unprobedObservation, type ProbeOptions, type SharedConnections } from "../probe";
 import type { AddressPolicy } from "../probe/address-policy";
 import { DEFAULT_LIMITS, type Blocked, type ProbeObservation, type ProbeTarget } from "../probe/types";
 import type { DueServer } from "../store/servers/round";
+import { configHeadersOf } from "../store/servers/registry";
 import type { OptOutSource } from "../vocabulary/store";
 import type { RoundHostGate } from "./host-gate";
 import type { PersistInput } from "./persist";
@@ -28,8 +29,9 @@ export interface JudgedProbe {
 export const probeInProcess = (_server: DueServer, target: ProbeTarget, options: ProbeOptions): Promise<ProbeObservation> =>
   probeServer(target, options);
 
-/** Requests one probe sends, about: a Crawl-delay lengthens the probe's deadline by this many gaps. */
-const REQUESTS_PER_PROBE = 8;
+/** Requests one probe sends, about (the initialize-first client's three after a modern handshake included, architecture.md
+ * §2.10): a Crawl-delay lengthens the probe's deadline by this many gaps. */
+export const REQUESTS_PER_PROBE = 11;
 
 /** What every server of one round shares. */
 export interface ServerContext {
@@ -50,12 +52,19 @@ export interface ServerContext {
 /** Probes one server (or decides not to) and judges it: what persist writes for it. */
 export async function serverRun(ctx: ServerContext, server: DueServer): Promise<PersistInput> {
   const { now, robots } = ctx;
+  // Suite 0.15.0: a server that needs configuration through its headers alone is probed without them (never sent).
+  const configHeaders = server.needsConfig ? configHeadersOf(server.configHeaders ?? null) : null;
+  const listed: ProbeTarget = {
+    url: server.remoteUrl ?? "",
+    transport: server.transport ?? "streamable-http",
+    ...(configHeaders ? { configHeaders } : {}),
+  };
   const skip = (blocked: Blocked, optOutSource?: OptOutSource): PersistInput => {
-    const obs = blockedObservation(server, blocked, now());
+    const obs = unprobedObservation(listed, blocked, now());
     return { serverId: server.id, roundId: ctx.roundId, obs, results: judge(obs), skipped: true, optOutSource, now: now() };
   };
 
-  if (server.needsConfig) return skip({ kind: "needs_config", detail: server.needsConfig });
+  if (server.needsConfig && !configHeaders) return skip({ kind: "needs_config", detail: server.needsConfig });
   let url: URL;
   try {
     url = new URL(server.remoteUrl ?? "");
@@ -72,7 +81,7 @@ export async function serverRun(ctx: ServerContext, server: DueServer): Promise<
   const deadlineMs = ctx.limits?.deadlineMs ?? DEFAULT_LIMITS.deadlineMs;
   const probed = await ctx.probe(
     server,
-    { url: url.toString(), transport: server.transport ?? "streamable-http" },
+    { ...listed, url: url.toString() },
     {
       addressPolicy: ctx.policy,
       isOptedOut: ctx.isOptedOut,
@@ -88,19 +97,6 @@ export async function serverRun(ctx: ServerContext, server: DueServer): Promise<
   );
   if ("judged" in probed) return { serverId: server.id, roundId: ctx.roundId, ...probed.judged, now: now() };
   return { serverId: server.id, roundId: ctx.roundId, obs: probed, results: judge(probed), skipped: false, now: now() };
-}
-
-function blockedObservation(server: DueServer, blocked: Blocked, at: Date): ProbeObservation {
-  const iso = at.toISOString();
-  return {
-    url: server.remoteUrl ?? "",
-    transport: server.transport ?? "streamable-http",
-    startedAt: iso,
-    finishedAt: iso,
-    blocked,
-    era: "unknown",
-    exchanges: [],
-  };
 }
 
 /** robots.txt says our token may not fetch the URL; the file is read at most once a day per host. */

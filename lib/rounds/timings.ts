@@ -15,9 +15,10 @@ export interface ProbeTimings {
   toolsListMs: number | null;
 }
 
-export function probeTimings(obs: Pick<ProbeObservation, "exchanges" | "transportCheck">): ProbeTimings {
-  // The look at the other transport (architecture.md §2.8) is a diagnosis after the verdicts, not a step a client takes.
-  const other = new Set(obs.transportCheck?.seqs ?? []);
+export function probeTimings(obs: Pick<ProbeObservation, "exchanges" | "transportCheck" | "initializeFirst">): ProbeTimings {
+  // The look at the other transport (architecture.md §2.8) and the initialize-first client's handshake (§2.10) come after
+  // the verdicts; the response time is the one the verdicts' client felt.
+  const other = new Set([...(obs.transportCheck?.seqs ?? []), ...(obs.initializeFirst?.seqs ?? [])]);
   const steps = other.size ? obs.exchanges.filter((e) => !other.has(e.seq)) : obs.exchanges;
   return { handshakeMs: stepMs(steps, HANDSHAKE_PHASES), toolsListMs: stepMs(steps, ["tools_list"]) };
 }

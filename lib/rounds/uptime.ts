@@ -2,11 +2,13 @@ import type { CheckResult } from "../checks/types";
 import { DISCOVERY_CHECKS, type CheckId } from "../vocabulary/checks";
 import type { ProbeObservation } from "../probe/types";
 import type { UptimeOutcome } from "../vocabulary/store";
+import { configRefusal } from "../checks/reach";
 
 // Uptime and incidents (architecture.md §4) as the round decides them from one probe. Pure: persist.ts writes what
 // these return in the run's own transaction.
 
-/** How a probe counts for uptime: up when the handshake completed or met a credential gate, down when the
+/** How a probe counts for uptime: up when the handshake completed or met a credential gate, or when a server probed
+ * without the headers its registry entry lists refused at the HTTP level (architecture.md §2.6, 0.15.0); down when the
  * server was tried and the handshake did not complete; left out when nothing reached the server on its own
  * account (opted out, needs configuration, the probe's own network, a slow-down before the handshake ended). */
 export function uptimeOutcome(obs: ProbeObservation): UptimeOutcome {
@@ -25,7 +27,7 @@ export function uptimeOutcome(obs: ProbeObservation): UptimeOutcome {
     case "declined":
     case "refused_no_challenge":
     case "failed":
-      return "down";
+      return configRefusal(obs) ? "up" : "down";
   }
 }
 

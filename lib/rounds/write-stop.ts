@@ -70,12 +70,12 @@ export function createWriteStop(db: Db): WriteStop {
  * says it is no longer running (false: the next round took the lock over and marked it abandoned). Reads still work
  * on a full disk, so the round's row can be read while nothing can be written.
  */
-export async function untilWritable(db: Db, o: { roundId: number; now: () => Date; pollMs?: number }): Promise<boolean> {
+export async function untilWritable(db: Db, options: { roundId: number; now: () => Date; pollMs?: number }): Promise<boolean> {
   for (;;) {
     // A closed connection (the process is stopping) records nothing more.
     if (!db.$client.open) return false;
-    if (checkWrites(db, o.now()).writable) return true;
-    if (getRound(db, o.roundId)?.status !== "running") return false;
-    await new Promise((r) => setTimeout(r, o.pollMs ?? STOPPED_ROUND_POLL_MS));
+    if (checkWrites(db, options.now()).writable) return true;
+    if (getRound(db, options.roundId)?.status !== "running") return false;
+    await new Promise((r) => setTimeout(r, options.pollMs ?? STOPPED_ROUND_POLL_MS));
   }
 }

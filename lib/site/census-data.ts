@@ -1,6 +1,6 @@
 import { KNOWN_REVISIONS } from "../probe/protocol";
 import { AUTH_OUTCOMES } from "../vocabulary/store";
-import { CAUSE_KEYS, ERA_KEYS, OVERALL_KEYS, REFUSAL_KEYS, TRANSPORT_KEYS, type CensusDay } from "../store/census";
+import { CAUSE_KEYS, ERA_KEYS, OVERALL_KEYS, REACH_KEYS, REFUSAL_KEYS, TRANSPORT_KEYS, type CensusDay } from "../store/census";
 
 // The daily census rows as downloads (architecture.md §3): /data/census.csv, one row per day and one column per count, and
 // /data/census.json, the rows as stored. Both carry the licence the README states for the data.
@@ -23,6 +23,7 @@ const GROUPS: Group[] = [
   ["refusal", (r) => r.refusals, REFUSAL_KEYS],
   ["revision", (r) => r.revisions, null],
   ["observation", (r) => r.observations, null],
+  ["reach", (r) => r.reach, REACH_KEYS],
 ];
 
 const FIXED = ["day", "source", "as_of", "registry", "probed", "uncertain", "needs_configuration"] as const;

@@ -1,6 +1,6 @@
 import { CHECK_STATES, REFUSAL_CODES } from "../vocabulary/checks";
 import { KNOWN_REVISIONS, TRANSPORTS } from "../probe/protocol";
-import type { CensusDay } from "../store/census";
+import { REACH_KEYS, type CensusDay } from "../store/census";
 import type { Lang } from "./labels";
 import { NOT_CHECKED_CAUSE_LABELS, STATE_LABELS } from "./labels";
 
@@ -77,6 +77,8 @@ interface Words {
   registry: [string, string];
   registryLabel: string;
   otherRevision: string;
+  reach: [string, string];
+  reachLabels: Record<(typeof REACH_KEYS)[number], string>;
 }
 
 export const CENSUS_WORDS: Record<Lang, Words> = {
@@ -105,6 +107,18 @@ export const CENSUS_WORDS: Record<Lang, Words> = {
     registry: ["Registry size", "Servers with a remote listed in the registry, each day."],
     registryLabel: "Servers listed",
     otherRevision: "other",
+    reach: [
+      "Reaching servers that need a key",
+      "Of the servers whose registry entry needs configuration: what probing them without the listed headers found (from suite 0.15.0).",
+    ],
+    reachLabels: {
+      answered: "Answered without the key",
+      refused: "Refused without the key",
+      gated: "Credential gate",
+      unreachable: "No HTTP answer",
+      no_address: "No address (URL variable)",
+      unknown: "Not known yet",
+    },
   },
   zh: {
     revisions: ["各协议版本所占比例", "分母是已与探测器商定协议版本的服务端。"],
@@ -125,6 +139,15 @@ export const CENSUS_WORDS: Record<Lang, Words> = {
     registry: ["注册表规模", "每天注册表中列有远程地址的服务端数量。"],
     registryLabel: "列出的服务端",
     otherRevision: "其他",
+    reach: ["需要密钥的服务端能否到达", "分母是注册表条目需要配置的服务端：不带所列请求头探测时的结果（自套件 0.15.0 起）。"],
+    reachLabels: {
+      answered: "不带密钥也作了应答",
+      refused: "缺少密钥被拒绝",
+      gated: "凭据拦截",
+      unreachable: "没有 HTTP 应答",
+      no_address: "没有地址（URL 变量）",
+      unknown: "尚无结论",
+    },
   },
 };
 
@@ -237,6 +260,14 @@ export function censusCharts(
       kind: "share",
       series: refusalCodes.map((c, i) => ({ key: c, label: refusalLabel(c), tone: tone(i) })),
       values: at((r) => r.refusals),
+    },
+    {
+      id: "reach",
+      title: w.reach[0],
+      of: w.reach[1],
+      kind: "share",
+      series: REACH_KEYS.map((k, i) => ({ key: k, label: w.reachLabels[k], tone: tone(i) })),
+      values: at((r) => r.reach),
     },
     {
       id: "registry",

@@ -3,6 +3,30 @@
  * changes that shipped without a version bump of their own. */
 export const SUITE_CHANGELOG: readonly { version: string | null; date: string; en: string; zh: string }[] = [
   {
+    version: "0.15.0",
+    date: "2026-12-05",
+    en:
+      "Reach: a server whose registry entry lists a required header, or a header value with a {placeholder} such as Bearer {api_key}, is no longer left without a single request. " +
+      "It is probed like any other, without those headers (the probe never sends a registry header or value), on the remote the listing rule picks when headers are ignored; only a URL variable with no default still stops every request, since there is no address to send one to. " +
+      "A server that completes the handshake and the tool list anyway is judged as any server, and its reason says it answered without the header; a 401 with a valid challenge is the credential gate; " +
+      "any other answer that ends discovery (a 4xx, a 5xx, a JSON-RPC error, an HTML page) makes the discovery checks Not checked, needs configuration, naming the header and the answer, never Failed, and the refusal's status and shape (a JSON-RPC error, a bare 401 or 403, or something a client cannot act on, which carries a hint) are kept; " +
+      "no HTTP answer at all is Failed as for any server. Refused and gated servers count as reached and up for uptime and wait a day between probes. " +
+      "The server JSON carries configuration {needed, headers, reach, refusal}, the list filters by ?reach=, and the census counts these servers by reach. " +
+      "Which clients can connect: clients that send initialize first (the TypeScript SDK by default, the MCP Inspector, every 2025-era client) and clients that send server/discover first and fall back once (the Python SDK v2, the C# SDK 2, the Go SDK 1.7, and this probe) are told apart. " +
+      "After a modern handshake, the same probe sends one legacy handshake to the same remote (initialize, notifications/initialized, the first tools/list page, and a DELETE only for a session the server handed out), through the same per-host bounds and Crawl-delay, kept as an exchange group of its own; it moves no check, badge, uptime or incident, and a legacy server gets nothing extra. " +
+      "Each server carries clients {initializeFirst, discoverFirst}, each yes, no or unknown (and yes_after_fallback for a legacy server reached after the fallback), with a sentence that names the answer when it is no; the page shows one line per kind of client, the list filters by ?initializeFirst=, and the census counts both per state.",
+    zh:
+      "可达性：注册表条目里列了必填请求头、或请求头的值含有 {占位符}（例如 Bearer {api_key}）的服务端，不再一个请求都收不到。" +
+      "它和其他服务端一样接受探测，只是不带这些请求头（探测器从不发送注册表里的请求头或其值），探测的是忽略请求头时按远程端点规则选出的那一个；只有没有默认值的 URL 变量仍会让探测一个请求都不发，因为根本没有地址可发。" +
+      "即使不带请求头也完成了握手和工具列表读取的服务端，按普通服务端评判，原因里会写明它在缺少该请求头时也作了应答；带合法质询的 401 按凭据拦截处理；" +
+      "其余结束发现过程的应答（4xx、5xx、JSON-RPC 错误、HTML 页面）使发现类检查记为未检查（需要配置），原因里写出缺少的请求头和对方的应答，绝不记为未通过；拒绝的状态码和形式（JSON-RPC 错误、不带内容的 401 或 403、或客户端无从处理的形式，后者附修改提示）都会保留；" +
+      "完全没有 HTTP 应答的，和任何服务端一样记为未通过。被拒绝或遇到凭据拦截的服务端，在可用率里算作已到达且在线，两次探测之间相隔一天。" +
+      "服务端 JSON 增加 configuration {needed, headers, reach, refusal}，列表可按 ?reach= 筛选，全站统计按可达性分类计数这些服务端。" +
+      "哪些客户端能连上：区分先发 initialize 的客户端（默认设置下的 TypeScript SDK、MCP Inspector、所有 2025 年代的客户端）和先发 server/discover、失败后回退一次的客户端（Python SDK v2、C# SDK 2、Go SDK 1.7，以及本探测器）。" +
+      "新版握手完成后，同一次探测会向同一个远程端点再发一次旧版握手（initialize、notifications/initialized、tools/list 的第一页；只有服务端发了会话时才发一个 DELETE），同样遵守每台主机的并发上限和 Crawl-delay，并作为单独的一组交互留作证据；它不改变任何检查、徽章、可用率或故障记录，旧版服务端不会多收到任何请求。" +
+      "每个服务端带有 clients {initializeFirst, discoverFirst}，取值为 yes、no 或 unknown（旧版服务端在回退之后连上时为 yes_after_fallback），为 no 时附一句话写明服务端的应答；页面为每类客户端显示一行，列表可按 ?initializeFirst= 筛选，全站统计按状态分别计数。",
+  },
+  {
     version: "0.14.0",
     date: "2026-12-01",
     en:

@@ -23,6 +23,8 @@ export function explanationClause(rule: CrossReadExplanation, code: number | nul
       return "the probe did not read it because the server asked it to slow down";
     case "opted_out":
       return "the probe sends it nothing because its host asked not to be probed";
+    case "initialize_refused":
+      return `clients that start with initialize cannot connect here: the server answers initialize with ${code !== null ? (code < 0 ? code : `HTTP ${code}`) : "a refusal"}`;
   }
 }
 
@@ -46,8 +48,12 @@ export function crossReadSentence(
     case "agreed":
       return `${READER} read the same ${tools} as the probe on ${r.day}.`;
     case "only_probe":
+      // The reader's raw error stays in the JSON's detail; the page says what it means for clients (architecture.md §2.10).
+      if (r.explanation === "initialize_refused") return `${READER} could not connect on ${r.day}${why}; discover-first clients read it.`;
       return `${READER} could not read the tool list on ${r.day}${r.detail ? ` (${r.detail})` : ""}; the probe's latest complete read stands alone.`;
     case "neither":
+      if (r.explanation === "initialize_refused")
+        return `Neither the probe nor an initialize-first reader could read the tool list on ${r.day}${why}.`;
       return `Neither the probe nor an initialize-first reader could read the tool list on ${r.day}${r.detail ? ` (${r.detail})` : ""}.`;
   }
 }

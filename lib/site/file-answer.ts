@@ -41,19 +41,19 @@ const matches = (header: string | undefined, etag: string) =>
 export function fileAnswer(
   f: FileFacts,
   req: { ifNoneMatch?: string; range?: string; ifRange?: string },
-  o: { contentType: string; cacheControl: string },
+  options: { contentType: string; cacheControl: string },
 ): FileAnswer {
   const etag = fileEtag(f);
   const base = {
     etag,
     "last-modified": new Date(f.mtimeMs).toUTCString(),
     "accept-ranges": "bytes",
-    "cache-control": o.cacheControl,
+    "cache-control": options.cacheControl,
   };
   if (matches(req.ifNoneMatch, etag)) return { status: 304, headers: base };
   const whole = {
     status: 200 as const,
-    headers: { ...base, "content-type": o.contentType, "content-length": String(f.size) },
+    headers: { ...base, "content-type": options.contentType, "content-length": String(f.size) },
     range: { start: 0, end: f.size - 1 },
   };
   // If-Range with another validator: the file changed, so the whole new one.
@@ -65,7 +65,7 @@ export function fileAnswer(
     status: 206,
     headers: {
       ...base,
-      "content-type": o.contentType,
+      "content-type": options.contentType,
       "content-length": String(r.end - r.start + 1),
       "content-range": `bytes ${r.start}-${r.end}/${f.size}`,
     },

@@ -5,7 +5,7 @@ export const HISTORY_DAYS = 90;
 const DAY_MS = 86_400_000;
 
 /** The UTC day of an instant, and a UTC day moved by `n` days ("2026-11-30"). */
-export const utcDayOf = (d: Date) => d.toISOString().slice(0, 10);
+export const utcDayOf = (date: Date) => date.toISOString().slice(0, 10);
 export const shiftDay = (day: string, n: number) => utcDayOf(new Date(Date.parse(`${day}T00:00:00Z`) + n * DAY_MS));
 
 /** One strip cell: a UTC day with its worst discovery state, or null when nothing probed the server that day. */

@@ -32,6 +32,7 @@ export const ALERT_KIND_LABELS: Record<AlertKind, string> = {
   probe_network: "The probe's own network is failing",
   region_down: "A probing region is down",
   database_unwritable: "The database cannot be written",
+  notifications_failing: "Notifications are late",
 };
 
 export const CROSS_READ_LABELS: Record<CrossReadOutcome, string> = {

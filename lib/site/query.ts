@@ -1,8 +1,9 @@
 import { z } from "zod";
-import { CHECK_IDS, CHECK_STATES, OBSERVATION_CODES, type CheckId, type CheckState } from "../vocabulary/checks";
+import { CHECK_IDS, CHECK_STATES, OBSERVATION_CODES, REACHES, type CheckId, type CheckState, type Reach } from "../vocabulary/checks";
 import type { ObservationFilter } from "../store/observations";
 import { MAX_PAGE_SIZE, SORT_DEFAULT_ORDER } from "../store/servers/list";
 import { SERVER_SORTS, SORT_ORDERS, type ServerSort, type SortOrder } from "../vocabulary/store";
+import { INITIALIZE_FIRST_STATES, type InitializeFirstState } from "../vocabulary/clients";
 
 export type SearchParams = Record<string, string | string[] | undefined>;
 
@@ -34,6 +35,12 @@ export const ServerListParams = z.object({
   observations: z.enum(["any"]).optional(),
   /** Only servers whose latest complete read carries this observation code ("any": any code, as the form sends it). */
   observation: z.enum(["any", ...OBSERVATION_CODES]).optional(),
+  /** Only servers whose initialize-first clients can connect (yes), cannot (no), or where that is not known (architecture.md §2.10). */
+  initializeFirst: z.enum(INITIALIZE_FIRST_STATES).optional(),
+  reach: z
+    .enum(REACHES)
+    .optional()
+    .describe("Only servers with this reach: what probing them without the headers their registry entry lists found (suite 0.15.0)."),
   ...(Object.fromEntries(CHECK_IDS.map((id) => [id, stateParam])) as Record<CheckId, typeof stateParam>),
 });
 export type ServerListParams = z.output<typeof ServerListParams>;
@@ -50,6 +57,10 @@ export interface ListQuery {
   order: SortOrder;
   /** One code, or any code; undefined for no filter. */
   observation: ObservationFilter | undefined;
+  /** Only servers whose initialize-first clients are in this state (architecture.md §2.10); undefined for no filter. */
+  initializeFirst?: InitializeFirstState;
+  /** Only servers with this reach (architecture.md §2.6); undefined for no filter. */
+  reach?: Reach;
 }
 
 /** Parsed parameters as the store's list query. */
@@ -71,6 +82,8 @@ export function listQueryOf(p: ServerListParams): ListQuery {
     sort: p.sort,
     order,
     observation,
+    ...(p.initializeFirst ? { initializeFirst: p.initializeFirst } : {}),
+    ...(p.reach ? { reach: p.reach } : {}),
   };
 }
 
@@ -111,6 +124,8 @@ export function indexHref(query: Partial<IndexQuery>): string {
   if (query.observation === "any") p.set("observations", "any");
   else if (query.observation) p.set("observation", query.observation);
   else if (query.observationUnknown) p.set("observation", "unknown");
+  if (query.initializeFirst) p.set("initializeFirst", query.initializeFirst);
+  if (query.reach) p.set("reach", query.reach);
   if (query.includeLeft) p.set("includeLeft", "1");
   const sort = query.sort ?? "name";
   if (sort !== "name") p.set("sort", sort);

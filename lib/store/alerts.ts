@@ -59,16 +59,22 @@ export function openAlert(
 }
 
 /** Resolves every open alert of `kind` (older databases may hold several) and records each resolution. */
-export function resolveAlerts(db: Db, kind: AlertKind, o: { at: string; message: string; subject?: string }): AlertRecord[] {
+export function resolveAlerts(db: Db, kind: AlertKind, options: { at: string; message: string; subject?: string }): AlertRecord[] {
   return transaction(db, () => {
     const open = db
       .select()
       .from(alerts)
-      .where(and(eq(alerts.kind, kind), isNull(alerts.resolvedAt), o.subject !== undefined ? eq(alerts.subject, o.subject) : undefined))
+      .where(
+        and(
+          eq(alerts.kind, kind),
+          isNull(alerts.resolvedAt),
+          options.subject !== undefined ? eq(alerts.subject, options.subject) : undefined,
+        ),
+      )
       .all();
     if (open.length === 0) return [];
     db.update(alerts)
-      .set({ resolvedAt: o.at, resolvedMessage: o.message })
+      .set({ resolvedAt: options.at, resolvedMessage: options.message })
       .where(
         inArray(
           alerts.id,
@@ -77,10 +83,10 @@ export function resolveAlerts(db: Db, kind: AlertKind, o: { at: string; message:
       )
       .run();
     db.insert(alertEvents)
-      .values(open.map((a) => ({ alertId: a.id, state: "resolved" as AlertState, at: o.at })))
+      .values(open.map((a) => ({ alertId: a.id, state: "resolved" as AlertState, at: options.at })))
       .onConflictDoNothing()
       .run();
-    return open.map((a) => ({ ...a, resolvedAt: o.at, resolvedMessage: o.message }));
+    return open.map((a) => ({ ...a, resolvedAt: options.at, resolvedMessage: options.message }));
   });
 }
 
@@ -124,22 +130,22 @@ export function recentAlertEvents(db: Db, limit = 50): AlertEvent[] {
 }
 
 /** Events not yet delivered, not given up on, and not older than `since`; oldest first. */
-export function undeliveredAlertEvents(db: Db, o: { since: string; maxAttempts: number }): AlertEvent[] {
+export function undeliveredAlertEvents(db: Db, options: { since: string; maxAttempts: number }): AlertEvent[] {
   return db
     .select({ event: alertEvents, alert: alerts })
     .from(alertEvents)
     .innerJoin(alerts, eq(alerts.id, alertEvents.alertId))
-    .where(and(isNull(alertEvents.deliveredAt), gte(alertEvents.at, o.since), lt(alertEvents.attempts, o.maxAttempts)))
+    .where(and(isNull(alertEvents.deliveredAt), gte(alertEvents.at, options.since), lt(alertEvents.attempts, options.maxAttempts)))
     .orderBy(asc(alertEvents.at), asc(alertEvents.id))
     .all();
 }
 
-export function recordDeliveryAttempt(db: Db, eventId: number, o: { at: string; delivered: boolean; error?: string }): void {
+export function recordDeliveryAttempt(db: Db, eventId: number, options: { at: string; delivered: boolean; error?: string }): void {
   db.update(alertEvents)
     .set({
       attempts: sql`${alertEvents.attempts} + 1`,
-      lastAttemptAt: o.at,
-      ...(o.delivered ? { deliveredAt: o.at, lastError: null } : { lastError: o.error ?? "failed" }),
+      lastAttemptAt: options.at,
+      ...(options.delivered ? { deliveredAt: options.at, lastError: null } : { lastError: options.error ?? "failed" }),
     })
     .where(eq(alertEvents.id, eventId))
     .run();

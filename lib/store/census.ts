@@ -1,7 +1,7 @@
 import { asc, gte, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { censusDays } from "../../db/schema";
-import { CHECK_STATES, NOT_CHECKED_CAUSES, REFUSAL_CODES, type CheckState, type NotCheckedCause } from "../vocabulary/checks";
+import { CHECK_STATES, NOT_CHECKED_CAUSES, REACHES, REFUSAL_CODES, type CheckState, type NotCheckedCause } from "../vocabulary/checks";
 import { ERAS, TRANSPORTS } from "../probe/protocol";
 import { observationCensus } from "./observations";
 import { AUTH_OUTCOMES, REPROBE_ROUND_TRIGGER, type AuthOutcome, type CensusSource, type UptimeOutcome } from "../vocabulary/store";
@@ -18,6 +18,11 @@ export const TRANSPORT_KEYS = [...TRANSPORTS, "none"] as const;
 export const REFUSAL_KEYS = [...REFUSAL_CODES, "uncoded"] as const;
 export const OVERALL_KEYS = [...CHECK_STATES, "none", "unknown"] as const;
 export const CAUSE_KEYS = [...NOT_CHECKED_CAUSES, "unknown"] as const;
+/** Reach of the servers that need configuration (architecture.md §2.6, 0.15.0); `unknown`: no probe could tell yet. */
+export const REACH_KEYS = [
+  ...REACHES.filter((r): r is Exclude<(typeof REACHES)[number], "not_needed"> => r !== "not_needed"),
+  "unknown",
+] as const;
 
 export type Counts<K extends string> = Record<K, number>;
 
@@ -49,6 +54,9 @@ export interface CensusCounts {
   /** Observation code → servers whose latest complete read carries it (architecture.md §2.9), every code; null on rebuilt rows
    * (observations go with the runs the retention prunes) and on rows written before observations were recorded. */
   observations: Record<string, number> | null;
+  /** Servers that need configuration, by what reaching them without the listed headers found (suite 0.15.0); null on
+   * rebuilt rows (runs do not record it) and on rows written before 0.15.0. */
+  reach: Counts<(typeof REACH_KEYS)[number]> | null;
 }
 
 export interface CensusDay extends CensusCounts {
@@ -119,7 +127,10 @@ interface Counted {
 }
 
 /** Adds up servers (grouped rows of `n` servers each); transports, refusals and observations come from elsewhere. */
-function tally(rows: Iterable<Counted>, rebuilt: boolean): Omit<CensusCounts, "transports" | "refusals" | "observations" | "uncertain"> {
+function tally(
+  rows: Iterable<Counted>,
+  rebuilt: boolean,
+): Omit<CensusCounts, "transports" | "refusals" | "observations" | "uncertain" | "reach"> {
   const out = {
     registry: 0,
     probed: 0,
@@ -202,7 +213,29 @@ export function censusSnapshot(db: Db): CensusCounts {
       Number(r.n);
   // architecture.md §2.9: every code, servers in the registry whose latest complete read carries it.
   const observations = Object.fromEntries(observationCensus(db).map((o) => [o.code, o.servers]));
-  return { ...counts, uncertain: 0, transports, refusals, observations };
+  return { ...counts, uncertain: 0, transports, refusals, observations, reach: reachCensus(db) };
+}
+
+/** architecture.md §2.6 (0.15.0): servers listed now that need configuration, by reach, under the rule of the server JSON's
+ * `configuration` (lib/store/servers/configuration.ts): no header names means no address; a stored reach that does not
+ * belong to a header-only need is unknown. */
+function reachCensus(db: Db): NonNullable<CensusCounts["reach"]> {
+  const out = zeros(REACH_KEYS);
+  for (const r of all(
+    db,
+    `SELECT config_headers IS NULL AS no_headers, reach, count(*) AS n FROM servers
+     WHERE left_registry_at IS NULL AND needs_config IS NOT NULL GROUP BY 1, 2`,
+  )) {
+    const reach = str(r.reach);
+    const key =
+      Number(r.no_headers) === 1
+        ? "no_address"
+        : reach === "answered" || reach === "refused" || reach === "gated" || reach === "unreachable"
+          ? reach
+          : "unknown";
+    out[key] += Number(r.n);
+  }
+  return out;
 }
 
 /** A day the census can be rebuilt for: a UTC day on which a full round (not a one-server re-probe) finished, and the end
@@ -275,7 +308,7 @@ export function rebuildCensusDay(db: Db, asOf: string, retainedFrom: string): Ce
     }),
     true,
   );
-  return { ...counts, uncertain, transports: null, refusals: null, observations: null };
+  return { ...counts, uncertain, transports: null, refusals: null, observations: null, reach: null };
 }
 
 const json = (v: unknown) => (v === null ? null : JSON.stringify(v));
@@ -303,6 +336,7 @@ export function insertCensusDay(db: Db, row: CensusDay): boolean {
       overall: JSON.stringify(row.overall),
       notCheckedCauses: JSON.stringify(row.notCheckedCauses),
       observations: json(row.observations),
+      reach: json(row.reach),
     })
     .onConflictDoNothing({ target: censusDays.day })
     .run();
@@ -337,6 +371,7 @@ export function listCensusDays(db: Db, fromDay?: string): CensusDay[] {
     overall: parse<CensusCounts["overall"]>(r.overall)!,
     notCheckedCauses: parse<CensusCounts["notCheckedCauses"]>(r.notCheckedCauses)!,
     observations: parse<Record<string, number>>(r.observations),
+    reach: parse<NonNullable<CensusCounts["reach"]>>(r.reach),
   }));
 }
 

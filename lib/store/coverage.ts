@@ -10,8 +10,11 @@ export type AlertRow = typeof alerts.$inferSelect;
 
 /** Counts one probe of one server into its UTC day: distinct servers attempted and read, requests and successes.
  * Incremental (no recount of the day), so a round's cost stays linear in its servers. */
-export function recordCoverage(db: Db, o: { day: string; serverId: number; read: boolean; requests: number; requestsOk: number }): void {
-  const key = { day: o.day, serverId: o.serverId };
+export function recordCoverage(
+  db: Db,
+  options: { day: string; serverId: number; read: boolean; requests: number; requestsOk: number },
+): void {
+  const key = { day: options.day, serverId: options.serverId };
   const prev = prepared(db, "coverageServers.get", () =>
     db
       .select({ read: coverageServers.read })
@@ -29,14 +32,14 @@ export function recordCoverage(db: Db, o: { day: string; serverId: number; read:
         .prepare(),
     ).run({
       ...key,
-      read: o.read,
+      read: options.read,
     });
     attempted = 1;
-    read = o.read ? 1 : 0;
-  } else if (!prev.read && o.read) {
+    read = options.read ? 1 : 0;
+  } else if (!prev.read && options.read) {
     db.update(coverageServers)
       .set({ read: true })
-      .where(and(eq(coverageServers.day, o.day), eq(coverageServers.serverId, o.serverId)))
+      .where(and(eq(coverageServers.day, options.day), eq(coverageServers.serverId, options.serverId)))
       .run();
     read = 1;
   }
@@ -54,7 +57,7 @@ export function recordCoverage(db: Db, o: { day: string; serverId: number; read:
         },
       })
       .prepare(),
-  ).run({ day: o.day, serversAttempted: attempted, serversRead: read, requests: o.requests, requestsOk: o.requestsOk });
+  ).run({ day: options.day, serversAttempted: attempted, serversRead: read, requests: options.requests, requestsOk: options.requestsOk });
 }
 
 /** Coverage rows between two UTC days inclusive (YYYY-MM-DD), oldest first. */

@@ -3,6 +3,7 @@ import { transaction, type Db } from "../../db/client";
 import { checkResults, crossReads, servers, toolSnapshots } from "../../db/schema";
 import { DISCOVERY_CHECKS } from "../vocabulary/checks";
 import { CROSS_READ_OUTCOMES, type CrossReadExplanation, type CrossReadOutcome } from "../vocabulary/store";
+import { clientsVerdictOf } from "./servers/list";
 
 export type CrossReadRecord = typeof crossReads.$inferSelect;
 
@@ -66,6 +67,14 @@ export function probeDiscoveryVerdicts(db: Db, serverId: number): ProbeDiscovery
     .from(checkResults)
     .where(and(eq(checkResults.serverId, serverId), inArray(checkResults.check, [...DISCOVERY_CHECKS])))
     .all();
+}
+
+/** architecture.md §2.10: when the server's initialize-first clients cannot connect (its latest probe says `no`), the
+ * answer that refused them (JSON-RPC code, else HTTP status); null otherwise. */
+export function initializeFirstRefusal(db: Db, serverId: number): { code: number | null } | null {
+  const row = db.select({ clients: servers.clients }).from(servers).where(eq(servers.id, serverId)).get();
+  const v = clientsVerdictOf(row?.clients ?? null).initializeFirst;
+  return v.state === "no" ? { code: v.facts.rpcCode ?? v.facts.status ?? null } : null;
 }
 
 /** Stores one server's outcome for a day (a re-run of the same day replaces it). */
@@ -156,7 +165,7 @@ export function emptyCrossReadCounts(): CrossReadCounts {
 }
 
 /** Whether an outcome is a difference between the readers (what the cross_read alert is about). */
-export const isDifference = (o: CrossReadOutcome) => o === "disagreed" || o === "only_cross_reader";
+export const isDifference = (outcome: CrossReadOutcome) => outcome === "disagreed" || outcome === "only_cross_reader";
 
 export function crossReadCounts(db: Db, day: string): CrossReadCounts {
   const counts = emptyCrossReadCounts();

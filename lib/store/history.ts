@@ -210,7 +210,7 @@ export interface StateChangeRow {
 
 /** Check transitions newest first, across all servers or for one, optionally only those after `since` (ISO-8601).
  * First results (no previous state) count too. */
-export function stateChanges(db: Db, o: { serverId?: number; limit: number; since?: string }): StateChangeRow[] {
+export function stateChanges(db: Db, options: { serverId?: number; limit: number; since?: string }): StateChangeRow[] {
   return db
     .select({
       id: transitions.id,
@@ -229,11 +229,11 @@ export function stateChanges(db: Db, o: { serverId?: number; limit: number; sinc
     .leftJoin(runs, eq(runs.id, transitions.runId))
     .where(
       and(
-        o.serverId !== undefined ? eq(transitions.serverId, o.serverId) : isNotNull(transitions.id),
-        o.since !== undefined ? gt(transitions.at, o.since) : undefined,
+        options.serverId !== undefined ? eq(transitions.serverId, options.serverId) : isNotNull(transitions.id),
+        options.since !== undefined ? gt(transitions.at, options.since) : undefined,
       ),
     )
     .orderBy(desc(transitions.at), desc(transitions.id))
-    .limit(o.limit)
+    .limit(options.limit)
     .all();
 }

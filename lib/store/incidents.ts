@@ -70,8 +70,8 @@ export interface IncidentList {
 }
 
 /** Incidents across servers, or of the server with registry name `server`, most recent first, paged. */
-export function incidentList(db: Db, o: { server?: string; limit: number; offset?: number }): IncidentList {
-  const where = o.server === undefined ? undefined : eq(servers.name, o.server);
+export function incidentList(db: Db, options: { server?: string; limit: number; offset?: number }): IncidentList {
+  const where = options.server === undefined ? undefined : eq(servers.name, options.server);
   const totals = db
     .select({ total: count(), ongoing: sql<number>`count(*) filter (where ${incidents.endedAt} is null)` })
     .from(incidents)
@@ -84,8 +84,8 @@ export function incidentList(db: Db, o: { server?: string; limit: number; offset
     .innerJoin(servers, eq(servers.id, incidents.serverId))
     .where(where)
     .orderBy(desc(incidents.startedAt), desc(incidents.id))
-    .limit(o.limit)
-    .offset(o.offset ?? 0)
+    .limit(options.limit)
+    .offset(options.offset ?? 0)
     .all();
   return { total: totals?.total ?? 0, ongoing: totals?.ongoing ?? 0, rows: rows.map(withDuration) };
 }
@@ -98,14 +98,14 @@ export interface IncidentEvent {
 }
 
 /** The latest openings and closings, newest first, across servers or for one. */
-export function incidentEvents(db: Db, o: { server?: string; limit: number }): IncidentEvent[] {
+export function incidentEvents(db: Db, options: { server?: string; limit: number }): IncidentEvent[] {
   const rows = db
     .select(columns)
     .from(incidents)
     .innerJoin(servers, eq(servers.id, incidents.serverId))
-    .where(o.server === undefined ? undefined : eq(servers.name, o.server))
+    .where(options.server === undefined ? undefined : eq(servers.name, options.server))
     .orderBy(desc(sql`coalesce(${incidents.endedAt}, ${incidents.startedAt})`), desc(incidents.id))
-    .limit(o.limit)
+    .limit(options.limit)
     .all()
     .map(withDuration);
   const events: IncidentEvent[] = [];
@@ -113,5 +113,5 @@ export function incidentEvents(db: Db, o: { server?: string; limit: number }): I
     events.push({ kind: "opened", at: incident.startedAt, incident });
     if (incident.endedAt) events.push({ kind: "closed", at: incident.endedAt, incident });
   }
-  return events.sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : b.incident.id - a.incident.id)).slice(0, o.limit);
+  return events.sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : b.incident.id - a.incident.id)).slice(0, options.limit);
 }

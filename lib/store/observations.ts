@@ -56,6 +56,17 @@ export function recordObservations(db: Db, serverId: number, runId: number, list
   }
 }
 
+/** The observation codes of a server's latest complete read, sorted; empty before the first one or when it had none. */
+export function serverObservationCodes(db: Db, serverId: number): string[] {
+  return db
+    .select({ code: serverObservations.code })
+    .from(serverObservations)
+    .where(eq(serverObservations.serverId, serverId))
+    .orderBy(asc(serverObservations.code))
+    .all()
+    .map((r) => r.code);
+}
+
 /** The observations of one run, in the order they were made. */
 export function runObservations(db: Db, runId: number): ObservationFacts[] {
   return db.select().from(observations).where(eq(observations.runId, runId)).orderBy(asc(observations.id)).all().map(fromRow);

@@ -2,6 +2,9 @@ import type { Db } from "../../db/client";
 import { CHECK_IDS, type CheckId, type CheckState, type NotCheckedCause } from "../vocabulary/checks";
 import type { Era, Transport } from "../probe/protocol";
 import { uptime30dByServer } from "./uptime";
+import type { ClientsReport } from "../checks/clients";
+import { clientsReport } from "../checks/clients";
+import { clientsVerdictOf } from "./servers/list";
 
 // The rows of the daily open-data file (`servers-YYYY-MM-DD.jsonl.gz`, architecture.md §3): the latest state of every server
 // listed in the registry, one object per line. Its shape is `OpenDataServer` in lib/api/schemas.ts.
@@ -16,6 +19,8 @@ export interface OpenDataServer {
   overallCause: NotCheckedCause | null;
   checks: Record<CheckId, { state: CheckState; suiteVersion: string } | null>;
   uptime30d: { ratio: number | null; up: number; reached: number };
+  /** architecture.md §2.10: which kinds of client can connect. */
+  clients: ClientsReport;
   lastProbedAt: string | null;
   lastSuccessAt: string | null;
 }
@@ -24,7 +29,7 @@ export interface OpenDataServer {
 export function* openDataServers(db: Db, now: Date, batch = 1000): Generator<OpenDataServer[]> {
   const uptime = uptime30dByServer(db, now);
   const page = db.$client.prepare(
-    `SELECT id, name, remote_url, transport, era, protocol_version, overall, overall_cause, last_probed_at, last_success_at
+    `SELECT id, name, remote_url, transport, era, protocol_version, overall, overall_cause, last_probed_at, last_success_at, clients
      FROM servers WHERE left_registry_at IS NULL AND name > ? ORDER BY name LIMIT ?`,
   );
   const checks = db.$client.prepare(
@@ -54,6 +59,7 @@ export function* openDataServers(db: Db, now: Date, batch = 1000): Generator<Ope
       overallCause: r.overall_cause as NotCheckedCause | null,
       checks: byServer.get(Number(r.id))!,
       uptime30d: uptime.get(Number(r.id)) ?? { ratio: null, up: 0, reached: 0 },
+      clients: clientsReport(clientsVerdictOf(r.clients as string | null)),
       lastProbedAt: r.last_probed_at as string | null,
       lastSuccessAt: r.last_success_at as string | null,
     }));

@@ -21,10 +21,10 @@ export function normaliseHost(input: string): string | null {
   }
 }
 
-export function addOptOut(db: Db, o: { host: string; reason: string; source: OptOutSource; since: string }): void {
+export function addOptOut(db: Db, options: { host: string; reason: string; source: OptOutSource; since: string }): void {
   db.insert(optOuts)
-    .values(o)
-    .onConflictDoUpdate({ target: optOuts.host, set: { reason: o.reason, source: o.source, since: o.since } })
+    .values(options)
+    .onConflictDoUpdate({ target: optOuts.host, set: { reason: options.reason, source: options.source, since: options.since } })
     .run();
 }
 
@@ -34,6 +34,15 @@ export function removeOptOut(db: Db, host: string): boolean {
 
 export function listOptOuts(db: Db): OptOutRow[] {
   return db.select().from(optOuts).orderBy(asc(optOuts.host)).all();
+}
+
+/** The operator's opt-out list as a lookup: the reason a host (with or without its port) asked not to be probed. */
+export function operatorOptOuts(db: Db): (host: string) => string | null {
+  const optOuts = new Map(listOptOuts(db).map((o) => [o.host, o.reason]));
+  return (host: string): string | null => {
+    const h = host.toLowerCase();
+    return optOuts.get(h) ?? optOuts.get(h.replace(/:\d+$/, "")) ?? null;
+  };
 }
 
 /** The opt-out for one host, if any. */

@@ -1,9 +1,10 @@
-import { and, asc, eq, gte, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gte, isNotNull, isNull, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { regionStates, runs } from "../../db/schema";
+import { regionStates, runs, servers } from "../../db/schema";
 import { DISCOVERY_CHECKS, type CheckId, type CheckState } from "../vocabulary/checks";
 import type { QuorumFacts, RunRole } from "../vocabulary/regions";
 import { parseJson } from "./runs";
+import { dueServerColumns, type DueServer } from "./servers/round";
 
 // architecture.md §8: each region's health as the site last judged it.
 
@@ -49,6 +50,25 @@ export function saveRegionStates(db: Db, states: readonly Omit<StoredRegionState
       })
       .run();
   }
+}
+
+/** Servers a down region is asked to read between rounds (architecture.md §8): in the registry, with a remote that needs
+ * no configuration, whose latest handshake the site verified, the most recently read first. */
+export function recoveryCandidates(db: Db, limit: number): DueServer[] {
+  return db
+    .select(dueServerColumns)
+    .from(servers)
+    .where(
+      and(
+        isNull(servers.leftRegistryAt),
+        isNotNull(servers.remoteUrl),
+        isNull(servers.needsConfig),
+        eq(servers.stateHandshake, "verified"),
+      ),
+    )
+    .orderBy(desc(servers.lastSuccessAt), asc(servers.id))
+    .limit(limit)
+    .all();
 }
 
 /** One region's read of a server in the latest round (architecture.md §8), as the server page and JSON show it. */

@@ -14,12 +14,12 @@ export const roundLockHolder = (host: string, pid: number, nonce: string) => `${
 
 /** Releases the lock if a process `host:pid` that is known to have ended holds it, marking its round
  * abandoned, so the next round need not wait for the heartbeat to go stale; returns the round's id. */
-export function releaseRoundLockOf(db: Db, o: { host: string; pid: number; now: Date; reason: string }): number | null {
+export function releaseRoundLockOf(db: Db, options: { host: string; pid: number; now: Date; reason: string }): number | null {
   return transaction(db, () => {
     const held = db.select().from(roundLock).where(eq(roundLock.id, 1)).get();
-    if (!held || !held.holder.startsWith(roundLockHolder(o.host, o.pid, ""))) return null;
+    if (!held || !held.holder.startsWith(roundLockHolder(options.host, options.pid, ""))) return null;
     db.update(rounds)
-      .set({ status: "abandoned", finishedAt: o.now.toISOString(), error: o.reason })
+      .set({ status: "abandoned", finishedAt: options.now.toISOString(), error: options.reason })
       .where(and(eq(rounds.id, held.roundId), eq(rounds.status, "running")))
       .run();
     db.delete(roundLock)
@@ -31,11 +31,11 @@ export function releaseRoundLockOf(db: Db, o: { host: string; pid: number; now: 
 
 /** A database restored from a backup: no process holds its rounds any more. Marks the rounds still running abandoned
  * (counted as such) and frees the lock, so the restored site's first round need not wait for a stale heartbeat. */
-export function abandonRunningRounds(db: Db, o: { now: Date; reason: string }): number[] {
+export function abandonRunningRounds(db: Db, options: { now: Date; reason: string }): number[] {
   return transaction(db, () => {
     const ids = db
       .update(rounds)
-      .set({ status: "abandoned", finishedAt: o.now.toISOString(), error: o.reason })
+      .set({ status: "abandoned", finishedAt: options.now.toISOString(), error: options.reason })
       .where(eq(rounds.status, "running"))
       .returning({ id: rounds.id })
       .all()
@@ -48,13 +48,13 @@ export function abandonRunningRounds(db: Db, o: { now: Date; reason: string }): 
 
 /** Takes the single round lock, or reports who holds it. A holder whose heartbeat is older than `staleMs`
  * is presumed dead: its round is marked abandoned and the lock passes on. */
-export function acquireRoundLock(db: Db, o: { holder: string; trigger: string; now: Date; staleMs: number }): LockResult {
+export function acquireRoundLock(db: Db, options: { holder: string; trigger: string; now: Date; staleMs: number }): LockResult {
   return transaction(db, () => {
-    const nowIso = o.now.toISOString();
+    const nowIso = options.now.toISOString();
     const held = db.select().from(roundLock).where(eq(roundLock.id, 1)).get();
     if (held) {
-      const age = o.now.getTime() - Date.parse(held.heartbeatAt);
-      if (age < o.staleMs) {
+      const age = options.now.getTime() - Date.parse(held.heartbeatAt);
+      if (age < options.staleMs) {
         return { acquired: false, roundId: held.roundId, holder: held.holder, heartbeatAt: held.heartbeatAt };
       }
       const abandoned = db
@@ -66,17 +66,17 @@ export function acquireRoundLock(db: Db, o: { holder: string; trigger: string; n
     }
     const roundId = db
       .insert(rounds)
-      .values({ startedAt: nowIso, status: "running", trigger: o.trigger, heartbeatAt: nowIso })
+      .values({ startedAt: nowIso, status: "running", trigger: options.trigger, heartbeatAt: nowIso })
       .returning({ id: rounds.id })
       .get().id;
     db.insert(roundLock)
-      .values({ id: 1, roundId, holder: o.holder, acquiredAt: nowIso, heartbeatAt: nowIso })
+      .values({ id: 1, roundId, holder: options.holder, acquiredAt: nowIso, heartbeatAt: nowIso })
       .onConflictDoUpdate({
         target: roundLock.id,
-        set: { roundId, holder: o.holder, acquiredAt: nowIso, heartbeatAt: nowIso },
+        set: { roundId, holder: options.holder, acquiredAt: nowIso, heartbeatAt: nowIso },
       })
       .run();
-    countEvent(db, "rounds_started", o.trigger);
+    countEvent(db, "rounds_started", options.trigger);
     return { acquired: true, roundId };
   });
 }
@@ -121,21 +121,25 @@ export function finishRound(
   db: Db,
   roundId: number,
   holder: string,
-  o: { now: Date; status: "done" | "failed"; error?: string; progress: RoundProgress; network?: RoundNetwork; durationMs?: number },
+  options: { now: Date; status: "done" | "failed"; error?: string; progress: RoundProgress; network?: RoundNetwork; durationMs?: number },
 ): void {
-  const network = o.network
-    ? { hostsTried: o.network.hostsTried, hostsNetworkFailed: o.network.hostsNetworkFailed, networkPaused: o.network.paused }
+  const network = options.network
+    ? {
+        hostsTried: options.network.hostsTried,
+        hostsNetworkFailed: options.network.hostsNetworkFailed,
+        networkPaused: options.network.paused,
+      }
     : {};
   transaction(db, () => {
     const finished = db
       .update(rounds)
-      .set({ ...o.progress, ...network, status: o.status, finishedAt: o.now.toISOString(), error: o.error ?? null })
+      .set({ ...options.progress, ...network, status: options.status, finishedAt: options.now.toISOString(), error: options.error ?? null })
       .where(and(eq(rounds.id, roundId), eq(rounds.status, "running")))
       .run();
     // A round another holder already marked abandoned was counted then.
     if (finished.changes > 0) {
-      countEvent(db, "rounds_finished", o.status);
-      if (o.durationMs !== undefined) observeRoundDuration(db, o.durationMs / 1000);
+      countEvent(db, "rounds_finished", options.status);
+      if (options.durationMs !== undefined) observeRoundDuration(db, options.durationMs / 1000);
     }
     db.delete(roundLock)
       .where(and(eq(roundLock.id, 1), eq(roundLock.roundId, roundId), eq(roundLock.holder, holder)))

@@ -44,6 +44,7 @@ export const HINT_CODES = [
   "name_not_found",
   "not_acceptable",
   "unsupported_media_type",
+  "unreadable_refusal",
 ] as const;
 export type HintCode = (typeof HINT_CODES)[number];
 /** Why a check is Not checked, stored beside the reason (the judge's own decision, never read back from the
@@ -89,3 +90,18 @@ export const OBSERVATION_CODES = [
   "annotation_not_boolean",
 ] as const;
 export type ObservationCode = (typeof OBSERVATION_CODES)[number];
+
+/**
+ * Reach (architecture.md §2.6, suite 0.15.0): what became of a server whose registry entry needs configuration when it
+ * was probed anonymously, without the headers the registry lists. `not_needed`: the entry needs nothing; `answered`: the
+ * handshake completed without them; `refused`: an HTTP answer that was not the handshake (4xx, 5xx, a JSON-RPC error, a
+ * page); `gated`: a 401 with a valid challenge; `unreachable`: no HTTP answer at all; `no_address`: a URL variable with
+ * no default, so nothing was sent.
+ */
+export const REACHES = ["not_needed", "answered", "refused", "gated", "unreachable", "no_address"] as const;
+export type Reach = (typeof REACHES)[number];
+
+/** How a refusal without the listed headers was shaped: a well-formed JSON-RPC error, a bare 401 or 403 (body aside), or
+ * something a client cannot act on (an HTML page, a 5xx, JSON that is not JSON-RPC). */
+export const REACH_REFUSAL_SHAPES = ["jsonrpc_error", "bare_status", "malformed"] as const;
+export type ReachRefusalShape = (typeof REACH_REFUSAL_SHAPES)[number];

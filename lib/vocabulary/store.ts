@@ -11,7 +11,15 @@ export const TOOL_CHANGE_KINDS = ["added", "removed", "changed"] as const;
 export type ToolChangeKind = (typeof TOOL_CHANGE_KINDS)[number];
 
 /** What an operated alert is about (architecture.md §6). */
-export const ALERT_KINDS = ["coverage_drop", "rounds_stale", "cross_read", "probe_network", "region_down", "database_unwritable"] as const;
+export const ALERT_KINDS = [
+  "coverage_drop",
+  "rounds_stale",
+  "cross_read",
+  "probe_network",
+  "region_down",
+  "database_unwritable",
+  "notifications_failing",
+] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 
 /** The two events in an alert's life; each is delivered to the webhook once. */
@@ -23,8 +31,9 @@ export const CROSS_READ_OUTCOMES = ["agreed", "disagreed", "only_probe", "only_c
 export type CrossReadOutcome = (typeof CROSS_READ_OUTCOMES)[number];
 
 /** What explains a cross-read difference (architecture.md §6): a rule that forbids what the legacy reader did (the no-fallback
- * rules of the handshake), or a probe that was told to hold back (a slow-down, an opt-out). */
-export const CROSS_READ_EXPLANATIONS = [...NO_FALLBACK_RULES, "slow_down", "opted_out"] as const;
+ * rules of the handshake), a probe that was told to hold back (a slow-down, an opt-out), or a server whose initialize-first
+ * clients cannot connect (§2.10), where the legacy reader fails as they do. */
+export const CROSS_READ_EXPLANATIONS = [...NO_FALLBACK_RULES, "slow_down", "opted_out", "initialize_refused"] as const;
 export type CrossReadExplanation = (typeof CROSS_READ_EXPLANATIONS)[number];
 
 /** The trigger of a one-server round started by "Probe again now" on a server page. */
@@ -50,6 +59,7 @@ export const EVENT_COUNTERS = [
   "round_duration_sum",
   "servers_probed",
   "probe_requests",
+  "notification_deliveries",
 ] as const;
 export type EventCounter = (typeof EVENT_COUNTERS)[number];
 

@@ -20,6 +20,7 @@ import { judge } from "../../lib/checks";
 import type { ProbeObservation } from "../../lib/probe/types";
 import { decideQuorum } from "../../lib/regions/quorum";
 import { persistRun } from "../../lib/rounds/persist";
+import { clientsFields } from "../../lib/rounds/clients";
 import { saveRegionStates } from "../../lib/store/regions";
 import { stateFields } from "../../lib/store/servers/row";
 import { CAUSE_KEYS, censusSnapshot, ERA_KEYS, insertCensusDay, OVERALL_KEYS, REFUSAL_KEYS } from "../../lib/store/census";
@@ -1018,6 +1019,15 @@ export function seedDatabase(file: string, now = Date.now()): void {
             explanationCode: 500,
           },
           cross(SEED.modern, "disagreed", ["get_forecast.description"]),
+          // architecture.md §2.10: the official client's raw error on a modern-only server stays in the JSON; the page words it.
+          {
+            ...cross(SEED.poisoned, "only_probe"),
+            detail:
+              'Error POSTing to endpoint (HTTP 400): {"jsonrpc":"2.0","id":0,"error":{"code":-32602,"message":"Invalid params: _meta must carry protocolVersion"}} (CLIENT_HTTP_NOT_IMPLEMENTED)',
+            explained: true,
+            explanation: "initialize_refused" as const,
+            explanationCode: -32602,
+          },
           cross(SEED.legacy, "agreed"),
           cross(SEED.allStates, "neither"),
           ...Array.from({ length: 10 }, (_, i) => cross(`${SEED.bulkPrefix}${String(i).padStart(3, "0")}`, "agreed")),
@@ -1030,9 +1040,47 @@ export function seedDatabase(file: string, now = Date.now()): void {
         .run();
     });
     seedRegions(db, now);
+    seedClients(db);
     seedCensus(db, now);
   } finally {
     closeDb(db);
+  }
+}
+
+/** architecture.md §2.10: which clients can connect, judged from observations the way a round does: the modern servers
+ * answer initialize with 400 -32602 (modern only), the legacy one is reached by both kinds. */
+function seedClients(db: ReturnType<typeof openDb>): void {
+  const at = "2026-12-05T09:00:00.000Z";
+  const base = { transport: "streamable-http" as const, startedAt: at, finishedAt: at, exchanges: [] };
+  const tools = { kind: "complete" as const, tools: [], pages: 1, malformed: [], seqs: [2] };
+  const modernOnly: ProbeObservation = {
+    ...base,
+    url: "https://weather.acme.dev/mcp",
+    era: "modern",
+    handshake: { kind: "modern", protocolVersion: "2026-07-28", supportedVersions: ["2026-07-28"], seq: 1 },
+    toolsList: tools,
+    initializeFirst: {
+      outcome: {
+        kind: "refused",
+        method: "initialize",
+        answer: { status: 400, rpcCode: -32602, message: "Invalid params: _meta must carry protocolVersion and clientCapabilities" },
+      },
+      seqs: [4],
+    },
+  };
+  const legacy: ProbeObservation = {
+    ...base,
+    url: "https://quotes.example/mcp",
+    era: "legacy",
+    handshake: { kind: "legacy", protocolVersion: "2025-06-18", common: true, fallbackCause: "server/discover answered HTTP 400", seq: 2 },
+    toolsList: { ...tools, seqs: [4] },
+  };
+  for (const [name, obs] of [
+    [SEED.modern, modernOnly],
+    [SEED.poisoned, modernOnly],
+    [SEED.legacy, legacy],
+  ] as const) {
+    db.update(t.servers).set(clientsFields(obs)).where(eq(t.servers.name, name)).run();
   }
 }
 
@@ -1186,6 +1234,7 @@ function seedCensus(db: ReturnType<typeof openDb>, now: number): void {
       overall: { ...zero(OVERALL_KEYS), verified, failed, observed_risk: risk, not_checked: notChecked },
       notCheckedCauses: { ...zero(CAUSE_KEYS), credential_required: gated, needs_configuration: 3, slow_down: notChecked - gated - 3 },
       observations: null,
+      reach: null,
     });
   }
 }

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { ALERT_CLOCK_MS } from "@/lib/rounds/alerts/clock";
 import Link from "next/link";
 import { coverageDays } from "@/lib/store/coverage";
 import { countServers } from "@/lib/store/servers/counts";
@@ -66,9 +67,9 @@ export default function CoveragePage() {
       <section aria-labelledby="alert-h">
         <h2 id="alert-h">Alerts</h2>
         <p>
-          Alerts open and resolve by themselves, judged every minute: coverage clearly below its recent level, rounds that stopped
-          finishing, a cross-reader that disagrees with the probe, a probing region that is down, the probe&apos;s own network failing (
-          <Link href="/faq/own-network">how we tell it from a server&apos;s outage</Link>), and a database that cannot be written.{" "}
+          Alerts open and resolve by themselves, judged every {ALERT_CLOCK_MS / 1000} s: coverage clearly below its recent level, rounds
+          that stopped finishing, a cross-reader that disagrees with the probe, a probing region that is down, the probe&apos;s own network
+          failing (<Link href="/faq/own-network">how we tell it from a server&apos;s outage</Link>), and a database that cannot be written.{" "}
           <a href="/coverage/feed.xml">Atom feed of alerts</a> · <a href="/api/status">status JSON for monitors</a> (HTTP 503 while an alert
           is open).
         </p>
@@ -358,7 +359,11 @@ function CrossReadSection({ db, day }: { db: ReturnType<typeof siteDb>; day: str
                 </td>
                 <td data-label="Outcome">
                   {CROSS_READ_LABELS[r.outcome]}
-                  {r.detail && r.outcome !== "agreed" ? <div className="sub">{r.detail}</div> : null}
+                  {r.explanation === "initialize_refused" ? (
+                    <div className="sub">{explanationClause(r.explanation, r.explanationCode)}</div>
+                  ) : r.detail && r.outcome !== "agreed" ? (
+                    <div className="sub">{r.detail}</div>
+                  ) : null}
                 </td>
                 <td data-label="Explained">
                   {isDifference(r.outcome) ? (r.explanation ? `yes: ${explanationClause(r.explanation, r.explanationCode)}` : "no") : "–"}

@@ -9,6 +9,8 @@ import type { CrossReadRow } from "@/lib/store/cross-reads";
 import type { CheckResultRow } from "@/lib/store/runs";
 import { StateChip } from "../StateChip";
 import { CheckHint } from "./CheckHint";
+import { ClientLines } from "./ClientLines";
+import type { ClientsVerdict } from "@/lib/checks/clients";
 
 function OverallLine({ overall }: { overall: Overall | null }) {
   return (
@@ -80,10 +82,13 @@ export function AtAGlance({
   overall,
   checks,
   crossRead,
+  clients,
 }: {
   overall: Overall | null;
   checks: CheckResultRow[];
   crossRead: (CrossReadRow & { day: string }) | null;
+  /** architecture.md §2.10: shown right under the overall state, one line per kind of client. */
+  clients?: ClientsVerdict;
 }) {
   return (
     <section className="glance" aria-labelledby="glance-h">
@@ -91,6 +96,7 @@ export function AtAGlance({
         At a glance
       </h2>
       <OverallLine overall={overall} />
+      {clients ? <ClientLines clients={clients} /> : null}
       <table className="stack glance-table">
         <caption className="visually-hidden">The five checks: state, reason and where the FAQ says what to do</caption>
         <thead className="visually-hidden">

@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { formatUtc } from "@/lib/site/format";
 import type { ServerDetail } from "@/lib/store/servers/detail";
+import { ReachNote } from "./ReachNote";
 
 /** Breadcrumb, title, description, and the notices that change how the rest of the page reads. */
 export function ServerHeader({ detail }: { detail: ServerDetail }) {
@@ -29,11 +30,7 @@ export function ServerHeader({ detail }: { detail: ServerDetail }) {
           </p>
         </div>
       ) : null}
-      {detail.needsConfig ? (
-        <div className="notice" role="note">
-          <p>The registry entry needs configuration before anyone can connect: {detail.needsConfig}</p>
-        </div>
-      ) : null}
+      <ReachNote configuration={detail.configuration} needsConfig={detail.needsConfig} />
     </>
   );
 }

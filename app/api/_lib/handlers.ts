@@ -32,17 +32,17 @@ const noStore = { "cache-control": "no-store" };
 
 export function postRound(
   request: Request,
-  o: { secret: string | undefined; db: Db; start: () => StartResult; background: (p: Promise<unknown>) => void },
+  options: { secret: string | undefined; db: Db; start: () => StartResult; background: (p: Promise<unknown>) => void },
 ): Response {
-  const denied = authFailure(checkBearer(request, o.secret));
+  const denied = authFailure(checkBearer(request, options.secret));
   if (denied) return denied;
-  const refused = refuseWhileUnwritable(o.db);
+  const refused = refuseWhileUnwritable(options.db);
   if (refused) return refused;
   let r: StartResult;
   try {
-    r = o.start();
+    r = options.start();
   } catch (e) {
-    const unwritable = unwritableAnswer(o.db, e);
+    const unwritable = unwritableAnswer(options.db, e);
     if (unwritable) return unwritable;
     throw e;
   }
@@ -52,22 +52,22 @@ export function postRound(
       headers: noStore,
     });
   }
-  o.background(r.done);
+  options.background(r.done);
   return Response.json({ id: r.roundId, status: "running", progress: `/api/rounds/${r.roundId}` } satisfies ApiShape<"RoundStarted">, {
     status: 202,
     headers: noStore,
   });
 }
 
-export function getRoundStatus(request: Request, idParam: string, o: { secret: string | undefined; db: Db }): Response {
-  const denied = authFailure(checkBearer(request, o.secret));
+export function getRoundStatus(request: Request, idParam: string, options: { secret: string | undefined; db: Db }): Response {
+  const denied = authFailure(checkBearer(request, options.secret));
   if (denied) return denied;
   const id = RoundId.safeParse(idParam);
   if (!id.success)
     return Response.json({ error: "bad_request", message: "Round ids are positive integers." } satisfies ApiShape<"ErrorAnswer">, {
       status: 400,
     });
-  const round = getRound(o.db, id.data);
+  const round = getRound(options.db, id.data);
   if (!round)
     return Response.json({ error: "not_found", message: `No round ${id.data}.` } satisfies ApiShape<"ErrorAnswer">, { status: 404 });
   return Response.json(round satisfies ApiShape<"RoundAnswer">, { headers: noStore });
@@ -134,8 +134,10 @@ export function serverAnswer(name: string, db: Db): TextAnswer {
   // architecture.md §2.9: facts about the latest complete read's tool definitions, and changes under one serverInfo.version.
   const observations = latestObservationsByName(db, name).map(withSentence);
   const toolChanges = detail.toolChanges.map((c) => ({ ...c, sameServerVersion: sameServerVersion(c) }));
+  // The clients verdict's codes and facts are for the page's two languages; the JSON carries `clients`' sentences.
+  const { clientsVerdict: _verdict, ...fields } = detail;
   const body = JSON.stringify({
-    ...detail,
+    ...fields,
     ...overall,
     checks,
     certificate,

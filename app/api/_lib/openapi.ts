@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { API_SCHEMAS, ReprobeForm, RoundId } from "@/lib/api/schemas";
+import { API_SCHEMAS, ReprobeForm, RoundId, SubscribeBody, SubscribeForm } from "@/lib/api/schemas";
 import { CHECK_IDS } from "@/lib/vocabulary/checks";
 import { SUITE_VERSION } from "@/lib/probe/protocol";
 import { BadgeQuery } from "@/lib/site/badge-route";
@@ -71,9 +71,13 @@ const nameParameter = {
 
 const cronSecret = [{ cronSecret: [] }];
 
-export function openApiDocument(o: { publicBaseUrl?: string } = {}) {
+export function openApiDocument(options: { publicBaseUrl?: string } = {}) {
   const listDescriptions = (key: string) =>
-    (CHECK_IDS as readonly string[]).includes(key) ? `Only servers whose ${key} check is in this state.` : undefined;
+    (CHECK_IDS as readonly string[]).includes(key)
+      ? `Only servers whose ${key} check is in this state.`
+      : key === "initializeFirst"
+        ? "Only servers whose initialize-first clients can connect (yes), cannot (no), or where that is not known (unknown, never probed included)."
+        : undefined;
   return {
     openapi: "3.1.0",
     info: {
@@ -83,7 +87,7 @@ export function openApiDocument(o: { publicBaseUrl?: string } = {}) {
       description:
         "The JSON API of mcp-status. Every answer below is generated from the schemas the routes use; the version is the check suite's. Registry names contain slashes and are used in paths as they are.",
     },
-    servers: [{ url: o.publicBaseUrl ?? "/" }],
+    servers: [{ url: options.publicBaseUrl ?? "/" }],
     paths: {
       "/api/servers": {
         get: {
@@ -102,6 +106,36 @@ export function openApiDocument(o: { publicBaseUrl?: string } = {}) {
           summary: "One server: checks with state and reason, evidence, history, tools, response times",
           parameters: [nameParameter],
           responses: { 200: json("The server.", "ServerAnswer"), 404: json("No server by that name.", "ErrorAnswer") },
+        },
+      },
+      "/api/servers/{name}/subscriptions": {
+        post: {
+          operationId: "subscribe",
+          summary: "Be told when this server changes: an email (confirmed by a link) or a webhook (confirmed by a test message)",
+          parameters: [nameParameter],
+          requestBody: {
+            required: true,
+            content: {
+              [JSON_TYPE]: { schema: inline(SubscribeBody, "input") },
+              "application/x-www-form-urlencoded": { schema: inline(SubscribeForm, "input") },
+            },
+          },
+          responses: {
+            201: json(
+              "A webhook whose test message got a 2xx: subscribed (a form post gets a page showing the secret once).",
+              "SubscriptionActive",
+            ),
+            202: json("An email: the confirmation link is on its way.", "SubscriptionPending"),
+            303: {
+              description: "A form post: back to the server page with ?subscribe=<outcome>.",
+              headers: { Location: { required: true, schema: { type: "string" } } },
+            },
+            400: json("invalid_address, address_not_allowed, webhook_test_failed or unknown_event.", "SubscribeError"),
+            403: json("A cross-site post.", "ErrorAnswer"),
+            404: json("No server by that name.", "SubscribeError"),
+            429: json("rate_limited, with Retry-After.", "SubscribeError"),
+            503: json("email_disabled (no SMTP_URL), or the database cannot be written.", "SubscribeError"),
+          },
         },
       },
       "/api/badge/{name}": {

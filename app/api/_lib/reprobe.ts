@@ -23,7 +23,7 @@ function backTo(name: string, outcome: string, retryAt?: string): Response {
   return new Response(null, { status: 303, headers: { location: `${serverPath(name)}?${q}#reprobe`, "cache-control": "no-store" } });
 }
 
-function ownOrigins(request: Request, publicBaseUrl: string | undefined): string[] {
+export function ownOrigins(request: Request, publicBaseUrl: string | undefined): string[] {
   const origins = [new URL(request.url).origin];
   const host = request.headers.get("x-forwarded-host") ?? request.headers.get("host");
   if (host) origins.push(`${request.headers.get("x-forwarded-proto") ?? new URL(request.url).protocol.replace(":", "")}://${host}`);

@@ -3,6 +3,7 @@
 // rule. Every other case is held to the same invariants by the zoo harness (a kind on every Not checked, none
 // elsewhere). Data only, beside expectations.ts.
 import type { CheckId, NoFallbackRule, NotCheckedCause } from "@/lib/vocabulary/checks";
+import { REACH_CAUSES } from "./reach";
 
 export interface ZooCauses {
   causes?: Partial<Record<CheckId, NotCheckedCause>>;
@@ -33,4 +34,5 @@ export const ZOO_CAUSES: Record<string, ZooCauses> = {
   "redirect-http-to-https": { noFallback: { rule: "discover_redirect", code: 301 } },
   "redirect-without-location": { noFallback: { rule: "discover_redirect", code: 302 } },
   "discover-only-newer-versions": { noFallback: { rule: "newer_revisions_only", code: null } },
+  ...REACH_CAUSES,
 };

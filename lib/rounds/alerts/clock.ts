@@ -18,6 +18,7 @@ export const ALERT_CLOCK_MS = 30_000;
 export interface AlertClockDeps {
   db: Db;
   staleMinutes: number;
+  notifyFoldMs?: number;
   webhookUrl?: string;
   /** PUBLIC_BASE_URL, for the link in webhook bodies. */
   siteUrl?: string;
@@ -45,7 +46,7 @@ export function startAlertClock(deps: AlertClockDeps, intervalMs = ALERT_CLOCK_M
 
   const evaluate = () => {
     try {
-      evaluateAlerts(deps.db, now(), { staleMinutes: deps.staleMinutes, log });
+      evaluateAlerts(deps.db, now(), { staleMinutes: deps.staleMinutes, notifyFoldMs: deps.notifyFoldMs, log });
     } catch (e) {
       log(`[alerts] evaluation failed: ${(e as Error).message}`);
     }

@@ -8,6 +8,7 @@ import { crossReadCounts, latestCrossReadDay, type CrossReadCounts } from "../..
 import { getMeta, META_KEYS, setMeta } from "../../store/meta";
 import { firstRoundWithNetwork } from "../../store/rounds";
 import { counted, WORDS } from "../../site/plural";
+import { outboxLateness } from "../../store/subscriptions";
 
 /** cross_read opens when more than this share of the servers either reader could read disagree… */
 export const CROSS_READ_ALERT_RATE = 0.05;
@@ -16,16 +17,40 @@ export const CROSS_READ_ALERT_MIN = 3;
 
 export interface AlertOptions {
   staleMinutes: number;
+  /** The flap rule's window (NOTIFY_FOLD_MINUTES), so a message it holds back is not counted late. */
+  notifyFoldMs?: number;
   log?: (line: string) => void;
 }
 
 /** Judges every alert kind once; cheap enough to run every minute and after every round. */
-export function evaluateAlerts(db: Db, now: Date, o: AlertOptions): void {
-  const log = o.log ?? ((l: string) => console.log(l));
-  evaluateRoundsStale(db, now, o.staleMinutes, log);
+export function evaluateAlerts(db: Db, now: Date, options: AlertOptions): void {
+  const log = options.log ?? ((l: string) => console.log(l));
+  evaluateRoundsStale(db, now, options.staleMinutes, log);
   evaluateCoverage(db, now, log);
   evaluateCrossRead(db, now, log);
   evaluateProbeNetwork(db, now, log);
+  evaluateNotifications(db, now, options.notifyFoldMs ?? 60 * 60_000, log);
+}
+
+/** notifications_failing (architecture.md §10): the oldest message that should have gone out is 15 minutes late; it resolves
+ * once nothing due is left waiting. */
+export const NOTIFICATIONS_LATE_MS = 15 * 60_000;
+
+export function evaluateNotifications(db: Db, now: Date, foldMs: number, log: (line: string) => void): void {
+  const late = outboxLateness(db, now, foldMs);
+  const open = openAlertOf(db, "notifications_failing");
+  if (late && late.lateMs >= NOTIFICATIONS_LATE_MS) {
+    const minutes = Math.floor(late.lateMs / 60_000);
+    const message = `The oldest message due to subscribers has waited ${counted(minutes, WORDS.minute)} (${late.due} due); the limit is 15 minutes.`;
+    if (openAlert(db, { kind: "notifications_failing", day: utcDay(now), message, value: minutes, baseline: 15, at: now.toISOString() }))
+      log(`[alerts] notifications_failing opened: ${message}`);
+  } else if (!late && open) {
+    resolveAlerts(db, "notifications_failing", {
+      at: now.toISOString(),
+      message: "The outbox drained: no message due to subscribers is waiting.",
+    });
+    log("[alerts] notifications_failing resolved: the outbox drained");
+  }
 }
 
 /** probe_network is opened by the round that paused (architecture.md §2.7); it resolves once a later round's probes mostly

@@ -44,16 +44,16 @@ export function heldAlert(db: Db): OpenAlertView | null {
 
 /** One pass of the alert clock: says an opening once, tries the proving write, stores alerts that resolved.
  * Returns true while the alert stays open (then nothing else the clock does could be written). */
-export function tendUnwritable(db: Db, now: Date, o: { log: (line: string) => void; told: WeakSet<UnwritableAlert> }): boolean {
+export function tendUnwritable(db: Db, now: Date, options: { log: (line: string) => void; told: WeakSet<UnwritableAlert> }): boolean {
   // Measures the volume's room while writes still work: a nearly full one opens the alert now, not at a round's batch.
   if (!db.$writes.unwritable) checkWrites(db, now);
   const open = db.$writes.unwritable;
-  if (open && !o.told.has(open)) {
-    o.told.add(open);
-    o.log(`[alerts] database_unwritable opened: ${unwritableMessage(open)}`);
+  if (open && !options.told.has(open)) {
+    options.told.add(open);
+    options.log(`[alerts] database_unwritable opened: ${unwritableMessage(open)}`);
   } else if (open) {
     const check = checkWrites(db, now);
-    if (!check.writable) o.log(`[alerts] database_unwritable still open: ${check.why}`);
+    if (!check.writable) options.log(`[alerts] database_unwritable still open: ${check.why}`);
   }
   for (const a of [...db.$writes.unstored]) {
     try {
@@ -68,9 +68,9 @@ export function tendUnwritable(db: Db, now: Date, o: { log: (line: string) => vo
         opening: a.opening,
       });
       db.$writes.stored(a);
-      o.log(`[alerts] database_unwritable resolved: ${recoveredMessage(a)}`);
+      options.log(`[alerts] database_unwritable resolved: ${recoveredMessage(a)}`);
     } catch (e) {
-      o.log(`[alerts] database_unwritable resolved but not stored yet: ${(e as Error).message}`);
+      options.log(`[alerts] database_unwritable resolved but not stored yet: ${(e as Error).message}`);
       break;
     }
   }

@@ -68,17 +68,17 @@ export interface DeliverOptions {
 }
 
 /** POSTs every event that is due (not delivered, not backing off, not given up); never throws. */
-export async function deliverPendingAlerts(db: Db, o: DeliverOptions): Promise<{ delivered: number; failed: number }> {
-  const now = o.now ?? (() => new Date());
-  const log = o.log ?? ((l: string) => console.log(l));
-  const backoff = o.backoffMs ?? WEBHOOK_BACKOFF_MS;
+export async function deliverPendingAlerts(db: Db, options: DeliverOptions): Promise<{ delivered: number; failed: number }> {
+  const now = options.now ?? (() => new Date());
+  const log = options.log ?? ((l: string) => console.log(l));
+  const backoff = options.backoffMs ?? WEBHOOK_BACKOFF_MS;
   const since = new Date(now().getTime() - WEBHOOK_MAX_AGE_MS).toISOString();
   let delivered = 0;
   let failed = 0;
   for (const e of undeliveredAlertEvents(db, { since, maxAttempts: WEBHOOK_MAX_ATTEMPTS })) {
     const { attempts, lastAttemptAt } = e.event;
     if (!attemptDue(attempts, lastAttemptAt, now(), backoff)) continue;
-    const error = await post(o.url, webhookPayload(e, o.siteUrl));
+    const error = await post(options.url, webhookPayload(e, options.siteUrl));
     recordDeliveryAttempt(db, e.event.id, { at: now().toISOString(), delivered: !error, error: error ?? undefined });
     logAttempt(log, `${e.alert.kind} ${e.event.state === "open" ? "opening" : "resolution"} (alert ${e.alert.id})`, attempts, error);
     if (!error) delivered++;
@@ -89,21 +89,21 @@ export async function deliverPendingAlerts(db: Db, o: DeliverOptions): Promise<{
 
 /** POSTs the opening of database_unwritable, which cannot be stored, with the same retries; its delivery is kept on the
  * held alert and stored with it once writes work again. Never throws. */
-export async function deliverHeldOpening(db: Db, held: UnwritableAlert, o: DeliverOptions): Promise<void> {
-  const now = o.now ?? (() => new Date());
+export async function deliverHeldOpening(db: Db, held: UnwritableAlert, options: DeliverOptions): Promise<void> {
+  const now = options.now ?? (() => new Date());
   const d = held.opening;
   const view = heldAlert(db);
   if (
     !view ||
     d.deliveredAt ||
     d.attempts >= WEBHOOK_MAX_ATTEMPTS ||
-    !attemptDue(d.attempts, d.lastAttemptAt, now(), o.backoffMs ?? WEBHOOK_BACKOFF_MS)
+    !attemptDue(d.attempts, d.lastAttemptAt, now(), options.backoffMs ?? WEBHOOK_BACKOFF_MS)
   )
     return;
   const alert = { ...view, resolvedAt: null, resolvedMessage: null };
-  const error = await post(o.url, webhookPayload({ event: { state: "open" }, alert }, o.siteUrl));
+  const error = await post(options.url, webhookPayload({ event: { state: "open" }, alert }, options.siteUrl));
   const at = now().toISOString();
-  logAttempt(o.log ?? ((l: string) => console.log(l)), "database_unwritable opening (held in memory)", d.attempts, error);
+  logAttempt(options.log ?? ((l: string) => console.log(l)), "database_unwritable opening (held in memory)", d.attempts, error);
   Object.assign(d, {
     attempts: d.attempts + 1,
     lastAttemptAt: at,

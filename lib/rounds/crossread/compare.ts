@@ -63,3 +63,9 @@ export function explainDifference(outcome: CrossReadOutcome, verdicts: readonly 
   }
   return null;
 }
+
+/** architecture.md §2.10: the legacy reader starts with initialize, so on a server whose initialize-first clients cannot
+ * connect its failed read is that fact, not a difference to chase. */
+export function explainFailedRead(crossOk: boolean, refusal: { code: number | null } | null): CrossReadInput["explanation"] {
+  return !crossOk && refusal ? { rule: "initialize_refused", code: refusal.code } : null;
+}

@@ -32,19 +32,19 @@ const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
  * probe's User-Agent, no Origin or credentials, and the per-server deadline on everything. */
 export function guardedFetch(
   session: HttpSession,
-  o: { userAgent: string; hostGate?: HostGate; deadline: AbortSignal; maxBodyBytes: number; onRequest?: () => void },
+  options: { userAgent: string; hostGate?: HostGate; deadline: AbortSignal; maxBodyBytes: number; onRequest?: () => void },
 ): FetchLike {
   const fetchLike = async (input: string | URL, init: RequestInit = {}): Promise<UndiciResponse> => {
     const url = new URL(String(input));
     if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error(`refused to fetch ${url.protocol} URLs`);
     if (url.username || url.password) throw new Error("refused to send credentials in a URL");
     await session.resolve(url.hostname);
-    const release = o.hostGate ? await acquireBefore(o.hostGate, url.host, o.deadline) : () => undefined;
-    o.onRequest?.();
+    const release = options.hostGate ? await acquireBefore(options.hostGate, url.host, options.deadline) : () => undefined;
+    options.onRequest?.();
     const headers = new Headers(init.headers);
     for (const h of ["authorization", "cookie", "origin"]) headers.delete(h);
-    headers.set("user-agent", o.userAgent);
-    const signal = init.signal ? AbortSignal.any([init.signal, o.deadline]) : o.deadline;
+    headers.set("user-agent", options.userAgent);
+    const signal = init.signal ? AbortSignal.any([init.signal, options.deadline]) : options.deadline;
     let res: UndiciResponse;
     try {
       res = await undiciFetch(url, {
@@ -63,7 +63,7 @@ export function guardedFetch(
     const stream = method === "GET" && (res.headers.get("content-type") ?? "").toLowerCase().startsWith("text/event-stream");
     if (stream || !res.body || NULL_BODY_STATUSES.has(res.status)) release();
     if (!res.body || NULL_BODY_STATUSES.has(res.status)) return res;
-    const body = cappedBody(res.body as ReadableStream<Uint8Array>, o.maxBodyBytes, stream ? () => undefined : release);
+    const body = cappedBody(res.body as ReadableStream<Uint8Array>, options.maxBodyBytes, stream ? () => undefined : release);
     return new UndiciResponse(body, { status: res.status, statusText: res.statusText, headers: res.headers });
   };
   return fetchLike as unknown as FetchLike;
@@ -110,19 +110,29 @@ function cappedBody(source: ReadableStream<Uint8Array>, max: number, done: () =>
 
 /** Reads one server's tool list (all pages) with the official client in legacy mode; never calls a tool and never
  * throws for anything a server does. */
-export async function crossReadServer(target: { url: string; transport: Transport }, o: CrossReaderOptions): Promise<CrossReaderResult> {
-  const limits = { ...DEFAULT_LIMITS, ...o.limits, ...(o.deadlineMs ? { deadlineMs: o.deadlineMs } : {}) };
+export async function crossReadServer(
+  target: { url: string; transport: Transport },
+  options: CrossReaderOptions,
+): Promise<CrossReaderResult> {
+  const limits = { ...DEFAULT_LIMITS, ...options.limits, ...(options.deadlineMs ? { deadlineMs: options.deadlineMs } : {}) };
   const controller = new AbortController();
   const timer = setTimeout(
     () => controller.abort(new Error(`the cross-reader's ${limits.deadlineMs} ms deadline ran out`)),
     limits.deadlineMs,
   );
   const deadline = controller.signal;
-  const session = new HttpSession({ policy: o.policy, limits, userAgent: o.userAgent, deadline, exchanges: [], dnsLookup: o.dnsLookup });
+  const session = new HttpSession({
+    policy: options.policy,
+    limits,
+    userAgent: options.userAgent,
+    deadline,
+    exchanges: [],
+    dnsLookup: options.dnsLookup,
+  });
   let requests = 0;
   const fetch = guardedFetch(session, {
-    userAgent: o.userAgent,
-    hostGate: o.hostGate,
+    userAgent: options.userAgent,
+    hostGate: options.hostGate,
     deadline,
     maxBodyBytes: limits.maxBodyBytes,
     onRequest: () => void requests++,

@@ -8,18 +8,19 @@ import { createHostGate, type RoundHostGate } from "../host-gate";
 import { createHostQueue } from "../host-queue";
 import { hostOf } from "../hosts";
 import { createRobotsBook, robotsDisallows } from "../robots";
-import { operatorOptOuts } from "../round";
 import {
   crossReadCandidates,
   currentProbeRead,
   emptyCrossReadCounts,
+  initializeFirstRefusal,
   probeDiscoveryVerdicts,
   replaceCrossReads,
   type CrossReadCounts,
   type CrossReadInput,
 } from "../../store/cross-reads";
+import { operatorOptOuts } from "../../store/optouts";
 import { CROSS_READ_OUTCOMES } from "../../vocabulary/store";
-import { compareToolLists, explainDifference, fixedSample } from "./compare";
+import { compareToolLists, explainDifference, explainFailedRead, fixedSample } from "./compare";
 import { crossReadServer } from "./reader";
 
 export interface CrossReadDeps {
@@ -94,7 +95,8 @@ export async function runCrossRead(deps: CrossReadDeps): Promise<CrossReadSummar
           crossToolCount: cross.ok ? cross.tools.length : null,
           probeToolCount: probe ? probe.tools.length : null,
           readAt: now().toISOString(),
-          explanation: explainDifference(outcome, probeDiscoveryVerdicts(db, s.id)),
+          explanation:
+            explainDifference(outcome, probeDiscoveryVerdicts(db, s.id)) ?? explainFailedRead(cross.ok, initializeFirstRefusal(db, s.id)),
         });
       } catch (e) {
         log(`[crossread] ${s.name}: not recorded: ${(e as Error).message}`);

@@ -25,6 +25,7 @@ import {
 } from "./facts";
 import { explainedBlocks, overallBlocks } from "./headline";
 import { OBSERVATIONS_PAGE_EN } from "./observations";
+import { CLIENTS_PAGE_EN } from "./clients";
 import type { FaqBook, FaqChrome, FaqSlug } from "./types";
 
 const S = STATE_LABELS.en;
@@ -747,10 +748,29 @@ export const FAQ_EN: FaqBook = {
       },
       { h2: "Servers that need configuration", id: "needs-configuration" },
       {
-        p: `A server needs configuration only when every one of its remotes does. The probe has none of the missing values and never makes them up, so nothing is sent: every check is ${S.not_checked}, the reason names what is missing, and the server is not counted as down. It is looked at again once a day, in case the registry entry changes.`,
+        p: `A server needs configuration only when every one of its remotes does. The probe has none of the missing values and never makes them up. Since suite 0.15.0 that stops every request only when no remote has an address, that is, each URL has a \`{variable}\` without a default: then nothing is sent, every check is ${S.not_checked}, the reason names what is missing, and the server is not counted as down. It is looked at again once a day, in case the registry entry changes. A server that needs only headers is reached anyway, as the next section says.`,
       },
       {
         p: `If anonymous discovery is what you want, list a remote whose URL works as is; otherwise nothing needs doing.`,
+      },
+      { h2: "Reaching a server without its key (0.15.0)", id: "reach" },
+      {
+        p: `More than half of the servers in the real registry list a key: a header such as \`X-Api-Key\` marked required, or an \`Authorization\` value with a hole in it. Leaving them all alone meant saying nothing at all about whether they were even there. So the probe now sends them what an MCP client sends before its user has entered a key: the ordinary handshake, without those headers. The headers and their values are never sent, not even a made-up one, and the remote is the one the rule above would pick if the headers were not there. What comes back decides:`,
+      },
+      {
+        ul: [
+          `**Answered anyway.** The handshake and the tool list complete without the key: the server is judged as any other, and the handshake's reason says it answered without the header the registry marks required.`,
+          `**Gated.** A 401 with a valid \`WWW-Authenticate\` challenge: the [credential gate](${at("observed-unsigned", "states")}), as for any server, and the challenge's metadata is followed.`,
+          `**Refused.** Any other answer that ends the handshake or the tool list: a 4xx, a 5xx, a JSON-RPC error, an HTML page. The discovery checks are ${S.not_checked} with the kind *needs configuration*; the reason names the header and the answer. The refusal's status and shape are kept: a JSON-RPC error or a bare 401 or 403 is something a client can explain to its user, while anything else (an HTML page, a 5xx, JSON that is not JSON-RPC) carries a hint to answer a missing key with a 401 and a challenge, or with a JSON-RPC error.`,
+          `**Unreachable.** No HTTP answer at all (the name does not resolve, the connection is refused or reset, TLS fails, time runs out): ${S.failed}, exactly as for any server, with the second probe and the regions' quorum. A missing key explains a refusal; it does not explain silence.`,
+          `**No address.** A URL \`{variable}\` without a default: nothing is sent.`,
+        ],
+      },
+      {
+        p: `Why a missing key never makes a server ${S.failed}: the registry's own entry says the key is needed, and a server that turns away a client without one is doing what its listing announced. Counting that as a fault would mark half the registry down for working as described. What the site can still say, and now does, is whether the server was there, whether it answered in a way a client can act on, and whether it answered without the key at all.`,
+      },
+      {
+        p: `A server that was refused or gated counts as reached and up in its uptime, and is probed again after a day; one that answered fully follows the healthy schedule; one that gave no answer backs off like any failing server. The server JSON carries \`configuration\` (\`needed\`, \`headers\`, \`reach\`, \`refusal\`), the list filters on \`?reach=\`, and the census counts these servers by reach every day.`,
       },
       {
         p: `Registry entries that cannot be read (a name that is not a string, remotes that are not a list) are skipped and named in the site's log; a malformed part of an entry (variables that are not an object, a header name that is not a valid HTTP token, more than fifty remotes) is logged with the entry's name, and the rest of the entry and of the registry are still read.`,
@@ -873,6 +893,7 @@ export const FAQ_EN: FaqBook = {
   },
 
   "tool-observations": OBSERVATIONS_PAGE_EN,
+  clients: CLIENTS_PAGE_EN,
 
   schedule: {
     title: "When the probe comes back, and when a fix shows",

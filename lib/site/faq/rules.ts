@@ -490,6 +490,13 @@ export const RULE_INDEX: readonly RuleGroup[] = [
         "全部远程端点都需要配置时，服务端才算需要配置",
       ),
       r(
+        "2.6-reach",
+        "which-servers",
+        "reach",
+        "0.15.0: a server that needs only headers is probed without them; a refusal is Not checked, never Failed",
+        "0.15.0：只缺请求头的服务端不带请求头照样探测；被拒绝记为未检查，绝不记为未通过",
+      ),
+      r(
         "2.6-standings",
         "which-servers",
         "remotes",

@@ -4,6 +4,7 @@ import type { Lang } from "../labels";
 export const FAQ_SLUGS = [
   "observed-unsigned",
   "handshake",
+  "clients",
   "protocol-version",
   "tools-list",
   "refusals",

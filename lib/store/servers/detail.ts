@@ -18,8 +18,10 @@ import {
   type TransitionRow,
 } from "../runs";
 import { serverToolChanges, type ServerToolChange } from "../tools";
-import { toSummary, type ServerSummary } from "./list";
+import type { ClientsVerdict } from "../../checks/clients";
+import { clientsVerdictOf, toSummary, type ServerSummary } from "./list";
 import { remotesOf } from "./registry";
+import { configurationOf, type ServerConfiguration } from "./configuration";
 import { stateSelect, statesOf, type ServerRow } from "./row";
 
 export interface ServerDetail extends ServerSummary, Pick<ServerRow, "version" | "firstSeenAt" | "lastSeenAt" | "registryStatus"> {
@@ -42,6 +44,10 @@ export interface ServerDetail extends ServerSummary, Pick<ServerRow, "version" |
   optOut: { source: string; reason: string; since: string } | null;
   /** The server's latest cross-read (architecture.md §6), when it was sampled. */
   crossRead: (CrossReadRow & { day: string }) | null;
+  /** architecture.md §2.10: the clients verdict as codes and facts, for the page's sentences in both languages. */
+  clientsVerdict: ClientsVerdict;
+  /** Its configuration need and what reaching it without the listed headers found (architecture.md §2.6, 0.15.0). */
+  configuration: ServerConfiguration;
 }
 
 const DETAIL_TRANSITIONS = 50;
@@ -82,6 +88,8 @@ export function getServerDetail(db: Db, name: string): ServerDetail | null {
     },
     optOut: (s.host ? optOutFor(db, s.host) : undefined) ?? null,
     crossRead: latestCrossReadOf(db, s.id),
+    clientsVerdict: clientsVerdictOf(s.clients),
+    configuration: configurationOf(s),
   };
 }
 

@@ -3,10 +3,13 @@
 import { and, asc, desc, eq, inArray, isNotNull, isNull, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { checkResults, servers } from "../../../db/schema";
-import { CHECK_IDS, CHECK_STATES, type CheckId, type CheckState, type NotCheckedCause } from "../../vocabulary/checks";
+import { CHECK_IDS, CHECK_STATES, REACHES, type CheckId, type CheckState, type NotCheckedCause, type Reach } from "../../vocabulary/checks";
+import { reachCondition } from "./configuration";
 import { HISTORY_SEVERITY } from "../history";
 import { isObservationFilter, observationCondition, type ObservationFilter } from "../observations";
 import { SERVER_SORTS, type ServerSort, type SortOrder } from "../../vocabulary/store";
+import { INITIALIZE_FIRST_STATES, type InitializeFirstState } from "../../vocabulary/clients";
+import { CLIENTS_NOT_PROBED, clientsReport, type ClientsReport, type ClientsVerdict } from "../../checks/clients";
 import { escapeLike, stateColumn, stateSelect, statesOf, type ServerRow, type StateField } from "./row";
 
 const summaryFields = [
@@ -26,10 +29,13 @@ const summaryFields = [
   "leftRegistryAt",
   "overall",
   "overallCause",
+  "clients",
 ] as const satisfies readonly (keyof ServerRow)[];
 
 /** One row of the server index. A state is null until the server's first run. */
-export type ServerSummary = Pick<ServerRow, (typeof summaryFields)[number]> & {
+export type ServerSummary = Pick<ServerRow, Exclude<(typeof summaryFields)[number], "clients">> & {
+  /** Which clients can connect (architecture.md §2.10), each kind's state and sentence. */
+  clients: ClientsReport;
   states: Record<CheckId, CheckState | null>;
   /** The kind of each Not checked check (absent for other states and for results stored before kinds were). */
   notCheckedCauses: Partial<Record<CheckId, NotCheckedCause>>;
@@ -41,6 +47,17 @@ const summaryColumns = {
   }),
   ...stateSelect,
 };
+
+/** The stored clients verdict (codes and facts); not probed yet when absent or unreadable. */
+export function clientsVerdictOf(json: string | null): ClientsVerdict {
+  if (!json) return CLIENTS_NOT_PROBED;
+  try {
+    const v = JSON.parse(json) as ClientsVerdict;
+    return v?.initializeFirst && v.discoverFirst ? v : CLIENTS_NOT_PROBED;
+  } catch {
+    return CLIENTS_NOT_PROBED;
+  }
+}
 
 export function toSummary(
   r: Pick<ServerRow, (typeof summaryFields)[number] | StateField>,
@@ -59,6 +76,7 @@ export function toSummary(
     overall: r.overall,
     overallCause: r.overallCause,
     notCheckedCauses,
+    clients: clientsReport(clientsVerdictOf(r.clients)),
     needsConfig: r.needsConfig,
     toolCount: r.toolCount,
     lastProbedAt: r.lastProbedAt,
@@ -83,6 +101,10 @@ export interface ServerListQuery {
   order?: SortOrder;
   /** Only servers whose latest complete read carries an observation, or one code (architecture.md §2.9). */
   observation?: ObservationFilter;
+  /** Only servers whose initialize-first clients are in this state (architecture.md §2.10). */
+  initializeFirst?: InitializeFirstState;
+  /** Only servers with this reach (architecture.md §2.6, suite 0.15.0). */
+  reach?: Reach;
 }
 
 /** The order each sort reads in unless asked otherwise: names A to Z, the worst overall state first, the most
@@ -128,7 +150,16 @@ export function listServers(db: Db, query: ServerListQuery = {}): ServerList {
     if (state && (CHECK_STATES as readonly string[]).includes(state)) where.push(eq(stateColumn(id), state));
   }
   if (query.overall && (CHECK_STATES as readonly string[]).includes(query.overall)) where.push(eq(servers.overall, query.overall));
+  if (query.initializeFirst && (INITIALIZE_FIRST_STATES as readonly string[]).includes(query.initializeFirst)) {
+    // Never probed under 0.15.0 counts as unknown: nobody has tried.
+    where.push(
+      query.initializeFirst === "unknown"
+        ? (or(eq(servers.clientsInitializeFirst, "unknown"), isNull(servers.clientsInitializeFirst)) as SQL)
+        : eq(servers.clientsInitializeFirst, query.initializeFirst),
+    );
+  }
   if (query.observation && isObservationFilter(query.observation)) where.push(observationCondition(query.observation));
+  if (query.reach && (REACHES as readonly string[]).includes(query.reach)) where.push(reachCondition(query.reach));
   const q = query.q?.trim();
   if (q) {
     const pattern = `%${escapeLike(q.toLowerCase())}%`;
@@ -213,12 +244,12 @@ export function failingLongest(db: Db, limit = 20): FailingServer[] {
 }
 
 /** Every server page for the sitemap, left servers included (their pages stay), in id order, paged. */
-export function sitemapServers(db: Db, o: { offset: number; limit: number }): Pick<ServerRow, "name" | "lastProbedAt">[] {
+export function sitemapServers(db: Db, options: { offset: number; limit: number }): Pick<ServerRow, "name" | "lastProbedAt">[] {
   return db
     .select({ name: servers.name, lastProbedAt: servers.lastProbedAt })
     .from(servers)
     .orderBy(asc(servers.id))
-    .limit(o.limit)
-    .offset(o.offset)
+    .limit(options.limit)
+    .offset(options.offset)
     .all();
 }

@@ -13,7 +13,15 @@ export type ListedServer = Pick<ServerRow, "name" | "title" | "description" | "v
   url: string;
   transport: NonNullable<ServerRow["transport"]>;
   remotes?: RegistryRemote[];
+  /** Suite 0.15.0: header names the probed remote lists as needed (never sent); absent or empty when none. */
+  configHeaders?: string[];
 };
+
+/** The stored header names back as a list (architecture.md §2.6, 0.15.0); null when the row lists none. */
+export function configHeadersOf(stored: string | null): string[] | null {
+  const v = parseJson<unknown>(stored, null);
+  return Array.isArray(v) && v.length && v.every((n) => typeof n === "string") ? (v as string[]) : null;
+}
 
 /** The remotes column back as values; rows written before suite 0.13.0 (or without it) get their one remote. */
 export function remotesOf(row: Pick<ServerRow, "remotes" | "remoteUrl" | "transport" | "needsConfig">): RegistryRemote[] {
@@ -59,6 +67,7 @@ const REGISTRY_FIELDS = [
   "host",
   "needsConfig",
   "remotes",
+  "configHeaders",
   "registryUpdatedAt",
   "registryStatus",
   "lastSeenAt",
@@ -94,6 +103,7 @@ interface RegistryApply {
       remoteUrl: string | null;
       transport: string | null;
       needsConfig: string | null;
+      configHeaders: string | null;
       leftRegistryAt: string | null;
     }
   >;
@@ -109,6 +119,7 @@ function startRegistryApply(db: Db): RegistryApply {
       remoteUrl: servers.remoteUrl,
       transport: servers.transport,
       needsConfig: servers.needsConfig,
+      configHeaders: servers.configHeaders,
       leftRegistryAt: servers.leftRegistryAt,
     })
     .from(servers)
@@ -130,6 +141,7 @@ function applyListed(db: Db, a: RegistryApply, listed: ListedServer[], now: stri
       host: s.host,
       needsConfig: s.needsConfig,
       remotes: s.remotes ? JSON.stringify(s.remotes) : null,
+      configHeaders: s.configHeaders?.length ? JSON.stringify(s.configHeaders) : null,
       registryUpdatedAt: s.registryUpdatedAt,
       registryStatus: "active",
       lastSeenAt: now,
@@ -140,7 +152,11 @@ function applyListed(db: Db, a: RegistryApply, listed: ListedServer[], now: stri
       a.result.added++;
       continue;
     }
-    const moved = prev.remoteUrl !== s.url || prev.transport !== s.transport || prev.needsConfig !== s.needsConfig;
+    const moved =
+      prev.remoteUrl !== s.url ||
+      prev.transport !== s.transport ||
+      prev.needsConfig !== s.needsConfig ||
+      prev.configHeaders !== fields.configHeaders;
     if (prev.leftRegistryAt) a.result.returned++;
     (moved || prev.leftRegistryAt ? st.updateDue : st.update).run({ ...fields, id: prev.id });
     a.result.updated++;

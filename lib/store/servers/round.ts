@@ -9,7 +9,10 @@ import { escapeLike, type ServerRow, type StateField } from "./row";
 
 /** A server as a round needs it. `stateHandshake`: the latest handshake verdict, which decides whether a
  * network-level failure gets a second probe before it is recorded (architecture.md §2.7). */
-export type DueServer = Pick<ServerRow, "id" | "name" | "remoteUrl" | "transport" | "host" | "needsConfig" | "stateHandshake">;
+export type DueServer = Pick<ServerRow, "id" | "name" | "remoteUrl" | "transport" | "host" | "needsConfig" | "stateHandshake"> & {
+  /** Suite 0.15.0: the stored header names (JSON) the probed remote lists as needed; absent or null when none. */
+  configHeaders?: string | null;
+};
 
 /** The columns of a DueServer. */
 export const dueServerColumns = {
@@ -19,6 +22,7 @@ export const dueServerColumns = {
   transport: servers.transport,
   host: servers.host,
   needsConfig: servers.needsConfig,
+  configHeaders: servers.configHeaders,
   stateHandshake: servers.stateHandshake,
 };
 
@@ -75,6 +79,11 @@ export type ServerRunUpdate = Partial<
     | "toolCount"
     | "currentToolHash"
     | "lastRunId"
+    | "clientsInitializeFirst"
+    | "clientsDiscoverFirst"
+    | "clients"
+    | "reach"
+    | "reachRefusal"
   >
 >;
 

@@ -31,6 +31,15 @@ function routeFiles(): Map<string, string[]> {
   walk("app/api");
   walk("app/metrics");
   walk("app/data");
+  // The catch-all of /api/servers/{name} answers POST for its last segment `subscriptions` (names contain "/").
+  const server = out.get("/api/servers/{name}") ?? [];
+  if (server.includes("post")) {
+    out.set(
+      "/api/servers/{name}",
+      server.filter((m) => m !== "post"),
+    );
+    out.set("/api/servers/{name}/subscriptions", ["post"]);
+  }
   // Pages with a documented contract of their own: /census answers a window that is not allowed with 400.
   out.set("/census", ["get"]);
   return out;

@@ -619,7 +619,7 @@ describe("buildReport()", () => {
       authMetadata: { kind: "no_challenge" },
     });
     const report = buildReport(o, judge(o));
-    expect(Object.keys(report)).toEqual(["url", "suite", "era", "protocolVersion", "checks", "exchanges", "observations"]);
+    expect(Object.keys(report)).toEqual(["url", "suite", "era", "protocolVersion", "checks", "clients", "exchanges", "observations"]);
     expect(report.suite).toBe(SUITE_VERSION);
     expect(report.protocolVersion).toBe("2025-06-18");
     expect(Object.keys(report.checks)).toEqual([...CHECK_IDS]);

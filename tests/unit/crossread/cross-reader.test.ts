@@ -115,7 +115,9 @@ describe("cross-reader outcomes against the probe's latest complete read", () =>
     // The split server's lists differ for no rule of the probe: unexplained.
     expect(outcomeOf("split")).toMatchObject({ explained: false, explanation: null });
     expect(outcomeOf("same")).toMatchObject({ explained: false, explanation: null });
-    expect(summary.counts.explained).toBe(1);
+    // architecture.md §2.10: the modern-only server refuses initialize, so the legacy reader's failed read there is explained.
+    expect(outcomeOf("modern-only")).toMatchObject({ outcome: "only_probe", explained: true, explanation: "initialize_refused" });
+    expect(summary.counts.explained).toBe(2);
     const page = getServerDetail(db, "io.test/initialize-only")!.crossRead!;
     expect(crossReadSentence(page)).toBe(
       `An initialize-first reader read 1 tool on ${DAY}; modern clients fail here because server/discover answered HTTP 500.`,

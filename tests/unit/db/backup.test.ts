@@ -78,7 +78,13 @@ function liveDb(name: string, servers: number, o: { migrationsFolder?: string; l
     description: `A filler server of the backup test, number ${i}: `.padEnd(600, "x"),
   }));
   const now = new Date().toISOString();
-  applyRegistrySnapshot(db, listed, now);
+  // An older schema lacks columns today's registry code writes (0016 added servers.config_headers): plain rows then.
+  if (o.migrationsFolder) {
+    const insert = db.$client.prepare(
+      "insert into servers (name, description, remote_url, transport, host, first_seen_at, last_seen_at) values (?, ?, ?, 'streamable-http', ?, ?, ?)",
+    );
+    for (const s of listed) insert.run(s.name, s.description, s.url, s.host, now, now);
+  } else applyRegistrySnapshot(db, listed, now);
   if (o.left) db.$client.prepare("update servers set left_registry_at = ?").run(now);
   closeDb(db);
   return file;

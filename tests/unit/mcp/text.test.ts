@@ -43,6 +43,13 @@ const status: ServerStatus = {
   nextDueAt: "2026-11-30T16:00:00.000Z",
   uptime: { last24h: figure(0.9), last7d: figure(1), last30d: figure(null), last90d: figure(0.5) },
   observations: [],
+  clients: {
+    initializeFirst: {
+      state: "unknown",
+      reason: "Not known: the probe did not send initialize, because the handshake was decided before it.",
+    },
+    discoverFirst: { state: "no", reason: "They cannot connect: the server answers server/discover with no answer." },
+  },
 };
 
 describe("get_server_status's summary for a model", () => {

@@ -59,8 +59,11 @@ describe("requests as the protocol wants them", () => {
       { url: `${s.url}/mcp`, transport: "streamable-http" },
       { addressPolicy: createAddressPolicy({ allowPrivate: true }) },
     );
-    expect(s.log.map((r) => rpcMethod(r.body))).toEqual(["server/discover", "tools/list", "tools/call"]);
-    for (const r of s.log) {
+    // After the modern handshake, the initialize-first client's handshake (architecture.md §2.10): here refused with -32602.
+    expect(s.log.map((r) => rpcMethod(r.body))).toEqual(["server/discover", "tools/list", "tools/call", "initialize"]);
+    expect(s.log[3]!.headers["mcp-protocol-version"]).toBeUndefined();
+    expect(JSON.parse(s.log[3]!.body).params._meta).toBeUndefined();
+    for (const r of s.log.slice(0, 3)) {
       const m = JSON.parse(r.body) as { method: string; params: { _meta: Record<string, unknown>; name?: string; arguments?: unknown } };
       expect(r.headers["mcp-protocol-version"]).toBe("2026-07-28");
       expect(r.headers["mcp-method"]).toBe(m.method);

@@ -3,6 +3,7 @@ import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { connect, type NatsConnection } from "@nats-io/transport-node";
 import { judge } from "@/lib/checks";
+import { clientsReport, judgeClients } from "@/lib/checks/clients";
 import { createAddressPolicy, probeServer, type ProbeObservation, type ProbeTarget } from "@/lib/probe";
 import { createDispatcher, type Dispatcher } from "@/lib/regions/dispatch";
 import { createRegionBook, type RegionBook } from "@/lib/regions/health";
@@ -116,6 +117,30 @@ describe("agents on NATS", () => {
     expect(
       decodeAnswer(encodeAnswer({ v: 1, id: "r1", region: "b", agent: "b", observation: here }), { id: "r1", url: target.url }).ok,
     ).toBe(true);
+  });
+
+  test("an agent's answer carries the initialize-first client's handshake as the in-process probe reads it (architecture.md §2.10)", async () => {
+    const t = target(healthy.url("/s"));
+    const here = await probeServer(t, { addressPolicy: createAddressPolicy({ allowPrivate: true }) });
+    const answer = await dispatcher.probe("c", t, 15_000);
+    expect(answer.ok).toBe(true);
+    if (!answer.ok) return;
+    expect(answer.observation.initializeFirst?.outcome).toEqual(here.initializeFirst?.outcome);
+    expect(answer.observation.initializeFirst?.outcome).toMatchObject({
+      kind: "refused",
+      method: "initialize",
+      answer: { rpcCode: -32602 },
+    });
+    expect(clientsReport(judgeClients(answer.observation))).toEqual(clientsReport(judgeClients(here)));
+    expect(judgeClients(answer.observation).initializeFirst.state).toBe("no");
+    // A read the probe's types do not allow makes the answer one the site does not read.
+    const forged = { ...answer.observation, initializeFirst: { outcome: { kind: "read", protocolVersion: 7 }, seqs: [] } } as never;
+    expect(
+      decodeAnswer(encodeAnswer({ v: 1, id: "r2", region: "c", agent: "forger", observation: forged }), { id: "r2", url: t.url }),
+    ).toMatchObject({
+      ok: false,
+      cause: "invalid",
+    });
   });
 
   test("a region with no agent listening answers at once with no responders", async () => {

@@ -28,6 +28,12 @@ describe("configuration of several regions", () => {
     });
   });
 
+  test("REGION_RECOVERY_SECONDS sets the recovery clock's period; unset, the round keeps its default", () => {
+    const c = parseConfig({ NATS_URL: "nats://x:1", PROBE_REGIONS: "a,b", REGION_RECOVERY_SECONDS: "5" });
+    expect(roundRegionsFrom(c)?.recoveryIntervalMs).toBe(5_000);
+    expect(roundRegionsFrom(parseConfig({ NATS_URL: "nats://x:1", PROBE_REGIONS: "a,b" }))?.recoveryIntervalMs).toBeUndefined();
+  });
+
   test.each([
     [{ NATS_URL: "nats://x:1", PROBE_REGIONS: "EU" }, /not a region id/],
     [{ NATS_URL: "nats://x:1", PROBE_REGIONS: "a,a" }, /names a region twice/],

@@ -12,7 +12,8 @@ import { tempDb } from "../store/helpers";
 // The embedded default (no NATS_URL) is one region, `local`, probing in-process exactly as before the regions work: the
 // demo fleet's states and reasons after one round are those recorded on main without it (default-path.golden.tsv, taken
 // on main at 2cfa465 and again at 050b9da when the fleet gained two servers; ports, times and a timing-bound page count
-// normalised), and every run says it was the local region's.
+// normalised; taken again for suite 0.15.0's reach rule, which probes the demo's secret-header server and adds the
+// reach cases), and every run says it was the local region's.
 
 const GOLDEN = path.join(path.dirname(new URL(import.meta.url).pathname), "default-path.golden.tsv");
 const normalise = (r: string) =>

@@ -126,6 +126,18 @@ describe("the region book", () => {
     now += 1;
   });
 
+  test("what another process stored is adopted without telling `changed`: down, then up again", () => {
+    const changes: string[] = [];
+    const book = createRegionBook({ regions: ["a", "b"], now: () => new Date(0), options, changed: (s) => changes.push(s.id) });
+    const down = { kind: "silent" as const, sinceMs: 0 };
+    book.adopt([{ id: "b", lastAnswerAt: "1970-01-01T00:00:05.000Z", down, downSince: "1970-01-01T00:00:06.000Z" }]);
+    expect(book.down()).toEqual(["b"]);
+    expect(book.states().find((s) => s.id === "b")).toMatchObject({ up: false, lastAnswerAt: "1970-01-01T00:00:05.000Z" });
+    book.adopt([{ id: "b", lastAnswerAt: "1970-01-01T00:00:09.000Z", down: null, downSince: null }]);
+    expect(book.down()).toEqual([]);
+    expect(changes).toEqual([]);
+  });
+
   test("a share every region shares is the hosts', not a region's: nobody goes down", () => {
     const book = createRegionBook({ regions: ["a", "b"], now: () => new Date(0), options });
     for (let i = 0; i < 6; i++) for (const r of ["a", "b"]) book.answered(r, `h${i}:1`, { networkFailed: true, read: false });

@@ -1,6 +1,7 @@
 // architecture.md §2.6: which remote is probed and when a server needs configuration, on the shapes the real registry
 // lists (a dump of 964 latest entries: 70 servers with several remotes, one with 18 and one with 30; templated
-// header values without isRequired; optional secret headers; remotes with URL variables).
+// header values without isRequired; optional secret headers; remotes with URL variables). Suite 0.15.0: each test also
+// says whether the shape now gets a request (probed anonymously without the listed headers) or none (no address).
 import { afterEach, describe, expect, test } from "vitest";
 import { fetchRegistry, type RegistryServer } from "@/lib/registry/client";
 import { entry, startFixtureRegistry, type FixtureEntry, type FixtureRegistry, type FixtureRemote } from "@/lib/demo/loopback-registry";
@@ -52,6 +53,8 @@ describe("registry remotes (architecture.md §2.6)", () => {
       why: "its header Authorization holds {API_KEY} for the user to fill in",
     });
     expect(s.remotes[1]!.why).toBe("it requires the header Authorization, and the probe never sends registry headers");
+    // Gets a request, as before: the last product's pair needs nothing.
+    expect(s).toMatchObject({ configHeaders: [], noAddress: false });
   });
 
   test("a templated header value without isRequired needs configuration; an optional secret header does not", async () => {
@@ -72,8 +75,14 @@ describe("registry remotes (architecture.md §2.6)", () => {
       ]),
     ]);
     expect(servers["ai.pm/server"]).toMatchObject({ needsConfig: "its header Authorization holds {pm_token} for the user to fill in" });
-    expect(servers["ai.pm/server"]!.remotes[0]!.standing).toBe("needs_configuration");
-    expect(servers["com.cf/obs"]).toMatchObject({ needsConfig: null, url: "https://obs.cf.example/mcp" });
+    // 0.15.0: it now gets a request, without its Authorization header, on the one remote it lists.
+    expect(servers["ai.pm/server"]).toMatchObject({
+      url: "https://app.pm.example/mcp",
+      configHeaders: ["Authorization"],
+      noAddress: false,
+    });
+    expect(servers["ai.pm/server"]!.remotes[0]!.standing).toBe("probed");
+    expect(servers["com.cf/obs"]).toMatchObject({ needsConfig: null, url: "https://obs.cf.example/mcp", configHeaders: [] });
     expect(servers["com.cf/obs"]!.remotes[0]!.standing).toBe("probed");
   });
 
@@ -103,6 +112,10 @@ describe("registry remotes (architecture.md §2.6)", () => {
     });
     expect(servers["io.t/without"]!.needsConfig).toBe("its URL has {tenant_id} with no default, for the user to fill in");
     expect(servers["io.t/base-url"]!.needsConfig).toBe("its URL has {baseUrl} with no default, for the user to fill in");
+    // Only a URL variable without a default stops every request: there is no address to send one to.
+    expect(servers["io.t/with-default"]).toMatchObject({ noAddress: false, configHeaders: [] });
+    expect(servers["io.t/without"]).toMatchObject({ noAddress: true, configHeaders: [] });
+    expect(servers["io.t/base-url"]).toMatchObject({ noAddress: true, configHeaders: [] });
   });
 
   test("streamable-http before sse; a server needs configuration only when every remote does", async () => {
@@ -123,9 +136,37 @@ describe("registry remotes (architecture.md §2.6)", () => {
       needsConfig:
         "each of its 2 listed remotes needs configuration; the first streamable-http one: it requires the header Authorization, and the probe never sends registry headers",
     });
-    expect(servers["com.pay/mcp"]!.remotes.map((r) => r.standing)).toEqual(["needs_configuration", "needs_configuration"]);
+    // 0.15.0: the streamable-http remote gets a request without its Authorization header; the sse one is left alone.
+    expect(servers["com.pay/mcp"]!.remotes.map((r) => r.standing)).toEqual(["probed", "needs_configuration"]);
+    expect(servers["com.pay/mcp"]).toMatchObject({ configHeaders: ["Authorization"], noAddress: false });
     expect(servers["io.s/sse-first"]).toMatchObject({ url: "https://s.example/mcp", transport: "streamable-http" });
     expect(servers["io.s/sse-first"]!.remotes.map((r) => r.standing)).toEqual(["passed_over", "probed"]);
+  });
+
+  test("0.15.0: a URL variable with no default beside a required header still gets no request; headers alone get one", async () => {
+    const { servers } = await ingest([
+      entry("io.mix/tenant-and-key", [
+        { type: "streamable-http", url: "https://{tenant}.mix.example/mcp", headers: [{ name: "X-Api-Key", isRequired: true }] },
+      ]),
+      entry("io.mix/tenant-then-key", [
+        { type: "streamable-http", url: "https://{tenant}.mix.example/mcp" },
+        { type: "sse", url: "https://mix.example/sse", headers: [{ name: "X-Api-Key", isRequired: true }] },
+      ]),
+      entry("io.mix/long-name", [
+        { type: "streamable-http", url: "https://long.example/mcp", headers: [{ name: "X-".padEnd(500, "k"), isRequired: true }] },
+      ]),
+    ]);
+    expect(servers["io.mix/tenant-and-key"]).toMatchObject({ noAddress: true, configHeaders: [] });
+    // The sse remote has an address: it is probed without X-Api-Key, although streamable-http comes first.
+    expect(servers["io.mix/tenant-then-key"]).toMatchObject({
+      noAddress: false,
+      url: "https://mix.example/sse",
+      transport: "sse",
+      configHeaders: ["X-Api-Key"],
+    });
+    expect(servers["io.mix/tenant-then-key"]!.remotes.map((r) => r.standing)).toEqual(["needs_configuration", "probed"]);
+    // A name over the cap is cut and quoted.
+    expect(servers["io.mix/long-name"]!.configHeaders[0]!.length).toBeLessThanOrEqual(64);
   });
 
   test("bad input: the rest of the registry is ingested and the log names the entry", async () => {
@@ -172,6 +213,9 @@ describe("registry remotes (architecture.md §2.6)", () => {
       'it requires the header "X Bad Header\\r\\nInjected: 1", and the probe never sends registry headers',
     );
     expect(servers["io.bad/optional-header-name"]!.needsConfig).toBeNull();
+    // The hostile name is kept only as a quoted, capped label for the reason: it is never a request header.
+    expect(servers["io.bad/header-name"]!.configHeaders).toEqual(['"X Bad Header\\r\\nInjected: 1"']);
+    expect(servers["io.bad/variables-string"]).toMatchObject({ noAddress: true });
     const said = log.join("\n");
     expect(said).toMatch(/"io\.bad\/five-hundred": 500 remotes listed; the first 50 were read/);
     expect(said).toMatch(/"io\.bad\/variables-list": remote 1 has variables that are not an object \(a list\); ignored/);

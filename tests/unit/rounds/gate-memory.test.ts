@@ -3,7 +3,8 @@
 import { fork, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
-import { ALONE_AFTER_MS, createHostGate, SLOT_TTL_MS, type RoundHostGate } from "@/lib/rounds/host-gate";
+import { createHostGate, type RoundHostGate } from "@/lib/rounds/host-gate";
+import { ALONE_AFTER_MS, SLOT_TTL_MS } from "@/lib/rounds/host-leases";
 import { putRobots } from "@/lib/store/optouts";
 import type { ChildReply, ChildRequest, ChildSpan } from "../../fixtures/gate-child";
 import { countStatements } from "../../fixtures/statements";

@@ -2,7 +2,8 @@
 // this process's and goes back once writes work, instead of being renewed for ever with the others.
 import { afterEach, expect, test } from "vitest";
 import { closeDb, openDb } from "@/db/client";
-import { createHostGate, SLOT_TTL_MS } from "@/lib/rounds/host-gate";
+import { createHostGate } from "@/lib/rounds/host-gate";
+import { SLOT_TTL_MS } from "@/lib/rounds/host-leases";
 import { tempDb } from "../store/helpers";
 
 const cleanups: (() => void)[] = [];

@@ -2,7 +2,8 @@
 // (each connection gets its own ledger and holder id, and they meet only through the database).
 import { afterEach, describe, expect, test } from "vitest";
 import { closeDb, openDb, type Db } from "@/db/client";
-import { createHostGate, SLOT_LINGER_MS } from "@/lib/rounds/host-gate";
+import { createHostGate } from "@/lib/rounds/host-gate";
+import { SLOT_LINGER_MS } from "@/lib/rounds/host-leases";
 import { putRobots } from "@/lib/store/optouts";
 import { tempDb } from "../store/helpers";
 import { maxOverlap, type Span } from "./spans";

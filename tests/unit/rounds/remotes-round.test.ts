@@ -50,7 +50,7 @@ afterAll(async () => {
 
 describe("a server with several remotes", () => {
   test("is probed on the first remote that needs no configuration, and only there", async () => {
-    const paths = new Set(zoo.log.map((r) => r.path.split("?")[0]));
+    const paths = new Set(zoo.log.map((r) => r.path.split("?")[0] ?? "").filter((p) => !p.startsWith("/a/")));
     expect([...paths]).toEqual(["/mcp"]);
     const body = JSON.parse(await getServer(NAME, t.db).text()) as {
       remoteUrl: string;
@@ -79,17 +79,27 @@ describe("a server with several remotes", () => {
     ]);
   });
 
-  test("needs configuration, with nothing sent, only when every remote does", async () => {
+  test("0.15.0: when every remote needs headers, the first streamable-http one is probed without them", async () => {
     const body = JSON.parse(await getServer(ALL_NEED, t.db).text()) as {
       needsConfig: string;
       states: Record<string, string>;
       checks: Record<string, { reason: string }>;
+      configuration: { needed: boolean; headers: string[]; reach: string; refusal?: { status: number; shape: string } };
     };
-    expect(zoo.log.some((r) => r.path.startsWith("/a/"))).toBe(false);
+    const sent = zoo.log.filter((r) => r.path.startsWith("/a/"));
+    expect(sent.length).toBeGreaterThan(0);
+    expect(sent.every((r) => r.path.startsWith("/a/mcp") && r.headers.authorization === undefined)).toBe(true);
     expect(body.needsConfig).toMatch(
       /^each of its 2 listed remotes needs configuration; the first streamable-http one: it requires the header Authorization/,
     );
-    expect(Object.values(body.states)).toEqual(Array(5).fill("not_checked"));
-    expect(body.checks.handshake!.reason).toMatch(/needs configuration/);
+    // The zoo answers 404 there: refused without the key, so Not checked, never Failed.
+    expect(body.states.handshake).toBe("not_checked");
+    expect(body.checks.handshake!.reason).toMatch(/^Refused with HTTP 404 without the `Authorization` header/);
+    expect(body.configuration).toEqual({
+      needed: true,
+      headers: ["Authorization"],
+      reach: "refused",
+      refusal: { status: 404, shape: "malformed" },
+    });
   });
 });

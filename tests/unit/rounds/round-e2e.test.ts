@@ -12,7 +12,7 @@ import { getServerDetail } from "@/lib/store/servers/detail";
 import { listServers } from "@/lib/store/servers/list";
 import { getMeta, META_KEYS } from "@/lib/store/meta";
 import { entry, startFixtureRegistry, type FixtureEntry, type FixtureRegistry } from "@/lib/demo/loopback-registry";
-import { startZooServer, ZOO_ALSO_ACCEPTABLE, ZOO_EXPECTATIONS, type RunningZooServer } from "@/lib/demo/zoo";
+import { startZooServer, ZOO_ALSO_ACCEPTABLE, ZOO_EXPECTATIONS, zooRemote, type RunningZooServer } from "@/lib/demo/zoo";
 import { tempDb } from "../store/helpers";
 
 // One round over the whole zoo, listed by a paged fixture registry, into a real SQLite file.
@@ -62,9 +62,7 @@ beforeAll(async () => {
   db = t.db;
   const started = await Promise.all(names.map((n) => startZooServer(n)));
   started.forEach((s, i) => zoo.set(names[i]!, s));
-  const entries: FixtureEntry[] = names.map((n) =>
-    entry(PREFIX + n, [{ type: ZOO_EXPECTATIONS[n]!.transport ?? "streamable-http", url: zoo.get(n)!.url }]),
-  );
+  const entries: FixtureEntry[] = names.map((n) => entry(PREFIX + n, [zooRemote(n, zoo.get(n)!.url)]));
   entries.splice(
     3,
     0,
@@ -160,13 +158,35 @@ describe("a round over the fixture registry and the zoo", () => {
     expect(d.schedule.scheduleReason).toMatch(/^healthy/);
   });
 
-  test("needs-configuration servers are Not checked with the reason and get no request", () => {
+  test("a URL variable without a default gets no request; a required header alone is probed without it (0.15.0)", () => {
     const tpl = getServerDetail(db, "io.github.x/templated")!;
     expect(Object.values(tpl.states)).toEqual(Array(5).fill("not_checked"));
     expect(tpl.checks[0]!.reason).toMatch(/needs configuration.*\{tenant\} with no default/);
+    expect(tpl.configuration).toEqual({ needed: true, headers: [], reach: "no_address" });
+    expect(tpl.exchanges).toEqual([]);
+    // Nothing listens on port 9: no HTTP answer, so Failed as any server, never excused by the missing key.
     const secret = getServerDetail(db, "io.github.x/secret")!;
-    expect(secret.checks[0]!.reason).toMatch(/header Authorization/);
-    expect(secret.exchanges).toEqual([]);
+    expect(secret.exchanges.length).toBeGreaterThan(0);
+    expect(secret.exchanges.every((x) => x.requestHeaders.authorization === undefined)).toBe(true);
+    expect(secret.states.handshake).toBe("failed");
+    expect(secret.configuration).toEqual({ needed: true, headers: ["Authorization"], reach: "unreachable" });
+    const refused = getServerDetail(db, `${PREFIX}reach-403-json`)!;
+    expect(refused.configuration).toEqual({
+      needed: true,
+      headers: ["X-Api-Key"],
+      reach: "refused",
+      refusal: { status: 403, shape: "bare_status" },
+    });
+    expect(refused.overall).toBe("not_checked");
+    expect(refused.overallCause).toBe("needs_configuration");
+    expect(getServerDetail(db, `${PREFIX}reach-500-html`)!.configuration.refusal).toEqual({ status: 500, shape: "malformed" });
+    expect(getServerDetail(db, `${PREFIX}reach-answers-without-key`)!.configuration.reach).toBe("answered");
+    expect(getServerDetail(db, `${PREFIX}reach-template-bearer-gate`)!.configuration.reach).toBe("gated");
+    expect(getServerDetail(db, `${PREFIX}modern-healthy-paged`)!.configuration).toEqual({
+      needed: false,
+      headers: [],
+      reach: "not_needed",
+    });
     expect(getServerDetail(db, "io.github.x/deprecated")).toBeNull();
     expect(getServerDetail(db, "io.github.x/deleted")).toBeNull();
   });
@@ -187,6 +207,13 @@ describe("a round over the fixture registry and the zoo", () => {
       expect(at(n), n).toBeGreaterThanOrEqual(6 * HOUR);
       expect(failures(n), n).toBe(1);
     }
+    // architecture.md §2.6 (0.15.0): refused or gated without the listed headers waits a day; answered keeps the healthy
+    // cadence; no HTTP answer backs off as any failure.
+    expect(at("reach-403-json")).toBeGreaterThanOrEqual(24 * HOUR);
+    expect(at("reach-template-bearer-gate")).toBeGreaterThanOrEqual(24 * HOUR);
+    expect(failures("reach-403-json")).toBe(0);
+    expect(at("reach-answers-without-key")).toBeLessThan(6 * HOUR);
+    expect(getServerDetail(db, `${PREFIX}reach-answers-without-key`)!.schedule.scheduleReason).toMatch(/^healthy/);
     // No common revision: nothing to read until the server changes, so it backs off too.
     expect(at("legacy-no-common-version")).toBeGreaterThanOrEqual(6 * HOUR);
     // The metadata host asked for 2 h; the MCP server itself answered everything and stays on the healthy cadence.
@@ -246,6 +273,20 @@ describe("a round over the fixture registry and the zoo", () => {
     expect(page.total).toBeGreaterThanOrEqual(want - 1);
     expect(page.rows.every((r) => r.states.tools_list === "observed_risk")).toBe(true);
     expect(getServers(new Request("http://x/api/servers?tools_list=green"), db).status).toBe(400);
+
+    // ?reach= (architecture.md §4, suite 0.15.0): the same rule as each server's configuration.
+    const byReach = async (reach: string) =>
+      ((await getServers(new Request(`http://x/api/servers?reach=${reach}&pageSize=200`), db).json()) as { rows: { name: string }[] }).rows
+        .map((r) => r.name)
+        .sort();
+    expect(await byReach("refused")).toEqual(
+      ["reach-403-json", "reach-400-jsonrpc", "reach-500-html", "reach-bare-401", "reach-tools-list-403"].map((n) => PREFIX + n).sort(),
+    );
+    expect(await byReach("no_address")).toEqual(["io.github.x/templated", `${PREFIX}reach-tenant-no-address`].sort());
+    expect(await byReach("unreachable")).toEqual(["io.github.x/secret"]);
+    expect(await byReach("gated")).toEqual([`${PREFIX}reach-template-bearer-gate`]);
+    expect(await byReach("not_needed")).toContain(`${PREFIX}reach-control-optional-header`);
+    expect(getServers(new Request("http://x/api/servers?reach=maybe"), db).status).toBe(400);
   });
 
   test("a second round right away finds nothing due; later rounds keep states and transitions stable", async () => {

@@ -56,7 +56,7 @@ function observation(at: Date, ok: boolean): ProbeObservation {
 }
 
 test("rows written by 0.11.0 keep 0.11.0; new runs, results and transitions carry the current suite version", () => {
-  expect(SUITE_VERSION).toBe("0.14.0");
+  expect(SUITE_VERSION).toBe("0.15.0");
   const t = tempDb();
   cleanups.push(t.cleanup);
   const listed: ListedServer[] = ["old", "new"].map((name) => ({

@@ -73,6 +73,7 @@ const DESIGN_RULES = [
   "2.6-url-variables",
   "2.6-needs-configuration",
   "2.6-every-remote",
+  "2.6-reach",
   "2.6-standings",
   "2.7-network-level",
   "2.7-second-probe",

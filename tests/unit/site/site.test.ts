@@ -148,6 +148,7 @@ describe("FAQ", () => {
   test("rule-change notes list only changes after the page first appeared", () => {
     expect(changesSince("2026-09-14")).toHaveLength(SUITE_CHANGELOG.length);
     expect(changesSince("2026-09-23").map((c) => c.date)).toEqual([
+      "2026-12-05",
       "2026-12-01",
       "2026-12-01",
       "2026-12-01",
@@ -156,9 +157,17 @@ describe("FAQ", () => {
       "2026-10-01",
       "2026-09-26",
     ]);
-    expect(changesSince("2026-11-05").map((c) => c.version)).toEqual(["0.14.0", "0.13.0", null, "0.12.0", ...Array(8).fill(null)]);
-    expect(changesSince("2026-11-30").map((c) => c.version)).toEqual(["0.14.0", "0.13.0", null]);
-    expect(changesSince("2026-12-01")).toHaveLength(0);
+    expect(changesSince("2026-11-05").map((c) => c.version)).toEqual([
+      "0.15.0",
+      "0.14.0",
+      "0.13.0",
+      null,
+      "0.12.0",
+      ...Array(8).fill(null),
+    ]);
+    expect(changesSince("2026-11-30").map((c) => c.version)).toEqual(["0.15.0", "0.14.0", "0.13.0", null]);
+    expect(changesSince("2026-12-01").map((c) => c.version)).toEqual(["0.15.0"]);
+    expect(changesSince("2026-12-05")).toHaveLength(0);
   });
 
   test("each page names the wire facts it explains, in both languages", () => {

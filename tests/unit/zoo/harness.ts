@@ -1,5 +1,6 @@
 // Runs our probe and the judges against one zoo server and collects what the assertions need.
-import { createAddressPolicy, probeServer } from "@/lib/probe";
+import { createAddressPolicy, probeServer, unprobedObservation, type ProbeTarget } from "@/lib/probe";
+import { analyseRemote, chooseRemote } from "@/lib/registry/remotes";
 import { judge, observationsOf, observationSentence } from "@/lib/checks";
 import { REFUSAL_STATES } from "@/lib/checks/refusal";
 import type { CheckResult } from "@/lib/checks/types";
@@ -11,6 +12,7 @@ import { hintSentence } from "@/lib/checks/hints";
 import type { DnsLookup } from "@/lib/probe";
 import { testCertificates } from "../../fixtures/tls";
 import { ZOO_CAUSES } from "@/lib/demo/zoo/causes";
+import { clientsReport, judgeClients } from "@/lib/checks/clients";
 
 export const HOSTILE_LIMITS: Partial<ProbeLimits> = { deadlineMs: 3_000, maxBodyBytes: 1024 * 1024 };
 export const ORDINARY_LIMITS: Partial<ProbeLimits> = { deadlineMs: 15_000 };
@@ -54,6 +56,27 @@ async function arrange(name: string): Promise<{ server: RunningZooServer; url: s
   return { server, url, ...(certs || exp.tls ? { ca: (certs ?? (await testCertificates())).ca } : {}) };
 }
 
+/** The remote a round would probe for the case (architecture.md §2.6): as the registry lists it when the case says how,
+ * else its URL as is. A remote with no address gets no probe: the round's own unprobed observation. */
+function listedTarget(name: string, url: string): ProbeTarget | { blocked: ProbeObservation } {
+  const exp = ZOO_EXPECTATIONS[name]!;
+  const transport = exp.transport ?? "streamable-http";
+  if (!exp.registry) return { url, transport };
+  const analysed = analyseRemote({ type: transport, ...exp.registry(url) }, [], 0);
+  const choice = analysed ? chooseRemote([analysed]) : null;
+  if (!choice) throw new Error(`${name}: the registry remote cannot be read`);
+  const target: ProbeTarget = { url: choice.url, transport: choice.transport, configHeaders: choice.configHeaders };
+  if (choice.noAddress) return { blocked: unprobedObservation(target, { kind: "needs_config", detail: choice.needsConfig! }, new Date()) };
+  return target;
+}
+
+/** Header names a case's registry remote lists, in lower case: no request may carry one (architecture.md §2.6). */
+export function listedHeaderNames(name: string): string[] {
+  const remote = ZOO_EXPECTATIONS[name]!.registry?.("http://127.0.0.1/mcp");
+  const headers = Array.isArray(remote?.headers) ? (remote.headers as { name?: unknown }[]) : [];
+  return headers.map((h) => (typeof h.name === "string" ? h.name.toLowerCase() : "")).filter(Boolean);
+}
+
 export async function runZooCase(name: string): Promise<ZooRun> {
   const exp = ZOO_EXPECTATIONS[name];
   if (!exp) throw new Error(`no expectation for ${name}`);
@@ -66,16 +89,15 @@ export async function runZooCase(name: string): Promise<ZooRun> {
         ? "the operator asked us not to probe this host"
         : null;
     const started = Date.now();
-    const obs = await probeServer(
-      { url, transport: exp.transport ?? "streamable-http" },
-      {
-        addressPolicy: LOOPBACK_ONLY,
-        isOptedOut,
-        limits: { ...(exp.hostile ? HOSTILE_LIMITS : ORDINARY_LIMITS), ...exp.limits },
-        ...(ca ? { ca } : {}),
-        ...(dnsLookup ? { dnsLookup } : {}),
-      },
-    );
+    const listed = listedTarget(name, url);
+    if ("blocked" in listed) return { name, server, obs: listed.blocked, results: judge(listed.blocked), elapsedMs: 0 };
+    const obs = await probeServer(listed, {
+      addressPolicy: LOOPBACK_ONLY,
+      isOptedOut,
+      limits: { ...(exp.hostile ? HOSTILE_LIMITS : ORDINARY_LIMITS), ...exp.limits },
+      ...(ca ? { ca } : {}),
+      ...(dnsLookup ? { dnsLookup } : {}),
+    });
     const elapsedMs = Date.now() - started;
     return { name, server, obs, results: judge(obs), elapsedMs };
   } finally {
@@ -115,14 +137,19 @@ export function reasonProblem(reason: string): string | null {
 
 /** Headers the probe must never send, and more than one request at a time (architecture.md §2.5, protocol.md §6). */
 export function politenessProblem(run: ZooRun): string | null {
+  // After an initialize, the requests are the initialize-first client's legacy session (architecture.md §2.10).
+  let legacySession = false;
   for (const r of [...run.server.log, ...(run.server.other?.log ?? [])]) {
+    if (r.jsonrpcMethod === "initialize") legacySession = true;
     const what = `${r.method} ${r.path}${r.jsonrpcMethod ? ` (${r.jsonrpcMethod})` : ""}`;
     if (r.headers.authorization) return `${what} carried Authorization`;
+    for (const h of listedHeaderNames(run.name)) if (r.headers[h] !== undefined) return `${what} carried ${h}, which the registry listed`;
     if (r.headers.origin) return `${what} carried Origin`;
     if (!r.headers["user-agent"]) return `${what} had no User-Agent`;
     if (r.jsonrpcMethod === "initialize" && r.headers["mcp-protocol-version"])
       return `${what} carried MCP-Protocol-Version before a revision was agreed`;
-    if (run.obs.era === "modern" && r.headers["mcp-session-id"]) return `${what} carried Mcp-Session-Id in a 2026-07-28 session`;
+    if (run.obs.era === "modern" && !legacySession && r.headers["mcp-session-id"])
+      return `${what} carried Mcp-Session-Id in a 2026-07-28 session`;
   }
   if (run.server.concurrency.peak > 1) return `${run.server.concurrency.peak} requests were in flight at once`;
   return null;
@@ -135,6 +162,36 @@ export function refusalCodeProblem(run: ZooRun): string | null {
   return REFUSAL_STATES[r.code] === r.state
     ? null
     : `refusal code ${r.code} belongs to ${REFUSAL_STATES[r.code]}, but the judge said ${r.state}`;
+}
+
+/**
+ * architecture.md §2.10 on every case: the initialize-first read moves no check (the verdicts judged without it are the
+ * same), a `no` names the answer, every reason is one sentence; and the cases that name their clients get exactly those.
+ */
+export function clientsProblem(run: ZooRun): string | null {
+  const group = new Set(run.obs.initializeFirst?.seqs ?? []);
+  const without = { ...run.obs, initializeFirst: undefined, exchanges: run.obs.exchanges.filter((x) => !group.has(x.seq)) };
+  const plain = judge(without).map((r) => `${r.check}=${r.state}: ${r.reason}`);
+  const withRead = run.results.map((r) => `${r.check}=${r.state}: ${r.reason}`);
+  if (JSON.stringify(plain) !== JSON.stringify(withRead)) return `the initialize-first read moved a check: ${withRead.join(" | ")}`;
+  if (run.obs.initializeFirst && run.obs.era !== "modern") return "an initialize-first read after a handshake that was not modern";
+  const report = clientsReport(judgeClients(run.obs));
+  for (const kind of ["initializeFirst", "discoverFirst"] as const) {
+    const { state, reason } = report[kind];
+    const problem = reasonProblem(reason);
+    if (problem) return `${kind}: ${problem} ("${reason}")`;
+    if (state === "no" && !/HTTP \d{3}|-\d{5}|revision|no answer/.test(reason)) return `${kind} is no without naming the answer: ${reason}`;
+  }
+  const want = ZOO_EXPECTATIONS[run.name]?.clients;
+  if (!want) return null;
+  if (report.initializeFirst.state !== want.initializeFirst || report.discoverFirst.state !== want.discoverFirst) {
+    return `clients ${JSON.stringify(report)}, expected ${want.initializeFirst}/${want.discoverFirst}`;
+  }
+  for (const fragment of want.includes ?? []) {
+    if (!report.initializeFirst.reason.toLowerCase().includes(fragment))
+      return `initializeFirst reason lacks "${fragment}": ${report.initializeFirst.reason}`;
+  }
+  return null;
 }
 
 /** Every Not checked names its kind and nothing else carries one; a no-fallback rule sits only on a Failed
@@ -287,7 +344,8 @@ export function hintProblem(run: ZooRun): string | null {
     const want = exp.hints?.[r.check];
     if (r.hint?.code !== want) return `${r.check}: hint ${r.hint?.code ?? "none"}, expected ${want ?? "none"}`;
     if (!r.hint) continue;
-    if (r.state !== "failed" && r.state !== "observed_risk") return `${r.check}: a hint on a ${r.state} check`;
+    const refusal = r.state === "not_checked" && r.notCheckedCause === "needs_configuration";
+    if (r.state !== "failed" && r.state !== "observed_risk" && !refusal) return `${r.check}: a hint on a ${r.state} check`;
     const text = hintSentence(r.hint);
     const bad = reasonProblem(text);
     if (bad) return `${r.check}: hint "${text}" ${bad}`;

@@ -5,6 +5,7 @@ import {
   contradiction,
   expectedStatesFor,
   causeProblem,
+  clientsProblem,
   hintProblem,
   observationProblem,
   politenessProblem,
@@ -59,6 +60,7 @@ describe.concurrent("probe against the zoo", () => {
     expect(refusalCodeProblem(run), name).toBeNull();
     expect(hintProblem(run), `${name}: ${JSON.stringify(run.results.map((r) => r.hint ?? null))}`).toBeNull();
     expect(causeProblem(run), name).toBeNull();
+    expect(clientsProblem(run), name).toBeNull();
     expect(observationProblem(run), name).toBeNull();
     if (exp.optOut === "server") expect(run.server.log).toEqual([]);
     if (exp.optOut === "metadata") {

@@ -12,6 +12,7 @@ import { latestObservationsByName } from "@/lib/store/observations";
 import { getServerDetail, type ServerDetail } from "@/lib/store/servers/detail";
 import { RenderStamp } from "@/app/_components/RenderStamp";
 import { ReprobeSection } from "@/app/_components/ReprobeForm";
+import { SubscribeSection } from "@/app/_components/SubscribeForm";
 import { ServerHistory } from "@/app/_components/ServerHistory";
 import { AtAGlance } from "@/app/_components/server/AtAGlance";
 import { CertificateFact } from "@/app/_components/server/CertificateFact";
@@ -113,12 +114,13 @@ export default async function ServerPage({ params, searchParams }: Params) {
   return (
     <>
       <ServerHeader detail={detail} />
-      <AtAGlance overall={overall} checks={detail.checks} crossRead={detail.crossRead} />
+      <AtAGlance overall={overall} checks={detail.checks} crossRead={detail.crossRead} clients={detail.clientsVerdict} />
       <PageContents />
       <ServerFacts detail={detail} />
       <RemotesSection remotes={detail.remotes} />
       <CertificateFact run={detail.latestRun} now={new Date()} />
       <ReprobeSection name={name} leftRegistry={!!detail.leftRegistryAt} optedOut={!!detail.optOut} query={query} />
+      <SubscribeSection name={name} lang="en" query={query} />
       <RegionsSection db={db} serverId={serverIdByName(db, name) ?? -1} lastRunId={latestRunId} checks={detail.checks} now={new Date()} />
       <ServerHistory name={name} now={new Date()} />
       <IncidentsSection name={name} overallReason={overallReason} />

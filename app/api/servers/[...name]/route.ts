@@ -1,6 +1,11 @@
+import { getDb } from "@/db/client";
+import { getConfig } from "@/lib/config";
+import { createAddressPolicy } from "@/lib/probe";
 import { nameFromSegments } from "@/lib/site/paths";
+import { originFrom } from "@/lib/site/origin";
 import { siteDb } from "../../../_lib/db";
 import { getServer } from "../../_lib/handlers";
+import { postSubscription } from "../../_lib/subscriptions";
 
 export const dynamic = "force-dynamic";
 
@@ -8,4 +13,21 @@ export const dynamic = "force-dynamic";
 // one answer per server data version (lib/front).
 export async function GET(_request: Request, { params }: { params: Promise<{ name: string[] }> }) {
   return getServer(nameFromSegments((await params).name), siteDb());
+}
+
+// POST /api/servers/<registry name>/subscriptions (architecture.md §10): the last segment names the collection.
+export async function POST(request: Request, { params }: { params: Promise<{ name: string[] }> }) {
+  const segments = (await params).name;
+  if (segments.length < 2 || segments[segments.length - 1] !== "subscriptions")
+    return Response.json({ error: "not_found", message: "POST goes to /api/servers/<name>/subscriptions." }, { status: 404 });
+  const config = getConfig();
+  const n = config.notifications;
+  return postSubscription(request, nameFromSegments(segments.slice(0, -1)), {
+    db: getDb(config),
+    policy: createAddressPolicy({ allowPrivate: config.allowPrivateNetworks }),
+    emailOn: n.smtpUrl !== undefined,
+    hourlyCap: n.subscribeHourlyCap,
+    publicBaseUrl: config.publicBaseUrl,
+    siteUrl: originFrom(request.headers, config.publicBaseUrl),
+  });
 }

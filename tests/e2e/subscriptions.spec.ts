@@ -1,0 +1,266 @@
+// Subscriptions end to end (architecture.md §10): a real `npm start` of its own with its notifier process, a real SMTP server
+// (smtp-server) and plain HTTP receivers on loopback started here, a loopback MCP server whose answers this spec turns from
+// healthy to failing. Delivery intervals come down through the site's configuration (NOTIFY_*) so the spec stays fast.
+import { createHmac } from "node:crypto";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { expect, test, type Page } from "@playwright/test";
+import { closeDb, openDb, type Db } from "../../db/client";
+import { createZooHandler } from "../../lib/demo/zoo";
+import { freePort } from "../../lib/cli/ports";
+import { applyRegistrySnapshot } from "../../lib/store/servers/registry";
+import { startNext, type RunningNext } from "../fixtures/next-server";
+import { startReceiver, startSmtp } from "../fixtures/receivers";
+import { listedServer } from "../unit/store/listed";
+import { SCREENSHOT_DIR } from "./env";
+import { serverUrl } from "./helpers";
+import { freshDbFile } from "./own-site";
+
+const DB_FILE = path.resolve("test-results/subscriptions/site.db");
+const NAME = "io.github.notify/flapping";
+const EMAIL = "reader@mail.example";
+const SECRET = "round-secret";
+
+test.describe.configure({ mode: "serial" });
+test.use({ javaScriptEnabled: false });
+
+let failing = false;
+const zooHandler = createZooHandler("modern-healthy-paged");
+const mcp = http.createServer((req, res) => {
+  if (failing) {
+    req.resume();
+    res.writeHead(500, { "content-type": "text/plain" }).end("down for the test");
+    return;
+  }
+  void zooHandler(req, res);
+});
+
+let smtp: Awaited<ReturnType<typeof startSmtp>>;
+let db: Db;
+let site: RunningNext;
+let port: number;
+let env: Record<string, string>;
+
+async function start(): Promise<RunningNext> {
+  return startNext({ dbPath: DB_FILE, port, env });
+}
+
+/** Makes the server due and runs a round through the API, until it is done. */
+async function round(origin: string): Promise<void> {
+  db.$client.prepare("update servers set next_due_at = ? where name = ?").run(new Date(Date.now() - 1000).toISOString(), NAME);
+  const res = await fetch(`${origin}/api/rounds`, { method: "POST", headers: { authorization: `Bearer ${SECRET}` } });
+  expect(res.status).toBe(202);
+  const { id } = (await res.json()) as { id: number };
+  await expect
+    .poll(
+      async () =>
+        (
+          (await (await fetch(`${origin}/api/rounds/${id}`, { headers: { authorization: `Bearer ${SECRET}` } })).json()) as {
+            status: string;
+          }
+        ).status,
+      {
+        timeout: 60_000,
+      },
+    )
+    .toBe("done");
+}
+
+const outboxPending = () => db.$client.prepare("select count(*) from outbox where state = 'pending'").pluck().get() as number;
+
+async function subscribeWebhook(origin: string, url: string, events?: string[]) {
+  const res = await fetch(`${origin}/api/servers/${NAME}/subscriptions`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ webhook: url, ...(events ? { events } : {}) }),
+  });
+  expect(res.status).toBe(201);
+  return (await res.json()) as { status: string; secret: string; manage: string };
+}
+
+async function shoot(page: Page, name: string, selector: string) {
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page
+      .locator(selector)
+      .first()
+      .screenshot({ path: path.join(SCREENSHOT_DIR, `${name}-${width}.png`) });
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
+test.beforeAll(async () => {
+  test.setTimeout(120_000);
+  smtp = await startSmtp();
+  await new Promise<void>((r) => mcp.listen(0, "127.0.0.1", r));
+  freshDbFile(DB_FILE);
+  db = openDb(DB_FILE);
+  applyRegistrySnapshot(db, [listedServer(NAME, `http://127.0.0.1:${(mcp.address() as AddressInfo).port}/mcp`)], new Date().toISOString());
+  port = await freePort();
+  env = {
+    PROBE_ALLOW_PRIVATE_NETWORKS: "1",
+    CRON_SECRET: SECRET,
+    CROSS_READ_SAMPLE: "0",
+    SMTP_URL: smtp.url,
+    MAIL_FROM: "mcp-status <status@status.example>",
+    NOTIFY_POLL_MS: "200",
+    NOTIFY_RETRY_BASE_MS: "400",
+    NOTIFY_FOLD_MINUTES: "0",
+    NOTIFY_LEASE_MS: "3000",
+  };
+  site = await start();
+  await round(site.origin); // the first read: healthy, nothing to tell
+});
+
+test.afterEach(async ({}, info) => {
+  if (info.status !== info.expectedStatus) console.log(`--- site output ---\n${site?.output().slice(-4000)}`);
+});
+
+test.afterAll(async () => {
+  await site?.stop();
+  closeDb(db);
+  await smtp?.close();
+  await new Promise((r) => mcp.close(r));
+});
+
+test("subscribe by email and webhook, confirm, then a state change: the email and the signed webhook arrive within a minute", async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const origin = site.origin;
+  await page.goto(`${origin}${serverUrl(NAME)}`);
+  const form = page.locator("#subscribe");
+  await expect(form.getByRole("heading", { name: "Get told when it changes" })).toBeVisible();
+  // The form folds behind its heading like the page's other long sections.
+  await expect(form.getByLabel("Email address or webhook URL")).toBeHidden();
+  await form.getByRole("heading", { name: "Get told when it changes" }).click();
+  await shoot(page, "subscribe-form-en", "#subscribe");
+  await form.getByLabel("Email address or webhook URL").fill(EMAIL);
+  await form.getByRole("button", { name: "Subscribe" }).click();
+  await expect(page).toHaveURL(/\?subscribe=confirmation_sent#subscribe$/);
+  await expect(page.locator("#subscribe [role=status]")).toContainText("A confirmation email is on its way");
+
+  const [confirm] = await smtp.until(1);
+  expect(confirm!.to).toEqual([EMAIL]);
+  const link = /https?:\/\/\S+\/subscriptions\/confirm\/[A-Za-z0-9_-]+/.exec(confirm!.text)![0];
+  await page.goto(link.replace(/^https?:\/\/[^/]+/, origin));
+  await expect(page.locator("[role=status]")).toContainText("Confirmed");
+  await expect(page.locator("main")).toContainText(NAME);
+  await shoot(page, "subscriptions-manage-en", "main");
+
+  const rx = await startReceiver([200]);
+  try {
+    const hook = await subscribeWebhook(origin, rx.url);
+    expect(hook.secret).toMatch(/^[A-Za-z0-9_-]{40,}$/);
+    expect(rx.hits).toHaveLength(1);
+
+    failing = true;
+    const changedAt = Date.now();
+    await round(origin);
+    // state_changed and incident_opened come from one run: one message each, the incident folded into the state change.
+    const mails = await smtp.until(2);
+    const hits = await rx.until(2);
+    const within = Date.now() - changedAt;
+    expect(within).toBeLessThan(60_000);
+    const change = hits.find((h) => h.headers["x-mcp-status-event"] === "state_changed")!;
+    expect(change.headers["x-mcp-status-signature"]).toBe(`sha256=${createHmac("sha256", hook.secret).update(change.body).digest("hex")}`);
+    expect(JSON.parse(change.body)).toMatchObject({
+      type: "state_changed",
+      server: { name: NAME },
+      from: "verified",
+      to: "failed",
+      more: 1,
+    });
+    expect(mails[1]!.subject).toContain(`${NAME} is now Failed`);
+    expect(mails[1]!.text).toContain("And 1 more change");
+    test.info().annotations.push({ type: "delivered", description: `email and webhook ${within} ms after the change` });
+
+    // No address in any public answer: pages, JSON, feeds, metrics, status.
+    const publicUrls = [
+      serverUrl(NAME),
+      `/api/servers/${NAME}`,
+      "/changes/feed.xml",
+      "/incidents/feed.xml",
+      "/api/status",
+      "/",
+      "/coverage",
+    ];
+    for (const u of publicUrls) {
+      const body = await (await fetch(`${origin}${u}`)).text();
+      expect(body, u).not.toContain(EMAIL);
+      expect(body, u).not.toContain(new URL(rx.url).host);
+    }
+    const manage = await (await fetch(hook.manage.replace(/^https?:\/\/[^/]+/, origin))).text();
+    expect(manage).not.toContain(new URL(rx.url).host);
+    expect(site.output()).not.toContain(EMAIL);
+    expect(site.output()).not.toContain(new URL(rx.url).host);
+  } finally {
+    await rx.close();
+  }
+});
+
+test("one-click unsubscribe: nothing more is sent, and the address is deleted", async () => {
+  const origin = site.origin;
+  const last = smtp.mails[smtp.mails.length - 1]!;
+  const head = last.raw.split("\r\n\r\n")[0]!.replace(/\r\n\s+/g, " ");
+  const target = /^List-Unsubscribe: <([^>]+)>/m.exec(head)![1]!;
+  const res = await fetch(target.replace(/^https?:\/\/[^/]+/, origin), {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: "List-Unsubscribe=One-Click",
+  });
+  expect(res.status).toBe(200);
+  expect(db.$client.prepare("select count(*) from subscribers where channel = 'email'").pluck().get()).toBe(0);
+  const before = smtp.mails.length;
+  failing = false;
+  await round(origin);
+  await expect.poll(outboxPending, { timeout: 20_000 }).toBe(0);
+  expect(smtp.mails).toHaveLength(before);
+});
+
+test("a receiver answering 503 twice, then 200: one message, three tries, one message id", async () => {
+  const rx = await startReceiver([200, 503, 503, 200]);
+  try {
+    await subscribeWebhook(site.origin, rx.url, ["state_changed"]);
+    failing = true;
+    await round(site.origin);
+    const hits = await rx.until(4);
+    const ids = hits.slice(1).map((h) => (JSON.parse(h.body) as { id: string }).id);
+    expect(new Set(ids).size).toBe(1);
+    expect(new Set(hits.slice(1).map((h) => h.headers["x-mcp-status-message-id"]))).toEqual(new Set(ids));
+    await expect.poll(outboxPending, { timeout: 10_000 }).toBe(0);
+    expect(rx.hits).toHaveLength(4);
+  } finally {
+    await rx.close();
+  }
+});
+
+test("kill -9 of the site between the change and the delivery: delivered after the restart", async () => {
+  test.setTimeout(150_000);
+  // The receiver holds the first try open: the site is killed while it waits for the answer.
+  const rx = await startReceiver((n) => (n === 1 ? "hang" : 200));
+  try {
+    await subscribeWebhook(site.origin, rx.url, ["state_changed"]);
+    failing = false;
+    await round(site.origin);
+    const [, first] = await rx.until(2);
+    process.kill(-site.pid, "SIGKILL");
+    await expect
+      .poll(
+        () =>
+          fetch(`${site.origin}/api/health`).then(
+            () => "up",
+            () => "down",
+          ),
+        { timeout: 10_000 },
+      )
+      .toBe("down");
+    site = await start();
+    const hits = await rx.until(3);
+    expect(JSON.parse(hits[2]!.body).id).toBe(JSON.parse(first!.body).id);
+    await expect.poll(outboxPending, { timeout: 10_000 }).toBe(0);
+  } finally {
+    await rx.close();
+  }
+});

@@ -1,0 +1,168 @@
+import { afterEach, describe, expect, test } from "vitest";
+import { getConfirm, postManage, postSubscription, type SubscriptionRouteDeps } from "@/app/api/_lib/subscriptions";
+import { createAddressPolicy } from "@/lib/probe";
+import { FORM_KEY_META, issueFormToken, newFormKey } from "@/lib/site/reprobe-form";
+import { metaOnce } from "@/lib/store/reprobe";
+import { applyRegistrySnapshot } from "@/lib/store/servers/registry";
+import { manageView } from "@/lib/store/subscriptions";
+import { startReceiver } from "../../fixtures/receivers";
+import { tempDb } from "../store/helpers";
+import { listedServer } from "../store/listed";
+
+// The route logic of POST /api/servers/<name>/subscriptions and the capability links, with real Requests, a real database and a
+// real receiver on loopback.
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  while (cleanups.length) await cleanups.pop()!();
+});
+
+function world(o: Partial<SubscriptionRouteDeps> = {}) {
+  const t = tempDb();
+  cleanups.push(t.cleanup);
+  applyRegistrySnapshot(t.db, [listedServer("io.example/a", "https://a.example/mcp")], new Date().toISOString());
+  const deps: SubscriptionRouteDeps = {
+    db: t.db,
+    policy: createAddressPolicy({ allowPrivate: true }),
+    emailOn: true,
+    hourlyCap: 2,
+    siteUrl: "http://127.0.0.1:3000",
+    ...o,
+  };
+  const json = (body: unknown, headers: Record<string, string> = {}) =>
+    postSubscription(
+      new Request("http://127.0.0.1:3000/api/servers/io.example/a/subscriptions", {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-forwarded-for": "203.0.113.7", ...headers },
+        body: JSON.stringify(body),
+      }),
+      "io.example/a",
+      deps,
+    );
+  const form = (fields: Record<string, string>, headers: Record<string, string> = {}) =>
+    postSubscription(
+      new Request("http://127.0.0.1:3000/api/servers/io.example/a/subscriptions", {
+        method: "POST",
+        headers: { "x-forwarded-for": "203.0.113.8", origin: "http://127.0.0.1:3000", ...headers },
+        body: new URLSearchParams(fields),
+      }),
+      "io.example/a",
+      deps,
+    );
+  const formToken = () => issueFormToken(metaOnce(t.db, FORM_KEY_META, newFormKey), "io.example/a", new Date());
+  return { db: t.db, json, form, formToken };
+}
+
+describe("POST /api/servers/<name>/subscriptions", () => {
+  test("an email: 202 confirmation_sent; the hourly cap per client address then answers 429 with Retry-After", async () => {
+    const w = world();
+    expect((await w.json({ email: "a@example.com" })).status).toBe(202);
+    expect(await (await w.json({ email: "b@example.com" })).json()).toEqual({ status: "confirmation_sent" });
+    const third = await w.json({ email: "c@example.com" });
+    expect(third.status).toBe(429);
+    expect((await third.json()) as unknown).toMatchObject({ error: "rate_limited" });
+    expect(Number(third.headers.get("retry-after"))).toBeGreaterThan(3000);
+    // Another client address has its own count.
+    expect((await w.json({ email: "c@example.com" }, { "x-forwarded-for": "203.0.113.99" })).status).toBe(202);
+  });
+
+  test.each([
+    [{ email: "nope" }, 400, "invalid_address"],
+    [{ webhook: "javascript:alert(1)" }, 400, "invalid_address"],
+    [{ email: "a@example.com", webhook: "https://x.example/" }, 400, "invalid_address"],
+    [{ email: "a@example.com", events: ["all"] }, 400, "unknown_event"],
+    [{ webhook: "http://10.0.0.1/hook" }, 400, "address_not_allowed"],
+  ])("%j → %i %s", async (body, status, error) => {
+    const w = world({ policy: createAddressPolicy({ allowPrivate: false }) });
+    const res = await w.json(body);
+    expect(res.status).toBe(status);
+    expect(await res.json()).toMatchObject({ error });
+  });
+
+  test("without SMTP_URL an email gets 503 email_disabled; an unknown server 404", async () => {
+    const w = world({ emailOn: false });
+    const res = await w.json({ email: "a@example.com" });
+    expect(res.status).toBe(503);
+    expect(await res.json()).toMatchObject({ error: "email_disabled" });
+    const none = await postSubscription(
+      new Request("http://127.0.0.1:3000/api/servers/x/y/subscriptions", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: '{"webhook":"https://x.example/"}',
+      }),
+      "x/y",
+      { db: w.db, policy: createAddressPolicy({ allowPrivate: false }), emailOn: false, hourlyCap: 5, siteUrl: "http://127.0.0.1:3000" },
+    );
+    expect(none.status).toBe(404);
+  });
+
+  test("a cross-site post is refused, form or JSON, and nothing is stored", async () => {
+    const w = world();
+    expect((await w.json({ email: "a@example.com" }, { origin: "https://evil.example" })).status).toBe(403);
+    expect(
+      (await w.form({ channel: "email", address: "a@example.com", token: w.formToken() }, { "sec-fetch-site": "cross-site" })).status,
+    ).toBe(403);
+    expect(w.db.$client.prepare("select count(*) from subscriptions").pluck().get()).toBe(0);
+  });
+
+  test("the form: an old form key goes back to the page as form_expired; a good one as confirmation_sent", async () => {
+    const w = world();
+    const stale = await w.form({ channel: "email", address: "a@example.com", token: "1.xyz" });
+    expect(stale.status).toBe(303);
+    expect(stale.headers.get("location")).toBe("/servers/io.example/a?subscribe=form_expired#subscribe");
+    const ok = await w.form({ channel: "email", address: "a@example.com", token: w.formToken() });
+    expect(ok.headers.get("location")).toBe("/servers/io.example/a?subscribe=confirmation_sent#subscribe");
+    // The Chinese page's form goes back to the Chinese page.
+    const zh = await w.form({ channel: "email", address: "b@example.com", token: w.formToken(), lang: "zh" });
+    expect(zh.headers.get("location")).toBe("/zh/servers/io.example/a?subscribe=confirmation_sent#subscribe");
+  });
+
+  test("a webhook from the form: the answer page shows the secret once and the manage link; the manage page never shows it", async () => {
+    const w = world();
+    const rx = await startReceiver([200]);
+    cleanups.push(rx.close);
+    const res = await w.form({ channel: "webhook", address: rx.url, token: w.formToken(), events: "tools_changed" });
+    expect(res.status).toBe(201);
+    expect(res.headers.get("cache-control")).toBe("no-store");
+    const html = await res.text();
+    const secret = /<pre id="secret">([^<]+)<\/pre>/.exec(html)![1]!;
+    const token = /\/subscriptions\/([A-Za-z0-9_-]+)"/.exec(html)![1]!;
+    const view = manageView(w.db, token)!;
+    expect(view.subscriptions.map((s) => s.events)).toEqual([["tools_changed"]]);
+    expect(JSON.stringify(view)).not.toContain(secret);
+    expect(JSON.stringify(view)).not.toContain(rx.url);
+  });
+});
+
+describe("the capability links", () => {
+  test("confirm on GET, then one-click unsubscribe (no Origin, RFC 8058 body) deletes the address", async () => {
+    const w = world();
+    await w.json({ email: "a@example.com" });
+    const token = w.db.$client.prepare("select token from subscriptions").pluck().get() as string;
+    const confirmed = getConfirm(token, { db: w.db, now: new Date() });
+    expect(confirmed.status).toBe(303);
+    expect(confirmed.headers.get("location")).toBe(`/subscriptions/${token}?done=confirmed`);
+    expect(getConfirm("nope", { db: w.db, now: new Date() }).status).toBe(404);
+    const res = await postManage(
+      new Request(`http://127.0.0.1:3000/subscriptions/${token}/unsubscribe`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: "List-Unsubscribe=One-Click",
+      }),
+      token,
+      "unsubscribe",
+      { db: w.db },
+    );
+    expect(res.status).toBe(200);
+    expect(w.db.$client.prepare("select count(*) from subscribers").pluck().get()).toBe(0);
+  });
+
+  test("a confirmation link older than 7 days does not confirm", async () => {
+    const w = world();
+    await w.json({ email: "a@example.com" });
+    const token = w.db.$client.prepare("select token from subscriptions").pluck().get() as string;
+    const res = getConfirm(token, { db: w.db, now: new Date(Date.now() + 8 * 24 * 3_600_000) });
+    expect(res.headers.get("location")).toBe(`/subscriptions/${token}?done=expired`);
+    expect(w.db.$client.prepare("select confirmed_at from subscriptions").pluck().get()).toBeNull();
+  });
+});
