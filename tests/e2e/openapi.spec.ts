@@ -156,6 +156,18 @@ test("every route answers what /api/openapi.json says, from a seeded database", 
         .status,
     ).toBe(403);
 
+    // Subscriptions (architecture.md §10): this site has no SMTP_URL, so email is off; a loopback webhook is refused.
+    const subscribe = (name: string, body: unknown, headers: Record<string, string> = {}) =>
+      call("/api/servers/{name}/subscriptions", `${named("/api/servers/", name)}/subscriptions`, {
+        method: "POST",
+        body: JSON.stringify(body),
+        headers: { "content-type": "application/json", ...headers },
+      });
+    expect((await subscribe(SEED.modern, { email: "someone@example.com" })).status).toBe(503);
+    expect((await subscribe(SEED.modern, { webhook: "http://127.0.0.1:9/hook" })).status).toBe(400);
+    expect((await subscribe("io.github.nobody/none", { webhook: "http://127.0.0.1:9/hook" })).status).toBe(404);
+    expect((await subscribe(SEED.modern, { email: "someone@example.com" }, { origin: "https://elsewhere.example" })).status).toBe(403);
+
     // /metrics: refused without the token, Prometheus text with it.
     expect((await call("/metrics", "/metrics")).status).toBe(401);
     expect((await call("/metrics", "/metrics", { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(200);
