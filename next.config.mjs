@@ -18,6 +18,9 @@ const toEnglish = (source) => (source === "/" ? "/en" : `/en${source.replace(/\(
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   poweredByHeader: false,
+  // proxy.ts sees the URL the renderer was asked for (127.0.0.1, not renamed localhost): its rewrites to a 404 path then
+  // stay inside the process, where a different origin would make Next proxy a second HTTP request to itself.
+  skipProxyUrlNormalize: true,
   // Metadata in <head> for every client, not streamed into the body for browsers only: one answer then
   // serves crawlers and browsers alike, so the front (lib/front) keys no answer on the User-Agent.
   htmlLimitedBots: /./,

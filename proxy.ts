@@ -10,7 +10,7 @@ import { siteDb } from "./app/_lib/db";
 // not-found.tsx renders as a whole page on the server. /census with a ?window= that is not allowed is a 400
 // naming the allowed values (a page cannot set its own status).
 
-/** Set on the requests this proxy rewrote, which Next hands to it a second time under their new path. */
+/** Set on the requests this proxy rewrote: should Next hand one to it again under its new path, it passes. */
 const ROUTED = "x-mcp-status-routed";
 
 export function proxy(request: NextRequest) {
@@ -30,7 +30,9 @@ export function proxy(request: NextRequest) {
 }
 
 function rewrite(request: NextRequest, pathname: string) {
-  const url = request.nextUrl.clone();
+  // From request.url, not nextUrl (which renames 127.0.0.1 to localhost): with skipProxyUrlNormalize (next.config.mjs)
+  // the target keeps the renderer's own origin, so Next rewrites inside the process instead of proxying a second request.
+  const url = new URL(request.url);
   url.pathname = pathname;
   const headers = new Headers(request.headers);
   headers.set(ROUTED, "1");

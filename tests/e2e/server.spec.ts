@@ -132,8 +132,8 @@ test("server-provided strings are shown as text, never run", async ({ page }) =>
 test("an unknown server name gets a real 404 with a useful page", async ({ page }) => {
   const res = await page.goto("/servers/io.github.nobody/does-not-exist");
   expect(res?.status()).toBe(404);
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Not found");
-  await expect(page.getByLabel("Search servers by name")).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("No such server");
+  await expect(page.getByRole("searchbox", { name: "Search servers by name" })).toBeVisible();
   await expect(page.getByRole("link", { name: "All servers" }).first()).toBeVisible();
 });
 

@@ -120,7 +120,7 @@ export default async function ServerPage({ params, searchParams }: Params) {
       <RemotesSection remotes={detail.remotes} />
       <CertificateFact run={detail.latestRun} now={new Date()} />
       <ReprobeSection name={name} leftRegistry={!!detail.leftRegistryAt} optedOut={!!detail.optOut} query={query} />
-      <SubscribeSection name={name} lang="en" query={query} />
+      <SubscribeSection name={name} lang={await pageLang(params)} query={query} />
       <RegionsSection db={db} serverId={serverIdByName(db, name) ?? -1} lastRunId={latestRunId} checks={detail.checks} now={new Date()} />
       <ServerHistory name={name} now={new Date()} />
       <IncidentsSection name={name} overallReason={overallReason} />
