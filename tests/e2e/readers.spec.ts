@@ -202,6 +202,16 @@ const KINDS: { name: string; path: string; status?: number }[] = [
 ];
 const zh = (path: string) => (path === "/" ? "/zh" : path.startsWith("/?") ? `/zh${path.slice(1)}` : `/zh${path}`);
 
+/** Opens a page; a 503 "busy" from the front (its render limit, reached when this machine is loaded) is asked
+ * again after its Retry-After, a few times, as a browser's reader would reload. */
+async function open(page: Page, path: string) {
+  for (let i = 0; ; i++) {
+    const res = await page.goto(path);
+    if (res?.status() !== 503 || i === 4) return res;
+    await page.waitForTimeout(Number(res.headers()["retry-after"] ?? "1") * 1000);
+  }
+}
+
 async function documentWidth(page: Page): Promise<number> {
   return page.evaluate(() => Math.max(document.documentElement.scrollWidth, document.body.scrollWidth));
 }
@@ -212,7 +222,7 @@ test.fixme("no document is wider than 390 px at 390 px, on every page kind in bo
   const wide: string[] = [];
   for (const k of KINDS) {
     for (const path of [k.path, zh(k.path)]) {
-      const res = await page.goto(path);
+      const res = await open(page, path);
       expect(res?.status(), path).toBe(k.status ?? 200);
       const w = await documentWidth(page);
       if (w > 390) {
@@ -254,7 +264,7 @@ for (const lang of ["en", "zh"] as const) {
       for (const scheme of ["light", "dark"] as const) {
         await page.emulateMedia({ colorScheme: scheme });
         for (const k of KINDS) {
-          const res = await page.goto(lang === "zh" ? zh(k.path) : k.path);
+          const res = await open(page, lang === "zh" ? zh(k.path) : k.path);
           expect(res?.status(), k.path).toBe(k.status ?? 200);
           await screenshot(page, `readers-${k.name}-${lang}-${size.name}-${scheme}`);
         }
