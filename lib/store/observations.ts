@@ -150,16 +150,18 @@ export function serversWithObservations(db: Db): number {
   return Number(r?.n ?? 0);
 }
 
-/** The codes of some servers' latest complete reads, one lookup per page of the index. */
-export function observationCodesOf(db: Db, serverIds: number[]): Map<number, ObservationCode[]> {
-  const out = new Map<number, ObservationCode[]>();
-  if (!serverIds.length) return out;
+/** Each code of some servers' latest complete reads with how often it was made, by server name in code order: one
+ * lookup for a page of the index, or for one server page's line beside its overall state. */
+export function observationCountsByName(db: Db, names: readonly string[]): Map<string, { code: ObservationCode; count: number }[]> {
+  const out = new Map<string, { code: ObservationCode; count: number }[]>();
+  if (!names.length) return out;
   const rows = db
-    .select({ serverId: serverObservations.serverId, code: serverObservations.code })
+    .select({ name: servers.name, code: serverObservations.code, count: serverObservations.count })
     .from(serverObservations)
-    .where(and(inArray(serverObservations.serverId, serverIds)))
+    .innerJoin(servers, eq(servers.id, serverObservations.serverId))
+    .where(inArray(servers.name, [...names]))
     .all();
-  for (const r of rows) out.set(r.serverId, [...(out.get(r.serverId) ?? []), r.code]);
-  for (const codes of out.values()) codes.sort((a, b) => OBSERVATION_CODES.indexOf(a) - OBSERVATION_CODES.indexOf(b));
+  for (const r of rows) out.set(r.name, [...(out.get(r.name) ?? []), { code: r.code, count: r.count }]);
+  for (const codes of out.values()) codes.sort((a, b) => OBSERVATION_CODES.indexOf(a.code) - OBSERVATION_CODES.indexOf(b.code));
   return out;
 }

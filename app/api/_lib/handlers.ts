@@ -30,6 +30,14 @@ import { refuseWhileUnwritable, unwritableAnswer } from "./unwritable";
 
 const noStore = { "cache-control": "no-store" };
 
+/** A method the route does not serve: 405 with the ones it does in Allow (RFC 9110 §15.5.6), and `message` saying which to use. */
+export function methodNotAllowed(allow: readonly string[], message: string): Response {
+  return Response.json({ error: "method_not_allowed", message } satisfies ApiShape<"ErrorAnswer">, {
+    status: 405,
+    headers: { ...noStore, allow: allow.join(", ") },
+  });
+}
+
 export function postRound(
   request: Request,
   options: { secret: string | undefined; db: Db; start: () => StartResult; background: (p: Promise<unknown>) => void },
