@@ -189,9 +189,14 @@ function subscriberOf(db: Db, token: string): number | null {
   return (db.$client.prepare("select subscriber_id from subscriptions where token = ?").pluck().get(token) as number | undefined) ?? null;
 }
 
-/** Sets the events of one subscription. */
+/** Sets the events of one subscription; an owner's subscription (architecture.md §11) keeps the owner events whatever is set. */
 export function setEvents(db: Db, token: string, events: readonly NotificationEvent[]): boolean {
-  return db.$client.prepare("update subscriptions set events = ? where token = ?").run(JSON.stringify(events), token).changes > 0;
+  const owner = JSON.stringify([...new Set([...events, ...UNFOLDED_NOTIFICATION_EVENTS])]);
+  return (
+    db.$client
+      .prepare("update subscriptions set events = case when claim_id is null then ? else ? end where token = ?")
+      .run(JSON.stringify(events), owner, token).changes > 0
+  );
 }
 
 /** Takes a paused webhook up again: its failures start counting anew. */
