@@ -18,6 +18,7 @@ import {
   CROSS_READ_OUTCOMES,
   EVENT_COUNTERS,
   OPT_OUT_SOURCES,
+  REGISTRY_STATUSES,
   TOOL_CHANGE_KINDS,
   UPTIME_OUTCOMES,
 } from "../lib/vocabulary/store";
@@ -48,7 +49,9 @@ export const servers = sqliteTable(
     remoteUrl: text("remote_url"),
     transport: text("transport", { enum: TRANSPORTS }),
     host: text("host"),
-    registryStatus: text("registry_status").notNull().default("active"),
+    registryStatus: text("registry_status", { enum: REGISTRY_STATUSES }).notNull().default("active"),
+    /** The owner's words on the registry status (the registry's `statusMessage`, e.g. why it was deprecated); shown escaped. */
+    registryStatusMessage: text("registry_status_message"),
     /** Why the server cannot be probed as listed (URL template, required secret header); null when probeable. */
     needsConfig: text("needs_config"),
     firstSeenAt: text("first_seen_at").notNull(),

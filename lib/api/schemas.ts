@@ -26,6 +26,7 @@ import {
   CENSUS_SOURCES,
   CROSS_READ_EXPLANATIONS,
   CROSS_READ_OUTCOMES,
+  REGISTRY_STATUSES,
   TOOL_CHANGE_KINDS,
   UPTIME_OUTCOMES,
 } from "../vocabulary/store";
@@ -361,7 +362,13 @@ export const ServerAnswer = ServerRow.extend({
   version: z.string().nullable(),
   firstSeenAt: instant,
   lastSeenAt: instant,
-  registryStatus: z.string().describe("active, or left once the registry stopped listing it."),
+  registryStatus: z
+    .enum(REGISTRY_STATUSES)
+    .describe("active; deprecated or deleted when its owner withdrew it in the registry; left once the registry stopped listing it."),
+  registryStatusMessage: z
+    .string()
+    .nullable()
+    .describe("The owner's own words on the registry status (the registry's statusMessage), at most 500 characters; null when none."),
   remotes: z.array(Remote).describe("Every listed remote."),
   certificate: Certificate.nullable(),
   checks: z
@@ -750,6 +757,7 @@ export const OpenDataServer = z
       .object({ ratio: z.number().min(0).max(1).nullable(), up: count, reached: count })
       .describe("architecture.md §4, 30 whole UTC days."),
     clients: Clients,
+    configuration: Configuration,
     lastProbedAt: instant.nullable(),
     lastSuccessAt: instant.nullable().describe("The last complete read."),
   })
