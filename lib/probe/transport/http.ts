@@ -210,7 +210,10 @@ export class HttpSession {
       ...spec.headers,
     };
     const owner = this.ownerHeadersFor(spec.url);
-    const ex = this.newExchange(spec, owner ? { ...headers, ...Object.fromEntries(Object.keys(owner).map((n) => [n, REDACTED])) } : headers);
+    const ex = this.newExchange(
+      spec,
+      owner ? { ...headers, ...Object.fromEntries(Object.keys(owner).map((n) => [n, REDACTED])) } : headers,
+    );
     const answer: HttpAnswer = {
       exchange: ex,
       seq: ex.seq,
