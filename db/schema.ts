@@ -590,6 +590,9 @@ export const censusDays = sqliteTable("census_days", {
   observations: text("observations"),
   /** Servers that need configuration, per reach (architecture.md §2.6, suite 0.15.0); null before 0.15.0 and when rebuilt. */
   reach: text("reach"),
+  /** Servers per state of each kind of client (architecture.md §2.10, suite 0.15.0): JSON {initializeFirst, discoverFirst};
+   * null on rows written before it was counted and on rebuilt rows (runs do not record it). */
+  clients: text("clients"),
 });
 
 /** Observations on tool definitions (architecture.md §2.9), stored with the run whose complete read they were made on:

@@ -729,6 +729,15 @@ export const CensusDay = z
       .describe(
         "Servers that need configuration, by reach (answered, refused, gated, unreachable, no_address; unknown: no probe could tell yet); null on rebuilt days and before suite 0.15.0.",
       ),
+    clients: z
+      .object({
+        initializeFirst: keyed(INITIALIZE_FIRST_STATES, count),
+        discoverFirst: keyed(DISCOVER_FIRST_STATES, count),
+      })
+      .nullable()
+      .describe(
+        "Servers per state of each kind of client (architecture.md §2.10): those that send initialize first and those that send server/discover first; a server not probed under suite 0.15.0 counts as unknown. Null on rebuilt days and on days counted before it.",
+      ),
   })
   .describe("One UTC day of the census: every listed server counted by its latest result.");
 

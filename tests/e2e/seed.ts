@@ -1235,6 +1235,7 @@ function seedCensus(db: ReturnType<typeof openDb>, now: number): void {
       notCheckedCauses: { ...zero(CAUSE_KEYS), credential_required: gated, needs_configuration: 3, slow_down: notChecked - gated - 3 },
       observations: null,
       reach: null,
+      clients: null,
     });
   }
 }
