@@ -19,6 +19,7 @@ import { EXCHANGE_PHASES } from "../probe/types";
 import { RUN_ROLES } from "../vocabulary/regions";
 import { DISCOVER_FIRST_STATES, INITIALIZE_FIRST_STATES } from "../vocabulary/clients";
 import { NOTIFICATION_EVENTS, PUBLIC_NOTIFICATION_EVENTS, SUBSCRIBE_ERRORS } from "../vocabulary/notifications";
+import { CLAIM_ERRORS, CONFIGURATION_ERRORS, OWNER_PROBE_OUTCOMES } from "../vocabulary/owners";
 import {
   ALERT_KINDS,
   AUTH_OUTCOMES,
@@ -326,6 +327,37 @@ export const Configuration = z
   })
   .describe("A server's configuration need and what reaching it anonymously found (architecture.md §2.6, suite 0.15.0).");
 
+const OwnerCheck = z
+  .object({
+    check: z.enum(CHECK_IDS),
+    state: checkState,
+    reason: z.string().describe("One sentence; it never carries a configured value."),
+    notCheckedCause: notCheckedCause.nullable(),
+  })
+  .describe("One check of the owner's view.");
+
+export const OwnerView = z
+  .object({
+    state: checkState.describe("The owner's view overall, by the same rule as the public state."),
+    summary: z.string().describe('One sentence, e.g. "With the owner\'s key: Verified, 14 tools."'),
+    outcome: z
+      .enum(OWNER_PROBE_OUTCOMES)
+      .describe("up, down, refused (the owner's values were refused: the owner's trouble), unreadable (another SECRETS_KEY)."),
+    tools: count.nullable().describe("Tools read to the end of the list with the owner's configuration."),
+    checks: z.object(
+      Object.fromEntries(CHECK_IDS.map((id) => [id, OwnerCheck.optional()])) as Record<
+        (typeof CHECK_IDS)[number],
+        z.ZodOptional<typeof OwnerCheck>
+      >,
+    ),
+    lastProbedAt: instant,
+    uptime: Uptime.describe("Up among the owner's-view probes that reached the server (refused and unreadable left out)."),
+    configuredAt: instant.describe("When the configuration in use was last set."),
+  })
+  .describe(
+    "The owner's view (architecture.md §11): the server probed with the configuration of its most recently verified owner. No value is ever in it; the public state, badge and census stay what an anonymous client sees.",
+  );
+
 export const ServerAnswer = ServerRow.extend({
   version: z.string().nullable(),
   firstSeenAt: instant,
@@ -362,6 +394,7 @@ export const ServerAnswer = ServerRow.extend({
   overallReason: z.string().nullable().describe("That check's reason."),
   crossRead: ServerCrossRead.nullable(),
   configuration: Configuration,
+  ownerView: OwnerView.nullable().describe("Null until a verified owner's configuration was probed."),
   uptime: Uptime.nullable(),
   incidents: z.array(Incident).describe("The latest incidents, most recent first."),
   regions: z
@@ -564,6 +597,47 @@ export const SubscriptionActive = z
 
 export const SubscribeError = ErrorAnswer.extend({ error: z.enum(SUBSCRIBE_ERRORS) }).describe("Why no subscription was made.");
 
+// ---- owners (architecture.md §11) --------------------------------------------------------------------------
+
+export const ClaimCreated = z
+  .object({
+    claim: z.string().describe("The secret claim token (192 random bits), shown this once: verify with it."),
+    proof: z.object({
+      url: z.string().describe("Where to publish the proof: the probed remote's origin, /.well-known/mcp-status-claim."),
+      body: z.string().describe("The line the file must contain."),
+    }),
+  })
+  .describe("A pending claim.");
+
+export const ClaimBody = z
+  .object({ lang: z.enum(["en", "zh"]).optional() })
+  .strict()
+  .describe("Optional: the claimant's language.");
+
+export const ClaimVerified = z.object({ manage: z.string().describe("The manage link: a capability URL, keep it private.") });
+
+export const ClaimError = ErrorAnswer.extend({
+  error: z.enum(CLAIM_ERRORS),
+  fetched: z.object({ status: z.number().int().nullable(), bytes: count }).optional().describe("What the one fetch of the proof URL got."),
+}).describe("Why a claim could not be made or verified.");
+
+export const OwnerConfigurationBody = z
+  .object({
+    headers: z
+      .record(z.string().max(200), z.string().max(64 * 1024))
+      .describe("Header name → value; only headers the registry lists for the probed remote, or Authorization for a credential gate."),
+    variables: z
+      .record(z.string().max(200), z.string().max(64 * 1024))
+      .optional()
+      .describe("URL variables (not filled in yet)."),
+  })
+  .strict()
+  .describe("An owner's configuration: write-only, sealed at rest; nothing of it is ever answered back.");
+
+export const ConfigurationErrorAnswer = ErrorAnswer.extend({ error: z.enum(CONFIGURATION_ERRORS) }).describe(
+  "Why a configuration was refused.",
+);
+
 export const WebhookMessage = z
   .object({
     id: z.string().describe("The message id: the same on every try of one message; drop duplicates by it."),
@@ -729,6 +803,12 @@ export const API_SCHEMAS = {
   SubscriptionPending,
   SubscriptionActive,
   SubscribeError,
+  OwnerView,
+  ClaimCreated,
+  ClaimVerified,
+  ClaimError,
+  OwnerConfigurationBody,
+  ConfigurationErrorAnswer,
   WebhookMessage,
   RoundAnswer,
   HealthServing,

@@ -38,6 +38,7 @@ import { createRobotsBook, fetchRobots, type RobotsBook } from "./robots";
 import { DAY, HOUR, MINUTE } from "./schedule";
 import { createRegionsStep, type RoundRegions } from "./regions";
 import { probeInProcess, serverRun, type ProbeStep, type ServerContext } from "./server-run";
+import type { OwnerStep } from "./owners/view";
 import { createWriteStop, untilWritable, type WriteStop } from "./write-stop";
 
 export interface RoundDeps extends RegistryRefreshDeps {
@@ -82,6 +83,8 @@ export interface RoundDeps extends RegistryRefreshDeps {
   probe?: ProbeStep;
   /** architecture.md §8: probe through these regions (roundRegionsFrom(config)); absent: in-process as `local`, as before. */
   regions?: RoundRegions;
+  /** architecture.md §11: the owner's view (createOwnerStep with SECRETS_KEY); absent: owner features off. */
+  owners?: OwnerStep;
 }
 
 export interface RoundSummary extends Required<RoundProgress> {
@@ -279,6 +282,7 @@ function serverContext(
     probe: deps.probe ?? regions?.probeStep(probeInProcess) ?? probeInProcess,
     ...(deps.limits ? { limits: deps.limits } : {}),
     ...(deps.userAgent ? { userAgent: deps.userAgent } : {}),
+    ...(deps.owners ? { owners: deps.owners } : {}),
   };
   return { ctx, regions };
 }

@@ -245,9 +245,14 @@ export function rotateSecret(db: Db, token: string): string | null {
   return changed > 0 ? secret : null;
 }
 
-/** Sets the events of one subscription. */
+/** Sets the events of one subscription; an owner's subscription (architecture.md §11) keeps the owner events whatever is set. */
 export function setEvents(db: Db, token: string, events: readonly NotificationEvent[]): boolean {
-  return db.$client.prepare("update subscriptions set events = ? where token = ?").run(JSON.stringify(events), token).changes > 0;
+  const owner = JSON.stringify([...new Set([...events, ...UNFOLDED_NOTIFICATION_EVENTS])]);
+  return (
+    db.$client
+      .prepare("update subscriptions set events = case when claim_id is null then ? else ? end where token = ?")
+      .run(JSON.stringify(events), owner, token).changes > 0
+  );
 }
 
 /** Takes a paused webhook up again: its failures start counting anew. */

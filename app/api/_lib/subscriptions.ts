@@ -36,7 +36,8 @@ const STATUS: Record<SubscribeError, number> = {
   email_disabled: 503,
 };
 
-function jsonAnswer(a: SubscribeAnswer): Response {
+/** The JSON answer of a sign-up (also an owner's, architecture.md §11). */
+export function subscriptionJsonAnswer(a: SubscribeAnswer): Response {
   if (a.ok && a.status === "confirmation_sent")
     return Response.json({ status: a.status } satisfies ApiShape<"SubscriptionPending">, { status: 202, headers: noStore });
   if (a.ok)
@@ -130,7 +131,7 @@ async function handle(request: Request, server: string, deps: SubscriptionRouteD
         { error: "invalid_address", message: "Send a JSON object with email or webhook (strings) and events (a list)." },
         { status: 400, headers: noStore },
       );
-    return jsonAnswer(await subscribe(deps, { server, ...parsed.data, client, lang: "en" }));
+    return subscriptionJsonAnswer(await subscribe(deps, { server, ...parsed.data, client, lang: "en" }));
   }
   let fields: FormData;
   try {
