@@ -168,6 +168,8 @@ export function seedDatabase(file: string, now = Date.now()): void {
             transport: o.transport ?? "streamable-http",
             host,
             registryStatus: o.left ? "deleted" : "active",
+            // The owner's words on the deletion (hostile input: shown as text).
+            registryStatusMessage: o.left ? 'Shut down: use <b>io.github.acme/next</b> & "v2" instead' : null,
             firstSeenAt: hoursAgo(now, 24 * 40),
             lastSeenAt: o.left ? hoursAgo(now, 24 * 5) : hoursAgo(now, 1),
             leftRegistryAt: o.left ? hoursAgo(now, 24 * 5) : null,
