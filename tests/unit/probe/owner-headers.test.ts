@@ -51,10 +51,7 @@ describe("the owner's headers", () => {
 
   test("a same-host URL on another port is another origin: it gets the request without them", async () => {
     const remote = await start("127.0.0.1", "127.0.0.1", "other");
-    const obs = await probeServer(
-      { url: remote.url, transport: "streamable-http" },
-      { addressPolicy: policy, ownerHeaders: { "x-api-key": KEY } },
-    );
+    await probeServer({ url: remote.url, transport: "streamable-http" }, { addressPolicy: policy, ownerHeaders: { "x-api-key": KEY } });
     expect(remote.other.log.length).toBeGreaterThan(0);
     expect(remote.other.log.some((r) => r.headers["x-api-key"] !== undefined)).toBe(false);
   });
