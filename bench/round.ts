@@ -455,7 +455,11 @@ async function orchestrate(): Promise<void> {
     printTable(
       "MCP requests per server, by slice (robots.txt and metadata hosts left out)",
       ["slice", "round", "SDK v2 baseline"],
-      [...slices.keys()].map((label) => [label, perServer(polite.bySlice, label).toFixed(2), perServer(baselineRequests, label).toFixed(2)]),
+      [...slices.keys()].map((label) => [
+        label,
+        perServer(polite.bySlice, label).toFixed(2),
+        perServer(baselineRequests, label).toFixed(2),
+      ]),
     );
     const sum = (c: Record<string, number>) => Object.values(c).reduce((a, b) => a + b, 0);
     const roundRequestsPerServer = sum(polite.bySlice) / SERVERS;

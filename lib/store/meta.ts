@@ -16,6 +16,8 @@ export const META_KEYS = {
   crossReadEvaluatedDay: "cross_read_evaluated_day",
   /** The UTC day whose cross-read has been started (once per day). */
   crossReadStartedDay: "cross_read_started_day",
+  /** An address or secret was deleted whose old bytes the write-ahead log may still hold (lib/store/subscriptions.ts). */
+  erasurePendingSince: "erasure_pending_since",
   /** The last write that proved the database takes writes again after database_unwritable (lib/store/writes.ts). */
   writesCheckedAt: "writes_checked_at",
 } as const;
