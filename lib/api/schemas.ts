@@ -614,6 +614,12 @@ export const ClaimBody = z
   .strict()
   .describe("Optional: the claimant's language.");
 
+/** The server page's "Claim this listing" form. */
+export const ClaimForm = z.object({
+  token: z.string().max(200).describe("The form key the server page signed for this server."),
+  lang: z.enum(["en", "zh"]).optional(),
+});
+
 export const ClaimVerified = z.object({ manage: z.string().describe("The manage link: a capability URL, keep it private.") });
 
 export const ClaimError = ErrorAnswer.extend({

@@ -1,4 +1,9 @@
-import { ClaimBody, OwnerConfigurationBody, SubscribeBody, type ApiShape } from "@/lib/api/schemas";
+import { ClaimBody, ClaimForm, OwnerConfigurationBody, SubscribeBody, type ApiShape } from "@/lib/api/schemas";
+import type { Lang } from "@/lib/site/labels";
+import { claimErrorText, OWNER_TEXT } from "@/lib/site/owner-text";
+import { claimPagePath, serverPath } from "@/lib/site/paths";
+import { FORM_KEY_META, newFormKey, verifyFormToken } from "@/lib/site/reprobe-form";
+import { metaOnce } from "@/lib/store/reprobe";
 import { clientAddress } from "@/lib/mcp/rate-limit";
 import { createClaim, ownerByToken, verifyClaim, type OwnerDeps, type OwnerRefusal } from "@/lib/rounds/owners/claims";
 import { setConfiguration } from "@/lib/rounds/owners/configure";
@@ -83,11 +88,46 @@ async function jsonBody(request: Request): Promise<unknown> {
   return JSON.parse(text) as unknown;
 }
 
-/** POST /api/servers/<name>/claims → 201 {claim, proof: {url, body}}. */
+/** A small no-store page for a form post that could not go on (the server page's claim button). */
+function formRefusal(lang: Lang, server: string, text: string, status: number): Response {
+  const esc = (v: string) => v.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  const back = `${lang === "zh" ? "/zh" : ""}${serverPath(server)}`;
+  const html = `<!doctype html><html lang="${lang === "zh" ? "zh-Hans" : "en"}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${esc(OWNER_TEXT[lang].claimTitle)}</title></head>
+<body style="font-family: system-ui, sans-serif; max-width: 44rem; margin: 2rem auto; padding: 0 1rem; line-height: 1.5"><main>
+<h1>${esc(OWNER_TEXT[lang].claimTitle)}</h1><p role="status">${esc(text)}</p><p><a href="${esc(back)}">${esc(OWNER_TEXT[lang].back)}</a></p></main></body></html>`;
+  return new Response(html, { status, headers: { ...noStore, "content-type": "text/html; charset=utf-8" } });
+}
+
+/** The server page's "Claim this listing" form: checked like every form of the site, then 303 to the claim page. */
+async function claimForm(request: Request, server: string, deps: OwnerRouteDeps): Promise<Response> {
+  let fields: FormData;
+  try {
+    fields = await request.formData();
+  } catch {
+    return new Response("Send the form as a form post.\n", { status: 400, headers: noStore });
+  }
+  const form = ClaimForm.safeParse(Object.fromEntries(fields));
+  if (!form.success) return new Response("Send the form fields token and lang.\n", { status: 400, headers: noStore });
+  const lang: Lang = form.data.lang ?? "en";
+  if (!verifyFormToken(metaOnce(deps.db, FORM_KEY_META, newFormKey), server, form.data.token, new Date()))
+    return formRefusal(
+      lang,
+      server,
+      lang === "zh" ? "表单已过期，请重新加载服务器页面。" : "The form expired; reload the server page and try again.",
+      400,
+    );
+  const a = createClaim(deps, { server, client: clientAddress(request.headers), lang });
+  if (!a.ok) return formRefusal(lang, server, claimErrorText(lang, a.error, null), CLAIM_STATUS[a.error]);
+  return new Response(null, { status: 303, headers: { ...noStore, location: claimPagePath(a.claim) } });
+}
+
+/** POST /api/servers/<name>/claims → 201 {claim, proof: {url, body}}; the server page's form gets a 303 to the claim page. */
 export function postClaim(request: Request, server: string, deps: OwnerRouteDeps): Promise<Response> {
   return guarded(deps, async () => {
     const early = refuseEarly(request, deps);
     if (early) return early;
+    if ((request.headers.get("content-type") ?? "").toLowerCase().startsWith("application/x-www-form-urlencoded"))
+      return claimForm(request, server, deps);
     let body: unknown;
     try {
       body = await jsonBody(request);

@@ -15,6 +15,8 @@ export interface OwnerFixtureState {
   proof?: string;
   /** Answer the proof path with a 302 to this URL instead. */
   proofRedirect?: string;
+  /** `owner-key`: answer every MCP request with a 307 to this URL (a redirect the probe must not follow with the key). */
+  mcpRedirect?: string;
   /** `owner-jwt-gate`: the clock its tokens' `exp` is read against (ms). */
   now?: () => number;
 }
@@ -49,6 +51,10 @@ export const OWNER_BEHAVIOURS: Record<string, ZooBehaviour> = {
     const s = ctx.state as OwnerFixtureState;
     if (proof(ctx, s)) return;
     if (ctx.path !== "/mcp") return notFound(ctx);
+    if (s.mcpRedirect) {
+      ctx.res.writeHead(307, { location: s.mcpRedirect, "content-type": "text/plain" }).end("moved");
+      return;
+    }
     const sent = ctx.headers["x-api-key"];
     if (sent === undefined) return sendJson(ctx, 403, { error: "missing_api_key", message: "Send your key in X-Api-Key" });
     if (sent === s.key) return modernEndpoint({ tools: SINGLE_PAGE })(ctx);
