@@ -193,13 +193,16 @@ export async function startBackground(
 }
 
 /** The demo: built-in registry and fleet on loopback, then a first round at once (not at the first cron tick),
- * re-reading the registry because the fleet's ports are new on every start. Returns the registry's URL. */
+ * re-reading every page of the registry because the fleet's ports are new on every start (an incremental read would
+ * miss them: the entries' updatedAt does not change). Returns the registry's URL. */
 async function startDemoRound(config: Config, log: (line: string) => void): Promise<string> {
   const db = getDb(config);
   const fleet = await startDemo(db, log);
   const registryUrl = fleet.registry.url;
   makeAllDue(db, new Date().toISOString(), "demo start");
-  const r = startRound(roundDepsFromConfig(config, { trigger: "demo-start", log, registryMaxAgeMs: 0, registryUrl }));
+  const r = startRound(
+    roundDepsFromConfig(config, { trigger: "demo-start", log, registryMaxAgeMs: 0, registryFullReadMaxAgeMs: 0, registryUrl }),
+  );
   if (!r.started) log(`[demo] first round not started: ${r.reason}`);
   else
     void r.done.then((s) => {

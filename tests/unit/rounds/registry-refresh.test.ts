@@ -35,6 +35,12 @@ describe("planRegistryRead", () => {
     ["full read a day ago", { refreshedAt: at(HOUR), fullReadAt: at(DAY), readSince: at(HOUR) }, { kind: "full" }],
     ["a read whose start is unknown", { refreshedAt: at(2 * HOUR), fullReadAt: at(3 * HOUR), readSince: null }, { kind: "full" }],
     ["an unreadable stored time", { refreshedAt: "garbage", fullReadAt: at(HOUR), readSince: "garbage" }, { kind: "full" }],
+    // The demo's first round: its fleet's ports are new on every start, so every page is read again.
+    [
+      "a full read forced by a zero age",
+      { refreshedAt: at(MINUTE), fullReadAt: at(MINUTE), readSince: at(MINUTE), maxAgeMs: 0, fullMaxAgeMs: 0 },
+      { kind: "full" },
+    ],
   ] as const)("%s", (_label, facts, want) => {
     expect(planRegistryRead({ ...base, ...facts })).toEqual(want);
   });
