@@ -3,6 +3,7 @@ import type { Db } from "../../db/client";
 import { observations, serverObservations, servers } from "../../db/schema";
 import type { ObservationFacts } from "../checks/observations";
 import { OBSERVATION_CODES, type ObservationCode } from "../vocabulary/checks";
+import { prepared } from "./prepared";
 import { parseJson } from "./runs";
 
 // Observations on tool definitions (architecture.md §2.9): every one stored with the run whose complete read it was made
@@ -46,7 +47,12 @@ export function recordObservations(db: Db, serverId: number, runId: number, list
       .values(list.slice(i, i + 200).map((f) => toRow(serverId, runId, f)))
       .run();
   }
-  db.delete(serverObservations).where(eq(serverObservations.serverId, serverId)).run();
+  prepared(db, "serverObservations.clear", () =>
+    db
+      .delete(serverObservations)
+      .where(eq(serverObservations.serverId, sql.placeholder("serverId")))
+      .prepare(),
+  ).run({ serverId });
   const perCode = new Map<ObservationCode, number>();
   for (const f of list) perCode.set(f.code, (perCode.get(f.code) ?? 0) + 1);
   if (perCode.size) {
@@ -58,12 +64,15 @@ export function recordObservations(db: Db, serverId: number, runId: number, list
 
 /** The observation codes of a server's latest complete read, sorted; empty before the first one or when it had none. */
 export function serverObservationCodes(db: Db, serverId: number): string[] {
-  return db
-    .select({ code: serverObservations.code })
-    .from(serverObservations)
-    .where(eq(serverObservations.serverId, serverId))
-    .orderBy(asc(serverObservations.code))
-    .all()
+  return prepared(db, "serverObservations.codes", () =>
+    db
+      .select({ code: serverObservations.code })
+      .from(serverObservations)
+      .where(eq(serverObservations.serverId, sql.placeholder("serverId")))
+      .orderBy(asc(serverObservations.code))
+      .prepare(),
+  )
+    .all({ serverId })
     .map((r) => r.code);
 }
 

@@ -63,7 +63,8 @@ test.describe("the census over time", () => {
   }) => {
     await page.goto("/census");
     await page.getByRole("navigation", { name: "Time window" }).getByRole("link", { name: "All days" }).click();
-    await expect(page).toHaveURL(/\/census\?window=all$/);
+    // A client-side navigation commits the URL once the new page has rendered: slow on a loaded machine.
+    await expect(page).toHaveURL(/\/census\?window=all$/, { timeout: 30_000 });
     await expect(page.getByRole("navigation", { name: "Time window" }).locator("[aria-current=page]")).toHaveText("All days");
     expect(await barDays(page, "revisions")).toBe(CENSUS_DAYS - CENSUS_GAP_DAYS.length);
     // Rebuilt days carry no transports: those bars are gaps too.

@@ -108,6 +108,10 @@ test("a server that left the registry keeps its page with a notice", async ({ pa
   await page.goto(serverUrl(SEED.left));
   await expect(page.getByRole("note").filter({ hasText: "This server left the registry" })).toBeVisible();
   await expect(page.locator("#check-error_taxonomy h3")).toContainText("Observed risk");
+  // Its owner deleted it in the registry with a message: the owner's words, as text, never markup.
+  await expect(page.locator("#server-facts")).toContainText("deleted by its owner, not probed since");
+  await expect(page.locator("#registry-status-message")).toHaveText('Shut down: use <b>io.github.acme/next</b> & "v2" instead');
+  await expect(page.locator("#registry-status-message b")).toHaveCount(0);
 });
 
 test("an opted-out host's server says so and shows every check Not checked", async ({ page }) => {

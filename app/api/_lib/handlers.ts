@@ -20,6 +20,8 @@ import { serverUptime } from "@/lib/store/uptime";
 import { latestRoundRegions, regionUptime } from "@/lib/store/regions";
 import { serverIdByName } from "@/lib/store/history";
 import { regionalNoteSentence } from "@/lib/site/regions";
+import { ownerViewAnswer } from "@/lib/site/owners";
+import { ownerView } from "@/lib/store/owners";
 import { getRound } from "@/lib/store/rounds";
 import { latestCrossReads, siteStatus } from "@/lib/rounds/alerts/status";
 import { authFailure, checkBearer } from "./auth";
@@ -155,6 +157,8 @@ export function serverAnswer(name: string, db: Db): TextAnswer {
     history: history?.days ?? [],
     responseTimes: history?.responseTimes ?? null,
     uptime,
+    // architecture.md §11: the owner's view beside the public checks; never a value.
+    ownerView: ownerViewAnswer(serverId === null ? null : ownerView(db, serverId, now)),
     incidents,
     regions: round.regions.map(({ runId: _, ...r }) => r),
     quorum,

@@ -727,6 +727,9 @@ export const FAQ_EN: FaqBook = {
       {
         p: `The site reads the official MCP registry page by page (\`/v0.1/servers?version=latest&limit=100\`, cursor to the end), keeps only entries whose status is \`active\`, and stores one row per server name. A remote is probed with the transport it is listed under: \`streamable-http\`, or \`sse\` for the [older HTTP+SSE transport](${at("handshake", "sse")}).`,
       },
+      {
+        p: `Once a day the site reads every page (\`/v0.1/servers?version=latest&limit=100&include_deleted=true\`); in the hours between, as the registry itself asks of its readers, it reads only the entries updated since its last read (\`updated_since\`). A server missing from the daily read has left the registry. An owner can also mark a server \`deprecated\` or \`deleted\` in the registry, with a message: the site then stops probing it, keeps its history like any server that left, and shows the owner's message on its page as the owner wrote it. A registry page larger than 8 MB stops the read, and the previous list is kept.`,
+      },
       { h2: "Which remote is probed", id: "which-remote" },
       {
         p: `A registry entry may list several remotes; one lists eighteen. The probe talks to one of them per round: the first one, in the order the registry lists them, that needs no configuration, taking a \`streamable-http\` remote before an \`sse\` one. A URL variable that comes with a default (\`https://{region}.example.com/mcp\` with \`region\` defaulting to \`eu\`) is filled in with it, and the filled-in URL is what gets probed.`,

@@ -688,6 +688,9 @@ export const FAQ_ZH: FaqBook = {
       {
         p: `本站分页读取官方 MCP 注册表（\`/v0.1/servers?version=latest&limit=100\`，沿游标读到最后），只保留状态为 \`active\` 的条目，每个服务端名称一行。远程端点按登记时写明的传输方式探测：\`streamable-http\`，或者旧的 [HTTP+SSE 传输](${at("handshake", "sse")})对应的 \`sse\`。`,
       },
+      {
+        p: `本站每天完整读取一次所有分页（\`/v0.1/servers?version=latest&limit=100&include_deleted=true\`）；其间每小时按注册表对读取方的建议，只读取上次读取以来更新过的条目（\`updated_since\`）。每日完整读取中不再出现的服务端，视为已离开注册表。所有者也可以在注册表中把服务端标为 \`deprecated\`（弃用）或 \`deleted\`（删除）并附上说明：本站随即停止探测它，像其他离开注册表的服务端一样保留它的历史，并在它的页面上按原文展示所有者的说明。注册表的某一页超过 8 MB 时，本次读取中止，沿用之前的列表。`,
+      },
       { h2: "探测哪一个远程端点", id: "which-remote" },
       {
         p: `一个注册表条目可以登记好几个远程端点，有的多达十八个。每一轮探测器只连其中一个：按注册表列出的顺序，取第一个无需配置的远程端点，\`streamable-http\` 的排在 \`sse\` 的前面。URL 里的变量若带默认值（例如 \`https://{region}.example.com/mcp\`，\`region\` 默认为 \`eu\`），就先把默认值填进去，探测的是填好之后的 URL。`,
