@@ -197,7 +197,7 @@ export function IndexView({ query }: { query: IndexQuery }) {
               <div className="field">
                 <label htmlFor="f-initializeFirst">Initialize-first clients</label>
                 <select id="f-initializeFirst" name="initializeFirst" defaultValue={query.initializeFirst ?? ""}>
-                  <option value="">can or cannot connect</option>
+                  <option value="">Any</option>
                   {INITIALIZE_FIRST_STATES.map((s) => (
                     <option key={s} value={s}>
                       {INITIALIZE_FIRST_OPTIONS[s]}

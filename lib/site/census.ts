@@ -146,7 +146,7 @@ export const CENSUS_WORDS: Record<Lang, Words> = {
     legacy: "旧版（initialize、HTTP+SSE）",
     transports: ["传输方式", "分母是有可探测远程地址的服务端，按该地址的传输方式计。"],
     transportLabels: { "streamable-http": "Streamable HTTP", sse: "HTTP+SSE（2024-11-05）" },
-    auth: ["鉴权情况", "分母是有应答的服务端：匿名即可连接，或挡在凭据门槛之后。"],
+    auth: ["鉴权情况", "分母是有应答的服务端：匿名即可连接，或挡在凭据拦截之后。"],
     authLabels: {
       open: "无需凭据即可连接",
       gate_usable_metadata: "需要凭据，元数据可用",

@@ -31,11 +31,12 @@ const KIND_OPENINGS: Record<NotCheckedCause, string | null> = {
   not_reached: null,
 };
 
-/** A reason as it reads after its state chip: "Credential required: initialize got 401 …" → "Initialize got 401 …" when the
+/** A reason as it reads after its state chip: "Credential required: initialize got 401 …" → "initialize got 401 …" when the
  * chip already says "credential required"; any other reason unchanged. */
 export function reasonAfterChip(reason: string, state: CheckState | null | undefined, cause: NotCheckedCause | null | undefined): string {
   const opening = state === "not_checked" && cause ? KIND_OPENINGS[cause] : null;
   if (!opening || !reason.startsWith(opening) || reason.length === opening.length) return reason;
   const rest = reason.slice(opening.length);
-  return rest[0]!.toUpperCase() + rest.slice(1);
+  // A method name keeps its case, as reasons that start with one do ("initialize answered …", "server/discover …").
+  return /^(initialize\b|[a-z]+\/)/.test(rest) ? rest : rest[0]!.toUpperCase() + rest.slice(1);
 }

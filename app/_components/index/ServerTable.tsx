@@ -116,7 +116,8 @@ export function ServerTable({
               {CHECK_LABELS.en[id]}
             </th>
           ))}
-          {observations ? <th scope="col">Observations</th> : null}
+          {/* A soft hyphen: the word is wider than its narrow column. */}
+          {observations ? <th scope="col">{"Obser\u00advations"}</th> : null}
           <SortHeader sort="last_probed" query={query}>
             Last probed · 90 days
           </SortHeader>

@@ -115,7 +115,7 @@ describe("a reason after its state chip", () => {
   test("drops the opening that names the chip's kind, once", () => {
     const r = "Credential required: initialize answered HTTP 401 with a Bearer challenge; discovery sits behind authentication.";
     expect(reasonAfterChip(r, "not_checked", "credential_required")).toBe(
-      "Initialize answered HTTP 401 with a Bearer challenge; discovery sits behind authentication.",
+      "initialize answered HTTP 401 with a Bearer challenge; discovery sits behind authentication.",
     );
     expect(reasonAfterChip("Not probed: the server needs configuration first (X-Api-Key).", "not_checked", "needs_configuration")).toBe(
       "The server needs configuration first (X-Api-Key).",
