@@ -35,6 +35,7 @@ export default async function ClaimPage({ params, searchParams }: Params) {
         <Link href={back}>{claim.server}</Link>
       </p>
       <p className="sub">{t.claimKeep}</p>
+      {deps.enabled ? null : <p className="notice warn">{t.sectionOff}</p>}
       <div role="status">
         {error ? <p className="notice warn">{claimErrorText(lang, error, Number.isFinite(status) && status > 0 ? status : null)}</p> : null}
       </div>

@@ -41,6 +41,7 @@ export default async function OwnerPage({ params, searchParams }: Params) {
         <Link href={back}>{claim.server}</Link>
       </p>
       <p className="sub">{t.manageKeep}</p>
+      {deps.enabled ? null : <p className="notice warn">{t.sectionOff}</p>}
       <div role="status">
         {done && t.done[done] ? <p className="notice ok">{t.done[done]}</p> : null}
         {error ? <p className="notice warn">{configurationErrorText(lang, error)}</p> : null}
