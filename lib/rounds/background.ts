@@ -18,8 +18,12 @@ import { startRound, type RoundDeps, type StartResult } from "./round";
 import { createMailer } from "./notify/email";
 import { startSender, type Sender } from "./notify/sender";
 import { recheckClaims } from "./owners/claims";
+import { pruneOwners } from "../store/owners";
 import { createOwnerStep } from "./owners/view";
 import { ownerDepsFromConfig, secretsKeysOf } from "./owners/wiring";
+
+/** Owner's-view runs are kept 90 days: the longest uptime window. */
+const OWNER_RUNS_KEPT_MS = 90 * 86_400_000;
 
 // Process-wide (globalThis, shared across Next's bundles) so instrumentation starts the scheduler once.
 const BACKGROUND_KEY = Symbol.for("mcp-status.rounds.background");
@@ -63,9 +67,9 @@ export function roundDepsFromConfig(config: Config, extra: Partial<RoundDeps> = 
       // The weekly re-check of owners' proofs rides on full rounds (a handful of fetches, each through the host gate).
       if (s.status === "done" && config.owners.secretsKey && getRound(db, s.roundId)?.trigger !== REPROBE_ROUND_TRIGGER) {
         const log = extra.log ?? console.log;
-        recheckClaims(ownerDepsFromConfig(config, { siteUrl: config.publicBaseUrl ?? "", log })).catch((e: unknown) =>
-          log(`[owners] proof re-check failed: ${(e as Error).message}`),
-        );
+        const deps = ownerDepsFromConfig(config, { siteUrl: config.publicBaseUrl ?? "", log });
+        pruneOwners(db, new Date(), OWNER_RUNS_KEPT_MS);
+        recheckClaims(deps).catch((e: unknown) => log(`[owners] proof re-check failed: ${(e as Error).message}`));
       }
     },
     ...extra,

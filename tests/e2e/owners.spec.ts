@@ -6,13 +6,14 @@
 import fs from "node:fs";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
-import { expect, test } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { closeDb, openDb, type Db } from "../../db/client";
 import { entry, startFixtureRegistry, type FixtureRegistry } from "../../lib/demo/loopback-registry";
 import { OWNER_REGISTRY_HEADERS, startOwnerServer, testJwt, type RunningOwnerServer } from "../../lib/demo/zoo/owners";
 import { freePort } from "../../lib/cli/ports";
 import { startNext, type RunningNext } from "../fixtures/next-server";
 import { startReceiver } from "../fixtures/receivers";
+import { SCREENSHOT_DIR } from "./env";
 import { serverUrl } from "./helpers";
 import { freshDbFile } from "./own-site";
 
@@ -24,6 +25,20 @@ const API_KEY = `ak-${randomBytes(12).toString("hex")}`;
 const JWT = testJwt(Math.floor(Date.now() / 1000) + 48 * 3600, `owner-${randomBytes(4).toString("hex")}`);
 
 test.describe.configure({ mode: "serial" });
+test.use({ javaScriptEnabled: false });
+
+async function shoot(page: Page, name: string, selector = "main", fits = true) {
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page
+      .locator(selector)
+      .first()
+      .screenshot({ path: path.join(SCREENSHOT_DIR, `${name}-${width}.png`) });
+    // Nothing wider than the screen at either width (the owners' pages; the server page's other sections are not ours).
+    if (fits) expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1)).toBe(true);
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
 
 let keyed: RunningOwnerServer;
 let gate: RunningOwnerServer;
@@ -206,4 +221,61 @@ test("restarted with another SECRETS_KEY: pages answer, and the owner's view say
   expect(view.ownerView.outcome).toBe("unreadable");
   expect(view.ownerView.checks.handshake.reason).toContain("cannot be read");
   expect(site.output()).not.toMatch(/\b500\b.*owners|TypeError|Unhandled/);
+});
+
+test("through the pages: Is this your server?, the claim page, verify, the manage page, a key set; the owner's view on the server page", async ({
+  page,
+}) => {
+  test.setTimeout(150_000);
+  keyed.state.proof = undefined;
+  await page.goto(`${site.origin}${serverUrl(KEYED)}`);
+  const section = page.locator("#owner");
+  await section.getByRole("heading", { name: "Is this your server?" }).click();
+  await section.getByRole("button", { name: "Claim this listing" }).click();
+  await expect(page).toHaveURL(/\/claims\/[A-Za-z0-9_-]+$/);
+  await expect(page.locator("h1")).toHaveText("Claim a listing");
+  const body = (await page.locator(".copy-field pre").nth(1).innerText()).trim();
+  expect(body).toMatch(/^mcp-status-claim=/);
+  await shoot(page, "owners-claim-en");
+  await page.getByRole("button", { name: "Verify now" }).click();
+  await expect(page.locator("[role=status]")).toContainText("did not answer with the file (HTTP 404)");
+  keyed.state.proof = body;
+  await page.getByRole("button", { name: "Verify now" }).click();
+  await expect(page).toHaveURL(/\/owners\/[A-Za-z0-9_-]+\?done=verified$/);
+  await expect(page.locator("[role=status]")).toContainText("Verified");
+  await page.getByLabel("x-api-key").fill(API_KEY);
+  await page.getByRole("button", { name: "Save configuration" }).click();
+  await expect(page.locator("[role=status]")).toContainText("Saved");
+  await expect(page.locator("main")).toContainText("x-api-key: set on");
+  expect(await page.content()).not.toContain(API_KEY);
+  await round();
+  await page.reload();
+  await expect(page.locator("#owner-view")).toContainText("With the owner's key: Verified");
+  await shoot(page, "owners-manage-en");
+  await page.goto(`${site.origin}${serverUrl(KEYED)}`);
+  await expect(page.locator("#owner-view")).toContainText("With the owner's key: Verified");
+  await expect(page.locator(".overall").first()).toContainText("Not checked");
+  await shoot(page, "owners-server-view-en", "#owner-view", false);
+  await shoot(page, "owners-server-page-en", "main", false);
+  expect(await page.content()).not.toContain(API_KEY);
+});
+
+test("the claim and manage pages in Chinese", async ({ page }) => {
+  test.setTimeout(120_000);
+  const c = await call("POST", `/api/servers/${GATE}/claims`, { lang: "zh" });
+  expect(c.status).toBe(201);
+  const { claim, proof } = c.json() as { claim: string; proof: { body: string } };
+  await page.goto(`${site.origin}/claims/${claim}`);
+  await expect(page.locator("h1")).toHaveText("认领条目");
+  await shoot(page, "owners-claim-zh");
+  gate.state.proof = proof.body;
+  await page.getByRole("button", { name: "立即验证" }).click();
+  await expect(page).toHaveURL(/\/owners\//);
+  await expect(page.locator("h1")).toHaveText("管理你的条目");
+  await expect(page.locator("#owner-view")).toContainText("使用所有者的密钥");
+  await shoot(page, "owners-manage-zh");
+  await page.goto(`${site.origin}/zh/faq/owners`);
+  await expect(page.locator("h1")).toContainText("所有者");
+  await page.goto(`${site.origin}/faq/owners`);
+  await expect(page.locator("h1")).toContainText("Owners");
 });

@@ -13,6 +13,9 @@ import { getServerDetail, type ServerDetail } from "@/lib/store/servers/detail";
 import { RenderStamp } from "../../_components/RenderStamp";
 import { ReprobeSection } from "../../_components/ReprobeForm";
 import { SubscribeSection } from "../../_components/SubscribeForm";
+import { ClaimSection, OwnerViewPanel } from "../../_components/owners/OwnerSections";
+import { ownerView } from "@/lib/store/owners";
+
 import { ServerHistory } from "../../_components/ServerHistory";
 import { AtAGlance } from "../../_components/server/AtAGlance";
 import { CertificateFact } from "../../_components/server/CertificateFact";
@@ -114,12 +117,14 @@ export default async function ServerPage({ params, searchParams }: Params) {
     <>
       <ServerHeader detail={detail} />
       <AtAGlance overall={overall} checks={detail.checks} crossRead={detail.crossRead} clients={detail.clientsVerdict} />
+      <OwnerViewPanel view={ownerViewOf(db, name)} lang="en" />
       <PageContents />
       <ServerFacts detail={detail} />
       <RemotesSection remotes={detail.remotes} />
       <CertificateFact run={detail.latestRun} now={new Date()} />
       <ReprobeSection name={name} leftRegistry={!!detail.leftRegistryAt} optedOut={!!detail.optOut} query={query} />
       <SubscribeSection name={name} lang="en" query={query} />
+      <ClaimSection name={name} lang="en" />
       <RegionsSection db={db} serverId={serverIdByName(db, name) ?? -1} lastRunId={latestRunId} checks={detail.checks} now={new Date()} />
       <ServerHistory name={name} now={new Date()} />
       <IncidentsSection name={name} overallReason={overallReason} />
@@ -131,4 +136,10 @@ export default async function ServerPage({ params, searchParams }: Params) {
       <RenderStamp note="it is rendered again when a probe of this server is recorded." />
     </>
   );
+}
+
+/** The owner's view of a server by its registry name, or null. */
+function ownerViewOf(db: ReturnType<typeof siteDb>, name: string) {
+  const id = serverIdByName(db, name);
+  return id === null ? null : ownerView(db, id, new Date());
 }

@@ -189,3 +189,13 @@ export async function recheckClaims(deps: OwnerDeps, limit = 100): Promise<{ che
   }
   return { checked: due.length, lapsed };
 }
+
+/** The claim a claim token names, for the claim page, counting a token that names nothing as a guess. */
+export function claimForPage(deps: OwnerDeps, token: string, client: string | null): ClaimRow | OwnerRefusal {
+  const limited = guessLimited(deps, client);
+  if (limited) return limited;
+  const claim = claimByToken(deps.db, token);
+  if (claim) return claim;
+  countGuess(deps, client);
+  return refuse("unknown_claim", "No claim by this token.");
+}

@@ -16,6 +16,9 @@ import { addOptOut } from "@/lib/store/optouts";
 import { entry, startFixtureRegistry, type FixtureRegistry } from "@/lib/demo/loopback-registry";
 import { OWNER_REGISTRY_HEADERS, startOwnerServer, testJwt, type RunningOwnerServer } from "@/lib/demo/zoo/owners";
 import { UNFOLDED_NOTIFICATION_EVENTS } from "@/lib/vocabulary/notifications";
+import { startZooServer, type RunningZooServer } from "@/lib/demo/zoo";
+import { insertClaim, markVerified, replaceSecrets } from "@/lib/store/owners";
+import { secretAad } from "@/lib/store/secrets";
 import { tempDb } from "../store/helpers";
 
 const KEY: SecretsKeys = { current: randomBytes(32) };
@@ -62,10 +65,12 @@ describe("values", () => {
 describe("a claimed server with the owner's key", () => {
   const NAME = "io.github.owner/keyed";
   const GATE = "io.github.owner/jwt-gate";
+  const OPEN = "io.github.owner/answers-anyway";
   let t: ReturnType<typeof tempDb>;
   let keyed: RunningOwnerServer;
   let gate: RunningOwnerServer;
   let registry: FixtureRegistry;
+  let open: RunningZooServer;
   let deps: OwnerDeps;
   let clock = Date.UTC(2026, 11, 5, 9);
   const now = () => new Date(clock);
@@ -98,7 +103,9 @@ describe("a claimed server with the owner's key", () => {
     t = tempDb();
     keyed = await startOwnerServer("owner-key", { state: { key: API_KEY } });
     gate = await startOwnerServer("owner-jwt-gate", { host: "127.0.0.5", otherHost: "127.0.0.6", state: { now: () => clock } });
+    open = await startZooServer("reach-answers-without-key");
     registry = await startFixtureRegistry([
+      entry(OPEN, [{ type: "streamable-http", url: open.url, headers: OWNER_REGISTRY_HEADERS["owner-key"] }]),
       entry(NAME, [{ type: "streamable-http", url: keyed.url, headers: OWNER_REGISTRY_HEADERS["owner-key"] }]),
       entry(GATE, [{ type: "streamable-http", url: gate.url, headers: OWNER_REGISTRY_HEADERS["owner-jwt-gate"] }]),
     ]);
@@ -109,6 +116,7 @@ describe("a claimed server with the owner's key", () => {
   afterAll(async () => {
     await keyed?.close();
     await gate?.close();
+    await open?.close();
     await registry?.close();
     t?.cleanup();
   });
@@ -288,6 +296,18 @@ describe("a claimed server with the owner's key", () => {
     expect(view.outcome).toBe("unreadable");
     expect(view.checks[0]!.reason).toContain("cannot be read");
     expect(states(NAME).overall).toBe("not_checked");
+  });
+
+  test("a server that answers without its key gets no owner's-view probe: the values are never sent", async () => {
+    const serverId = t.db.$client.prepare("select id from servers where name = ?").pluck().get(OPEN) as number;
+    const { claimId } = insertClaim(t.db, { serverId, origin: new URL(open.url).origin, proof: "p", lang: "en", now: now() });
+    markVerified(t.db, claimId, now(), new Date(clock + 86_400_000));
+    const aad = secretAad(claimId, "header", "x-api-key");
+    replaceSecrets(t.db, claimId, [{ kind: "header", name: "x-api-key", sealed: seal(KEY, API_KEY, aad), expiresAt: null }], now());
+    await round();
+    expect(states(OPEN).overall).toBe("verified");
+    expect(ownerView(t.db, serverId, now())).toBeNull();
+    expect(open.log.some((r) => r.headers["x-api-key"] !== undefined)).toBe(false);
   });
 
   test("guessing tokens is limited per client address", () => {
