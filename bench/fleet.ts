@@ -66,6 +66,8 @@ export interface FleetStats {
   crawlMinGapMs: number | null;
   /** A few requests that arrived at a host other than the first while another one was still open there. */
   overlaps: string[];
+  /** Requests a server's own handler answered, per slice of the mix (robots.txt and unknown paths left out). */
+  bySlice: Record<string, number>;
 }
 
 export function mixFor(i: number): MixEntry {
@@ -105,6 +107,8 @@ async function main(): Promise<void> {
   // Crawl-delay and serves only a few servers; the rest go round-robin, so neighbours sit on different hosts.
   const crawlHost = hostCount - 1;
   const mounts: Map<string, Handler>[] = Array.from({ length: hostCount }, () => new Map());
+  const sliceOf: Map<string, string>[] = Array.from({ length: hostCount }, () => new Map());
+  const bySlice = new Map<string, number>();
   const plan: { i: number; host: number; prefix: string; mix: MixEntry }[] = [];
   let spread = 0;
   let onCrawlHost = 0;
@@ -124,6 +128,7 @@ async function main(): Promise<void> {
     const answer: Handler = (req, res) => void zoo(req, res).catch(() => res.destroy());
     const handler: Handler = delay ? (req, res) => void setTimeout(() => answer(req, res), delay) : answer;
     mounts[host]!.set(prefix, handler);
+    sliceOf[host]!.set(prefix, mix.label);
     plan.push({ i, host, prefix, mix });
   }
   const crawlRobots = `User-agent: *\nAllow: /\n\nUser-agent: mcp-status-probe\nCrawl-delay: ${crawlDelaySeconds}\n`;
@@ -176,8 +181,13 @@ async function main(): Promise<void> {
         return void (latencyMs ? setTimeout(answer, latencyMs) : answer());
       }
       const end = path.indexOf("/", 1);
-      const handler = table.get(end < 0 ? path.split("?")[0]! : path.slice(0, end));
-      if (handler) return handler(req, res);
+      const prefix = end < 0 ? path.split("?")[0]! : path.slice(0, end);
+      const handler = table.get(prefix);
+      if (handler) {
+        const label = sliceOf[h]!.get(prefix)!;
+        bySlice.set(label, (bySlice.get(label) ?? 0) + 1);
+        return handler(req, res);
+      }
       res.writeHead(404, { "content-type": "text/plain" }).end("not found\n");
     });
     server.keepAliveTimeout = 5_000;
@@ -216,7 +226,9 @@ async function main(): Promise<void> {
         requests: [...requests],
         crawlMinGapMs: crawlMinGapMs === null ? null : Math.round(crawlMinGapMs),
         overlaps: overlaps.splice(0),
+        bySlice: Object.fromEntries(bySlice),
       };
+      bySlice.clear();
       process.send?.(stats);
       peaks.fill(0);
       requests.fill(0);

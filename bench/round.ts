@@ -411,6 +411,7 @@ async function orchestrate(): Promise<void> {
     console.log(
       `[bench:round] baseline done in ${fmt.s(baseline.wallMs)}: ${baseline.ok} listed tools, errors ${JSON.stringify(baseline.errors)}`,
     );
+    const baselineRequests = await fleetRequests(fleet);
 
     let probeOnly: (BaselineDone & { childPeak: number }) | undefined;
     if ((process.env.BENCH_PROBE_ONLY ?? (INTERNET_LIKE ? "0" : "1")) !== "0") {
@@ -449,6 +450,20 @@ async function orchestrate(): Promise<void> {
       ]),
     );
     const matchedAll = [...slices.values()].reduce((a, s) => a + s.matched, 0);
+    // Requests each server's own handler answered, per slice (suite 0.15.0's initialize-first read falls on modern servers only).
+    const perServer = (counts: Record<string, number>, label: string) => (counts[label] ?? 0) / Math.max(1, slices.get(label)?.n ?? 0);
+    printTable(
+      "MCP requests per server, by slice (robots.txt and metadata hosts left out)",
+      ["slice", "round", "SDK v2 baseline"],
+      [...slices.keys()].map((label) => [
+        label,
+        perServer(polite.bySlice, label).toFixed(2),
+        perServer(baselineRequests, label).toFixed(2),
+      ]),
+    );
+    const sum = (c: Record<string, number>) => Object.values(c).reduce((a, b) => a + b, 0);
+    const roundRequestsPerServer = sum(polite.bySlice) / SERVERS;
+    const baseRequestsPerServer = sum(baselineRequests) / SERVERS;
 
     const roundRate = (round.summary.probed / round.wallMs) * 1000;
     const baseRate = (SERVERS / baseline.wallMs) * 1000;
@@ -554,6 +569,12 @@ async function orchestrate(): Promise<void> {
         verdict: round.summary.status === "done" && round.summary.probed === SERVERS ? "PASS" : "MISS",
       },
       { figure: "states as the zoo expects", value: `${matchedAll}/${SERVERS}`, target: "(info)", verdict: "info" },
+      {
+        figure: "MCP requests per server, round / SDK baseline",
+        value: `${roundRequestsPerServer.toFixed(2)} / ${baseRequestsPerServer.toFixed(2)}`,
+        target: "(info)",
+        verdict: "info",
+      },
     ];
     printTargets(
       `bench:round: ${fmt.n(SERVERS)} servers, ${ready.hosts} hosts, concurrency ${CONCURRENCY}, ${os.cpus().length} cores`,
@@ -584,7 +605,9 @@ async function orchestrate(): Promise<void> {
           cpuMsPerServer: Number((baseline.cpuMs / SERVERS).toFixed(3)),
           peakRssMb: Math.round(baseRss / 1024 / 1024),
           ok: baseline.ok,
+          requestsBySlice: baselineRequests,
         },
+        requestsPerServer: { round: Number(roundRequestsPerServer.toFixed(3)), baseline: Number(baseRequestsPerServer.toFixed(3)) },
         probeOnly: probeOnly
           ? { wallMs: Math.round(probeOnly.wallMs), cpuMsPerServer: Number((probeOnly.cpuMs / SERVERS).toFixed(3)) }
           : null,
@@ -874,6 +897,7 @@ async function politeness(fleet: ChildProcess, ready: FleetReady, roundMs: numbe
     },
   ];
   const json = {
+    requestsBySlice: stats.bySlice,
     crowdedHost: {
       servers: ready.crowdedServers,
       hosts: ready.hosts,
@@ -886,7 +910,14 @@ async function politeness(fleet: ChildProcess, ready: FleetReady, roundMs: numbe
       crawlMinGapMs: stats.crawlMinGapMs,
     },
   };
-  return { line, rows, json };
+  return { line, rows, json, bySlice: stats.bySlice };
+}
+
+/** The fleet's request counts since the last ask, per slice, and resets them. */
+async function fleetRequests(fleet: ChildProcess): Promise<Record<string, number>> {
+  const statsMessage = nextMessage<FleetStats>(fleet, "stats", 30_000);
+  fleet.send("stats");
+  return (await statsMessage).bySlice;
 }
 
 interface SiteFigures {

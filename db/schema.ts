@@ -18,6 +18,7 @@ import {
   CROSS_READ_OUTCOMES,
   EVENT_COUNTERS,
   OPT_OUT_SOURCES,
+  REGISTRY_STATUSES,
   TOOL_CHANGE_KINDS,
   UPTIME_OUTCOMES,
 } from "../lib/vocabulary/store";
@@ -31,6 +32,7 @@ import {
   SUBSCRIBE_LIMIT_SCOPES,
   WEBHOOK_FLAVORS,
 } from "../lib/vocabulary/notifications";
+import { CLAIM_STATES, OWNER_LIMIT_SCOPES, OWNER_PROBE_OUTCOMES, OWNER_SECRET_KINDS } from "../lib/vocabulary/owners";
 
 // Times are ISO-8601 UTC strings throughout: sortable, readable in evidence, no tz surprises.
 
@@ -47,7 +49,9 @@ export const servers = sqliteTable(
     remoteUrl: text("remote_url"),
     transport: text("transport", { enum: TRANSPORTS }),
     host: text("host"),
-    registryStatus: text("registry_status").notNull().default("active"),
+    registryStatus: text("registry_status", { enum: REGISTRY_STATUSES }).notNull().default("active"),
+    /** The owner's words on the registry status (the registry's `statusMessage`, e.g. why it was deprecated); shown escaped. */
+    registryStatusMessage: text("registry_status_message"),
     /** Why the server cannot be probed as listed (URL template, required secret header); null when probeable. */
     needsConfig: text("needs_config"),
     firstSeenAt: text("first_seen_at").notNull(),
@@ -586,6 +590,9 @@ export const censusDays = sqliteTable("census_days", {
   observations: text("observations"),
   /** Servers that need configuration, per reach (architecture.md §2.6, suite 0.15.0); null before 0.15.0 and when rebuilt. */
   reach: text("reach"),
+  /** Servers per state of each kind of client (architecture.md §2.10, suite 0.15.0): JSON {initializeFirst, discoverFirst};
+   * null on rows written before it was counted and on rebuilt rows (runs do not record it). */
+  clients: text("clients"),
 });
 
 /** Observations on tool definitions (architecture.md §2.9), stored with the run whose complete read they were made on:
@@ -670,6 +677,8 @@ export const subscriptions = sqliteTable(
     confirmedAt: text("confirmed_at"),
     /** When the latest message of this subscription was first tried: the flap rule's hour counts from it. */
     lastSentAt: text("last_sent_at"),
+    /** An owner's subscription (architecture.md §11): the claim whose manage page made it; owner events go to it alone. */
+    claimId: integer("claim_id").references(() => claims.id, { onDelete: "cascade" }),
   },
   (t) => [
     uniqueIndex("subscriptions_token_idx").on(t.token),
@@ -726,4 +735,97 @@ export const subscribeAttempts = sqliteTable(
     at: text("at").notNull(),
   },
   (t) => [index("subscribe_attempts_idx").on(t.scope, t.key, t.at)],
+);
+
+/** A claim on a listed server (architecture.md §11): a secret claim token (kept as its SHA-256, never itself), the proof to
+ * publish at the probed remote's origin, and once verified a manage token (also kept as its hash). Several verified claims may
+ * hold one server; a claim whose proof was gone at two weekly re-checks in a row lapses, and its configuration is deleted. */
+export const claims = sqliteTable(
+  "claims",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    serverId: integer("server_id")
+      .notNull()
+      .references(() => servers.id, { onDelete: "cascade" }),
+    claimHash: text("claim_hash").notNull(),
+    manageHash: text("manage_hash"),
+    /** The body the proof file must carry (one of its lines). Public once published, so kept as it is. */
+    proof: text("proof").notNull(),
+    /** The probed remote's origin when the claim was made: where the proof is fetched and the owner's values may go. */
+    origin: text("origin").notNull(),
+    state: text("state", { enum: CLAIM_STATES }).notNull().default("pending"),
+    lang: text("lang").notNull().default("en"),
+    createdAt: text("created_at").notNull(),
+    verifiedAt: text("verified_at"),
+    lapsedAt: text("lapsed_at"),
+    lastCheckedAt: text("last_checked_at"),
+    /** When the weekly re-check of the proof is due (verified claims only). */
+    nextCheckAt: text("next_check_at"),
+    /** Re-checks in a row that did not find the proof; two lapse the claim. */
+    misses: integer("misses").notNull().default(0),
+  },
+  (t) => [
+    uniqueIndex("claims_claim_hash_idx").on(t.claimHash),
+    uniqueIndex("claims_manage_hash_idx").on(t.manageHash),
+    index("claims_server_idx").on(t.serverId, t.state, t.verifiedAt),
+    index("claims_recheck_idx").on(t.state, t.nextCheckAt),
+  ],
+);
+
+/** An owner's configured values, sealed with AES-256-GCM under SECRETS_KEY (`v1:<key id>:<iv>:<tag>:<ciphertext>`, the claim,
+ * kind and name bound in as associated data). Never answered back: pages show the name and when it was set. */
+export const ownerSecrets = sqliteTable(
+  "owner_secrets",
+  {
+    claimId: integer("claim_id")
+      .notNull()
+      .references(() => claims.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: OWNER_SECRET_KINDS }).notNull(),
+    name: text("name").notNull(),
+    sealed: text("sealed").notNull(),
+    setAt: text("set_at").notNull(),
+    /** A JWT value's `exp` (read without verifying it); null for any other value. */
+    expiresAt: text("expires_at"),
+    /** When owner_token_expiring was enqueued for this value (once per value). */
+    expiryToldAt: text("expiry_told_at"),
+  },
+  (t) => [primaryKey({ columns: [t.claimId, t.kind, t.name] })],
+);
+
+/** One owner's-view probe (architecture.md §11): its five results and evidence with every configured value replaced by
+ * ‹redacted›, and its outcome for the owner's uptime. */
+export const ownerRuns = sqliteTable(
+  "owner_runs",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    claimId: integer("claim_id")
+      .notNull()
+      .references(() => claims.id, { onDelete: "cascade" }),
+    serverId: integer("server_id")
+      .notNull()
+      .references(() => servers.id, { onDelete: "cascade" }),
+    roundId: integer("round_id"),
+    at: text("at").notNull(),
+    outcome: text("outcome", { enum: OWNER_PROBE_OUTCOMES }).notNull(),
+    /** Tools read to the end of the list; null when the list was not read. */
+    tools: integer("tools"),
+    /** JSON CheckResult[] (reasons say nothing of any value). */
+    results: text("results").notNull(),
+    /** JSON Exchange[], redacted. */
+    exchanges: text("exchanges"),
+  },
+  (t) => [index("owner_runs_claim_idx").on(t.claimId, t.at), index("owner_runs_server_idx").on(t.serverId, t.at)],
+);
+
+/** Owner requests counted for the abuse limits, per client address (an HMAC of it, as for subscriptions): claims made, and
+ * tokens that named nothing. Rows older than a day are deleted. */
+export const ownerAttempts = sqliteTable(
+  "owner_attempts",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    scope: text("scope", { enum: OWNER_LIMIT_SCOPES }).notNull(),
+    key: text("key").notNull(),
+    at: text("at").notNull(),
+  },
+  (t) => [index("owner_attempts_idx").on(t.scope, t.key, t.at)],
 );

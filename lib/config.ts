@@ -66,6 +66,8 @@ const EnvSchema = z.object({
     .max(24 * 60)
     .optional(),
   NOTIFY_LEASE_MS: z.coerce.number().int().min(100).max(3_600_000).optional(),
+  SECRETS_KEY: z.string().optional(),
+  SECRETS_KEY_PREVIOUS: z.string().optional(),
 });
 
 export const OFFICIAL_REGISTRY_URL = "https://registry.modelcontextprotocol.io";
@@ -108,6 +110,25 @@ export interface Config {
   nats: NatsConfig | undefined;
   /** Subscriptions and their deliveries (architecture.md §10). */
   notifications: NotificationsConfig;
+  /** Owners' claims and the owner's view (architecture.md §11). */
+  owners: OwnersConfig;
+}
+
+export interface OwnersConfig {
+  /** SECRETS_KEY (32 bytes, base64): seals owners' configured values; undefined turns the owner features off. */
+  secretsKey: Buffer | undefined;
+  /** SECRETS_KEY_PREVIOUS: read during a rotation (`npm run secrets -- rotate` seals everything under SECRETS_KEY again). */
+  secretsKeyPrevious: Buffer | undefined;
+}
+
+/** A 32-byte key given as base64 (or base64url); undefined when unset or empty; an error for anything else. */
+function secretsKeyOf(name: string, raw: string | undefined): Buffer | undefined {
+  const v = raw?.trim();
+  if (!v) return undefined;
+  const key = Buffer.from(v, "base64");
+  if (key.length !== 32 || !/^[A-Za-z0-9+/_-]+={0,2}$/.test(v))
+    throw new Error(`invalid configuration: ${name}: must be 32 bytes in base64 (openssl rand -base64 32)`);
+  return key;
 }
 
 export interface NotificationsConfig {
@@ -226,6 +247,10 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       retryBaseMs: e.NOTIFY_RETRY_BASE_MS ?? 30_000,
       foldMs: (e.NOTIFY_FOLD_MINUTES ?? 60) * 60_000,
       leaseMs: e.NOTIFY_LEASE_MS ?? 60_000,
+    },
+    owners: {
+      secretsKey: secretsKeyOf("SECRETS_KEY", e.SECRETS_KEY),
+      secretsKeyPrevious: secretsKeyOf("SECRETS_KEY_PREVIOUS", e.SECRETS_KEY_PREVIOUS),
     },
   };
 }

@@ -1,4 +1,3 @@
-import type { ReactNode } from "react";
 import Link from "next/link";
 import { formatUtc } from "@/lib/site/format";
 import { CHECK_LABELS } from "@/lib/site/labels";
@@ -6,18 +5,10 @@ import { checkAnchor, runPath, serverPath } from "@/lib/site/paths";
 import { formatIncidentDuration } from "@/lib/site/uptime";
 import type { Incident } from "@/lib/store/incidents";
 import { Ago } from "./Ago";
+import { Breakable } from "./Breakable";
 
 /** Incidents as a table, most recent first: when, how long, and the reason of the check that opened each. */
-export function IncidentTable({
-  rows,
-  showServer,
-  sameReason,
-}: {
-  rows: Incident[];
-  showServer: boolean;
-  /** On a server page: the overall state's reason, shown once at the top; an incident opened by it refers to it. */
-  sameReason?: { reason: string | null; node: ReactNode };
-}) {
+export function IncidentTable({ rows, showServer }: { rows: Incident[]; showServer: boolean }) {
   return (
     <table className="stack incidents">
       <thead>
@@ -34,7 +25,9 @@ export function IncidentTable({
           <tr key={i.id} id={`incident-${i.id}`} className={i.endedAt ? undefined : "ongoing"}>
             {showServer ? (
               <td data-label="Server" className="server-name">
-                <Link href={serverPath(i.serverName)}>{i.serverName}</Link>
+                <Link href={serverPath(i.serverName)}>
+                  <Breakable text={i.serverName} after="/." />
+                </Link>
               </td>
             ) : null}
             <td data-label="Started">
@@ -53,16 +46,16 @@ export function IncidentTable({
             </td>
             <td data-label="Duration">
               {i.durationMs === null ? (
+                // "Ongoing" is said once, in the Ended column.
                 <>
-                  ongoing, opened <Ago iso={i.startedAt} />
+                  opened <Ago iso={i.startedAt} />
                 </>
               ) : (
                 formatIncidentDuration(i.durationMs)
               )}
             </td>
             <td data-label="Opened by">
-              <Link href={`${serverPath(i.serverName)}#${checkAnchor(i.check)}`}>{CHECK_LABELS.en[i.check]} Failed</Link>:{" "}
-              {sameReason && i.reason === sameReason.reason ? sameReason.node : i.reason}
+              <Link href={`${serverPath(i.serverName)}#${checkAnchor(i.check)}`}>{CHECK_LABELS.en[i.check]} Failed</Link>: {i.reason}
             </td>
           </tr>
         ))}

@@ -6,17 +6,33 @@ import { counted, WORDS } from "@/lib/site/plural";
 import { SERVER_SORTS } from "@/lib/vocabulary/store";
 import { getConfig } from "@/lib/config";
 import { summaryCounts } from "@/lib/store/servers/counts";
-import { listServers, SORT_DEFAULT_ORDER } from "@/lib/store/servers/list";
+import { listServers } from "@/lib/store/servers/list";
 import { formatCount } from "@/lib/site/format";
 import { indexHref, UNKNOWN_OBSERVATION_FILTER, type IndexQuery } from "@/lib/site/query";
 import { historyDays } from "@/lib/store/history";
 import { historyFromDay } from "@/lib/site/history";
+import { observationCountsByName } from "@/lib/store/observations";
+import { INITIALIZE_FIRST_STATES } from "@/lib/vocabulary/clients";
 import { RenderStamp } from "./RenderStamp";
 import { StateChip } from "./StateChip";
 import { ServerTable } from "./index/ServerTable";
 import { siteDb } from "../_lib/db";
 
 const PAGE_SIZE = 50;
+
+/** The sort's choices, short enough for a quarter of the panel: the column headers say the rest. */
+const SORT_CHOICES: Record<(typeof SERVER_SORTS)[number], string> = {
+  name: "Name, A to Z",
+  overall: "Worst first",
+  last_probed: "Newest probe",
+};
+
+/** The clients filter's choices (architecture.md §2.10), worded as what the list then holds. */
+const INITIALIZE_FIRST_OPTIONS: Record<(typeof INITIALIZE_FIRST_STATES)[number], string> = {
+  yes: "can connect",
+  no: "cannot connect",
+  unknown: "not known",
+};
 
 /** One state filter of the search form: "any state" or one of the four. */
 function StateSelect({ name, label, value }: { name: string; label: string; value: CheckState | undefined }) {
@@ -48,14 +64,24 @@ export function IndexView({ query, lang }: { query: IndexQuery; lang: Lang }) {
     list.rows.map((r) => r.name),
     historyFromDay(now),
   );
+  const observations = observationCountsByName(
+    db,
+    list.rows.map((r) => r.name),
+  );
+  // The column is there when the reader asks about observations or a row on this page has some, so a row without a
+  // mark in it reads as "none", never as "not shown".
+  const observationColumn = query.observation !== undefined || observations.size > 0;
   const filtered =
     query.q !== "" ||
     Object.keys(query.states).length > 0 ||
     query.includeLeft ||
     query.overall !== undefined ||
-    query.observation !== undefined;
+    query.observation !== undefined ||
+    query.initializeFirst !== undefined ||
+    query.reach !== undefined;
   // On a narrow screen the per-check and observation filters are folded unless one of them is in use (wide screens always show them).
-  const checkFiltered = Object.keys(query.states).length > 0 || query.includeLeft || query.observation !== undefined;
+  const checkFiltered =
+    Object.keys(query.states).length > 0 || query.includeLeft || query.observation !== undefined || query.initializeFirst !== undefined;
 
   return (
     <>
@@ -82,6 +108,9 @@ export function IndexView({ query, lang }: { query: IndexQuery; lang: Lang }) {
               {CHECK_STATES.map((s) => `${formatCount(counts.byOverall[s])} ${STATE_LABELS.en[s]}`).join(" · ")}{" "}
               <span className="sub">(overall; per check)</span>
             </summary>
+            <p className="scroll-note sub" aria-hidden="true">
+              Six columns: scroll the table sideways for every check →
+            </p>
             <div className="summary-scroll" tabIndex={0} role="region" aria-label="Summary by state and check">
               <table className="summary-table">
                 <caption className="visually-hidden">Servers per state, overall and per check; each number links to that filter</caption>
@@ -141,13 +170,13 @@ export function IndexView({ query, lang }: { query: IndexQuery; lang: Lang }) {
             <select id="f-sort" name="sort" defaultValue={query.sort}>
               {SERVER_SORTS.map((s) => (
                 <option key={s} value={s}>
-                  {`${SORT_LABELS[s]} (${SORT_ORDER_WORDS[s][SORT_DEFAULT_ORDER[s]]})`}
+                  {SORT_CHOICES[s]}
                 </option>
               ))}
             </select>
           </div>
           <details className="fold-narrow more-filters" open={checkFiltered}>
-            <summary>Filter by check or observation, or include servers that left the registry</summary>
+            <summary>Filter by check, observation or client, or include servers that left the registry</summary>
             <div className="more-fields">
               {CHECK_IDS.map((id) => (
                 <StateSelect key={id} name={id} label={CHECK_LABELS.en[id]} value={query.states[id]} />
@@ -166,6 +195,17 @@ export function IndexView({ query, lang }: { query: IndexQuery; lang: Lang }) {
                 <span id="observation-help" className="visually-hidden">
                   Facts about the tool definitions of the latest complete read, never verdicts.
                 </span>
+              </div>
+              <div className="field">
+                <label htmlFor="f-initializeFirst">Initialize-first clients</label>
+                <select id="f-initializeFirst" name="initializeFirst" defaultValue={query.initializeFirst ?? ""}>
+                  <option value="">Any</option>
+                  {INITIALIZE_FIRST_STATES.map((s) => (
+                    <option key={s} value={s}>
+                      {INITIALIZE_FIRST_OPTIONS[s]}
+                    </option>
+                  ))}
+                </select>
               </div>
               <div className="field checkbox">
                 <label>
@@ -201,7 +241,9 @@ export function IndexView({ query, lang }: { query: IndexQuery; lang: Lang }) {
           </p>
         </div>
 
-        {list.rows.length > 0 ? <ServerTable rows={list.rows} query={query} history={history} now={now} /> : null}
+        {list.rows.length > 0 ? (
+          <ServerTable rows={list.rows} query={query} history={history} now={now} observations={observationColumn ? observations : null} />
+        ) : null}
 
         {pages > 1 ? (
           <nav className="pager" aria-label="Pages">

@@ -25,6 +25,9 @@ const TEXT = {
     events: "Events",
     save: "Save events",
     unsubscribe: "Unsubscribe",
+    rotate: "New signing secret",
+    rotateText:
+      "Replaces the secret that signs messages for this server; the new one is shown once, and the old one stops working at once.",
     deleteTitle: "Delete everything",
     deleteText: "Removes every subscription above and deletes the address; nothing more is sent to it.",
     deleteButton: "Delete everything",
@@ -36,6 +39,7 @@ const TEXT = {
       events: "Saved.",
       resumed: "Deliveries resumed.",
       no_events: "Choose at least one event, or unsubscribe.",
+      rotate: "A new signing secret was made.",
       unknown: "That subscription no longer exists.",
     } as Record<string, string>,
   },
@@ -56,6 +60,8 @@ const TEXT = {
     events: "事件",
     save: "保存事件",
     unsubscribe: "退订",
+    rotate: "换新的签名密钥",
+    rotateText: "替换为此服务器的消息签名的密钥；新密钥只显示一次，旧密钥立即失效。",
     deleteTitle: "全部删除",
     deleteText: "删除以上所有订阅并删除该地址；之后不会再发送任何消息。",
     deleteButton: "全部删除",
@@ -67,6 +73,7 @@ const TEXT = {
       events: "已保存。",
       resumed: "已恢复投递。",
       no_events: "请至少选择一个事件，或者退订。",
+      rotate: "已生成新的签名密钥。",
       unknown: "该订阅已不存在。",
     } as Record<string, string>,
   },
@@ -125,6 +132,15 @@ export function ManageSubscriptions({ view, token, lang, done }: { view: ManageV
               {t.unsubscribe}
             </button>
           </form>
+          {view.channel === "webhook" && (view.flavor ?? "json") === "json" && s.confirmedAt ? (
+            <form method="post" action={`/subscriptions/${s.token}/rotate`}>
+              <input type="hidden" name="back" value={token} />
+              <p className="sub">{t.rotateText}</p>
+              <button type="submit" className="button secondary">
+                {t.rotate}
+              </button>
+            </form>
+          ) : null}
         </section>
       ))}
       <section aria-labelledby="delete-h">

@@ -2,6 +2,8 @@ import { badgeAnswer, badgeResponse, resolveBadgeQuery } from "@/lib/site/badge-
 import { nameFromSegments } from "@/lib/site/paths";
 import { badgeStates } from "@/lib/store/servers/detail";
 import { serverUptime } from "@/lib/store/uptime";
+import { serverIdByName } from "@/lib/store/history";
+import { ownerView } from "@/lib/store/owners";
 import { serverHistory } from "./history";
 import { siteDb } from "./db";
 
@@ -18,6 +20,10 @@ export function badgeHandler(format: "svg" | "shields") {
         states: () => badgeStates(db, name),
         latency: () => serverHistory(db, name, new Date())?.responseTimes ?? null,
         uptime: () => serverUptime(db, name, new Date()),
+        owner: () => {
+          const id = serverIdByName(db, name);
+          return id === null ? null : ownerView(db, id, new Date());
+        },
       }),
       format,
     );

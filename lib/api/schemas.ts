@@ -19,12 +19,14 @@ import { EXCHANGE_PHASES } from "../probe/types";
 import { RUN_ROLES } from "../vocabulary/regions";
 import { DISCOVER_FIRST_STATES, INITIALIZE_FIRST_STATES } from "../vocabulary/clients";
 import { NOTIFICATION_EVENTS, PUBLIC_NOTIFICATION_EVENTS, SUBSCRIBE_ERRORS } from "../vocabulary/notifications";
+import { CLAIM_ERRORS, CONFIGURATION_ERRORS, OWNER_PROBE_OUTCOMES } from "../vocabulary/owners";
 import {
   ALERT_KINDS,
   AUTH_OUTCOMES,
   CENSUS_SOURCES,
   CROSS_READ_EXPLANATIONS,
   CROSS_READ_OUTCOMES,
+  REGISTRY_STATUSES,
   TOOL_CHANGE_KINDS,
   UPTIME_OUTCOMES,
 } from "../vocabulary/store";
@@ -325,11 +327,48 @@ export const Configuration = z
   })
   .describe("A server's configuration need and what reaching it anonymously found (architecture.md §2.6, suite 0.15.0).");
 
+const OwnerCheck = z
+  .object({
+    check: z.enum(CHECK_IDS),
+    state: checkState,
+    reason: z.string().describe("One sentence; it never carries a configured value."),
+    notCheckedCause: notCheckedCause.nullable(),
+  })
+  .describe("One check of the owner's view.");
+
+export const OwnerView = z
+  .object({
+    state: checkState.describe("The owner's view overall, by the same rule as the public state."),
+    summary: z.string().describe('One sentence, e.g. "With the owner\'s key: Verified, 14 tools."'),
+    outcome: z
+      .enum(OWNER_PROBE_OUTCOMES)
+      .describe("up, down, refused (the owner's values were refused: the owner's trouble), unreadable (another SECRETS_KEY)."),
+    tools: count.nullable().describe("Tools read to the end of the list with the owner's configuration."),
+    checks: z.object(
+      Object.fromEntries(CHECK_IDS.map((id) => [id, OwnerCheck.optional()])) as Record<
+        (typeof CHECK_IDS)[number],
+        z.ZodOptional<typeof OwnerCheck>
+      >,
+    ),
+    lastProbedAt: instant,
+    uptime: Uptime.describe("Up among the owner's-view probes that reached the server (refused and unreadable left out)."),
+    configuredAt: instant.describe("When the configuration in use was last set."),
+  })
+  .describe(
+    "The owner's view (architecture.md §11): the server probed with the configuration of its most recently verified owner. No value is ever in it; the public state, badge and census stay what an anonymous client sees.",
+  );
+
 export const ServerAnswer = ServerRow.extend({
   version: z.string().nullable(),
   firstSeenAt: instant,
   lastSeenAt: instant,
-  registryStatus: z.string().describe("active, or left once the registry stopped listing it."),
+  registryStatus: z
+    .enum(REGISTRY_STATUSES)
+    .describe("active; deprecated or deleted when its owner withdrew it in the registry; left once the registry stopped listing it."),
+  registryStatusMessage: z
+    .string()
+    .nullable()
+    .describe("The owner's own words on the registry status (the registry's statusMessage), at most 500 characters; null when none."),
   remotes: z.array(Remote).describe("Every listed remote."),
   certificate: Certificate.nullable(),
   checks: z
@@ -355,6 +394,7 @@ export const ServerAnswer = ServerRow.extend({
   overallReason: z.string().nullable().describe("That check's reason."),
   crossRead: ServerCrossRead.nullable(),
   configuration: Configuration,
+  ownerView: OwnerView.nullable().describe("Null until a verified owner's configuration was probed."),
   uptime: Uptime.nullable(),
   incidents: z.array(Incident).describe("The latest incidents, most recent first."),
   regions: z
@@ -557,6 +597,53 @@ export const SubscriptionActive = z
 
 export const SubscribeError = ErrorAnswer.extend({ error: z.enum(SUBSCRIBE_ERRORS) }).describe("Why no subscription was made.");
 
+// ---- owners (architecture.md §11) --------------------------------------------------------------------------
+
+export const ClaimCreated = z
+  .object({
+    claim: z.string().describe("The secret claim token (192 random bits), shown this once: verify with it."),
+    proof: z.object({
+      url: z.string().describe("Where to publish the proof: the probed remote's origin, /.well-known/mcp-status-claim."),
+      body: z.string().describe("The line the file must contain."),
+    }),
+  })
+  .describe("A pending claim.");
+
+export const ClaimBody = z
+  .object({ lang: z.enum(["en", "zh"]).optional() })
+  .strict()
+  .describe("Optional: the claimant's language.");
+
+/** The server page's "Claim this listing" form. */
+export const ClaimForm = z.object({
+  token: z.string().max(200).describe("The form key the server page signed for this server."),
+  lang: z.enum(["en", "zh"]).optional(),
+});
+
+export const ClaimVerified = z.object({ manage: z.string().describe("The manage link: a capability URL, keep it private.") });
+
+export const ClaimError = ErrorAnswer.extend({
+  error: z.enum(CLAIM_ERRORS),
+  fetched: z.object({ status: z.number().int().nullable(), bytes: count }).optional().describe("What the one fetch of the proof URL got."),
+}).describe("Why a claim could not be made or verified.");
+
+export const OwnerConfigurationBody = z
+  .object({
+    headers: z
+      .record(z.string().max(200), z.string().max(64 * 1024))
+      .describe("Header name → value; only headers the registry lists for the probed remote, or Authorization for a credential gate."),
+    variables: z
+      .record(z.string().max(200), z.string().max(64 * 1024))
+      .optional()
+      .describe("URL variables (not filled in yet)."),
+  })
+  .strict()
+  .describe("An owner's configuration: write-only, sealed at rest; nothing of it is ever answered back.");
+
+export const ConfigurationErrorAnswer = ErrorAnswer.extend({ error: z.enum(CONFIGURATION_ERRORS) }).describe(
+  "Why a configuration was refused.",
+);
+
 export const WebhookMessage = z
   .object({
     id: z.string().describe("The message id: the same on every try of one message; drop duplicates by it."),
@@ -648,6 +735,15 @@ export const CensusDay = z
       .describe(
         "Servers that need configuration, by reach (answered, refused, gated, unreachable, no_address; unknown: no probe could tell yet); null on rebuilt days and before suite 0.15.0.",
       ),
+    clients: z
+      .object({
+        initializeFirst: keyed(INITIALIZE_FIRST_STATES, count),
+        discoverFirst: keyed(DISCOVER_FIRST_STATES, count),
+      })
+      .nullable()
+      .describe(
+        "Servers per state of each kind of client (architecture.md §2.10): those that send initialize first and those that send server/discover first; a server not probed under suite 0.15.0 counts as unknown. Null on rebuilt days and on days counted before it.",
+      ),
   })
   .describe("One UTC day of the census: every listed server counted by its latest result.");
 
@@ -676,6 +772,7 @@ export const OpenDataServer = z
       .object({ ratio: z.number().min(0).max(1).nullable(), up: count, reached: count })
       .describe("architecture.md §4, 30 whole UTC days."),
     clients: Clients,
+    configuration: Configuration,
     lastProbedAt: instant.nullable(),
     lastSuccessAt: instant.nullable().describe("The last complete read."),
   })
@@ -712,6 +809,12 @@ export const API_SCHEMAS = {
   SubscriptionPending,
   SubscriptionActive,
   SubscribeError,
+  OwnerView,
+  ClaimCreated,
+  ClaimVerified,
+  ClaimError,
+  OwnerConfigurationBody,
+  ConfigurationErrorAnswer,
   WebhookMessage,
   RoundAnswer,
   HealthServing,

@@ -2,10 +2,10 @@ import type { CertificateFacts, Exchange, ProbeObservation } from "../probe/type
 import { judgeAuthMetadata, judgeErrorTaxonomy, judgeHandshake, judgeProtocolVersion, judgeToolsList } from "./judges";
 import { diagnose, hintSentence } from "./hints";
 import { refusalCode } from "./refusal";
-import { withReach } from "./reach";
+import { reachOf, withReach, type ReachRefusal } from "./reach";
 import type { CheckResult } from "./types";
 import { SUITE_VERSION, type Era } from "../probe/protocol";
-import { CHECK_IDS, type CheckId, type CheckState } from "../vocabulary/checks";
+import { CHECK_IDS, type CheckId, type CheckState, type Reach } from "../vocabulary/checks";
 import { observe, type ObservationFacts } from "./observations";
 import { withSentence, type Observation } from "./observation-text";
 import { clientsReport, judgeClients, type ClientsReport } from "./clients";
@@ -61,6 +61,8 @@ export interface ProbeReport {
   checks: Record<CheckId, { state: CheckState; reason: string; hint?: string }>;
   /** architecture.md §2.10: which kinds of client can connect; a fact beside the checks. */
   clients: ClientsReport;
+  /** architecture.md §2.6 (0.15.0): the headers the probe was told are required (never sent) and what it found without them. */
+  configuration: ProbeConfiguration;
   exchanges: Exchange[];
   /** The TLS certificate of an https server, as presented (architecture.md §2.8). */
   certificate?: CertificateFacts;
@@ -76,6 +78,26 @@ export function agreedRevision(obs: ProbeObservation): string | null {
   return null;
 }
 
+/** The report's `configuration`, the same shape as the site's (`needed`, `headers`, `reach`, `refusal`). */
+export interface ProbeConfiguration {
+  needed: boolean;
+  headers: string[];
+  /** null when this probe could not tell (a slow-down, an opt-out). */
+  reach: Reach | null;
+  refusal?: ReachRefusal;
+}
+
+export function probeConfiguration(obs: ProbeObservation): ProbeConfiguration {
+  const headers = obs.configHeaders ?? [];
+  const facts = reachOf(obs);
+  return {
+    needed: headers.length > 0 || obs.blocked?.kind === "needs_config",
+    headers,
+    reach: facts?.reach ?? null,
+    ...(facts?.refusal ? { refusal: facts.refusal } : {}),
+  };
+}
+
 export function buildReport(obs: ProbeObservation, results: readonly CheckResult[]): ProbeReport {
   const checks = Object.fromEntries(
     results.map((r) => [r.check, { state: r.state, reason: r.reason, ...(r.hint ? { hint: hintSentence(r.hint) } : {}) }]),
@@ -87,6 +109,7 @@ export function buildReport(obs: ProbeObservation, results: readonly CheckResult
     protocolVersion: agreedRevision(obs),
     checks,
     clients: clientsReport(judgeClients(obs)),
+    configuration: probeConfiguration(obs),
     exchanges: obs.exchanges,
     ...(obs.certificate ? { certificate: obs.certificate } : {}),
     observations: observationsOf(obs).map(withSentence),

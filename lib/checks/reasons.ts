@@ -71,6 +71,8 @@ export function phaseWords(phase: SlowDown["phase"]): string {
       return "the session DELETE";
     case "robots":
       return "robots.txt";
+    case "claim_proof":
+      return "the claim's proof file";
   }
 }
 

@@ -2,11 +2,13 @@
 import { buildReport, judge, type ProbeReport } from "../checks";
 import { CHECK_IDS } from "../vocabulary/checks";
 import { CHECK_LABELS, STATE_LABELS } from "../site/labels";
+import { reachSentence } from "../site/reach";
 import { TRANSPORTS, type Transport } from "../probe/protocol";
 import { createAddressPolicy, probeServer } from "../probe";
 import { readArgs, UsageError } from "./args";
 
 const USAGE = `usage: npm run --silent probe -- <url> [--transport streamable-http|sse] [--legacy] [--json] [--opt-out <host>]...
+       [--header-required <name>]...
 
 Probes one remote MCP server the way mcp-status does and prints the five checks
 (handshake, protocol_version, tools_list, error_taxonomy, auth_metadata) with the
@@ -18,6 +20,10 @@ HTTP exchanges behind them, and the observations on its tool definitions
                     client does (the legacy path of a server that speaks both eras)
   --json            print only the JSON report on stdout
   --opt-out <host>  treat <host> as having asked not to be probed (repeatable)
+  --header-required <name>
+                    probe as the site does a server whose registry entry marks this header
+                    required: anonymously, never sending it, judged by the reach rule of
+                    suite 0.15.0 (repeatable)
   -h, --help        show this help
 
 Loopback and private addresses are refused (no request is sent) unless
@@ -30,13 +36,19 @@ export interface CliArgs {
   json: boolean;
   optOut: string[];
   legacy: boolean;
+  /** Header names the registry would list as required: reported, never sent. */
+  headerRequired: string[];
 }
+
+/** An HTTP field name (RFC 9110 token), as a registry entry should give it. */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,60}$/;
 
 const OPTIONS = {
   transport: { type: "string" },
   json: { type: "boolean" },
   legacy: { type: "boolean" },
   "opt-out": { type: "string", multiple: true },
+  "header-required": { type: "string", multiple: true },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -48,6 +60,10 @@ export function parseArgs(argv: readonly string[]): CliArgs | "help" {
   if (!(TRANSPORTS as readonly string[]).includes(t)) throw new UsageError(`unknown transport "${t}" (use ${TRANSPORTS.join(" or ")})`);
   const optOut = ((values["opt-out"] as string[] | undefined) ?? []).map((h) => h.trim().toLowerCase());
   if (optOut.includes("")) throw new UsageError("--opt-out needs a host");
+  const headerRequired = (values["header-required"] as string[] | undefined) ?? [];
+  const badHeader = headerRequired.find((h) => !HEADER_NAME.test(h));
+  if (badHeader !== undefined)
+    throw new UsageError(`--header-required needs an HTTP header name (got ${JSON.stringify(badHeader.slice(0, 80))})`);
   if (positionals.length > 1) throw new UsageError(`only one URL may be given (got ${positionals[0]} and ${positionals[1]})`);
   const url = positionals[0];
   const transport = t as Transport;
@@ -64,7 +80,7 @@ export function parseArgs(argv: readonly string[]): CliArgs | "help" {
   }
   if (parsed.protocol !== "http:" && parsed.protocol !== "https:")
     throw new UsageError(`only http and https URLs can be probed (got ${parsed.protocol})`);
-  return { url: parsed.toString(), transport, json, optOut, legacy };
+  return { url: parsed.toString(), transport, json, optOut, legacy, headerRequired };
 }
 
 function pad(s: string, n: number): string {
@@ -85,6 +101,9 @@ export function renderHuman(report: ProbeReport, transport: Transport): string {
   lines.push("", "Clients:");
   lines.push(`  ${pad("initialize first", 18)}${pad(report.clients.initializeFirst.state, 15)}${report.clients.initializeFirst.reason}`);
   lines.push(`  ${pad("discover first", 18)}${pad(report.clients.discoverFirst.state, 15)}${report.clients.discoverFirst.reason}`);
+  // architecture.md §2.6 (0.15.0): what reaching it without the headers named by --header-required found.
+  const configuration = reachSentence(report.configuration, "en");
+  if (configuration) lines.push("", `Configuration: ${configuration}`);
   const cert = report.certificate;
   if (cert) {
     const state = cert.rejected ? `not accepted (${cert.rejected})` : "accepted";
@@ -142,7 +161,7 @@ async function main(): Promise<number> {
   const allowPrivate = flag === "1" || flag === "true";
   const optOut = new Set(args.optOut);
   const obs = await probeServer(
-    { url: args.url, transport: args.transport },
+    { url: args.url, transport: args.transport, ...(args.headerRequired.length ? { configHeaders: args.headerRequired } : {}) },
     {
       addressPolicy: createAddressPolicy({ allowPrivate }),
       isOptedOut: (host) => (optOut.has(host.toLowerCase()) ? "opted out on the command line" : null),

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CHECK_IDS, CHECK_STATES, OBSERVATION_CODES, type CheckId } from "../vocabulary/checks";
+import { CHECK_IDS, CHECK_STATES, OBSERVATION_CODES, REACHES, REACH_REFUSAL_SHAPES, type CheckId } from "../vocabulary/checks";
 import { TOOL_CHANGE_KINDS } from "../vocabulary/store";
 import { DISCOVER_FIRST_STATES, INITIALIZE_FIRST_STATES } from "../vocabulary/clients";
 
@@ -136,6 +136,20 @@ export const serverStatusOutput = z.object({
     .describe(
       "Which clients can connect (architecture.md §2.10): those that send initialize first (the TypeScript SDK by default, the MCP Inspector, 2025-era clients) and those that send server/discover first",
     ),
+  configuration: z
+    .object({
+      needed: z.boolean().describe("The registry entry needs the user's own values (a header, a URL variable) before a client connects"),
+      headers: z.array(z.string()).describe("Header names the registry lists as needed; never sent by the probe"),
+      reach: z
+        .enum(REACHES)
+        .nullable()
+        .describe(
+          "What the anonymous probe found: not_needed, answered, refused, gated, unreachable, no_address; null until a probe could tell",
+        ),
+      refusal: z.object({ status: z.number(), shape: z.enum(REACH_REFUSAL_SHAPES) }).optional(),
+      sentence: z.string().nullable().describe("The page's plain sentence for it; null when nothing is needed"),
+    })
+    .describe("Its configuration need and what reaching it without the listed headers found (architecture.md §2.6, suite 0.15.0)"),
 });
 
 const serverRow = z.object({

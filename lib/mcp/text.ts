@@ -58,6 +58,8 @@ export function serverStatusText(s: ServerStatus): string {
   lines.push(
     `Discover-first clients (Python SDK v2, C# SDK 2, Go SDK 1.7): ${s.clients.discoverFirst.state}. ${s.clients.discoverFirst.reason}`,
   );
+  // architecture.md §2.6 (0.15.0): the configuration the registry lists, and what the anonymous probe found.
+  if (s.configuration.sentence) lines.push(`Configuration: ${s.configuration.sentence}`);
   // architecture.md §2.9: facts about the definitions, said as facts; they changed none of the states above.
   if (s.observations.length) {
     lines.push(`Observations on the tool definitions (facts, not verdicts; they change no state): ${s.observations.length}.`);

@@ -2,6 +2,7 @@ import type { z } from "zod";
 import type { Db } from "../../db/client";
 import { CHECK_IDS, type CheckId, type CheckState } from "../vocabulary/checks";
 import { serverJsonPath, serverPath } from "../site/paths";
+import { reachSentence } from "../site/reach";
 import { serverIdByName, stateChanges } from "../store/history";
 import { getServerDetail } from "../store/servers/detail";
 import { listServers } from "../store/servers/list";
@@ -83,6 +84,7 @@ export function getServerStatus(ctx: ToolContext, input: z.output<typeof getServ
       nextDueAt: d.nextDueAt,
       uptime: serverUptime(ctx.db, d.name, ctx.now),
       clients: d.clients,
+      configuration: { ...d.configuration, sentence: reachSentence(d.configuration, "en") },
       observations: latestObservationsByName(ctx.db, d.name).map((o) => ({
         code: o.code,
         ...(o.tool !== undefined ? { tool: o.tool } : {}),

@@ -39,6 +39,7 @@ export type { TrustAnchors } from "./transport/certificates";
 export { SharedConnections } from "./transport/connections";
 export type { DnsLookup } from "./transport/dns";
 export * from "./types";
+export { redactObservation, redactValues } from "./redact";
 
 /** The probe's User-Agent: names the site and links the page on how to opt out; a region's agent also names its region
  * (architecture.md §8), so an operator reading logs sees where a probe came from. */
@@ -73,6 +74,9 @@ export interface ProbeOptions {
   /** Start with legacy `initialize` and never send server/discover, as a 2025-era client does: how an operator
    * sees the legacy path of a server that speaks both eras (`npm run probe -- --legacy`). Rounds never set it. */
   legacyOnly?: boolean;
+  /** architecture.md §11: the owner's header values, sent only to the target's own origin and recorded as ‹redacted›. The
+   * caller redacts the observation before storing it (`redactObservation`), since a server may echo a value back. */
+  ownerHeaders?: Record<string, string>;
 }
 
 /** The clause a legacy-only probe's handshake reason starts with, where a fallback would name its cause. */
@@ -354,6 +358,7 @@ export async function probeServer(target: ProbeTarget, opts: ProbeOptions): Prom
     ...(opts.dnsLookup ? { dnsLookup: opts.dnsLookup } : {}),
     ...(opts.connections ? { shared: opts.connections } : {}),
     ...(opts.ca ? { ca: opts.ca } : {}),
+    ...(opts.ownerHeaders ? { ownerHeaders: { origin: url.origin, headers: opts.ownerHeaders } } : {}),
   });
   const ctx = new ProbeContext(http, limits, now, controller.signal);
   try {

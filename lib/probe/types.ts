@@ -35,8 +35,8 @@ export interface Exchange {
   sseAnswer?: string;
 }
 
-/** What a request was for; "robots" (robots.txt, read by rounds through the same session code) is never part
- * of a stored observation. */
+/** What a request was for; "robots" (robots.txt, read by rounds through the same session code) and "claim_proof" (an owner's
+ * proof file, architecture.md §11) are never part of a stored observation. */
 export const EXCHANGE_PHASES = [
   "discover",
   "initialize",
@@ -47,6 +47,7 @@ export const EXCHANGE_PHASES = [
   "sse_stream",
   "session_end",
   "robots",
+  "claim_proof",
 ] as const;
 export type ExchangePhase = (typeof EXCHANGE_PHASES)[number];
 

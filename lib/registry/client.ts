@@ -2,6 +2,7 @@ import { request, type Dispatcher } from "undici";
 import { z } from "zod";
 import type { RegistryRemote, Transport } from "../probe/protocol";
 import { parseRetryAfter } from "../probe";
+import { REGISTRY_WITHDRAWALS, type RegistryWithdrawal } from "../vocabulary/store";
 import { analyseRemote, chooseRemote, MAX_REMOTES } from "./remotes";
 
 // The registry's vocabulary (server.json, _meta, cursors) stops in this module: callers get RegistryServer.
@@ -22,9 +23,17 @@ const EntrySchema = z.looseObject({
 
 const OfficialMetaSchema = z.looseObject({
   status: z.string().nullish(),
+  statusMessage: z.string().nullish(),
   updatedAt: z.string().nullish(),
   isLatest: z.boolean().nullish(),
 });
+
+/** The registry caps an owner's status message at 500 characters; ours holds whatever a registry sends to that. */
+const STATUS_MESSAGE_MAX = 500;
+
+/** A page larger than this aborts the read (a misconfigured or hostile REGISTRY_URL could send gigabytes); a real
+ * page of 100 entries is a few hundred KB. */
+export const REGISTRY_PAGE_MAX_BYTES = 8 * 1024 * 1024;
 
 const PageSchema = z.object({
   // Entries are read one by one: a malformed entry is logged and skipped, never the page.
@@ -52,6 +61,16 @@ export interface RegistryServer {
   /** Every listed remote the probe could speak, in registry order, with its standing. */
   remotes: RegistryRemote[];
   registryUpdatedAt: string | null;
+  /** The owner's words on the entry's status (the registry's `statusMessage`), cut to 500 characters; null when none. */
+  registryStatusMessage: string | null;
+}
+
+/** A server whose latest version its owner marked deprecated or deleted: kept with its history, probed no more. */
+export interface RegistryWithdrawn {
+  name: string;
+  status: RegistryWithdrawal;
+  statusMessage: string | null;
+  registryUpdatedAt: string | null;
 }
 
 export class RegistryError extends Error {
@@ -72,12 +91,19 @@ export interface FetchRegistryOptions {
   maxPages?: number;
   timeoutMs?: number;
   userAgent?: string;
+  /** Read only entries updated since this instant (the registry's `updated_since`, which also lists deleted ones);
+   * absent: a full read, deleted entries included so their owners' messages are kept. */
+  updatedSince?: string;
+  /** Bytes one page may take; more aborts the read. Default REGISTRY_PAGE_MAX_BYTES. */
+  maxPageBytes?: number;
   sleep?: (ms: number) => Promise<void>;
   log?: (line: string) => void;
 }
 
 export interface RegistryFetchResult {
   servers: RegistryServer[];
+  /** Entries whose latest version is deprecated or deleted. */
+  withdrawn: RegistryWithdrawn[];
   pages: number;
   /** Entries seen in total, and those skipped as inactive, without a usable remote, or unreadable. */
   entries: number;
@@ -89,19 +115,28 @@ export interface RegistryFetchResult {
 
 const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
-function pageUrl(base: string, limit: number, cursor: string | undefined): string {
-  const u = `${base.replace(/\/+$/, "")}/v0.1/servers?version=latest&limit=${limit}`;
+function pageUrl(base: string, limit: number, cursor: string | undefined, updatedSince: string | undefined): string {
+  const filter = updatedSince === undefined ? "&include_deleted=true" : `&updated_since=${encodeURIComponent(updatedSince)}`;
+  const u = `${base.replace(/\/+$/, "")}/v0.1/servers?version=latest&limit=${limit}${filter}`;
   return cursor === undefined ? u : `${u}&cursor=${encodeURIComponent(cursor)}`;
 }
 
-/** Reads every page of the registry. Throws RegistryError on a page it cannot trust; nothing partial is returned. */
+/** The owner's message as stored: control characters dropped, cut to the registry's own cap. */
+function statusMessageOf(raw: string | null | undefined): string | null {
+  if (typeof raw !== "string") return null;
+  const clean = raw.replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, "").trim();
+  return clean ? clean.slice(0, STATUS_MESSAGE_MAX) : null;
+}
+
+/** Reads every page of the registry (or, with `updatedSince`, the entries changed since then). Throws RegistryError on a
+ * page it cannot trust; nothing partial is returned. */
 export async function fetchRegistry(baseUrl: string, opts: FetchRegistryOptions = {}): Promise<RegistryFetchResult> {
   const limit = opts.limit ?? 100;
   const maxRetries = opts.maxRetries ?? 5;
   const maxBackoffMs = opts.maxBackoffMs ?? 120_000;
   const maxPages = opts.maxPages ?? 2_000;
   const sleep = opts.sleep ?? defaultSleep;
-  const byName = new Map<string, { entry: RegistryServer; isLatest: boolean }>();
+  const byName = new Map<string, { entry: RegistryServer | RegistryWithdrawn; isLatest: boolean }>();
   let cursor: string | undefined;
   let pages = 0;
   let entries = 0;
@@ -113,7 +148,7 @@ export async function fetchRegistry(baseUrl: string, opts: FetchRegistryOptions 
 
   for (;;) {
     if (pages >= maxPages) throw new RegistryError(`registry paging did not end after ${maxPages} pages`);
-    const url = pageUrl(baseUrl, limit, cursor);
+    const url = pageUrl(baseUrl, limit, cursor, opts.updatedSince);
     const body = await getPage(url, pages + 1, { ...opts, maxRetries, maxBackoffMs, sleep, onRetry: () => retries++ });
     const parsed = PageSchema.safeParse(body);
     if (!parsed.success) {
@@ -138,18 +173,22 @@ export async function fetchRegistry(baseUrl: string, opts: FetchRegistryOptions 
       const official = OfficialMetaSchema.safeParse(e._meta?.[OFFICIAL_META] ?? {});
       const meta = official.success ? official.data : {};
       const status = meta.status ?? e.server.status ?? "active";
-      if (status !== "active") {
+      const statusMessage = statusMessageOf(meta.statusMessage);
+      let item: RegistryServer | RegistryWithdrawn | null;
+      if (status === "active") {
+        item = toRegistryServer(e.server, meta.updatedAt ?? null, statusMessage, opts.log);
+        if (!item) {
+          withoutRemote++;
+          continue;
+        }
+      } else {
         inactive++;
-        continue;
+        if (!(REGISTRY_WITHDRAWALS as readonly string[]).includes(status)) continue;
+        item = { name: e.server.name, status: status as RegistryWithdrawal, statusMessage, registryUpdatedAt: meta.updatedAt ?? null };
       }
-      const server = toRegistryServer(e.server, meta.updatedAt ?? null, opts.log);
-      if (!server) {
-        withoutRemote++;
-        continue;
-      }
-      const prev = byName.get(server.name);
+      const prev = byName.get(item.name);
       const isLatest = meta.isLatest ?? true;
-      if (!prev || (isLatest && !prev.isLatest)) byName.set(server.name, { entry: server, isLatest });
+      if (!prev || (isLatest && !prev.isLatest)) byName.set(item.name, { entry: item, isLatest });
     }
     const next = parsed.data.metadata?.nextCursor;
     if (next === undefined || next === null || next === "") break;
@@ -159,10 +198,16 @@ export async function fetchRegistry(baseUrl: string, opts: FetchRegistryOptions 
     const delay = opts.pageDelayMs ?? 100;
     if (delay > 0) await sleep(delay);
   }
+  const servers: RegistryServer[] = [];
+  const withdrawn: RegistryWithdrawn[] = [];
+  for (const { entry } of byName.values()) {
+    if ("url" in entry) servers.push(entry);
+    else withdrawn.push(entry);
+  }
   opts.log?.(
-    `[registry] ${byName.size} remote servers from ${entries} entries in ${pages} pages (${inactive} inactive, ${withoutRemote} without a remote, ${malformed} unreadable, ${retries} retries)`,
+    `[registry] ${servers.length} remote servers from ${entries} entries in ${pages} pages${opts.updatedSince ? ` updated since ${opts.updatedSince}` : ""} (${inactive} inactive, ${withoutRemote} without a remote, ${malformed} unreadable, ${retries} retries)`,
   );
-  return { servers: [...byName.values()].map((v) => v.entry), pages, entries, inactive, withoutRemote, malformed, retries };
+  return { servers, withdrawn, pages, entries, inactive, withoutRemote, malformed, retries };
 }
 
 async function getPage(
@@ -201,13 +246,34 @@ async function getPage(
       await res.body.dump();
       throw new RegistryError(`registry answered HTTP ${res.statusCode} for ${url}`);
     }
-    const text = await res.body.text();
+    const text = await readCapped(res, url, page, o.maxPageBytes ?? REGISTRY_PAGE_MAX_BYTES);
     try {
       return JSON.parse(text);
     } catch {
       throw new RegistryError(`registry page ${page} (${url}) is not JSON (starts with ${JSON.stringify(text.slice(0, 60))})`);
     }
   }
+}
+
+/** The page's body as text, read no further than `cap` bytes: a longer one is cut off and aborts the read. */
+async function readCapped(res: Dispatcher.ResponseData, url: string, page: number, cap: number): Promise<string> {
+  const tooLarge = () => new RegistryError(`registry page ${page} (${url}) is larger than ${cap} bytes; the read stopped there`);
+  const declared = Number(res.headers["content-length"]);
+  if (Number.isFinite(declared) && declared > cap) {
+    res.body.destroy();
+    throw tooLarge();
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of res.body as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > cap) {
+      res.body.destroy();
+      throw tooLarge();
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString("utf8");
 }
 
 type Entry = z.infer<typeof EntrySchema>["server"];
@@ -218,7 +284,12 @@ function entryName(raw: unknown): string {
   return typeof name === "string" && name ? ` (${JSON.stringify(name.slice(0, 120))})` : "";
 }
 
-function toRegistryServer(s: Entry, updatedAt: string | null, log?: (line: string) => void): RegistryServer | null {
+function toRegistryServer(
+  s: Entry,
+  updatedAt: string | null,
+  statusMessage: string | null,
+  log?: (line: string) => void,
+): RegistryServer | null {
   const problems: string[] = [];
   let listed: unknown[] = [];
   if (Array.isArray(s.remotes)) listed = s.remotes;
@@ -246,5 +317,6 @@ function toRegistryServer(s: Entry, updatedAt: string | null, log?: (line: strin
     noAddress: choice.noAddress,
     remotes: choice.remotes,
     registryUpdatedAt: updatedAt,
+    registryStatusMessage: statusMessage,
   };
 }

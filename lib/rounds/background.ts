@@ -17,6 +17,13 @@ import { roundRegionsFrom, startRegionRecovery, type RegionRecovery } from "./re
 import { startRound, type RoundDeps, type StartResult } from "./round";
 import { createMailer } from "./notify/email";
 import { startSender, type Sender } from "./notify/sender";
+import { recheckClaims } from "./owners/claims";
+import { pruneOwners } from "../store/owners";
+import { createOwnerStep } from "./owners/view";
+import { ownerDepsFromConfig, secretsKeysOf } from "./owners/wiring";
+
+/** Owner's-view runs are kept 90 days: the longest uptime window. */
+const OWNER_RUNS_KEPT_MS = 90 * 86_400_000;
 
 // Process-wide (globalThis, shared across Next's bundles) so instrumentation starts the scheduler once.
 const BACKGROUND_KEY = Symbol.for("mcp-status.rounds.background");
@@ -36,6 +43,8 @@ export function roundDepsFromConfig(config: Config, extra: Partial<RoundDeps> = 
     ...(config.publicBaseUrl ? { userAgent: probeUserAgent(config.publicBaseUrl) } : {}),
     // architecture.md §8: with NATS_URL and PROBE_REGIONS the rounds probe through the regions.
     ...(regions ? { regions } : {}),
+    // architecture.md §11: the owner's view, with SECRETS_KEY only.
+    ...(config.owners.secretsKey ? { owners: createOwnerStep(db, secretsKeysOf(config)) } : {}),
     // Alerts are judged as soon as a round ends (rounds_stale resolves at once); the site's clock delivers them. A full round
     // that finished well is followed by the day's census (architecture.md §3): counted at once, before any other write.
     onFinished: (s) => {
@@ -55,6 +64,13 @@ export function roundDepsFromConfig(config: Config, extra: Partial<RoundDeps> = 
           roundId: s.roundId,
           openDataDir: config.openDataDir,
         });
+      // The weekly re-check of owners' proofs rides on full rounds (a handful of fetches, each through the host gate).
+      if (s.status === "done" && config.owners.secretsKey && getRound(db, s.roundId)?.trigger !== REPROBE_ROUND_TRIGGER) {
+        const log = extra.log ?? console.log;
+        const deps = ownerDepsFromConfig(config, { siteUrl: config.publicBaseUrl ?? "", log });
+        pruneOwners(db, new Date(), OWNER_RUNS_KEPT_MS);
+        recheckClaims(deps).catch((e: unknown) => log(`[owners] proof re-check failed: ${(e as Error).message}`));
+      }
     },
     ...extra,
   };
@@ -181,13 +197,16 @@ export async function startBackground(
 }
 
 /** The demo: built-in registry and fleet on loopback, then a first round at once (not at the first cron tick),
- * re-reading the registry because the fleet's ports are new on every start. Returns the registry's URL. */
+ * re-reading every page of the registry because the fleet's ports are new on every start (an incremental read would
+ * miss them: the entries' updatedAt does not change). Returns the registry's URL. */
 async function startDemoRound(config: Config, log: (line: string) => void): Promise<string> {
   const db = getDb(config);
   const fleet = await startDemo(db, log);
   const registryUrl = fleet.registry.url;
   makeAllDue(db, new Date().toISOString(), "demo start");
-  const r = startRound(roundDepsFromConfig(config, { trigger: "demo-start", log, registryMaxAgeMs: 0, registryUrl }));
+  const r = startRound(
+    roundDepsFromConfig(config, { trigger: "demo-start", log, registryMaxAgeMs: 0, registryFullReadMaxAgeMs: 0, registryUrl }),
+  );
   if (!r.started) log(`[demo] first round not started: ${r.reason}`);
   else
     void r.done.then((s) => {

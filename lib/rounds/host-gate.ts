@@ -206,7 +206,9 @@ class HostLedger {
 
   private release(host: string, st: HostState, slot: Slot): void {
     st.active.delete(slot);
-    st.lastEndMs = Math.max(st.lastEndMs, Date.now());
+    // Date.now() is the end rounded down: a whole millisecond later is never early, so no two requests come closer than the
+    // Crawl-delay even where the clock's millisecond turns between the end and the next start.
+    st.lastEndMs = Math.max(st.lastEndMs, Date.now() + 1);
     this.leases?.released(st, slot);
     this.pump(host, st);
   }

@@ -33,6 +33,7 @@ import { incidentStep, uptimeOutcome } from "./uptime";
 import type { QuorumFacts } from "../regions/quorum";
 import type { RunRole } from "../vocabulary/regions";
 import { enqueueRunChanges, type RunChanges } from "./notify/changes";
+import { applyOwnerWrite, type OwnerWrite } from "./owners/view";
 
 /** How a server's run went, as the round counts it. `partly_read`: the handshake worked but the tool list was not
  * read to its end (endless pages, the probe's deadline), without a failure, gate or slow-down to blame. */
@@ -62,6 +63,8 @@ export interface PersistInput {
     quorum: QuorumFacts | null;
     others: { region: string; role: RunRole; obs: ProbeObservation; results: CheckResult[] }[];
   };
+  /** architecture.md §11: the owner's-view probe of the same round, written in this run's transaction. */
+  owner?: OwnerWrite;
 }
 
 /** A run's own discovery states and reason, for the per-region view (architecture.md §8). */
@@ -400,6 +403,7 @@ function applyRun(db: Db, input: PersistInput, plan: RunPlan): PersistResult {
   updateServer(db, serverId, { ...plan.update, lastRunId: runId });
   if (plan.coverage) recordCoverage(db, { serverId, ...plan.coverage });
   enqueueRunChanges(db, serverId, plan.notify, input.now);
+  if (input.owner) applyOwnerWrite(db, input.owner);
   countEvent(db, "servers_probed", plan.kind);
   countProbeRequests(db, obs.exchanges);
   return {

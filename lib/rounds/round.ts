@@ -6,15 +6,12 @@ import { judge } from "../checks";
 import { DEFAULT_USER_AGENT, SharedConnections } from "../probe";
 import { createAddressPolicy, type AddressPolicy } from "../probe/address-policy";
 import { DEFAULT_LIMITS, type ProbeLimits } from "../probe/types";
-import { fetchRegistry, RegistryError, type FetchRegistryOptions } from "../registry/client";
 import { evaluateCoverage, evaluateProbeNetwork } from "./alerts/evaluate";
 import { openAlert, resolveAlerts } from "../store/alerts";
 import { pruneCoverageServers } from "../store/coverage";
 import { activeHostPauses, crowdedHosts, putHostPause } from "../store/hosts";
 import { operatorOptOuts } from "../store/optouts";
 import { serversForRound } from "../store/reprobe";
-import { summaryCounts } from "../store/servers/counts";
-import { applyRegistrySnapshotInSteps } from "../store/servers/registry";
 import { listDueServers, updateServer, type DueServer } from "../store/servers/round";
 import {
   acquireRoundLock,
@@ -27,7 +24,6 @@ import {
   type RoundNetwork,
   type RoundProgress,
 } from "../store/rounds";
-import { getMeta, META_KEYS, setMeta } from "../store/meta";
 import { pruneOldRuns } from "../store/runs";
 import { assertWritable } from "../store/writes";
 import { addDays, utcDay } from "./coverage";
@@ -37,19 +33,18 @@ import { createOwnNetworkWatch, OWN_NETWORK_TIMING, type OwnNetworkTiming, type 
 import { hostOf } from "./hosts";
 import { type PersistInput, type RunKind } from "./persist";
 import { createBatchWriter, type BatchOptions } from "./persist-batch";
+import { refreshRegistryIfStale, type RegistryRefreshDeps, type RegistryRefreshResult } from "./registry-refresh";
 import { createRobotsBook, fetchRobots, type RobotsBook } from "./robots";
 import { DAY, HOUR, MINUTE } from "./schedule";
 import { createRegionsStep, type RoundRegions } from "./regions";
 import { probeInProcess, serverRun, type ProbeStep, type ServerContext } from "./server-run";
+import type { OwnerStep } from "./owners/view";
 import { createWriteStop, untilWritable, type WriteStop } from "./write-stop";
 
-export interface RoundDeps {
+export interface RoundDeps extends RegistryRefreshDeps {
   db: Db;
   /** Registry to ingest from; undefined skips ingestion (the servers table is filled some other way). */
   registryUrl?: string;
-  /** Re-read the registry when the last successful read is older than this. Default 1 h. */
-  registryMaxAgeMs?: number;
-  registryOptions?: FetchRegistryOptions;
   /** Servers probed at once. Default 16. */
   concurrency?: number;
   /** Probes in flight at once to a crowded host (PROBE_HOST_CONCURRENCY). Default 4. */
@@ -88,6 +83,8 @@ export interface RoundDeps {
   probe?: ProbeStep;
   /** architecture.md §8: probe through these regions (roundRegionsFrom(config)); absent: in-process as `local`, as before. */
   regions?: RoundRegions;
+  /** architecture.md §11: the owner's view (createOwnerStep with SECRETS_KEY); absent: owner features off. */
+  owners?: OwnerStep;
 }
 
 export interface RoundSummary extends Required<RoundProgress> {
@@ -95,7 +92,7 @@ export interface RoundSummary extends Required<RoundProgress> {
   status: "done" | "failed";
   durationMs: number;
   error?: string;
-  registry?: { ok: boolean; servers?: number; error?: string };
+  registry?: RegistryRefreshResult;
   /** architecture.md §2.7: distinct hosts tried, those failing at the network level, whether the round paused for its own network. */
   network?: RoundNetwork;
 }
@@ -285,6 +282,7 @@ function serverContext(
     probe: deps.probe ?? regions?.probeStep(probeInProcess) ?? probeInProcess,
     ...(deps.limits ? { limits: deps.limits } : {}),
     ...(deps.userAgent ? { userAgent: deps.userAgent } : {}),
+    ...(deps.owners ? { owners: deps.owners } : {}),
   };
   return { ctx, regions };
 }
@@ -530,40 +528,6 @@ async function recordStopped(
       // The space filled up again before the end could be written: wait once more.
       if (!unwritableCode(e)) throw e;
     }
-  }
-}
-
-async function refreshRegistryIfStale(deps: RoundDeps, now: () => Date, log: (line: string) => void): Promise<RoundSummary["registry"]> {
-  if (!deps.registryUrl) return undefined;
-  const last = getMeta(deps.db, META_KEYS.registryRefreshedAt);
-  const maxAge = deps.registryMaxAgeMs ?? HOUR;
-  if (last && now().getTime() - Date.parse(last) < maxAge) return undefined;
-  try {
-    const res = await fetchRegistry(deps.registryUrl, { log, ...deps.registryOptions });
-    // A registry that suddenly lists far fewer servers is more likely broken than emptied: keep what we have.
-    const listed = summaryCounts(deps.db).servers;
-    if (listed >= 20 && res.servers.length < listed / 2) {
-      throw new RegistryError(
-        `registry listed ${res.servers.length} remote servers, fewer than half of the ${listed} listed before; previous list kept`,
-      );
-    }
-    const nowIso = now().toISOString();
-    const applied = await applyRegistrySnapshotInSteps(
-      deps.db,
-      res.servers.map((s) => ({ ...s, host: hostOf(s.url) })),
-      nowIso,
-    );
-    setMeta(deps.db, META_KEYS.registryRefreshedAt, nowIso);
-    setMeta(deps.db, META_KEYS.registryLastError, "");
-    log(`[registry] ${res.servers.length} listed: ${applied.added} new, ${applied.left} left, ${applied.returned} returned`);
-    return { ok: true, servers: res.servers.length };
-  } catch (e) {
-    // A failed write is the round's to tell (architecture.md §6); the registry's error could not be stored either.
-    if (unwritableCode(e)) throw e;
-    const error = e instanceof RegistryError ? e.message : `registry ingestion failed: ${(e as Error).message}`;
-    setMeta(deps.db, META_KEYS.registryLastError, `${now().toISOString()} ${error}`);
-    log(`[registry] ingestion aborted, previous data kept: ${error}`);
-    return { ok: false, error };
   }
 }
 

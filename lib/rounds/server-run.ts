@@ -11,6 +11,7 @@ import type { OptOutSource } from "../vocabulary/store";
 import type { RoundHostGate } from "./host-gate";
 import type { PersistInput } from "./persist";
 import { robotsDisallows, ROBOTS_DISALLOW_REASON, type RobotsBook } from "./robots";
+import { probeAsOwner, wantsOwnerView, type OwnerStep } from "./owners/view";
 
 /**
  * The probe step: one server the round decided to probe, with the options it built for it (address policy,
@@ -47,6 +48,9 @@ export interface ServerContext {
   probe: ProbeStep;
   limits?: ProbeOptions["limits"];
   userAgent?: string;
+  /** architecture.md §11: the owner's view, probed after an anonymous read that ended at the key or the gate; absent
+   * without SECRETS_KEY. */
+  owners?: OwnerStep;
 }
 
 /** Probes one server (or decides not to) and judges it: what persist writes for it. */
@@ -79,24 +83,28 @@ export async function serverRun(ctx: ServerContext, server: DueServer): Promise<
 
   const crawlDelayMs = ctx.gate.crawlDelayMs(url.host);
   const deadlineMs = ctx.limits?.deadlineMs ?? DEFAULT_LIMITS.deadlineMs;
-  const probed = await ctx.probe(
-    server,
-    { ...listed, url: url.toString() },
-    {
-      addressPolicy: ctx.policy,
-      isOptedOut: ctx.isOptedOut,
-      // A metadata host's robots.txt is read (and cached) like a server host's before anything is fetched there.
-      ...(robots ? { robotsOptOut: async (u: string) => ((await robotsForbid(robots, new URL(u))) ? ROBOTS_DISALLOW_REASON : null) } : {}),
-      hostGate: ctx.gate,
-      connections: ctx.connections,
-      // Waiting out a Crawl-delay is our pacing, not the server's slowness.
-      limits: { ...ctx.limits, deadlineMs: deadlineMs + REQUESTS_PER_PROBE * crawlDelayMs },
-      ...(ctx.userAgent ? { userAgent: ctx.userAgent } : {}),
-      now: () => now(),
-    },
-  );
-  if ("judged" in probed) return { serverId: server.id, roundId: ctx.roundId, ...probed.judged, now: now() };
-  return { serverId: server.id, roundId: ctx.roundId, obs: probed, results: judge(probed), skipped: false, now: now() };
+  const options: ProbeOptions = {
+    addressPolicy: ctx.policy,
+    isOptedOut: ctx.isOptedOut,
+    // A metadata host's robots.txt is read (and cached) like a server host's before anything is fetched there.
+    ...(robots ? { robotsOptOut: async (u: string) => ((await robotsForbid(robots, new URL(u))) ? ROBOTS_DISALLOW_REASON : null) } : {}),
+    hostGate: ctx.gate,
+    connections: ctx.connections,
+    // Waiting out a Crawl-delay is our pacing, not the server's slowness.
+    limits: { ...ctx.limits, deadlineMs: deadlineMs + REQUESTS_PER_PROBE * crawlDelayMs },
+    ...(ctx.userAgent ? { userAgent: ctx.userAgent } : {}),
+    now: () => now(),
+  };
+  const probed = await ctx.probe(server, { ...listed, url: url.toString() }, options);
+  const run: PersistInput =
+    "judged" in probed
+      ? { serverId: server.id, roundId: ctx.roundId, ...probed.judged, now: now() }
+      : { serverId: server.id, roundId: ctx.roundId, obs: probed, results: judge(probed), skipped: false, now: now() };
+  if (ctx.owners && wantsOwnerView(run.obs)) {
+    const owner = await probeAsOwner(ctx.owners, server, { url: url.toString(), transport: listed.transport }, options, ctx.roundId, now);
+    if (owner) run.owner = owner;
+  }
+  return run;
 }
 
 /** robots.txt says our token may not fetch the URL; the file is read at most once a day per host. */

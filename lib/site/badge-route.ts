@@ -6,6 +6,8 @@ import { type BadgeStates } from "../store/servers/detail";
 import { BADGE_CACHE_CONTROL, BADGE_COLORS, badgeSpec, badgeSvg, shieldsEndpoint, type BadgeSpec } from "./badge";
 import type { ResponseTimes } from "./history";
 import type { ServerUptime } from "../store/uptime";
+import type { OwnerView } from "../store/owners";
+import { overallOf } from "../checks/overall";
 import { DEFAULT_UPTIME_BADGE_WINDOW, formatUptime, UPTIME_BADGE_WINDOWS, uptimeColor } from "./uptime";
 
 export type BadgeLookup = { ok: true; spec: BadgeSpec; status: 200 | 404 } | { ok: false; error: string };
@@ -25,6 +27,15 @@ export function resolveBadge(found: BadgeStates | null, checkParam: string | nul
 
 export const BADGE_METRICS = ["latency", "uptime"] as const;
 
+/** architecture.md §11: `?view=owner`, the owner's view's state (with the owner's key); anything else is the public badge. */
+export function ownerBadgeSpec(found: BadgeStates | null, owner: OwnerView | null): BadgeLookup {
+  const label = "MCP status (owner's key)";
+  if (!found) return { ok: true, spec: { label, message: "unknown", color: BADGE_COLORS.unknown }, status: 404 };
+  if (!owner) return { ok: true, spec: { label, message: "no owner's view", color: BADGE_COLORS.unknown }, status: 200 };
+  const state = overallOf(owner.checks)?.state ?? "not_checked";
+  return { ok: true, spec: { ...badgeSpec({ known: true, state }), label }, status: 200 };
+}
+
 /** The badge routes' query parameters, as /api/openapi.json documents them; an empty value counts as absent. */
 export const BadgeQuery = z.object({
   check: z.enum(CHECK_IDS).optional().describe("One check's state instead of the overall state."),
@@ -34,6 +45,7 @@ export const BadgeQuery = z.object({
     .describe(
       "latency: the handshake p95 over 24 h (30 days when the last day has none); uptime: the share of probes that found the server up.",
     ),
+  view: z.enum(["owner"]).optional().describe("owner: the owner's view's state (architecture.md §11) instead of the public one."),
   window: z
     .enum(Object.keys(UPTIME_BADGE_WINDOWS) as [string, ...string[]])
     .optional()
@@ -71,8 +83,16 @@ export function uptimeBadgeSpec(uptime: ServerUptime | null, window: string): Ba
  * state. Lookups run only when needed. */
 export function resolveBadgeQuery(
   query: URLSearchParams,
-  lookup: { states: () => BadgeStates | null; latency: () => ResponseTimes | null; uptime: () => ServerUptime | null },
+  lookup: {
+    states: () => BadgeStates | null;
+    latency: () => ResponseTimes | null;
+    uptime: () => ServerUptime | null;
+    owner?: () => OwnerView | null;
+  },
 ): BadgeLookup {
+  const view = query.get("view");
+  if (view === "owner") return ownerBadgeSpec(lookup.states(), lookup.owner?.() ?? null);
+  if (view !== null && view !== "") return { ok: false, error: `unknown view "${view}"; use owner` };
   const metric = query.get("metric");
   if (metric === null || metric === "") return resolveBadge(lookup.states(), query.get("check"));
   if (metric === "latency") {
@@ -111,6 +131,8 @@ export function badgeResponse(answer: TextAnswer): Response {
 /** The part of a badge request's query its answer depends on (`resolveBadgeQuery` reads no other), in one
  * canonical form: equal answers, equal text. */
 export function badgeQueryText(query: URLSearchParams): string {
+  const view = query.get("view");
+  if (view) return new URLSearchParams({ view }).toString();
   const metric = query.get("metric");
   if (metric === "uptime") return new URLSearchParams({ metric, window: query.get("window") || DEFAULT_UPTIME_BADGE_WINDOW }).toString();
   if (metric) return new URLSearchParams({ metric }).toString();

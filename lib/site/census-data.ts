@@ -1,5 +1,6 @@
 import { KNOWN_REVISIONS } from "../probe/protocol";
 import { AUTH_OUTCOMES } from "../vocabulary/store";
+import { DISCOVER_FIRST_STATES, INITIALIZE_FIRST_STATES } from "../vocabulary/clients";
 import { CAUSE_KEYS, ERA_KEYS, OVERALL_KEYS, REACH_KEYS, REFUSAL_KEYS, TRANSPORT_KEYS, type CensusDay } from "../store/census";
 
 // The daily census rows as downloads (architecture.md §3): /data/census.csv, one row per day and one column per count, and
@@ -24,6 +25,8 @@ const GROUPS: Group[] = [
   ["revision", (r) => r.revisions, null],
   ["observation", (r) => r.observations, null],
   ["reach", (r) => r.reach, REACH_KEYS],
+  ["initialize_first", (r) => r.clients?.initializeFirst ?? null, INITIALIZE_FIRST_STATES],
+  ["discover_first", (r) => r.clients?.discoverFirst ?? null, DISCOVER_FIRST_STATES],
 ];
 
 const FIXED = ["day", "source", "as_of", "registry", "probed", "uncertain", "needs_configuration"] as const;

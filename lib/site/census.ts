@@ -1,6 +1,8 @@
 import { CHECK_STATES, REFUSAL_CODES } from "../vocabulary/checks";
 import { KNOWN_REVISIONS, TRANSPORTS } from "../probe/protocol";
 import { REACH_KEYS, type CensusDay } from "../store/census";
+import { DISCOVER_FIRST_STATES, INITIALIZE_FIRST_STATES } from "../vocabulary/clients";
+import { CLIENT_STATE_LABELS } from "./clients";
 import type { Lang } from "./labels";
 import { NOT_CHECKED_CAUSE_LABELS, STATE_LABELS } from "./labels";
 
@@ -61,6 +63,13 @@ export interface ChartModel {
 
 const TONES = ["t0", "t1", "t2", "t3", "t4", "t5", "t6", "t7"];
 const tone = (i: number) => TONES[i % TONES.length]!;
+/** Client states in the colours of the check states they read like: yes as Verified, no as Failed, unknown as not probed. */
+const CLIENT_TONES: Record<string, string> = {
+  yes: "state-verified",
+  yes_after_fallback: "t4",
+  no: "state-failed",
+  unknown: "state-none",
+};
 
 interface Words {
   revisions: [string, string];
@@ -79,6 +88,8 @@ interface Words {
   otherRevision: string;
   reach: [string, string];
   reachLabels: Record<(typeof REACH_KEYS)[number], string>;
+  initializeFirst: [string, string];
+  discoverFirst: [string, string];
 }
 
 export const CENSUS_WORDS: Record<Lang, Words> = {
@@ -119,6 +130,14 @@ export const CENSUS_WORDS: Record<Lang, Words> = {
       no_address: "No address (URL variable)",
       unknown: "Not known yet",
     },
+    initializeFirst: [
+      "Can clients that start with initialize connect?",
+      "Of every server in the registry: the TypeScript SDK by default, the MCP Inspector and 2025-era clients (from suite 0.15.0; unknown until a server is probed under it).",
+    ],
+    discoverFirst: [
+      "Can clients that start with server/discover connect?",
+      "Of every server in the registry: the Python SDK v2, the C# SDK 2 and the Go SDK 1.7, which fall back to initialize once (from suite 0.15.0).",
+    ],
   },
   zh: {
     revisions: ["各协议版本所占比例", "分母是已与探测器商定协议版本的服务端。"],
@@ -127,7 +146,7 @@ export const CENSUS_WORDS: Record<Lang, Words> = {
     legacy: "旧版（initialize、HTTP+SSE）",
     transports: ["传输方式", "分母是有可探测远程地址的服务端，按该地址的传输方式计。"],
     transportLabels: { "streamable-http": "Streamable HTTP", sse: "HTTP+SSE（2024-11-05）" },
-    auth: ["鉴权情况", "分母是有应答的服务端：匿名即可连接，或挡在凭据门槛之后。"],
+    auth: ["鉴权情况", "分母是有应答的服务端：匿名即可连接，或挡在凭据拦截之后。"],
     authLabels: {
       open: "无需凭据即可连接",
       gate_usable_metadata: "需要凭据，元数据可用",
@@ -148,6 +167,14 @@ export const CENSUS_WORDS: Record<Lang, Words> = {
       no_address: "没有地址（URL 变量）",
       unknown: "尚无结论",
     },
+    initializeFirst: [
+      "先发 initialize 的客户端能否连接",
+      "分母是注册表里的全部服务端：默认设置下的 TypeScript SDK、MCP Inspector 以及 2025 年代的客户端（自套件 0.15.0 起；在此之前未探测的服务端计为未知）。",
+    ],
+    discoverFirst: [
+      "先发 server/discover 的客户端能否连接",
+      "分母是注册表里的全部服务端：Python SDK v2、C# SDK 2 和 Go SDK 1.7，它们会回退到 initialize 一次（自套件 0.15.0 起）。",
+    ],
   },
 };
 
@@ -268,6 +295,22 @@ export function censusCharts(
       kind: "share",
       series: REACH_KEYS.map((k, i) => ({ key: k, label: w.reachLabels[k], tone: tone(i) })),
       values: at((r) => r.reach),
+    },
+    {
+      id: "initialize-first",
+      title: w.initializeFirst[0],
+      of: w.initializeFirst[1],
+      kind: "share",
+      series: INITIALIZE_FIRST_STATES.map((k, i) => ({ key: k, label: CLIENT_STATE_LABELS[k]![lang], tone: CLIENT_TONES[k] ?? tone(i) })),
+      values: at((r) => r.clients?.initializeFirst ?? null),
+    },
+    {
+      id: "discover-first",
+      title: w.discoverFirst[0],
+      of: w.discoverFirst[1],
+      kind: "share",
+      series: DISCOVER_FIRST_STATES.map((k, i) => ({ key: k, label: CLIENT_STATE_LABELS[k]![lang], tone: CLIENT_TONES[k] ?? tone(i) })),
+      values: at((r) => r.clients?.discoverFirst ?? null),
     },
     {
       id: "registry",

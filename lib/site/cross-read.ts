@@ -32,7 +32,7 @@ const paths = (p: string[]) => (p.length <= 3 ? p.join(", ") : `${p.slice(0, 3).
 
 /** "An initialize-first reader read 3 tools on 2026-12-01; modern clients fail here because server/discover answered HTTP 500." */
 export function crossReadSentence(
-  r: Pick<CrossReadRow, "outcome" | "explanation" | "explanationCode" | "crossToolCount" | "probeToolCount" | "paths" | "detail"> & {
+  r: Pick<CrossReadRow, "outcome" | "explanation" | "explanationCode" | "crossToolCount" | "probeToolCount" | "paths"> & {
     day: string;
   },
 ): string {
@@ -47,13 +47,14 @@ export function crossReadSentence(
       return `${READER} read ${tools} on ${r.day}, a list that differs from the probe's latest complete read at ${counted(r.paths.length, WORDS.fieldPath)} (${paths(r.paths)})${why}.`;
     case "agreed":
       return `${READER} read the same ${tools} as the probe on ${r.day}.`;
+    // The reader's raw error (an SDK message, a JSON-RPC body) stays in the JSON's detail: the sentence tops a server page,
+    // where it would be the first thing a reader sees (architecture.md §2.10).
     case "only_probe":
-      // The reader's raw error stays in the JSON's detail; the page says what it means for clients (architecture.md §2.10).
       if (r.explanation === "initialize_refused") return `${READER} could not connect on ${r.day}${why}; discover-first clients read it.`;
-      return `${READER} could not read the tool list on ${r.day}${r.detail ? ` (${r.detail})` : ""}; the probe's latest complete read stands alone.`;
+      return `${READER} could not read the tool list on ${r.day}; the probe's latest complete read stands alone.`;
     case "neither":
       if (r.explanation === "initialize_refused")
         return `Neither the probe nor an initialize-first reader could read the tool list on ${r.day}${why}.`;
-      return `Neither the probe nor an initialize-first reader could read the tool list on ${r.day}${r.detail ? ` (${r.detail})` : ""}.`;
+      return `Neither the probe nor an initialize-first reader could read the tool list on ${r.day}.`;
   }
 }

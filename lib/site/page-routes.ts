@@ -34,7 +34,7 @@ const ROOT_FILES = new Set([
   "/coverage/feed.xml",
   "/incidents/feed.xml",
 ]);
-const ROOT_PREFIXES = ["/api/", "/_next/", "/badge/", "/card/", "/sitemaps/", "/subscriptions/"];
+const ROOT_PREFIXES = ["/api/", "/_next/", "/badge/", "/card/", "/sitemaps/", "/subscriptions/", "/owners/", "/claims/"];
 const RUN_ID = /^\/runs\/(\d{1,12})$/;
 
 export function pageRouteOf(pathname: string): PageRoute {

@@ -54,3 +54,8 @@ export function serversFileDay(fileName: string): string | "malformed" | null {
   const t = Date.parse(`${day}T00:00:00Z`);
   return Number.isFinite(t) && new Date(t).toISOString().slice(0, 10) === day ? day : "malformed";
 }
+
+/** The claim page (architecture.md §11): a capability URL holding the claim token. */
+export const claimPagePath = (claimToken: string) => `/claims/${encodeURIComponent(claimToken)}`;
+/** The manage page of a verified claim: a capability URL holding the manage token. */
+export const ownerPagePath = (manageToken: string) => `/owners/${encodeURIComponent(manageToken)}`;

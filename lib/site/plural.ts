@@ -42,4 +42,5 @@ export const WORDS = {
   difference: { en: { one: "# difference", other: "# differences" }, zh: { other: "# 处差异" } },
   failedWrite: { en: { one: "# failed write", other: "# failed writes" }, zh: { other: "# 次写入失败" } },
   result: { en: { one: "# result", other: "# results" }, zh: { other: "# 个结果" } },
+  observation: { en: { one: "# observation", other: "# observations" }, zh: { other: "# 条观察" } },
 } as const satisfies Record<string, CountedWord>;

@@ -4,6 +4,7 @@ import { censusDays } from "../../db/schema";
 import { CHECK_STATES, NOT_CHECKED_CAUSES, REACHES, REFUSAL_CODES, type CheckState, type NotCheckedCause } from "../vocabulary/checks";
 import { ERAS, TRANSPORTS } from "../probe/protocol";
 import { observationCensus } from "./observations";
+import { DISCOVER_FIRST_STATES, INITIALIZE_FIRST_STATES } from "../vocabulary/clients";
 import { AUTH_OUTCOMES, REPROBE_ROUND_TRIGGER, type AuthOutcome, type CensusSource, type UptimeOutcome } from "../vocabulary/store";
 
 // The census over time (architecture.md §3): one row of aggregates per UTC day, kept forever. A row counts the servers
@@ -57,6 +58,14 @@ export interface CensusCounts {
   /** Servers that need configuration, by what reaching them without the listed headers found (suite 0.15.0); null on
    * rebuilt rows (runs do not record it) and on rows written before 0.15.0. */
   reach: Counts<(typeof REACH_KEYS)[number]> | null;
+  /** Servers per state of each kind of client (architecture.md §2.10, suite 0.15.0); a server not yet probed under 0.15.0
+   * counts as unknown, as in the list filter `?initializeFirst=`. Null on rebuilt rows and rows written before it. */
+  clients: CensusClients | null;
+}
+
+export interface CensusClients {
+  initializeFirst: Counts<(typeof INITIALIZE_FIRST_STATES)[number]>;
+  discoverFirst: Counts<(typeof DISCOVER_FIRST_STATES)[number]>;
 }
 
 export interface CensusDay extends CensusCounts {
@@ -130,7 +139,7 @@ interface Counted {
 function tally(
   rows: Iterable<Counted>,
   rebuilt: boolean,
-): Omit<CensusCounts, "transports" | "refusals" | "observations" | "uncertain" | "reach"> {
+): Omit<CensusCounts, "transports" | "refusals" | "observations" | "uncertain" | "reach" | "clients"> {
   const out = {
     registry: 0,
     probed: 0,
@@ -213,7 +222,27 @@ export function censusSnapshot(db: Db): CensusCounts {
       Number(r.n);
   // architecture.md §2.9: every code, servers in the registry whose latest complete read carries it.
   const observations = Object.fromEntries(observationCensus(db).map((o) => [o.code, o.servers]));
-  return { ...counts, uncertain: 0, transports, refusals, observations, reach: reachCensus(db) };
+  return { ...counts, uncertain: 0, transports, refusals, observations, reach: reachCensus(db), clients: clientsCensus(db) };
+}
+
+/** architecture.md §2.10 (0.15.0): servers listed now by each kind of client's state; never probed under 0.15.0 is unknown. */
+function clientsCensus(db: Db): CensusClients {
+  const out: CensusClients = { initializeFirst: zeros(INITIALIZE_FIRST_STATES), discoverFirst: zeros(DISCOVER_FIRST_STATES) };
+  for (const r of all(
+    db,
+    `SELECT clients_initialize_first AS i, clients_discover_first AS d, count(*) AS n FROM servers
+     WHERE left_registry_at IS NULL GROUP BY 1, 2`,
+  )) {
+    const i = str(r.i);
+    const d = str(r.d);
+    out.initializeFirst[
+      (INITIALIZE_FIRST_STATES as readonly (string | null)[]).includes(i) ? (i as keyof CensusClients["initializeFirst"]) : "unknown"
+    ] += Number(r.n);
+    out.discoverFirst[
+      (DISCOVER_FIRST_STATES as readonly (string | null)[]).includes(d) ? (d as keyof CensusClients["discoverFirst"]) : "unknown"
+    ] += Number(r.n);
+  }
+  return out;
 }
 
 /** architecture.md §2.6 (0.15.0): servers listed now that need configuration, by reach, under the rule of the server JSON's
@@ -308,7 +337,7 @@ export function rebuildCensusDay(db: Db, asOf: string, retainedFrom: string): Ce
     }),
     true,
   );
-  return { ...counts, uncertain, transports: null, refusals: null, observations: null, reach: null };
+  return { ...counts, uncertain, transports: null, refusals: null, observations: null, reach: null, clients: null };
 }
 
 const json = (v: unknown) => (v === null ? null : JSON.stringify(v));
@@ -337,6 +366,7 @@ export function insertCensusDay(db: Db, row: CensusDay): boolean {
       notCheckedCauses: JSON.stringify(row.notCheckedCauses),
       observations: json(row.observations),
       reach: json(row.reach),
+      clients: json(row.clients),
     })
     .onConflictDoNothing({ target: censusDays.day })
     .run();
@@ -372,6 +402,7 @@ export function listCensusDays(db: Db, fromDay?: string): CensusDay[] {
     notCheckedCauses: parse<CensusCounts["notCheckedCauses"]>(r.notCheckedCauses)!,
     observations: parse<Record<string, number>>(r.observations),
     reach: parse<NonNullable<CensusCounts["reach"]>>(r.reach),
+    clients: parse<CensusClients>(r.clients),
   }));
 }
 

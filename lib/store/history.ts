@@ -3,6 +3,7 @@ import type { Db } from "../../db/client";
 import { runs, serverDays, servers, transitions } from "../../db/schema";
 import { DISCOVERY_CHECKS, type CheckId, type CheckState, type NotCheckedCause } from "../vocabulary/checks";
 import type { UptimeOutcome } from "../vocabulary/store";
+import { placeholders, prepared } from "./prepared";
 
 // Per-day history, response times and the state-change feed. Written in the run's own transaction
 // (persistRun) and read by the server page, the index, the JSON API, badges and the feeds.
@@ -29,43 +30,50 @@ export interface DayRollupInput {
   uptime: UptimeOutcome;
 }
 
-/** Folds one run into its server's UTC day in a single upsert. */
+/** The column's value in the row an upsert tried to insert. */
+const excluded = (col: { name: string }) => sql.raw(`excluded."${col.name}"`);
+
+/** Folds one run into its server's UTC day in a single upsert (one prepared statement: a round writes it per server). */
 export function recordServerDay(db: Db, r: DayRollupInput): void {
   const hs = r.handshakeMs;
   const tl = r.toolsListMs;
-  const reached = r.uptime === "left_out" ? 0 : 1;
-  const up = r.uptime === "up" ? 1 : 0;
-  db.insert(serverDays)
-    .values({
-      serverId: r.serverId,
-      day: r.day,
-      state: r.state,
-      probes: 1,
-      lastRunId: r.runId,
-      handshakeMsSum: hs ?? 0,
-      handshakeMsCount: hs === null ? 0 : 1,
-      handshakeMsMax: hs,
-      toolsListMsSum: tl ?? 0,
-      toolsListMsCount: tl === null ? 0 : 1,
-      uptimeReached: reached,
-      uptimeUp: up,
-    })
-    .onConflictDoUpdate({
-      target: [serverDays.serverId, serverDays.day],
-      set: {
-        state: sql`case when ${rankSql(sql`excluded.state`)} < ${rankSql(serverDays.state)} then excluded.state else ${serverDays.state} end`,
-        probes: sql`${serverDays.probes} + 1`,
-        lastRunId: r.runId,
-        handshakeMsSum: sql`${serverDays.handshakeMsSum} + ${hs ?? 0}`,
-        handshakeMsCount: sql`${serverDays.handshakeMsCount} + ${hs === null ? 0 : 1}`,
-        handshakeMsMax: hs === null ? sql`${serverDays.handshakeMsMax}` : sql`max(coalesce(${serverDays.handshakeMsMax}, 0), ${hs})`,
-        toolsListMsSum: sql`${serverDays.toolsListMsSum} + ${tl ?? 0}`,
-        toolsListMsCount: sql`${serverDays.toolsListMsCount} + ${tl === null ? 0 : 1}`,
-        uptimeReached: sql`${serverDays.uptimeReached} + ${reached}`,
-        uptimeUp: sql`${serverDays.uptimeUp} + ${up}`,
-      },
-    })
-    .run();
+  const stmt = prepared(db, "serverDays.fold", () => {
+    const d = serverDays;
+    const fields = ["serverId", "day", "state", "lastRunId", "handshakeMsSum", "handshakeMsCount", "handshakeMsMax"] as const;
+    const more = ["toolsListMsSum", "toolsListMsCount", "uptimeReached", "uptimeUp"] as const;
+    return db
+      .insert(d)
+      .values({ ...placeholders([...fields, ...more]), probes: 1 })
+      .onConflictDoUpdate({
+        target: [d.serverId, d.day],
+        set: {
+          state: sql`case when ${rankSql(excluded(d.state))} < ${rankSql(d.state)} then ${excluded(d.state)} else ${d.state} end`,
+          probes: sql`${d.probes} + 1`,
+          lastRunId: sql`${excluded(d.lastRunId)}`,
+          handshakeMsSum: sql`${d.handshakeMsSum} + ${excluded(d.handshakeMsSum)}`,
+          handshakeMsCount: sql`${d.handshakeMsCount} + ${excluded(d.handshakeMsCount)}`,
+          handshakeMsMax: sql`case when ${excluded(d.handshakeMsMax)} is null then ${d.handshakeMsMax} else max(coalesce(${d.handshakeMsMax}, 0), ${excluded(d.handshakeMsMax)}) end`,
+          toolsListMsSum: sql`${d.toolsListMsSum} + ${excluded(d.toolsListMsSum)}`,
+          toolsListMsCount: sql`${d.toolsListMsCount} + ${excluded(d.toolsListMsCount)}`,
+          uptimeReached: sql`${d.uptimeReached} + ${excluded(d.uptimeReached)}`,
+          uptimeUp: sql`${d.uptimeUp} + ${excluded(d.uptimeUp)}`,
+        },
+      })
+      .prepare();
+  });
+  stmt.run({
+    serverId: r.serverId,
+    day: r.day,
+    state: r.state,
+    lastRunId: r.runId,
+    handshakeMsSum: hs ?? 0,
+    handshakeMsCount: hs === null ? 0 : 1,
+    handshakeMsMax: hs,
+    toolsListMsSum: tl ?? 0,
+    toolsListMsCount: tl === null ? 0 : 1,
+    uptimeReached: r.uptime === "left_out" ? 0 : 1,
+    uptimeUp: r.uptime === "up" ? 1 : 0,
+  });
 }
 
 export interface HistoryDay {

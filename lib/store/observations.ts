@@ -3,6 +3,7 @@ import type { Db } from "../../db/client";
 import { observations, serverObservations, servers } from "../../db/schema";
 import type { ObservationFacts } from "../checks/observations";
 import { OBSERVATION_CODES, type ObservationCode } from "../vocabulary/checks";
+import { prepared } from "./prepared";
 import { parseJson } from "./runs";
 
 // Observations on tool definitions (architecture.md §2.9): every one stored with the run whose complete read it was made
@@ -46,7 +47,12 @@ export function recordObservations(db: Db, serverId: number, runId: number, list
       .values(list.slice(i, i + 200).map((f) => toRow(serverId, runId, f)))
       .run();
   }
-  db.delete(serverObservations).where(eq(serverObservations.serverId, serverId)).run();
+  prepared(db, "serverObservations.clear", () =>
+    db
+      .delete(serverObservations)
+      .where(eq(serverObservations.serverId, sql.placeholder("serverId")))
+      .prepare(),
+  ).run({ serverId });
   const perCode = new Map<ObservationCode, number>();
   for (const f of list) perCode.set(f.code, (perCode.get(f.code) ?? 0) + 1);
   if (perCode.size) {
@@ -58,12 +64,15 @@ export function recordObservations(db: Db, serverId: number, runId: number, list
 
 /** The observation codes of a server's latest complete read, sorted; empty before the first one or when it had none. */
 export function serverObservationCodes(db: Db, serverId: number): string[] {
-  return db
-    .select({ code: serverObservations.code })
-    .from(serverObservations)
-    .where(eq(serverObservations.serverId, serverId))
-    .orderBy(asc(serverObservations.code))
-    .all()
+  return prepared(db, "serverObservations.codes", () =>
+    db
+      .select({ code: serverObservations.code })
+      .from(serverObservations)
+      .where(eq(serverObservations.serverId, sql.placeholder("serverId")))
+      .orderBy(asc(serverObservations.code))
+      .prepare(),
+  )
+    .all({ serverId })
     .map((r) => r.code);
 }
 
@@ -150,16 +159,18 @@ export function serversWithObservations(db: Db): number {
   return Number(r?.n ?? 0);
 }
 
-/** The codes of some servers' latest complete reads, one lookup per page of the index. */
-export function observationCodesOf(db: Db, serverIds: number[]): Map<number, ObservationCode[]> {
-  const out = new Map<number, ObservationCode[]>();
-  if (!serverIds.length) return out;
+/** Each code of some servers' latest complete reads with how often it was made, by server name in code order: one
+ * lookup for a page of the index, or for one server page's line beside its overall state. */
+export function observationCountsByName(db: Db, names: readonly string[]): Map<string, { code: ObservationCode; count: number }[]> {
+  const out = new Map<string, { code: ObservationCode; count: number }[]>();
+  if (!names.length) return out;
   const rows = db
-    .select({ serverId: serverObservations.serverId, code: serverObservations.code })
+    .select({ name: servers.name, code: serverObservations.code, count: serverObservations.count })
     .from(serverObservations)
-    .where(and(inArray(serverObservations.serverId, serverIds)))
+    .innerJoin(servers, eq(servers.id, serverObservations.serverId))
+    .where(inArray(servers.name, [...names]))
     .all();
-  for (const r of rows) out.set(r.serverId, [...(out.get(r.serverId) ?? []), r.code]);
-  for (const codes of out.values()) codes.sort((a, b) => OBSERVATION_CODES.indexOf(a) - OBSERVATION_CODES.indexOf(b));
+  for (const r of rows) out.set(r.name, [...(out.get(r.name) ?? []), { code: r.code, count: r.count }]);
+  for (const codes of out.values()) codes.sort((a, b) => OBSERVATION_CODES.indexOf(a.code) - OBSERVATION_CODES.indexOf(b.code));
   return out;
 }

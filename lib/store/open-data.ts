@@ -5,6 +5,7 @@ import { uptime30dByServer } from "./uptime";
 import type { ClientsReport } from "../checks/clients";
 import { clientsReport } from "../checks/clients";
 import { clientsVerdictOf } from "./servers/list";
+import { configurationOf, type ServerConfiguration } from "./servers/configuration";
 
 // The rows of the daily open-data file (`servers-YYYY-MM-DD.jsonl.gz`, architecture.md §3): the latest state of every server
 // listed in the registry, one object per line. Its shape is `OpenDataServer` in lib/api/schemas.ts.
@@ -21,6 +22,8 @@ export interface OpenDataServer {
   uptime30d: { ratio: number | null; up: number; reached: number };
   /** architecture.md §2.10: which kinds of client can connect. */
   clients: ClientsReport;
+  /** architecture.md §2.6 (0.15.0): its configuration need and what reaching it without the listed headers found. */
+  configuration: ServerConfiguration;
   lastProbedAt: string | null;
   lastSuccessAt: string | null;
 }
@@ -29,7 +32,8 @@ export interface OpenDataServer {
 export function* openDataServers(db: Db, now: Date, batch = 1000): Generator<OpenDataServer[]> {
   const uptime = uptime30dByServer(db, now);
   const page = db.$client.prepare(
-    `SELECT id, name, remote_url, transport, era, protocol_version, overall, overall_cause, last_probed_at, last_success_at, clients
+    `SELECT id, name, remote_url, transport, era, protocol_version, overall, overall_cause, last_probed_at, last_success_at, clients,
+            needs_config, config_headers, reach, reach_refusal
      FROM servers WHERE left_registry_at IS NULL AND name > ? ORDER BY name LIMIT ?`,
   );
   const checks = db.$client.prepare(
@@ -60,6 +64,12 @@ export function* openDataServers(db: Db, now: Date, batch = 1000): Generator<Ope
       checks: byServer.get(Number(r.id))!,
       uptime30d: uptime.get(Number(r.id)) ?? { ratio: null, up: 0, reached: 0 },
       clients: clientsReport(clientsVerdictOf(r.clients as string | null)),
+      configuration: configurationOf({
+        needsConfig: r.needs_config as string | null,
+        configHeaders: r.config_headers as string | null,
+        reach: r.reach as ServerConfiguration["reach"],
+        reachRefusal: r.reach_refusal as string | null,
+      }),
       lastProbedAt: r.last_probed_at as string | null,
       lastSuccessAt: r.last_success_at as string | null,
     }));

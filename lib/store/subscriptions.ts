@@ -6,6 +6,7 @@ import type { DeliveryOutcome } from "../vocabulary/notifications";
 import { countEvent } from "./counters";
 import { prepared } from "./prepared";
 import { metaOnce } from "./reprobe";
+import { getMeta, META_KEYS, setMeta } from "./meta";
 
 // Subscriptions, their outbox and the sign-up limits (architecture.md §10). Addresses go in and never come out of this
 // module except to the sender (`takeDueMessages`): every view it answers names a subscriber by channel and shape only.
@@ -159,6 +160,50 @@ export function confirmSubscription(db: Db, token: string, now: Date, maxAgeMs: 
   });
 }
 
+/**
+ * Runs `write` (one transaction that deletes or overwrites addresses or secrets) so the old bytes leave the file too, not only
+ * the tables (architecture.md §10): SQLite's secure_delete zeroes the freed space, and a TRUNCATE checkpoint empties the
+ * write-ahead log, which still holds the pages as they were. The checkpoint cannot finish while a reader (another process)
+ * is on an older snapshot: then it is left pending and `finishErasure` completes it on the sender's next pass.
+ */
+function erasing<T>(db: Db, write: () => T): T {
+  const c = db.$client;
+  c.pragma("secure_delete = ON");
+  let out: T;
+  try {
+    out = transaction(db, () => {
+      const r = write();
+      if (!getMeta(db, META_KEYS.erasurePendingSince)) setMeta(db, META_KEYS.erasurePendingSince, new Date().toISOString());
+      return r;
+    });
+  } finally {
+    c.pragma("secure_delete = OFF");
+  }
+  finishErasure(db);
+  return out;
+}
+
+/** Empties the write-ahead log if an erasure is pending, without waiting on readers (a request must not stall on them).
+ * True when nothing is left pending. */
+export function finishErasure(db: Db): boolean {
+  if (!getMeta(db, META_KEYS.erasurePendingSince)) return true;
+  const c = db.$client;
+  const wait = c.pragma("busy_timeout", { simple: true }) as number;
+  c.pragma("busy_timeout = 0");
+  let done = false;
+  try {
+    const [r] = c.pragma("wal_checkpoint(TRUNCATE)") as { busy: number; log: number; checkpointed: number }[];
+    done = r !== undefined && r.busy === 0 && r.log <= 0;
+  } catch {
+    // SQLITE_BUSY or LOCKED: another connection holds the checkpoint or a write; the next pass tries again.
+  } finally {
+    c.pragma(`busy_timeout = ${wait}`);
+  }
+  // The flag's own removal is a fresh, small write-ahead log: it holds no address.
+  if (done) c.prepare("delete from meta where key = ?").run(META_KEYS.erasurePendingSince);
+  return done;
+}
+
 /** Deletes the subscriber when it holds no subscription any more: an unsubscribed address is not kept. */
 function dropEmptySubscribers(db: Db): void {
   db.$client
@@ -168,7 +213,7 @@ function dropEmptySubscribers(db: Db): void {
 
 /** Removes one subscription (its pending messages with it). False when the token names none. */
 export function unsubscribe(db: Db, token: string): boolean {
-  return transaction(db, () => {
+  return erasing(db, () => {
     const n = db.$client.prepare("delete from subscriptions where token = ?").run(token).changes;
     dropEmptySubscribers(db);
     return n > 0;
@@ -177,7 +222,7 @@ export function unsubscribe(db: Db, token: string): boolean {
 
 /** Deletes the subscriber that holds `token`, with every subscription and message it had. */
 export function deleteSubscriber(db: Db, token: string): boolean {
-  return transaction(db, () => {
+  return erasing(db, () => {
     const id = subscriberOf(db, token);
     if (id === null) return false;
     db.$client.prepare("delete from subscribers where id = ?").run(id);
@@ -189,9 +234,25 @@ function subscriberOf(db: Db, token: string): number | null {
   return (db.$client.prepare("select subscriber_id from subscriptions where token = ?").pluck().get(token) as number | undefined) ?? null;
 }
 
-/** Sets the events of one subscription. */
+/** A new signing secret for a signed webhook subscription, answered once; the old one is erased from the file (a receiver
+ * checks with the new one from the next message on). Null when the token names none, or a Slack or Discord one (unsigned). */
+export function rotateSecret(db: Db, token: string): string | null {
+  const secret = newToken();
+  const changed = erasing(
+    db,
+    () => db.$client.prepare("update subscriptions set secret = ? where token = ? and secret is not null").run(secret, token).changes,
+  );
+  return changed > 0 ? secret : null;
+}
+
+/** Sets the events of one subscription; an owner's subscription (architecture.md §11) keeps the owner events whatever is set. */
 export function setEvents(db: Db, token: string, events: readonly NotificationEvent[]): boolean {
-  return db.$client.prepare("update subscriptions set events = ? where token = ?").run(JSON.stringify(events), token).changes > 0;
+  const owner = JSON.stringify([...new Set([...events, ...UNFOLDED_NOTIFICATION_EVENTS])]);
+  return (
+    db.$client
+      .prepare("update subscriptions set events = case when claim_id is null then ? else ? end where token = ?")
+      .run(JSON.stringify(events), owner, token).changes > 0
+  );
 }
 
 /** Takes a paused webhook up again: its failures start counting anew. */
@@ -484,11 +545,11 @@ export function outboxLateness(db: Db, now: Date, foldMs: number): { lateMs: num
 /** Deletes what is kept no longer: subscriptions never confirmed within `unconfirmedMs` (and subscribers left empty), finished
  * outbox rows older than `doneMs`, and sign-up counts older than a day. */
 export function pruneSubscriptions(db: Db, now: Date, options: { unconfirmedMs: number; doneMs: number }): { unconfirmed: number } {
-  return transaction(db, () => {
+  const cutoff = new Date(now.getTime() - options.unconfirmedMs).toISOString();
+  const stale = db.$client.prepare("select 1 from subscriptions where confirmed_at is null and created_at < ? limit 1").get(cutoff);
+  return (stale ? erasing : transaction)(db, () => {
     const c = db.$client;
-    const unconfirmed = c
-      .prepare("delete from subscriptions where confirmed_at is null and created_at < ?")
-      .run(new Date(now.getTime() - options.unconfirmedMs).toISOString()).changes;
+    const unconfirmed = c.prepare("delete from subscriptions where confirmed_at is null and created_at < ?").run(cutoff).changes;
     if (unconfirmed > 0) dropEmptySubscribers(db);
     c.prepare("delete from outbox where state <> 'pending' and done_at < ?").run(new Date(now.getTime() - options.doneMs).toISOString());
     c.prepare("delete from subscribe_attempts where at < ?").run(new Date(now.getTime() - 24 * HOUR).toISOString());

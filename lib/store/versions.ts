@@ -11,7 +11,11 @@ const SERVER_VERSION_SQL = `
          (select o.since || o.source from opt_outs o where o.host = s.host) as optOut,
          (select max(r.requested_at) from reprobe_requests r where r.server_id = s.id) as reprobe,
          (select c.day || c.read_at || c.outcome || c.explained from cross_reads c where c.server_id = s.id
-           order by c.day desc limit 1) as crossRead
+           order by c.day desc limit 1) as crossRead,
+         (select count(*) || ':' || coalesce(max(c.verified_at), '') || ':' || coalesce(max(c.lapsed_at), '') ||
+            (select ':' || count(*) || coalesce(max(o.set_at), '') from owner_secrets o join claims k on k.id = o.claim_id
+              where k.server_id = s.id)
+            from claims c where c.server_id = s.id) as owners
     from servers s where s.name = ?`;
 
 // Aggregate pages change once per round: the last finished round, plus registry refreshes and opt-out edits.

@@ -79,3 +79,12 @@ export type CensusSource = (typeof CENSUS_SOURCES)[number];
  * needs configuration, never probed); `unknown` when the stored result does not say which. */
 export const AUTH_OUTCOMES = ["open", "gate_usable_metadata", "gate_no_usable_metadata", "not_reached", "unknown"] as const;
 export type AuthOutcome = (typeof AUTH_OUTCOMES)[number];
+
+/** A server's standing in the registry: listed (`active`), withdrawn by its owner (`deprecated`, `deleted`: the owner's
+ * status message is kept), or no longer listed at all (`left`). Only `active` servers are probed; all keep their history. */
+export const REGISTRY_STATUSES = ["active", "deprecated", "deleted", "left"] as const;
+export type RegistryStatus = (typeof REGISTRY_STATUSES)[number];
+
+/** The statuses an owner sets on a version in the registry to withdraw it. */
+export const REGISTRY_WITHDRAWALS = ["deprecated", "deleted"] as const satisfies readonly RegistryStatus[];
+export type RegistryWithdrawal = (typeof REGISTRY_WITHDRAWALS)[number];

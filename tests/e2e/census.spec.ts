@@ -63,7 +63,8 @@ test.describe("the census over time", () => {
   }) => {
     await page.goto("/census");
     await page.getByRole("navigation", { name: "Time window" }).getByRole("link", { name: "All days" }).click();
-    await expect(page).toHaveURL(/\/census\?window=all$/);
+    // A client-side navigation commits the URL once the new page has rendered: slow on a loaded machine.
+    await expect(page).toHaveURL(/\/census\?window=all$/, { timeout: 30_000 });
     await expect(page.getByRole("navigation", { name: "Time window" }).locator("[aria-current=page]")).toHaveText("All days");
     expect(await barDays(page, "revisions")).toBe(CENSUS_DAYS - CENSUS_GAP_DAYS.length);
     // Rebuilt days carry no transports: those bars are gaps too.
@@ -220,7 +221,7 @@ test.describe("the index's first screen", () => {
     await expect(summary).toContainText("42 Verified · 24 Failed");
     await summary.click();
     await expect(page.getByRole("link", { name: /^Auth metadata Verified: 1 server$/ })).toBeVisible();
-    await page.getByText("Filter by check or observation, or include servers that left the registry").click();
+    await page.getByText("Filter by check, observation or client, or include servers that left the registry").click();
     await expect(page.getByLabel("Handshake", { exact: true })).toBeVisible();
     // A check filter in use keeps them open.
     await page.goto("/?handshake=failed");
@@ -238,13 +239,19 @@ test.describe("the server page", () => {
     const reason = json.overallReason;
     expect(reason).toMatch(/^server\/discover answered HTTP 500/);
     await page.goto(serverUrl(SEED.discover500));
-    const text = await page.locator("main").evaluate((m) => m.textContent ?? "");
+    // What a reader sees (innerText): a check's card repeats its reason only when a link lands on it.
+    const text = await page.locator("main").evaluate((m) => (m as HTMLElement).innerText);
     expect(text.split(reason).length - 1, "times the reason is on the page").toBe(1);
+    expect(text).not.toContain("Same reason as the overall state");
     await expect(page.locator("section.glance .overall-why")).toContainText(reason);
+    await expect(page.locator("section.glance .overall-why")).toContainText("The same reason holds for Protocol version and Tool list.");
     for (const id of ["handshake", "protocol_version", "tools_list"]) {
-      await expect(page.locator(`#glance-${id}`)).toContainText("Same reason as the overall state.");
-      await expect(page.locator(`#check-${id} .reason`)).toContainText("Same reason as the overall state.");
+      await expect(page.locator(`#glance-${id} td.cell-why`)).toHaveText("");
+      await expect(page.locator(`#check-${id} .reason`)).toBeHidden();
     }
+    await page.goto(`${serverUrl(SEED.discover500)}#check-tools_list`);
+    await expect(page.locator("#check-tools_list .reason")).toBeVisible();
+    await expect(page.locator("#check-tools_list .reason")).toContainText(reason);
     await expect(page.locator("#glance-error_taxonomy")).toContainText("withheld");
   });
 

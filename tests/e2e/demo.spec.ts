@@ -91,6 +91,28 @@ test("the API shows verdicts of all four states after the first round", async ({
   expect(hinted.checks.handshake.hintCode).toBe("invalid_host");
 });
 
+test("servers listed with a required key are reached without it, and their pages say which case it was (suite 0.15.0)", async ({
+  page,
+  request,
+}) => {
+  const cases = [
+    ["reach-answers-without-key", "answered", "Answered without the `X-Api-Key` header the registry marks required"],
+    ["reach-403-json", "refused", "Refused with 403 without the `X-Api-Key` header the registry marks required"],
+    ["reach-template-bearer-gate", "gated", "Asked for credentials (401 with a valid challenge) without the `Authorization` header"],
+    ["reach-tenant-no-address", "no_address", "Not probed: the listed URL has a variable with no default"],
+  ] as const;
+  for (const [name, reach, words] of cases) {
+    const json = await (await request.get(`${base}/api/servers/dev.mcp-status.demo/${name}`)).json();
+    expect(json.configuration.reach, name).toBe(reach);
+    // A missing key never makes a server Failed.
+    expect(json.overall, name).not.toBe("failed");
+    await page.goto(`${base}/servers/dev.mcp-status.demo/${name}`);
+    await expect(page.locator(`[role=note][data-reach=${reach}]`)).toContainText(words);
+  }
+  const refused = await (await request.get(`${base}/api/servers?reach=refused&pageSize=50`)).json();
+  expect(refused.rows.map((r: { name: string }) => r.name)).toContain("dev.mcp-status.demo/reach-403-json");
+});
+
 test("the index page shows every state label with counts", async ({ page }) => {
   await page.goto(`${base}/`);
   for (const state of CHECK_STATES) await expect(page.getByText(STATE_LABELS.en[state]).first()).toBeVisible();

@@ -44,7 +44,8 @@ test("coverage shows alerts with times, the alert feed, and the cross-reader's t
   await expect(cross.getByRole("status")).toContainText("1 server read only by the cross-reader, for no reason the probe's rules give.");
   await expect(cross.getByRole("status")).toContainText("1 server read only by the cross-reader is explained by the probe's own rules");
   const rows = cross.locator("#cross-read-table tbody tr");
-  await expect(rows).toHaveCount(15);
+  // 11 agreed, 1 disagreed, 2 read only by the cross-reader, 1 only by the probe (initialize refused), 1 by neither.
+  await expect(rows).toHaveCount(16);
   await expect(rows.first()).toContainText("Only the cross-reader read it");
   await expect(rows.first().getByRole("link", { name: "net.broken/always-down" })).toHaveAttribute(
     "href",
@@ -56,6 +57,11 @@ test("coverage shows alerts with times, the alert feed, and the cross-reader's t
     "yes: modern clients fail here because server/discover answered HTTP 500",
   );
   await expect(rows.nth(2)).toContainText("get_forecast.description");
+  // architecture.md §2.10: the reader's raw error stays in the JSON; the row says what it means for clients.
+  const refused = rows.filter({ hasText: "io.github.mcp-zoo/poisoned-tools" });
+  await expect(refused).toContainText("Only the probe read it");
+  await expect(refused).toContainText("clients that start with initialize cannot connect here: the server answers initialize with -32602");
+  await expect(cross).not.toContainText("CLIENT_HTTP_NOT_IMPLEMENTED");
 
   const feed = await request.get("/coverage/feed.xml");
   expect(feed.status()).toBe(200);
@@ -65,7 +71,7 @@ test("coverage shows alerts with times, the alert feed, and the cross-reader's t
   expect(status.status()).toBe(503);
   const body = await status.json();
   expect(body.alerts[0]).toMatchObject({ kind: "coverage_drop" });
-  expect(body.crossRead).toMatchObject({ agreed: 11, disagreed: 1, only_probe: 0, only_cross_reader: 2, neither: 1, explained: 1 });
+  expect(body.crossRead).toMatchObject({ agreed: 11, disagreed: 1, only_probe: 1, only_cross_reader: 2, neither: 1, explained: 1 });
   const reads = await (await request.get("/api/cross-reads")).json();
   expect(reads.servers[0]).toEqual({
     name: "net.broken/always-down",

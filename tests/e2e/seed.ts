@@ -168,6 +168,8 @@ export function seedDatabase(file: string, now = Date.now()): void {
             transport: o.transport ?? "streamable-http",
             host,
             registryStatus: o.left ? "deleted" : "active",
+            // The owner's words on the deletion (hostile input: shown as text).
+            registryStatusMessage: o.left ? 'Shut down: use <b>io.github.acme/next</b> & "v2" instead' : null,
             firstSeenAt: hoursAgo(now, 24 * 40),
             lastSeenAt: o.left ? hoursAgo(now, 24 * 5) : hoursAgo(now, 1),
             leftRegistryAt: o.left ? hoursAgo(now, 24 * 5) : null,
@@ -1235,6 +1237,7 @@ function seedCensus(db: ReturnType<typeof openDb>, now: number): void {
       notCheckedCauses: { ...zero(CAUSE_KEYS), credential_required: gated, needs_configuration: 3, slow_down: notChecked - gated - 3 },
       observations: null,
       reach: null,
+      clients: null,
     });
   }
 }

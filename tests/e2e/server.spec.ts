@@ -10,9 +10,9 @@ test("a server page shows all four states, each with its reason, anchor, suite v
   await expect(hs).toContainText(`fell back to initialize`);
   await expect(hs).toContainText("Suite version");
   await expect(page.locator("#check-protocol_version h3")).toContainText("Failed");
-  // It decides the overall state, so its reason is said once, in the overall line, and the check refers to it.
+  // It decides the overall state, so its reason is said once, in the overall line; its row in the table leaves it out.
   await expect(page.locator("section.glance .overall-why")).toContainText("No common revision");
-  await expect(page.locator("#check-protocol_version")).toContainText("Same reason as the overall state.");
+  await expect(page.locator("#glance-protocol_version td.cell-why")).toHaveText("");
   await expect(page.locator("#check-tools_list h3")).toContainText("Observed risk");
   await expect(page.locator("#check-tools_list")).toContainText("cursor loop");
   await expect(page.locator("#check-error_taxonomy h3")).toContainText("Not checked");
@@ -108,6 +108,10 @@ test("a server that left the registry keeps its page with a notice", async ({ pa
   await page.goto(serverUrl(SEED.left));
   await expect(page.getByRole("note").filter({ hasText: "This server left the registry" })).toBeVisible();
   await expect(page.locator("#check-error_taxonomy h3")).toContainText("Observed risk");
+  // Its owner deleted it in the registry with a message: the owner's words, as text, never markup.
+  await expect(page.locator("#server-facts")).toContainText("deleted by its owner, not probed since");
+  await expect(page.locator("#registry-status-message")).toHaveText('Shut down: use <b>io.github.acme/next</b> & "v2" instead');
+  await expect(page.locator("#registry-status-message b")).toHaveCount(0);
 });
 
 test("an opted-out host's server says so and shows every check Not checked", async ({ page }) => {

@@ -39,10 +39,15 @@ function summary(m: ChartModel, days: readonly string[], lang: Lang): string {
   if (i < 0) return `${m.of} ${w.none}`;
   const v = m.values[i]!;
   const total = m.series.reduce((n, s) => n + (v[s.key] ?? 0), 0);
+  // No space after a full-width closing bracket in Chinese ("（规范要求的做法）33.6%").
+  const gap = (label: string) => (lang === "zh" && /[）」』】]$/.test(label) ? "" : " ");
   const parts = m.series.map(
-    (s) => `${s.label} ${m.kind === "share" ? `${pct(v[s.key] ?? 0, total)} (${fmt(lang, v[s.key] ?? 0)})` : fmt(lang, v[s.key] ?? 0)}`,
+    (s) =>
+      `${s.label}${gap(s.label)}${m.kind === "share" ? `${pct(v[s.key] ?? 0, total)} (${fmt(lang, v[s.key] ?? 0)})` : fmt(lang, v[s.key] ?? 0)}`,
   );
-  return `${m.of} ${w.latest} ${days[i]}: ${parts.join(lang === "zh" ? "；" : "; ")}. ${w.gap}`;
+  return lang === "zh"
+    ? `${m.of}${w.latest} ${days[i]}：${parts.join("；")}。${w.gap}`
+    : `${m.of} ${w.latest} ${days[i]}: ${parts.join("; ")}. ${w.gap}`;
 }
 
 export function CensusChart({ model: m, days, lang }: { model: ChartModel; days: readonly string[]; lang: Lang }) {

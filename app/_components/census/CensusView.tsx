@@ -52,7 +52,8 @@ const T = {
     rebuilt: (from: string) =>
       ` Rows from ${from} until then were rebuilt from the probes still stored: they have revisions, eras, auth outcomes and overall states, but no transports or refusal shapes.`,
     gaps: " A day without a round has no row and shows as a gap.",
-    data: "Download the daily rows as CSV or JSON, and every server's state per day:",
+    data: " Download the daily rows as CSV or JSON, and every server's state per day: ",
+    end: ".",
     dataLink: "open data",
     today: "Today, by each server's latest result",
     readH: "Tool lists read to the end",
@@ -112,7 +113,7 @@ const T = {
   },
   zh: {
     h1: "全站统计",
-    lede: "注册表里的服务端每天如何使用 MCP：与每个服务端商定了哪个协议版本，有多少挡在凭据门槛之后，调用一个不存在的工具时各自怎样拒绝。每天的数字按当天第一轮探测结束后各服务端最近一次结果统计，只计仍在注册表中的服务端。它描述的是这些服务端，而不是所有 MCP 部署。",
+    lede: "注册表里的服务端每天如何使用 MCP：与每个服务端商定了哪个协议版本，有多少挡在凭据拦截之后，调用一个不存在的工具时各自怎样拒绝。每天的数字按当天第一轮探测结束后各服务端最近一次结果统计，只计仍在注册表中的服务端。它描述的是这些服务端，而不是所有 MCP 部署。",
     windowNav: "时间范围",
     windows: { "90d": "90 天", "1y": "1 年", all: "全部" } as Record<CensusWindow, string>,
     over: "随时间的变化",
@@ -124,9 +125,11 @@ const T = {
     ),
     notComplete: "还没有哪一行是探测轮次写入的；下面的行都由仍保存的探测记录重建。",
     rebuilt: (from: string) =>
-      ` 在那之前、自 ${from} 起的行由仍保存的探测记录重建：有协议版本、握手类型、鉴权情况和总体状态，但没有传输方式和拒绝方式。`,
-    gaps: " 没有探测轮次的日子没有记录，图上留白。",
+      `在那之前、自 ${from} 起的行由仍保存的探测记录重建：有协议版本、握手类型、鉴权情况和总体状态，但没有传输方式和拒绝方式。`,
+    // Chinese runs on after full-width punctuation with no space, and ends with 。 (English keeps its spaces and period).
+    gaps: "没有探测轮次的日子没有记录，图上留白。",
     data: "逐日数据可下载为 CSV 或 JSON，另有每天每个服务端的状态：",
+    end: "。",
     dataLink: "开放数据",
     today: "今天：按各服务端最近一次结果",
     readH: "完整读到结尾的工具列表",
@@ -139,7 +142,7 @@ const T = {
     readRows: [
       "读到结尾，所有定义格式正确",
       "读到结尾，有些定义格式不对（名字重复、inputSchema 不是对象、没有名字）",
-      "没有读到结尾（分页不结束、失败、凭据门槛、被要求放慢、探测器时限）",
+      "没有读到结尾（分页不结束、失败、凭据拦截、被要求放慢、探测器时限）",
     ],
     noneProbed: "还没有探测过任何服务端。",
     revH: "商定的协议版本",
@@ -220,8 +223,10 @@ export function CensusView({ lang, window }: { lang: Lang; window: CensusWindow 
               {rebuiltFrom && (!completeFrom || rebuiltFrom < completeFrom) ? t.rebuilt(rebuiltFrom) : null}
               {t.gaps}
             </>
-          )}{" "}
-          {t.data} <Link href={DATA_PATH}>{t.dataLink}</Link>.
+          )}
+          {t.data}
+          <Link href={DATA_PATH}>{t.dataLink}</Link>
+          {t.end}
         </p>
         {charts.map((m) => (
           <CensusChart key={m.id} model={m} days={days} lang={lang} />

@@ -11,6 +11,8 @@ import type { ServerSort } from "@/lib/vocabulary/store";
 import { Ago } from "../Ago";
 import { HistoryStripCompact } from "../HistoryStrip";
 import { StateChip } from "../StateChip";
+import { Breakable } from "../Breakable";
+import { ObservationCodes, observationTotal, type ObservationCount } from "../ObservationCodes";
 
 /** A column header that sorts by it: the first click in the sort's natural order, the next one reversed. */
 function SortHeader({ sort, query, children, className }: { sort: ServerSort; query: IndexQuery; children: string; className?: string }) {
@@ -53,26 +55,52 @@ function ServerSub({ row }: { row: ServerSummary }) {
   ) : null;
 }
 
-/** One page of the server index: name, overall state, the five checks, the last probe and 90 days. */
+/** The observations column's cell: how many, and which codes (architecture.md §2.9); empty when the read had none. */
+function ObservationCell({ name, items }: { name: string; items: readonly ObservationCount[] }) {
+  if (items.length === 0)
+    return (
+      <td data-label="Observations" className="cell-obs cell-obs-none">
+        <span className="visually-hidden">none</span>
+      </td>
+    );
+  return (
+    <td data-label="Observations" className="cell-obs">
+      <Link href={`${serverPath(name)}#observations-line`} className="obs-total">
+        {observationTotal(items)}
+        <span className="visually-hidden"> observations</span>
+      </Link>{" "}
+      <span className="obs-codes" title={items.map((o) => (o.count > 1 ? `${o.code} ×${o.count}` : o.code)).join(", ")}>
+        <ObservationCodes items={items} />
+      </span>
+    </td>
+  );
+}
+
+/** One page of the server index: name, overall state, the five checks, the last probe and 90 days; and the observations
+ * when the reader filters by them or a row has some (`observations`, null for no column). On a narrow screen a row is
+ * the name and the overall state only (and its observations), so the first servers show on the first screen. */
 export function ServerTable({
   rows,
   query,
   history,
   now,
+  observations = null,
 }: {
   rows: ServerSummary[];
   query: IndexQuery;
   history: Map<string, HistoryDay[]>;
   now: Date;
+  observations?: Map<string, ObservationCount[]> | null;
 }) {
   return (
-    <table className="stack server-table">
+    <table className={observations ? "stack server-table with-obs" : "stack server-table"}>
       <colgroup>
         <col className="col-server" />
         <col className="col-state" />
         {CHECK_IDS.map((id) => (
-          <col key={id} className="col-state" />
+          <col key={id} className="col-state col-check" />
         ))}
+        {observations ? <col className="col-obs" /> : null}
         <col className="col-probed" />
       </colgroup>
       <thead>
@@ -84,10 +112,12 @@ export function ServerTable({
             Overall
           </SortHeader>
           {CHECK_IDS.map((id) => (
-            <th scope="col" key={id}>
+            <th scope="col" key={id} className="th-check">
               {CHECK_LABELS.en[id]}
             </th>
           ))}
+          {/* A soft hyphen: the word is wider than its narrow column. */}
+          {observations ? <th scope="col">{"Obser\u00advations"}</th> : null}
           <SortHeader sort="last_probed" query={query}>
             Last probed · 90 days
           </SortHeader>
@@ -98,7 +128,7 @@ export function ServerTable({
           <tr key={row.name}>
             <td data-label="Server" className="cell-server">
               <Link className="server-name" href={serverPath(row.name)}>
-                {row.name}
+                <Breakable text={row.name} after="/." />
               </Link>
               <ServerSub row={row} />
               {row.leftRegistryAt ? <div className="sub">Left the registry {formatUtc(row.leftRegistryAt)}</div> : null}
@@ -107,10 +137,11 @@ export function ServerTable({
               <StateChip state={row.overall} cause={row.overallCause} />
             </td>
             {CHECK_IDS.map((id) => (
-              <td key={id} data-label={CHECK_LABELS.en[id]}>
+              <td key={id} data-label={CHECK_LABELS.en[id]} className="cell-check">
                 <StateChip state={row.states[id]} cause={row.notCheckedCauses[id]} />
               </td>
             ))}
+            {observations ? <ObservationCell name={row.name} items={observations.get(row.name) ?? []} /> : null}
             <td data-label="Last probed" className="cell-probed">
               <LastProbed row={row} />
               <HistoryStripCompact days={stripDays(history.get(row.name) ?? [], now)} />

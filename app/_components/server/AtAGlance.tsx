@@ -4,15 +4,29 @@ import { CHECK_IDS, type CheckId } from "@/lib/vocabulary/checks";
 import { crossReadSentence } from "@/lib/site/cross-read";
 import { CHECK_LABELS } from "@/lib/site/labels";
 import { checkAnchor } from "@/lib/site/paths";
+import { reasonAfterChip } from "@/lib/site/states";
 import { whatToDoHref } from "@/lib/site/what-to-do";
 import type { CrossReadRow } from "@/lib/store/cross-reads";
 import type { CheckResultRow } from "@/lib/store/runs";
 import { StateChip } from "../StateChip";
 import { CheckHint } from "./CheckHint";
 import { ClientLines } from "./ClientLines";
+import { ObservationsLine, type ObservationCount } from "../ObservationCodes";
 import type { ClientsVerdict } from "@/lib/checks/clients";
 
-function OverallLine({ overall }: { overall: Overall | null }) {
+/** "Protocol version, Tool list and Error taxonomy". */
+function listed(ids: CheckId[]): string {
+  const names = ids.map((id) => CHECK_LABELS.en[id]);
+  return names.length <= 1 ? (names[0] ?? "") : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
+}
+
+/** The checks other than the deciding one whose reason is the overall state's: said once, in the overall line. */
+export function sharingOverall(overall: Overall | null, checks: CheckResultRow[]): CheckId[] {
+  if (!overall?.reason || !overall.check) return [];
+  return CHECK_IDS.filter((id) => id !== overall.check && checks.find((c) => c.check === id)?.reason === overall.reason);
+}
+
+function OverallLine({ overall, sharing }: { overall: Overall | null; sharing: CheckId[] }) {
   return (
     <div className={`overall overall-${overall?.state ?? "none"}`}>
       <p className="overall-state">
@@ -27,7 +41,8 @@ function OverallLine({ overall }: { overall: Overall | null }) {
         ) : overall.check ? (
           <>
             Decided by <a href={`#${checkAnchor(overall.check)}`}>{CHECK_LABELS.en[overall.check]}</a>
-            {overall.reason ? `: ${overall.reason}` : "."}
+            {overall.reason ? `: ${reasonAfterChip(overall.reason, overall.state, overall.cause)}` : "."}
+            {sharing.length ? ` The same reason holds for ${listed(sharing)}.` : null}
           </>
         ) : null}
       </p>
@@ -35,16 +50,7 @@ function OverallLine({ overall }: { overall: Overall | null }) {
   );
 }
 
-/** In place of a reason that is the overall state's, said once above (architecture.md §2: one cause, often three checks). */
-export function SameReason() {
-  return (
-    <span className="same-reason">
-      Same reason as the <a href="#glance-h">overall state</a>.
-    </span>
-  );
-}
-
-function CheckRow({ id, check, overallReason }: { id: CheckId; check: CheckResultRow | undefined; overallReason: string | null }) {
+function CheckRow({ id, check, saidAbove }: { id: CheckId; check: CheckResultRow | undefined; saidAbove: boolean }) {
   return (
     <tr id={`glance-${id}`}>
       <th scope="row" data-label="Check">
@@ -53,8 +59,9 @@ function CheckRow({ id, check, overallReason }: { id: CheckId; check: CheckResul
       <td data-label="State">
         <StateChip state={check?.state ?? null} cause={check?.notCheckedCause} />
       </td>
-      <td data-label="Why">
-        {!check ? "Not evaluated yet." : check.reason === overallReason ? <SameReason /> : check.reason}
+      {/* Empty when the overall line above says this reason, so each reason is said once on the page. */}
+      <td data-label="Why" className="cell-why">
+        {!check ? "Not evaluated yet." : saidAbove ? null : reasonAfterChip(check.reason, check.state, check.notCheckedCause)}
         <CheckHint hint={check?.hint ?? null} />
       </td>
       <td data-label="FAQ" className="cell-faq">
@@ -83,19 +90,24 @@ export function AtAGlance({
   checks,
   crossRead,
   clients,
+  observations = [],
 }: {
   overall: Overall | null;
   checks: CheckResultRow[];
   crossRead: (CrossReadRow & { day: string }) | null;
   /** architecture.md §2.10: shown right under the overall state, one line per kind of client. */
   clients?: ClientsVerdict;
+  /** The observations of the latest complete read (architecture.md §2.9), counted by code. */
+  observations?: readonly ObservationCount[];
 }) {
+  const sharing = sharingOverall(overall, checks);
   return (
     <section className="glance" aria-labelledby="glance-h">
       <h2 id="glance-h" className="visually-hidden" tabIndex={-1}>
         At a glance
       </h2>
-      <OverallLine overall={overall} />
+      <OverallLine overall={overall} sharing={sharing} />
+      <ObservationsLine items={observations} />
       {clients ? <ClientLines clients={clients} /> : null}
       <table className="stack glance-table">
         <caption className="visually-hidden">The five checks: state, reason and where the FAQ says what to do</caption>
@@ -109,7 +121,12 @@ export function AtAGlance({
         </thead>
         <tbody>
           {CHECK_IDS.map((id) => (
-            <CheckRow key={id} id={id} check={checks.find((c) => c.check === id)} overallReason={overall?.reason ?? null} />
+            <CheckRow
+              key={id}
+              id={id}
+              check={checks.find((c) => c.check === id)}
+              saidAbove={(id === overall?.check && !!overall.reason) || sharing.includes(id)}
+            />
           ))}
         </tbody>
       </table>

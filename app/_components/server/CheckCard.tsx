@@ -7,7 +7,7 @@ import { checkAnchor } from "@/lib/site/paths";
 import type { CheckResultRow, TransitionRow } from "@/lib/store/runs";
 import { StateChip } from "../StateChip";
 import { CheckHint } from "./CheckHint";
-import { SameReason } from "./AtAGlance";
+import { reasonAfterChip } from "@/lib/site/states";
 
 function SuiteVersion({ version }: { version: string }) {
   if (version === SUITE_VERSION) return <>{version}</>;
@@ -36,7 +36,7 @@ function Cited({ cites, cited }: { cites: { seq: number; anchor: string | null }
   );
 }
 
-function TransitionTable({ history, overallReason }: { history: TransitionRow[]; overallReason: string | null }) {
+function TransitionTable({ history }: { history: TransitionRow[] }) {
   if (history.length === 0) return <p className="sub">No state changes recorded.</p>;
   return (
     <table className="stack">
@@ -59,7 +59,7 @@ function TransitionTable({ history, overallReason }: { history: TransitionRow[];
             <td data-label="To">
               <StateChip state={t.toState} />
             </td>
-            <td data-label="Reason">{t.reason === overallReason ? <SameReason /> : t.reason}</td>
+            <td data-label="Reason">{t.reason}</td>
             <td data-label="Suite">{t.suiteVersion}</td>
           </tr>
         ))}
@@ -74,14 +74,13 @@ export function CheckCard({
   check,
   cites,
   history,
-  overallReason,
 }: {
   id: CheckId;
   check: CheckResultRow | undefined;
   cites: { seq: number; anchor: string | null }[];
   history: TransitionRow[];
-  /** The overall state's reason, shown once at the top: a check with the same one refers to it. */
-  overallReason: string | null;
+  /** Unused: the reason is said once, at the top of the page (kept until the page stops passing it). */
+  overallReason?: string | null;
 }) {
   const anchor = checkAnchor(id);
   return (
@@ -92,8 +91,12 @@ export function CheckCard({
       </h3>
       {check ? (
         <>
-          <p className="reason">{check.reason === overallReason ? <SameReason /> : check.reason}</p>
-          <CheckHint hint={check.hint} />
+          {/* Said at the top of the page, in the overall line or the table of checks; shown here too only when a link
+              lands on this check (#check-<id>, as the feeds link), so that place reads on its own. */}
+          <div className="check-why">
+            <p className="reason">{reasonAfterChip(check.reason, check.state, check.notCheckedCause)}</p>
+            <CheckHint hint={check.hint} />
+          </div>
           <dl className="facts">
             <dt>Decided</dt>
             <dd>
@@ -120,7 +123,7 @@ export function CheckCard({
             {history.length} {history.length === 1 ? "state change" : "state changes"}
           </span>
         </summary>
-        <TransitionTable history={history} overallReason={overallReason} />
+        <TransitionTable history={history} />
       </details>
     </section>
   );

@@ -5,12 +5,16 @@ import { incidentList } from "@/lib/store/incidents";
 import { siteDb } from "../../_lib/db";
 import { IncidentTable } from "../IncidentTable";
 import { FoldSection } from "./FoldSection";
-import { SameReason } from "./AtAGlance";
 
 const SHOWN = 20;
 
 /** A server's incidents (architecture.md §4), most recent first, with duration and the reason that opened each. */
-export function IncidentsSection({ name, overallReason }: { name: string; overallReason: string | null }) {
+export function IncidentsSection({
+  name,
+}: {
+  name: string;
+  /** Unused (kept until the page stops passing it). */ overallReason?: string | null;
+}) {
   const { total, ongoing, rows } = incidentList(siteDb(), { server: name, limit: SHOWN });
   return (
     <FoldSection id="incidents" headingId="incidents-h" title="Incidents">
@@ -29,7 +33,7 @@ export function IncidentsSection({ name, overallReason }: { name: string; overal
             {total > SHOWN ? <Link href={incidentsPath(name)}>the incidents page</Link> : null}
             {total > SHOWN ? "." : null}
           </p>
-          <IncidentTable rows={rows} showServer={false} sameReason={{ reason: overallReason, node: <SameReason /> }} />
+          <IncidentTable rows={rows} showServer={false} />
         </>
       )}
       <p>

@@ -46,6 +46,20 @@ function LastProbed({ detail }: { detail: ServerDetail }) {
   return <>not yet</>;
 }
 
+/** Listed, withdrawn by its owner in the registry (deprecated or deleted: no longer probed), or gone from the listing. */
+function RegistryStanding({ detail }: { detail: ServerDetail }) {
+  const since = detail.leftRegistryAt ? formatUtc(detail.leftRegistryAt) : null;
+  switch (detail.registryStatus) {
+    case "active":
+      return <>{since ? `left the registry ${since}` : "active"}</>;
+    case "deprecated":
+    case "deleted":
+      return <>{`${detail.registryStatus} by its owner${since ? `, not probed since ${since}` : ""}`}</>;
+    case "left":
+      return <>{since ? `left the registry ${since}` : "left the registry"}</>;
+  }
+}
+
 /** Where the server is, what it speaks, and when it was and will be probed. */
 export function ServerFacts({ detail }: { detail: ServerDetail }) {
   return (
@@ -56,8 +70,16 @@ export function ServerFacts({ detail }: { detail: ServerDetail }) {
       <dd>{detail.transport ?? "–"}</dd>
       <dt>Registry status</dt>
       <dd>
-        {detail.leftRegistryAt ? `left the registry ${formatUtc(detail.leftRegistryAt)}` : detail.registryStatus}
+        <RegistryStanding detail={detail} />
         {detail.version ? ` · version ${detail.version}` : ""}
+        {detail.registryStatusMessage ? (
+          <>
+            {" · its owner wrote: "}
+            <q className="owner-words" id="registry-status-message">
+              {detail.registryStatusMessage}
+            </q>
+          </>
+        ) : null}
       </dd>
       <dt>Era · revision</dt>
       <dd>

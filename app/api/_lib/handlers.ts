@@ -20,6 +20,8 @@ import { serverUptime } from "@/lib/store/uptime";
 import { latestRoundRegions, regionUptime } from "@/lib/store/regions";
 import { serverIdByName } from "@/lib/store/history";
 import { regionalNoteSentence } from "@/lib/site/regions";
+import { ownerViewAnswer } from "@/lib/site/owners";
+import { ownerView } from "@/lib/store/owners";
 import { getRound } from "@/lib/store/rounds";
 import { latestCrossReads, siteStatus } from "@/lib/rounds/alerts/status";
 import { authFailure, checkBearer } from "./auth";
@@ -29,6 +31,14 @@ import { refuseWhileUnwritable, unwritableAnswer } from "./unwritable";
 // Every JSON answer is typed by its schema in lib/api/schemas (the source of /api/openapi.json).
 
 const noStore = { "cache-control": "no-store" };
+
+/** A method the route does not serve: 405 with the ones it does in Allow (RFC 9110 §15.5.6), and `message` saying which to use. */
+export function methodNotAllowed(allow: readonly string[], message: string): Response {
+  return Response.json({ error: "method_not_allowed", message } satisfies ApiShape<"ErrorAnswer">, {
+    status: 405,
+    headers: { ...noStore, allow: allow.join(", ") },
+  });
+}
 
 export function postRound(
   request: Request,
@@ -147,6 +157,8 @@ export function serverAnswer(name: string, db: Db): TextAnswer {
     history: history?.days ?? [],
     responseTimes: history?.responseTimes ?? null,
     uptime,
+    // architecture.md §11: the owner's view beside the public checks; never a value.
+    ownerView: ownerViewAnswer(serverId === null ? null : ownerView(db, serverId, now)),
     incidents,
     regions: round.regions.map(({ runId: _, ...r }) => r),
     quorum,

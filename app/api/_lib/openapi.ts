@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { API_SCHEMAS, ReprobeForm, RoundId, SubscribeBody, SubscribeForm } from "@/lib/api/schemas";
+import { API_SCHEMAS, ClaimBody, OwnerConfigurationBody, ReprobeForm, RoundId, SubscribeBody, SubscribeForm } from "@/lib/api/schemas";
 import { CHECK_IDS } from "@/lib/vocabulary/checks";
 import { SUITE_VERSION } from "@/lib/probe/protocol";
 import { BadgeQuery } from "@/lib/site/badge-route";
@@ -68,6 +68,15 @@ const nameParameter = {
   description: "The registry name, its slashes kept as they are: /api/servers/io.github.acme/weather.",
   schema: { type: "string" },
 };
+
+/** A capability token in the path (architecture.md §11): whoever holds it may act; keep it private. */
+const tokenParameter = (name: string, description: string) => ({
+  name,
+  in: "path",
+  required: true,
+  description,
+  schema: { type: "string" },
+});
 
 const cronSecret = [{ cronSecret: [] }];
 
@@ -138,6 +147,101 @@ export function openApiDocument(options: { publicBaseUrl?: string } = {}) {
           },
         },
       },
+      "/api/servers/{name}/claims": {
+        post: {
+          operationId: "claimServer",
+          summary: "Claim a listing: a secret claim token and a proof to publish at the probed remote's origin",
+          parameters: [nameParameter],
+          requestBody: { required: false, content: { [JSON_TYPE]: { schema: inline(ClaimBody, "input") } } },
+          responses: {
+            201: json("A pending claim: publish the proof, then verify.", "ClaimCreated"),
+            403: json("A cross-site post.", "ErrorAnswer"),
+            404: json("unknown_server.", "ClaimError"),
+            422: json("no_remote or opted_out, with the reason.", "ClaimError"),
+            429: json("rate_limited, with Retry-After.", "ClaimError"),
+            503: json("owners_disabled (no SECRETS_KEY), or the database cannot be written.", "ClaimError"),
+          },
+        },
+      },
+      "/api/claims/{claim}/verify": {
+        post: {
+          operationId: "verifyClaim",
+          summary: "Fetch the claim's proof once (no redirect followed) and answer what was found",
+          parameters: [tokenParameter("claim", "The claim token.")],
+          responses: {
+            200: json("The proof was found: the manage link.", "ClaimVerified"),
+            403: json("A cross-site post.", "ErrorAnswer"),
+            404: json("unknown_claim.", "ClaimError"),
+            410: json("claim_lapsed.", "ClaimError"),
+            422: json(
+              "proof_not_found, proof_mismatch, proof_redirected, proof_unreachable, opted_out or address_not_allowed, with what was fetched.",
+              "ClaimError",
+            ),
+            429: json("rate_limited: too many tokens that named nothing from this address.", "ClaimError"),
+            503: json("owners_disabled.", "ClaimError"),
+          },
+        },
+      },
+      "/api/owners/{token}": {
+        delete: {
+          operationId: "giveUpClaim",
+          summary: "Give the claim up, with its configuration and owner subscriptions",
+          parameters: [tokenParameter("token", "The manage token.")],
+          responses: { 204: { description: "Given up." }, 404: json("unknown_owner.", "ConfigurationErrorAnswer") },
+        },
+      },
+      "/api/owners/{token}/configuration": {
+        put: {
+          operationId: "setOwnerConfiguration",
+          summary: "Set the values the owner's view is probed with (write-only, sealed at rest)",
+          parameters: [tokenParameter("token", "The manage token.")],
+          requestBody: { required: true, content: { [JSON_TYPE]: { schema: inline(OwnerConfigurationBody, "input") } } },
+          responses: {
+            204: { description: "Stored; nothing is answered back." },
+            400: json(
+              "invalid_configuration, header_not_listed, invalid_header_name, invalid_value (CR, LF, control characters) or value_too_long (over 8 KB).",
+              "ConfigurationErrorAnswer",
+            ),
+            403: json("A cross-site post.", "ErrorAnswer"),
+            404: json("unknown_owner.", "ConfigurationErrorAnswer"),
+            429: json("rate_limited.", "ClaimError"),
+            503: json("owners_disabled.", "ConfigurationErrorAnswer"),
+          },
+        },
+        delete: {
+          operationId: "removeOwnerConfiguration",
+          summary: "Remove the owner's configuration",
+          parameters: [tokenParameter("token", "The manage token.")],
+          responses: { 204: { description: "Removed." }, 404: json("unknown_owner.", "ConfigurationErrorAnswer") },
+        },
+      },
+      "/api/owners/{token}/probe": {
+        post: {
+          operationId: "probeAsOwner",
+          summary: "Probe the server now, the owner's view included (the same limits as the server page's probe again now)",
+          parameters: [tokenParameter("token", "The manage token.")],
+          responses: {
+            202: { description: "Queued: a one-server round starts." },
+            404: json("unknown_owner.", "ConfigurationErrorAnswer"),
+            429: json("A probe was asked for recently, or the hourly cap is reached; Retry-After says when.", "ErrorAnswer"),
+          },
+        },
+      },
+      "/api/owners/{token}/subscriptions": {
+        post: {
+          operationId: "subscribeOwner",
+          summary: "The owner's own subscription: the server's changes and the owner events",
+          parameters: [tokenParameter("token", "The manage token.")],
+          requestBody: { required: true, content: { [JSON_TYPE]: { schema: inline(SubscribeBody, "input") } } },
+          responses: {
+            201: json("A webhook whose test message got a 2xx.", "SubscriptionActive"),
+            202: json("An email: the confirmation link is on its way.", "SubscriptionPending"),
+            400: json("invalid_address, address_not_allowed, webhook_test_failed or unknown_event.", "SubscribeError"),
+            404: json("unknown_owner.", "ConfigurationErrorAnswer"),
+            429: json("rate_limited, with Retry-After.", "SubscribeError"),
+          },
+        },
+      },
       "/api/badge/{name}": {
         get: {
           operationId: "getBadge",
@@ -176,6 +280,11 @@ export function openApiDocument(options: { publicBaseUrl?: string } = {}) {
             409: json("A round is running.", "RoundRunning"),
             503: json("The database cannot be written (database_unwritable); nothing was started.", "DatabaseUnwritable"),
           },
+        },
+        get: {
+          operationId: "startRoundWithGet",
+          summary: "Not a way to start a round: says to POST (a browser or a curl without -X POST lands here)",
+          responses: { 405: json("method_not_allowed, with Allow: POST.", "ErrorAnswer") },
         },
       },
       "/api/rounds/{id}": {

@@ -5,7 +5,15 @@ import { subscribe, type SubscribeAnswer, type SubscribeDeps } from "@/lib/round
 import { serverPath } from "@/lib/site/paths";
 import { FORM_KEY_META, crossSitePost, newFormKey, verifyFormToken } from "@/lib/site/reprobe-form";
 import { metaOnce } from "@/lib/store/reprobe";
-import { confirmSubscription, deleteSubscriber, manageView, resumeSubscriber, setEvents, unsubscribe } from "@/lib/store/subscriptions";
+import {
+  confirmSubscription,
+  deleteSubscriber,
+  manageView,
+  resumeSubscriber,
+  rotateSecret,
+  setEvents,
+  unsubscribe,
+} from "@/lib/store/subscriptions";
 import { CONFIRM_VALID_DAYS, subscriptionPath } from "@/lib/rounds/notify/messages";
 import { PUBLIC_NOTIFICATION_EVENTS, type SubscribeError } from "@/lib/vocabulary/notifications";
 import { ownOrigins } from "./reprobe";
@@ -28,7 +36,8 @@ const STATUS: Record<SubscribeError, number> = {
   email_disabled: 503,
 };
 
-function jsonAnswer(a: SubscribeAnswer): Response {
+/** The JSON answer of a sign-up (also an owner's, architecture.md §11). */
+export function subscriptionJsonAnswer(a: SubscribeAnswer): Response {
   if (a.ok && a.status === "confirmation_sent")
     return Response.json({ status: a.status } satisfies ApiShape<"SubscriptionPending">, { status: 202, headers: noStore });
   if (a.ok)
@@ -58,6 +67,21 @@ ${secret}
 <p><a href="${escape(`${zh ? "/zh" : ""}${serverPath(server)}`)}">${zh ? "返回服务器页面" : "Back to the server page"}</a></p></main></body></html>`;
   return new Response(html, {
     status: 201,
+    headers: { ...noStore, "content-type": "text/html; charset=utf-8", "referrer-policy": "no-referrer" },
+  });
+}
+
+/** The manage page's "new signing secret": the one answer that carries it. */
+function rotatedPage(lang: "en" | "zh", secret: string, back: string): Response {
+  const zh = lang === "zh";
+  const title = zh ? "新的签名密钥" : "New signing secret";
+  const html = `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${title}</title></head>
+<body style="font-family: system-ui, sans-serif; max-width: 44rem; margin: 2rem auto; padding: 0 1rem; line-height: 1.5"><main>
+<h1>${title}</h1><p>${zh ? "签名密钥（只显示这一次，请现在保存）：" : "Signing secret (shown this once: keep it now):"}</p><pre id="secret">${escape(secret)}</pre>
+<p>${zh ? "从下一条消息起，<code>X-Mcp-Status-Signature</code> 使用这个密钥计算；旧密钥已删除。" : "From the next message on, <code>X-Mcp-Status-Signature</code> is made with it; the old secret is deleted."}</p>
+<p><a href="${escape(subscriptionPath(back))}">${zh ? "返回管理页面" : "Back to the manage page"}</a></p></main></body></html>`;
+  return new Response(html, {
+    status: 200,
     headers: { ...noStore, "content-type": "text/html; charset=utf-8", "referrer-policy": "no-referrer" },
   });
 }
@@ -107,7 +131,7 @@ async function handle(request: Request, server: string, deps: SubscriptionRouteD
         { error: "invalid_address", message: "Send a JSON object with email or webhook (strings) and events (a list)." },
         { status: 400, headers: noStore },
       );
-    return jsonAnswer(await subscribe(deps, { server, ...parsed.data, client, lang: "en" }));
+    return subscriptionJsonAnswer(await subscribe(deps, { server, ...parsed.data, client, lang: "en" }));
   }
   let fields: FormData;
   try {
@@ -136,7 +160,7 @@ async function handle(request: Request, server: string, deps: SubscriptionRouteD
 
 // ---- the capability links: /subscriptions/confirm/<token>, /subscriptions/<token>/<action> ----------------------------
 
-export const MANAGE_ACTIONS = ["unsubscribe", "events", "delete", "resume"] as const;
+export const MANAGE_ACTIONS = ["unsubscribe", "events", "delete", "resume", "rotate"] as const;
 type ManageAction = (typeof MANAGE_ACTIONS)[number];
 
 const text = (status: number, body: string) =>
@@ -186,6 +210,13 @@ export async function postManage(
       return done("deleted", deleteSubscriber(deps.db, token));
     case "resume":
       return done("resumed", resumeSubscriber(deps.db, token));
+    case "rotate": {
+      // The new secret is answered once, never put in a link or a page that is kept; the old one stops signing at once.
+      const secret = rotateSecret(deps.db, token);
+      if (!secret) return done("rotate", false);
+      if (!back) return Response.json({ secret }, { headers: noStore });
+      return rotatedPage(manageView(deps.db, token)?.lang === "zh" ? "zh" : "en", secret, back);
+    }
     case "events": {
       const wanted = fields.getAll("events").map(String);
       const known = PUBLIC_NOTIFICATION_EVENTS.filter((e) => wanted.includes(e));

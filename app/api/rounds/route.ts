@@ -3,7 +3,7 @@ import { getDb } from "@/db/client";
 import { getConfig } from "@/lib/config";
 import { roundDepsFromConfig } from "@/lib/rounds/background";
 import { startRound } from "@/lib/rounds/round";
-import { postRound } from "../_lib/handlers";
+import { methodNotAllowed, postRound } from "../_lib/handlers";
 
 export const dynamic = "force-dynamic";
 
@@ -18,4 +18,12 @@ export function POST(request: Request) {
     start: () => startRound(roundDepsFromConfig(config, { trigger: "api" })),
     background: (p) => after(p),
   });
+}
+
+// A browser or a curl without -X POST lands here: say which method starts a round instead of an empty 405.
+export function GET() {
+  return methodNotAllowed(
+    ["POST"],
+    "A round is started with POST (and Authorization: Bearer $CRON_SECRET); GET /api/rounds/{id} reads one.",
+  );
 }

@@ -12,6 +12,7 @@ import { CertificateBook, type TrustAnchors } from "./certificates";
 import { guardedAgent, type SharedConnections } from "./connections";
 import { PinnedNames, resolveChecked, AddressRefusedError, type DnsLookup } from "./dns";
 import { describeFailure, type Failure, type FailureKind } from "./failure";
+import { REDACTED } from "../../vocabulary/owners";
 
 export interface HttpRequestSpec {
   phase: ExchangePhase;
@@ -80,6 +81,8 @@ export interface HttpSessionOptions {
   shared?: SharedConnections;
   /** Trust anchors for the probe's own connections (tests' certificates); the shared ones bring their own. */
   ca?: TrustAnchors;
+  /** An owner's headers (architecture.md §11): sent only on requests to exactly this origin, recorded as ‹redacted›. */
+  ownerHeaders?: { origin: string; headers: Record<string, string> };
 }
 
 /**
@@ -170,6 +173,18 @@ export class HttpSession {
     };
   }
 
+  /** The owner's headers when `url` is on exactly their origin (scheme, host and port); never across a redirect (none is
+   * followed) and never to a metadata host elsewhere. */
+  private ownerHeadersFor(url: string): Record<string, string> | null {
+    const owner = this.o.ownerHeaders;
+    if (!owner) return null;
+    try {
+      return new URL(url).origin === owner.origin ? owner.headers : null;
+    } catch {
+      return null;
+    }
+  }
+
   private newExchange(spec: HttpRequestSpec, headers: Record<string, string>): Exchange {
     const ex: Exchange = {
       seq: ++this.seq,
@@ -194,7 +209,11 @@ export class HttpSession {
       "accept-encoding": "gzip, deflate, br",
       ...spec.headers,
     };
-    const ex = this.newExchange(spec, headers);
+    const owner = this.ownerHeadersFor(spec.url);
+    const ex = this.newExchange(
+      spec,
+      owner ? { ...headers, ...Object.fromEntries(Object.keys(owner).map((n) => [n, REDACTED])) } : headers,
+    );
     const answer: HttpAnswer = {
       exchange: ex,
       seq: ex.seq,
@@ -232,7 +251,7 @@ export class HttpSession {
       if (this.o.hostGate) release = await acquireBefore(this.o.hostGate, url.host, this.o.deadline);
       const res = await request(url, {
         method: spec.method,
-        headers,
+        headers: owner ? { ...headers, ...owner } : headers,
         body: spec.body,
         dispatcher: this.agent,
         signal: this.o.deadline,

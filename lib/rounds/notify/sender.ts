@@ -5,7 +5,15 @@
 import type { Db } from "../../../db/client";
 import type { AddressPolicy } from "../../probe/address-policy";
 import type { DnsLookup } from "../../probe/transport/dns";
-import { formMessages, pruneSubscriptions, recordTry, takeDueMessages, type DueMessage, type TryResult } from "../../store/subscriptions";
+import {
+  finishErasure,
+  formMessages,
+  pruneSubscriptions,
+  recordTry,
+  takeDueMessages,
+  type DueMessage,
+  type TryResult,
+} from "../../store/subscriptions";
 import type { Mailer } from "./email";
 import { mailFor, webhookRequestFor } from "./messages";
 import { WebhookConnections } from "./webhook";
@@ -130,6 +138,8 @@ export function startSender(deps: SenderDeps): Sender {
           const p = pruneSubscriptions(deps.db, now(), { unconfirmedMs: UNCONFIRMED_MS, doneMs: DONE_KEPT_MS });
           if (p.unconfirmed > 0) log(`[notify] ${p.unconfirmed} unconfirmed subscriptions older than 7 days deleted`);
         }
+        // An erasure a reader kept from finishing (the site's pages, a round) is finished here, on a later pass.
+        finishErasure(deps.db);
         s = await sendDue(deps);
       } catch (e) {
         log(`[notify] pass failed: ${(e as Error).message}`);

@@ -9,9 +9,11 @@ import type { Lang } from "../../site/labels";
 import { testMessageReason } from "../../site/notify-text";
 import { serverIdByName } from "../../store/history";
 import { countAttempt, limitKey, saveSubscription } from "../../store/subscriptions";
+import { adoptSubscription } from "../../store/owners";
 import {
   DEFAULT_NOTIFICATION_EVENTS,
   PUBLIC_NOTIFICATION_EVENTS,
+  UNFOLDED_NOTIFICATION_EVENTS,
   WEBHOOK_TEST_EVENT,
   type NotificationEvent,
   type SubscribeError,
@@ -45,6 +47,8 @@ export interface SubscribeRequest {
   /** The client address the re-probe limit uses (the last X-Forwarded-For hop), or null. */
   client: string | null;
   lang: Lang;
+  /** architecture.md §11: an owner's subscription, made from the manage page of this claim: it also gets the owner events. */
+  claimId?: number;
 }
 
 export type SubscribeAnswer =
@@ -128,7 +132,8 @@ export async function subscribe(deps: SubscribeDeps, req: SubscribeRequest): Pro
         `At most ${EMAILS_PER_DAY} confirmation emails a day go to one address; try again later.`,
         retryAfter(day.retryAt, now()),
       );
-    saveSubscription(deps.db, { serverId, channel: "email", address, flavor: null, events, lang: req.lang, now: now() });
+    const saved = saveSubscription(deps.db, { serverId, channel: "email", address, flavor: null, events, lang: req.lang, now: now() });
+    if (req.claimId !== undefined) adoptSubscription(deps.db, saved.subscriptionId, req.claimId, UNFOLDED_NOTIFICATION_EVENTS);
     return { ok: true, status: "confirmation_sent" };
   }
 
@@ -168,6 +173,7 @@ export async function subscribe(deps: SubscribeDeps, req: SubscribeRequest): Pro
       now: now(),
       secret,
     });
+    if (req.claimId !== undefined) adoptSubscription(deps.db, saved.subscriptionId, req.claimId, UNFOLDED_NOTIFICATION_EVENTS);
     deps.log?.(`[notify] subscription ${saved.subscriptionId} (webhook, ${flavor}) active for ${req.server}`);
     return { ok: true, status: "active", ...(secret ? { secret } : {}), manage: linksOf(deps.siteUrl, req.server, saved.token).manage };
   } finally {

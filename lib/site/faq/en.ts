@@ -727,6 +727,9 @@ export const FAQ_EN: FaqBook = {
       {
         p: `The site reads the official MCP registry page by page (\`/v0.1/servers?version=latest&limit=100\`, cursor to the end), keeps only entries whose status is \`active\`, and stores one row per server name. A remote is probed with the transport it is listed under: \`streamable-http\`, or \`sse\` for the [older HTTP+SSE transport](${at("handshake", "sse")}).`,
       },
+      {
+        p: `Once a day the site reads every page (\`/v0.1/servers?version=latest&limit=100&include_deleted=true\`); in the hours between, as the registry itself asks of its readers, it reads only the entries updated since its last read (\`updated_since\`). A server missing from the daily read has left the registry. An owner can also mark a server \`deprecated\` or \`deleted\` in the registry, with a message: the site then stops probing it, keeps its history like any server that left, and shows the owner's message on its page as the owner wrote it. A registry page larger than 8 MB stops the read, and the previous list is kept.`,
+      },
       { h2: "Which remote is probed", id: "which-remote" },
       {
         p: `A registry entry may list several remotes; one lists eighteen. The probe talks to one of them per round: the first one, in the order the registry lists them, that needs no configuration, taking a \`streamable-http\` remote before an \`sse\` one. A URL variable that comes with a default (\`https://{region}.example.com/mcp\` with \`region\` defaulting to \`eu\`) is filled in with it, and the filled-in URL is what gets probed.`,
@@ -1163,6 +1166,52 @@ export const FAQ_EN: FaqBook = {
     ],
   },
 
+  owners: {
+    title: "Owners: a claimed listing, and the view behind the key",
+    summary:
+      "What a claim proves and what it does not, what the site does with a key, where it goes, how to revoke it, and why the public state stays put.",
+    firstPublished: "2026-12-05",
+    body: [
+      { h2: "Why there is an owner's view", id: "why" },
+      {
+        p: `More than half of the servers in the registry refuse an anonymous client until it brings a key. For those, the public page can only say that the server asked for one. Whoever runs the server can let the site look further: the site then probes it a second time, carrying the owner's key, and shows what a client with that key would meet.`,
+      },
+      { h2: "What a claim proves, and what it does not", id: "claim" },
+      {
+        p: `A claim starts from the server page ("Is this your server?") or \`POST /api/servers/<name>/claims\`. You get a secret claim token and one line of text. Put that line in a plain-text file at \`/.well-known/mcp-status-claim\` on the origin the site probes, then ask the site to verify. It fetches that one URL once, under the same address rules, opt-outs and per-host pacing as its probes, and never follows a redirect: a redirect is refused and named. When the line is there, you get a manage link.`,
+      },
+      {
+        ul: [
+          "A verified claim shows that whoever holds it could put a file on the server's origin. It says nothing about the quality, safety or ownership of the code behind it.",
+          "Several people may hold verified claims on one server; the owner's view uses the configuration of the one verified most recently.",
+          "The file is fetched again every 7 days. If it is gone at two checks in a row, the claim lapses and its stored values are deleted.",
+        ],
+      },
+      { h2: "What the site does with a key", id: "key" },
+      {
+        p: `On the manage page you may set only the header values the registry lists for the probed remote, or an \`Authorization\` value when the server answered with a credential gate. A value with a line break or over 8 KB is refused. Each value is encrypted before it is written (AES-256-GCM, with a key the operator keeps outside the database) and is never shown again: not on the manage page, not in JSON, evidence, curl lines, feeds, open data, metrics or logs. Pages list only the header names and when they were set.`,
+      },
+      { h2: "Where the key is sent", id: "where" },
+      {
+        p: `Only when the anonymous probe of a round ends at the key or at the gate, the same round probes the server once more with your values. They go only to the exact origin (scheme, host and port) of the probed remote: never to another host the server points at (such as an authorization metadata host), and never across a redirect, since the probe follows none. Anything the server sends back is stored with every value replaced by \`‹redacted›\`.`,
+      },
+      { h2: "What you are told", id: "told" },
+      {
+        ul: [
+          "If the server answers 401 or 403 to your values on the handshake or the tool list, the owner's view turns Not checked with that reason, and your own subscriptions get `owner_configuration_refused`. It is your key's trouble, so it never counts against the server.",
+          "If a value is a JWT (or `Bearer ` and a JWT) whose expiry is less than 72 hours away, your subscriptions get `owner_token_expiring`, once per value. The site reads the expiry without checking the token's signature: checking it is not the site's business.",
+        ],
+      },
+      { h2: "How to revoke it", id: "revoke" },
+      {
+        p: `On the manage page, remove the configuration or give up the claim; both delete the stored values at once. Removing the proof file also ends the claim within two weekly checks. Rotating the key on your own side works too: the next round's probe is refused and you are told so.`,
+      },
+      { h2: "Why the public state does not change", id: "public" },
+      {
+        p: `The public state, badge, census and uptime describe what an anonymous client meets, which is what anyone reading a listing can check for themselves. The owner's view is shown beside it ("With the owner's key: ${S.verified}, 14 tools"), with its own five checks and uptime, and as \`ownerView\` in the JSON and \`/badge/<name>?view=owner\`. A server whose owner set a key is not ranked above one whose owner did not.`,
+      },
+    ],
+  },
   "opting-out": {
     title: "Opting out, undoing it, and how the probe paces its requests",
     summary: "robots.txt and the operator list, how to come back, the user agent, and the per-host limits the probe keeps.",

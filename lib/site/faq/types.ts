@@ -20,6 +20,7 @@ export const FAQ_SLUGS = [
   "self-test",
   "ask-over-mcp",
   "json-and-badges",
+  "owners",
   "opting-out",
   "coverage",
   "own-network",

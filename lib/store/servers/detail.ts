@@ -24,7 +24,8 @@ import { remotesOf } from "./registry";
 import { configurationOf, type ServerConfiguration } from "./configuration";
 import { stateSelect, statesOf, type ServerRow } from "./row";
 
-export interface ServerDetail extends ServerSummary, Pick<ServerRow, "version" | "firstSeenAt" | "lastSeenAt" | "registryStatus"> {
+export interface ServerDetail
+  extends ServerSummary, Pick<ServerRow, "version" | "firstSeenAt" | "lastSeenAt" | "registryStatus" | "registryStatusMessage"> {
   /** Every listed remote with its standing (architecture.md §2.6). */
   remotes: RegistryRemote[];
   /** Present (in CHECK_IDS order) once the server was evaluated. */
@@ -73,6 +74,7 @@ export function getServerDetail(db: Db, name: string): ServerDetail | null {
     firstSeenAt: s.firstSeenAt,
     lastSeenAt: s.lastSeenAt,
     registryStatus: s.registryStatus,
+    registryStatusMessage: s.registryStatusMessage,
     remotes: remotesOf(s),
     checks,
     latestRun: run ? runSummary(run) : null,

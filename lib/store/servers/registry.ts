@@ -4,6 +4,7 @@ import { eq, inArray, sql } from "drizzle-orm";
 import { transaction, type Db } from "../../../db/client";
 import { servers } from "../../../db/schema";
 import { REMOTE_STANDINGS, TRANSPORTS, type RegistryRemote } from "../../probe/protocol";
+import type { RegistryWithdrawal } from "../../vocabulary/store";
 import { placeholders, prepared } from "../prepared";
 import { parseJson } from "../runs";
 import type { ServerRow } from "./row";
@@ -15,7 +16,17 @@ export type ListedServer = Pick<ServerRow, "name" | "title" | "description" | "v
   remotes?: RegistryRemote[];
   /** Suite 0.15.0: header names the probed remote lists as needed (never sent); absent or empty when none. */
   configHeaders?: string[];
+  /** The owner's words on the entry's status, when the registry gives any. */
+  registryStatusMessage?: string | null;
 };
+
+/** A server whose owner withdrew its latest version in the registry (deprecated or deleted), with the owner's words. */
+export interface WithdrawnServer {
+  name: string;
+  status: RegistryWithdrawal;
+  statusMessage: string | null;
+  registryUpdatedAt: string | null;
+}
 
 /** The stored header names back as a list (architecture.md §2.6, 0.15.0); null when the row lists none. */
 export function configHeadersOf(stored: string | null): string[] | null {
@@ -55,6 +66,8 @@ export interface RegistryApplyResult {
   left: number;
   /** Servers listed again after leaving. */
   returned: number;
+  /** Known servers whose owner marked them deprecated or deleted in this read (already withdrawn ones included). */
+  withdrawn: number;
 }
 
 /** The columns a registry listing sets on a row it updates (an insert also writes `name` and `firstSeenAt`). */
@@ -70,6 +83,7 @@ const REGISTRY_FIELDS = [
   "configHeaders",
   "registryUpdatedAt",
   "registryStatus",
+  "registryStatusMessage",
   "lastSeenAt",
   "leftRegistryAt",
 ] as const;
@@ -124,7 +138,11 @@ function startRegistryApply(db: Db): RegistryApply {
     })
     .from(servers)
     .all();
-  return { existing: new Map(rows.map((r) => [r.name, r])), seen: new Set(), result: { added: 0, updated: 0, left: 0, returned: 0 } };
+  return {
+    existing: new Map(rows.map((r) => [r.name, r])),
+    seen: new Set(),
+    result: { added: 0, updated: 0, left: 0, returned: 0, withdrawn: 0 },
+  };
 }
 
 function applyListed(db: Db, a: RegistryApply, listed: ListedServer[], now: string): void {
@@ -143,7 +161,8 @@ function applyListed(db: Db, a: RegistryApply, listed: ListedServer[], now: stri
       remotes: s.remotes ? JSON.stringify(s.remotes) : null,
       configHeaders: s.configHeaders?.length ? JSON.stringify(s.configHeaders) : null,
       registryUpdatedAt: s.registryUpdatedAt,
-      registryStatus: "active",
+      registryStatus: "active" as const,
+      registryStatusMessage: s.registryStatusMessage ?? null,
       lastSeenAt: now,
       leftRegistryAt: null,
     };
@@ -163,6 +182,26 @@ function applyListed(db: Db, a: RegistryApply, listed: ListedServer[], now: stri
   }
 }
 
+/** The owner withdrew these: each known one stops being probed, keeps its history and the owner's words. A server that
+ * had already left keeps the day it left; one never seen is not added. */
+function applyWithdrawn(db: Db, a: RegistryApply, withdrawn: WithdrawnServer[], now: string): void {
+  for (const w of withdrawn) {
+    a.seen.add(w.name);
+    const prev = a.existing.get(w.name);
+    if (!prev) continue;
+    db.update(servers)
+      .set({
+        registryStatus: w.status,
+        registryStatusMessage: w.statusMessage,
+        registryUpdatedAt: w.registryUpdatedAt,
+        leftRegistryAt: prev.leftRegistryAt ?? now,
+      })
+      .where(eq(servers.id, prev.id))
+      .run();
+    a.result.withdrawn++;
+  }
+}
+
 function markGone(db: Db, a: RegistryApply, now: string): RegistryApplyResult {
   const gone = [...a.existing.values()].filter((r) => !a.seen.has(r.name) && !r.leftRegistryAt).map((r) => r.id);
   for (let i = 0; i < gone.length; i += 500) {
@@ -175,12 +214,13 @@ function markGone(db: Db, a: RegistryApply, now: string): RegistryApplyResult {
   return a.result;
 }
 
-/** Replaces the registry view in one transaction: upserts every listed server, marks the unlisted ones as
- * having left (their history stays), and clears that mark for servers listed again. */
-export function applyRegistrySnapshot(db: Db, listed: ListedServer[], now: string): RegistryApplyResult {
+/** Replaces the registry view in one transaction: upserts every listed server, marks the withdrawn and the unlisted
+ * ones as having left (their history stays), and clears that mark for servers listed again. */
+export function applyRegistrySnapshot(db: Db, listed: ListedServer[], now: string, withdrawn: WithdrawnServer[] = []): RegistryApplyResult {
   return transaction(db, () => {
     const a = startRegistryApply(db);
     applyListed(db, a, listed, now);
+    applyWithdrawn(db, a, withdrawn, now);
     return markGone(db, a, now);
   });
 }
@@ -188,11 +228,43 @@ export function applyRegistrySnapshot(db: Db, listed: ListedServer[], now: strin
 /** The same in short transactions of `step` servers, yielding to the event loop between them, so a large
  * registry never blocks a process that also serves pages. Upserts are idempotent: an interrupted apply is
  * completed by the next one; servers are marked as gone only once every listed one was written. */
-export async function applyRegistrySnapshotInSteps(db: Db, listed: ListedServer[], now: string, step = 250): Promise<RegistryApplyResult> {
+export async function applyRegistrySnapshotInSteps(
+  db: Db,
+  listed: ListedServer[],
+  now: string,
+  options: { withdrawn?: WithdrawnServer[]; step?: number } = {},
+): Promise<RegistryApplyResult> {
+  const a = await applyInSteps(db, listed, options.withdrawn ?? [], now, options.step ?? 250);
+  return transaction(db, () => markGone(db, a, now));
+}
+
+/** An incremental read (the registry's `updated_since`): upserts the changed servers and withdraws the deprecated and
+ * deleted ones, in short transactions; servers the read did not mention are left as they are. */
+export async function applyRegistryChangesInSteps(
+  db: Db,
+  listed: ListedServer[],
+  withdrawn: WithdrawnServer[],
+  now: string,
+  step = 250,
+): Promise<RegistryApplyResult> {
+  return (await applyInSteps(db, listed, withdrawn, now, step)).result;
+}
+
+async function applyInSteps(
+  db: Db,
+  listed: ListedServer[],
+  withdrawn: WithdrawnServer[],
+  now: string,
+  step: number,
+): Promise<RegistryApply> {
   const a = startRegistryApply(db);
   for (let i = 0; i < listed.length; i += step) {
     transaction(db, () => applyListed(db, a, listed.slice(i, i + step), now));
     await new Promise((r) => setImmediate(r));
   }
-  return transaction(db, () => markGone(db, a, now));
+  for (let i = 0; i < withdrawn.length; i += step) {
+    transaction(db, () => applyWithdrawn(db, a, withdrawn.slice(i, i + step), now));
+    await new Promise((r) => setImmediate(r));
+  }
+  return a;
 }

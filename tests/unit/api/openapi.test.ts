@@ -39,6 +39,7 @@ function routeFiles(): Map<string, string[]> {
       server.filter((m) => m !== "post"),
     );
     out.set("/api/servers/{name}/subscriptions", ["post"]);
+    out.set("/api/servers/{name}/claims", ["post"]);
   }
   // Pages with a documented contract of their own: /census answers a window that is not allowed with 400.
   out.set("/census", ["get"]);

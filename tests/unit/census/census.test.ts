@@ -86,6 +86,7 @@ interface ApiRow {
   overallCause: string | null;
   notCheckedCauses: Record<string, string | undefined>;
   needsConfig: string | null;
+  clients: { initializeFirst: { state: string }; discoverFirst: { state: string } };
 }
 
 type ApiCounts = Pick<CensusDay, "registry" | "probed" | "needsConfiguration" | "revisions" | "eras" | "auth" | "overall"> & {
@@ -93,6 +94,8 @@ type ApiCounts = Pick<CensusDay, "registry" | "probed" | "needsConfiguration" | 
   refusals: Record<string, number>;
   notCheckedCauses: Record<string, number>;
   observations: Record<string, number>;
+  initializeFirst: Record<string, number>;
+  discoverFirst: Record<string, number>;
 };
 
 const inc = (m: Record<string, number>, k: string) => (m[k] = (m[k] ?? 0) + 1);
@@ -123,9 +126,13 @@ async function countsFromApi(): Promise<ApiCounts> {
     overall: {} as ApiCounts["overall"],
     notCheckedCauses: {},
     observations: {},
+    initializeFirst: {},
+    discoverFirst: {},
   };
   for (const r of rows) {
     if (!r.needsConfig) inc(c.transports, r.transport ?? "none");
+    inc(c.initializeFirst, r.clients.initializeFirst.state);
+    inc(c.discoverFirst, r.clients.discoverFirst.state);
     if (r.overall === null) {
       inc(c.eras, "none");
       inc(c.overall, "none");
@@ -222,8 +229,11 @@ describe("the daily census row", () => {
       expect(seen(row.notCheckedCauses), d).toEqual(api.notCheckedCauses);
       expect(seen(row.observations), d).toEqual(api.observations);
       expect(Object.keys(row.observations!).sort(), d).toEqual([...OBSERVATION_CODES].sort());
+      // architecture.md §2.10: each kind of client's state, as the list API's rows carry it.
+      expect(seen(row.clients!.initializeFirst), d).toEqual(api.initializeFirst);
+      expect(seen(row.clients!.discoverFirst), d).toEqual(api.discoverFirst);
       // Each count covers every listed server exactly once.
-      for (const m of [row.eras, row.auth, row.overall])
+      for (const m of [row.eras, row.auth, row.overall, row.clients!.initializeFirst, row.clients!.discoverFirst])
         expect(
           Object.values(m).reduce((a, b) => a + b, 0),
           d,
@@ -245,6 +255,10 @@ describe("the daily census row", () => {
     expect(a.auth.gate_no_usable_metadata).toBe(2);
     expect(a.refusals).toMatchObject({ is_error_result: 1, malformed_html: 1, malformed_empty: 1 });
     expect(a.notCheckedCauses).toMatchObject({ opted_out: 1, slow_down: 1, needs_configuration: 1, credential_required: 4 });
+    // Modern-only servers turn initialize-first clients away; legacy ones are reached by discover-first clients after the fallback.
+    expect(a.clients!.initializeFirst.no).toBeGreaterThanOrEqual(1);
+    expect(a.clients!.initializeFirst.yes).toBeGreaterThanOrEqual(2);
+    expect(a.clients!.discoverFirst.yes_after_fallback).toBeGreaterThanOrEqual(2);
   });
 
   test("follows the registry and the servers from day to day", () => {
@@ -281,6 +295,7 @@ describe("rebuilding days from stored runs", () => {
       expect(now.transports).toBeNull();
       expect(now.refusals).toBeNull();
       expect(now.observations).toBeNull();
+      expect(now.clients).toBeNull();
       const kept = ({ registry, probed, needsConfiguration, revisions, eras, auth, overall, notCheckedCauses }: CensusDay) => ({
         registry,
         probed,

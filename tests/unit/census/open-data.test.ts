@@ -92,6 +92,8 @@ describe("a round with the process configuration", () => {
       expect(validate(server), `${line.slice(0, 200)}: ${JSON.stringify(validate.errors)}`).toBe(true);
       const d = getServerDetail(db, server.name)!;
       for (const c of d.checks) expect(server.checks[c.check]).toEqual({ state: c.state, suiteVersion: c.suiteVersion });
+      // architecture.md §2.6 (0.15.0): the same configuration as the server's JSON.
+      expect((server as unknown as { configuration: unknown }).configuration).toEqual(d.configuration);
     }
     expect(lines.map((l) => (JSON.parse(l) as { name: string }).name)).toEqual(NAMES.map((n) => `io.github.zoo/${n}`).sort());
     const gated = JSON.parse(lines.find((l) => l.includes("credential-gate"))!) as Record<string, unknown>;

@@ -62,6 +62,7 @@ describe.each(["modern", "legacy"] as const)("/mcp with the official SDK client 
         protocolVersion: page.protocolVersion,
         toolCount: page.toolCount,
         leftRegistryAt: page.leftRegistryAt,
+        configuration: { ...(page.configuration as object) },
       });
       const uptime = page.uptime as Record<string, { ratio: number | null; up: number; reached: number }>;
       for (const w of ["last24h", "last7d", "last30d", "last90d"]) {

@@ -50,6 +50,7 @@ const status: ServerStatus = {
     },
     discoverFirst: { state: "no", reason: "They cannot connect: the server answers server/discover with no answer." },
   },
+  configuration: { needed: false, headers: [], reach: "not_needed", sentence: null },
 };
 
 describe("get_server_status's summary for a model", () => {
@@ -66,6 +67,24 @@ describe("get_server_status's summary for a model", () => {
     expect(text).toContain("Uptime: 24 h 90.0%, 7 days 100%, 30 days no probe reached it, 90 days 50.0%.");
     expect(text).toContain("Page: https://status.example/servers/io.github.acme/tls");
     expect(text).not.toContain("Observations");
+    expect(text).not.toContain("Configuration:");
+  });
+
+  test("says what reaching a server without its listed key found (suite 0.15.0)", () => {
+    const refused = {
+      ...status,
+      configuration: {
+        needed: true,
+        headers: ["X-Api-Key"],
+        reach: "refused" as const,
+        refusal: { status: 403, shape: "malformed" as const },
+        sentence: "Refused with 403 without the `X-Api-Key` header the registry marks required: configure the key to connect.",
+      },
+    };
+    expect(serverStatusOutput.safeParse(refused).success).toBe(true);
+    expect(serverStatusText(refused)).toContain(
+      "Configuration: Refused with 403 without the `X-Api-Key` header the registry marks required: configure the key to connect.",
+    );
   });
 
   test("lists the observations as facts that changed no state", () => {

@@ -30,6 +30,7 @@ describe("probe CLI arguments", () => {
       json: false,
       optOut: [],
       legacy: false,
+      headerRequired: [],
     });
     expect(parseArgs(["--json", "--transport", "sse", "https://a.example/sse", "--opt-out", "B.example", "--opt-out=c.example"])).toEqual({
       url: "https://a.example/sse",
@@ -37,6 +38,10 @@ describe("probe CLI arguments", () => {
       json: true,
       optOut: ["b.example", "c.example"],
       legacy: false,
+      headerRequired: [],
+    });
+    expect(parseArgs(["https://a.example/mcp", "--header-required", "X-Api-Key", "--header-required=Authorization"])).toMatchObject({
+      headerRequired: ["X-Api-Key", "Authorization"],
     });
     expect(parseArgs(["--legacy", "https://a.example/mcp"])).toMatchObject({ transport: "streamable-http", legacy: true });
     expect(parseArgs(["--help"])).toBe("help");
@@ -52,6 +57,8 @@ describe("probe CLI arguments", () => {
     [["https://a/", "https://b/"], /only one URL/],
     [["https://a/", "--json=yes"], /takes no value/],
     [["https://a/", "--legacy", "--transport", "sse"], /--legacy is for streamable-http/],
+    [["https://a/", "--header-required", "X Api Key"], /--header-required needs an HTTP header name \(got "X Api Key"\)/],
+    [["https://a/", "--header-required", "k".repeat(61)], /--header-required needs an HTTP header name/],
   ])("%j is a usage error", (argv, message) => {
     expect(() => parseArgs(argv)).toThrow(UsageError);
     expect(() => parseArgs(argv)).toThrow(message);
@@ -68,8 +75,13 @@ const poisoned = {
 describe("probe CLI process", () => {
   let server: Loopback;
   beforeAll(async () => {
-    server = await startLoopback((_req, res, body) => {
+    server = await startLoopback((req, res, body) => {
       const m = JSON.parse(body || "{}") as { id?: number; method?: string };
+      // A server that refuses every request without its key with a bare 403.
+      if (req.url === "/keyed" && !req.headers["x-api-key"]) {
+        res.writeHead(403, { "content-type": "application/json" }).end('{"message":"missing API key"}');
+        return;
+      }
       res.writeHead(200, { "content-type": "application/json" });
       if (m.method === "server/discover")
         res.end(
@@ -115,7 +127,18 @@ describe("probe CLI process", () => {
     const r = await run([`${server.url}/mcp`, "--json"], { PROBE_ALLOW_PRIVATE_NETWORKS: "1" });
     expect(r.code).toBe(0);
     const report = JSON.parse(r.stdout) as Record<string, unknown> & { checks: Record<string, { state: string; reason: string }> };
-    expect(Object.keys(report)).toEqual(["url", "suite", "era", "protocolVersion", "checks", "clients", "exchanges", "observations"]);
+    expect(Object.keys(report)).toEqual([
+      "url",
+      "suite",
+      "era",
+      "protocolVersion",
+      "checks",
+      "clients",
+      "configuration",
+      "exchanges",
+      "observations",
+    ]);
+    expect(report.configuration).toEqual({ needed: false, headers: [], reach: "not_needed" });
     expect(Object.keys(report.checks)).toEqual([...CHECK_IDS]);
     expect(report.era).toBe("modern");
     expect(report.checks.error_taxonomy!.state).toBe("verified");
@@ -152,5 +175,34 @@ describe("probe CLI process", () => {
     );
     expect(report.checks.handshake!.reason).toMatch(/server\/discover was not sent/);
     expect(report.checks.protocol_version!.state).toBe("verified");
+  });
+
+  test("--header-required probes without the header and judges the refusal as the site does (suite 0.15.0)", async () => {
+    const before = server.log.length;
+    const r = await run([`${server.url}/keyed`, "--json", "--header-required", "X-Api-Key"], { PROBE_ALLOW_PRIVATE_NETWORKS: "1" });
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.stdout) as { configuration: unknown; checks: Record<string, { state: string; reason: string }> };
+    expect(report.configuration).toEqual({
+      needed: true,
+      headers: ["X-Api-Key"],
+      reach: "refused",
+      refusal: { status: 403, shape: "bare_status" },
+    });
+    expect(report.checks.handshake!.state).toBe("not_checked");
+    expect(report.checks.handshake!.reason).toMatch(/^Refused with HTTP 403 without the `X-Api-Key` header the registry lists as required/);
+    const sent = server.log.slice(before);
+    expect(sent.length).toBeGreaterThan(0);
+    for (const l of sent) expect(l.headers["x-api-key"]).toBeUndefined();
+
+    const text = await run([`${server.url}/keyed`, "--header-required", "X-Api-Key"], { PROBE_ALLOW_PRIVATE_NETWORKS: "1" });
+    expect(text.stdout).toContain(
+      "Configuration: Refused with 403 without the `X-Api-Key` header the registry marks required: configure the key to connect (the refusal was a plain refusal a client understands). A missing key is never counted as a failure.",
+    );
+
+    // The same server answers fully on another path: answered without the header, judged as any server.
+    const answered = await run([`${server.url}/mcp`, "--json", "--header-required", "X-Api-Key"], { PROBE_ALLOW_PRIVATE_NETWORKS: "1" });
+    const a = JSON.parse(answered.stdout) as { configuration: unknown; checks: Record<string, { state: string; reason: string }> };
+    expect(a.configuration).toEqual({ needed: true, headers: ["X-Api-Key"], reach: "answered" });
+    expect(a.checks.handshake!.reason).toMatch(/it answered without the `X-Api-Key` header the registry lists as required/);
   });
 });

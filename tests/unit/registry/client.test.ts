@@ -32,11 +32,18 @@ describe("registry client", () => {
     expect(res.pages).toBe(4);
     expect(res.servers.map((s) => s.name)).toEqual(["io.github.a/one", "io.github.a/two", "io.github.a/sse-only", "io.github.a/last"]);
     expect(res).toMatchObject({ entries: 7, inactive: 2, withoutRemote: 1 });
+    // A full read asks for deleted entries too, so an owner's deletion (and its message) is seen, not only an absence.
+    expect(res.withdrawn.map((w) => [w.name, w.status])).toEqual([
+      ["io.github.a/old", "deprecated"],
+      ["io.github.a/gone", "deleted"],
+    ]);
     // The first streamable-http remote wins over an earlier sse one.
     expect(res.servers[1]).toMatchObject({ url: "https://two.example/mcp", transport: "streamable-http", needsConfig: null });
     expect(res.servers[2]).toMatchObject({ transport: "sse" });
-    expect(reg.requests[0]).toBe("/v0.1/servers?version=latest&limit=100");
-    expect(reg.requests[1]).toBe(`/v0.1/servers?version=latest&limit=100&cursor=${encodeURIComponent("io.github.a/two:1.0.0")}`);
+    expect(reg.requests[0]).toBe("/v0.1/servers?version=latest&limit=100&include_deleted=true");
+    expect(reg.requests[1]).toBe(
+      `/v0.1/servers?version=latest&limit=100&include_deleted=true&cursor=${encodeURIComponent("io.github.a/two:1.0.0")}`,
+    );
   });
 
   test("URL variables without a default and required headers need configuration; an optional secret header alone does not", async () => {
@@ -96,6 +103,62 @@ describe("registry client", () => {
     const err = await fetchRegistry(reg.url, noSleep).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RegistryError);
     expect((err as Error).message).toMatch(/registry page .* (is not JSON|is not a server list)/);
+  });
+
+  test("with updatedSince only entries updated since then are asked for, deleted ones included", async () => {
+    reg = await startFixtureRegistry([
+      entry("a/old", http("https://old.example/mcp"), { updatedAt: "2026-11-01T00:00:00Z" }),
+      entry("a/new", http("https://new.example/mcp"), { updatedAt: "2026-12-01T10:00:00Z" }),
+      entry("a/dropped", http("https://dropped.example/mcp"), {
+        status: "deleted",
+        statusMessage: "Moved to io.example/next",
+        updatedAt: "2026-12-01T11:00:00Z",
+      }),
+    ]);
+    const res = await fetchRegistry(reg.url, { ...noSleep, updatedSince: "2026-12-01T00:00:00.000Z" });
+    expect(reg.requests[0]).toBe(`/v0.1/servers?version=latest&limit=100&updated_since=${encodeURIComponent("2026-12-01T00:00:00.000Z")}`);
+    expect(res.servers.map((s) => s.name)).toEqual(["a/new"]);
+    expect(res.withdrawn).toEqual([
+      { name: "a/dropped", status: "deleted", statusMessage: "Moved to io.example/next", registryUpdatedAt: "2026-12-01T11:00:00Z" },
+    ]);
+  });
+
+  test("an owner's status message is kept as given, control characters dropped and cut to 500 characters", async () => {
+    reg = await startFixtureRegistry([
+      entry("a/dep", http("https://dep.example/mcp"), {
+        status: "deprecated",
+        statusMessage: `<b>Use v2</b>\u0000\u001b[31m${"x".repeat(600)}`,
+      }),
+      entry("a/live", http("https://live.example/mcp"), { statusMessage: "   " }),
+    ]);
+    const res = await fetchRegistry(reg.url, noSleep);
+    const msg = res.withdrawn[0]!.statusMessage!;
+    expect(msg.startsWith("<b>Use v2</b>[31m")).toBe(true);
+    expect(msg).toHaveLength(500);
+    expect(res.servers[0]!.registryStatusMessage).toBeNull();
+  });
+
+  test("a page larger than the byte cap stops the read there with a clear error", async () => {
+    reg = await startFixtureRegistry([entry("a/one", http("https://one.example/mcp")), entry("a/two", http("https://two.example/mcp"))], {
+      pageSize: 1,
+    });
+    reg.faults.endlessPage = 1;
+    const cap = 256 * 1024;
+    const err = await fetchRegistry(reg.url, { ...noSleep, maxPageBytes: cap }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RegistryError);
+    expect((err as Error).message).toMatch(/^registry page 2 \(.*\) is larger than 262144 bytes; the read stopped there$/);
+    // The endless body was cut off near the cap, not read on: what the server managed to write is bounded by socket buffers.
+    await expect.poll(() => reg!.endlessBytes).toBeGreaterThan(cap);
+    expect(reg.endlessBytes).toBeLessThan(cap + 16 * 1024 * 1024);
+  });
+
+  test("a page whose declared length is over the cap is refused before its body is read", async () => {
+    reg = await startFixtureRegistry([entry("a/one", http("https://one.example/mcp"), { description: "d".repeat(4000) })]);
+    await expect(fetchRegistry(reg.url, { ...noSleep, maxPageBytes: 1000 })).rejects.toThrow(
+      /registry page 1 .* is larger than 1000 bytes/,
+    );
+    const res = await fetchRegistry(reg.url, { ...noSleep, maxPageBytes: 100_000 });
+    expect(res.servers).toHaveLength(1);
   });
 
   test("an HTTP error status is an error, not an empty registry", async () => {

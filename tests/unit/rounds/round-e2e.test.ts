@@ -34,6 +34,8 @@ function deps(extra: Partial<RoundDeps> = {}): RoundDeps {
     registryUrl: registry.url,
     registryOptions: { sleep: async () => undefined },
     registryMaxAgeMs: 30 * 60_000,
+    // Every read here is a full one: these tests change the listing between rounds an hour apart.
+    registryFullReadMaxAgeMs: 30 * 60_000,
     concurrency: 16,
     // Loopback only: the private-metadata case must still be refused.
     addressPolicy: createAddressPolicy({ allowPrivate: false, allow: ["127.0.0.0/8"] }),

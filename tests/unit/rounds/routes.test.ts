@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { checkBearer } from "@/app/api/_lib/auth";
-import { getRoundStatus, health, postRound } from "@/app/api/_lib/handlers";
+import { getRoundStatus, health, methodNotAllowed, postRound } from "@/app/api/_lib/handlers";
 import type { Db } from "@/db/client";
 import { createAddressPolicy } from "@/lib/probe";
 import { startRound, type RoundSummary } from "@/lib/rounds/round";
@@ -108,6 +108,13 @@ describe("POST /api/rounds authorization", () => {
     expect(getRoundStatus(req(`Bearer ${SECRET}`, "GET"), "1", { secret: undefined, db }).status).toBe(403);
     expect(getRoundStatus(req(`Bearer ${SECRET}`, "GET"), "999", { secret: SECRET, db }).status).toBe(404);
     expect(getRoundStatus(req(`Bearer ${SECRET}`, "GET"), "abc", { secret: SECRET, db }).status).toBe(400);
+  });
+
+  test("a method the route does not serve: 405, Allow, and a JSON body that names the right one", async () => {
+    const res = methodNotAllowed(["POST"], "A round is started with POST.");
+    expect(res.status).toBe(405);
+    expect(res.headers.get("allow")).toBe("POST");
+    expect(await res.json()).toEqual({ error: "method_not_allowed", message: "A round is started with POST." });
   });
 
   test("the comparison is exact and length-independent", () => {

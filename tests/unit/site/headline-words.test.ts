@@ -1,6 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { CHECK_IDS, CHECK_STATES, NO_FALLBACK_RULES, NOT_CHECKED_CAUSES, REFUSAL_CODES } from "@/lib/vocabulary/checks";
 import { crossReadSentence, explanationClause } from "@/lib/site/cross-read";
+import { reasonAfterChip } from "@/lib/site/states";
 import { FAQ, anchorsOf, isFaqSlug } from "@/lib/site/faq";
 import { notCheckedAnchor } from "@/lib/site/faq/headline";
 import { NOT_CHECKED_CAUSE_LABELS } from "@/lib/site/labels";
@@ -98,5 +99,33 @@ describe("the cross-read sentence", () => {
         expect(s.split(/\.\s+[A-Z]/).length, s).toBe(1);
       }
     for (const e of CROSS_READ_EXPLANATIONS) expect(explanationClause(e, null)).not.toContain("null");
+  });
+  test("a reader's raw error stays out of the sentence that tops the page", () => {
+    const detail = 'Error POSTing to endpoint (HTTP 400): {"jsonrpc":"2.0","id":0,"error":{"code":-32602}} (CLIENT_HTTP_NOT_IMPLEMENTED)';
+    for (const outcome of ["only_probe", "neither"] as const) {
+      const row = { ...base, outcome, detail }; // the stored row, raw error and all
+      const s = crossReadSentence(row);
+      expect(s).toMatch(/could (not )?read the tool list on 2026-12-01[.;]/);
+      expect(s).not.toMatch(/jsonrpc|CLIENT_HTTP|POSTing/);
+    }
+  });
+});
+
+describe("a reason after its state chip", () => {
+  test("drops the opening that names the chip's kind, once", () => {
+    const r = "Credential required: initialize answered HTTP 401 with a Bearer challenge; discovery sits behind authentication.";
+    expect(reasonAfterChip(r, "not_checked", "credential_required")).toBe(
+      "initialize answered HTTP 401 with a Bearer challenge; discovery sits behind authentication.",
+    );
+    expect(reasonAfterChip("Not probed: the server needs configuration first (X-Api-Key).", "not_checked", "needs_configuration")).toBe(
+      "The server needs configuration first (X-Api-Key).",
+    );
+  });
+  test("leaves every other reason as it is", () => {
+    const r = "Credential required: initialize answered HTTP 401.";
+    expect(reasonAfterChip(r, "not_checked", null)).toBe(r);
+    expect(reasonAfterChip(r, "failed", "credential_required")).toBe(r);
+    expect(reasonAfterChip("Asked to slow down: x.", "not_checked", "credential_required")).toBe("Asked to slow down: x.");
+    expect(reasonAfterChip("Credential required: ", "not_checked", "credential_required")).toBe("Credential required: ");
   });
 });

@@ -13,6 +13,8 @@ import { getServerDetail, type ServerDetail } from "@/lib/store/servers/detail";
 import { RenderStamp } from "@/app/_components/RenderStamp";
 import { ReprobeSection } from "@/app/_components/ReprobeForm";
 import { SubscribeSection } from "@/app/_components/SubscribeForm";
+import { ClaimSection, OwnerViewPanel } from "@/app/_components/owners/OwnerSections";
+import { ownerView } from "@/lib/store/owners";
 import { ServerHistory } from "@/app/_components/ServerHistory";
 import { AtAGlance } from "@/app/_components/server/AtAGlance";
 import { CertificateFact } from "@/app/_components/server/CertificateFact";
@@ -99,7 +101,7 @@ function PageContents() {
 
 export default async function ServerPage({ params, searchParams }: Params) {
   const name = nameFromSegments((await params).name);
-  const [origin, query] = await Promise.all([siteOrigin(), searchParams]);
+  const [origin, query, lang] = await Promise.all([siteOrigin(), searchParams, pageLang(params)]);
   const db = siteDb();
   const detail = getServerDetail(db, name);
   if (!detail) notFound();
@@ -115,12 +117,14 @@ export default async function ServerPage({ params, searchParams }: Params) {
     <>
       <ServerHeader detail={detail} />
       <AtAGlance overall={overall} checks={detail.checks} crossRead={detail.crossRead} clients={detail.clientsVerdict} />
+      <OwnerViewPanel view={ownerViewOf(db, name)} lang={lang} />
       <PageContents />
       <ServerFacts detail={detail} />
       <RemotesSection remotes={detail.remotes} />
       <CertificateFact run={detail.latestRun} now={new Date()} />
       <ReprobeSection name={name} leftRegistry={!!detail.leftRegistryAt} optedOut={!!detail.optOut} query={query} />
-      <SubscribeSection name={name} lang={await pageLang(params)} query={query} />
+      <SubscribeSection name={name} lang={lang} query={query} />
+      <ClaimSection name={name} lang={lang} />
       <RegionsSection db={db} serverId={serverIdByName(db, name) ?? -1} lastRunId={latestRunId} checks={detail.checks} now={new Date()} />
       <ServerHistory name={name} now={new Date()} />
       <IncidentsSection name={name} overallReason={overallReason} />
@@ -132,4 +136,10 @@ export default async function ServerPage({ params, searchParams }: Params) {
       <RenderStamp note="it is rendered again when a probe of this server is recorded." />
     </>
   );
+}
+
+/** The owner's view of a server by its registry name, or null. */
+function ownerViewOf(db: ReturnType<typeof siteDb>, name: string) {
+  const id = serverIdByName(db, name);
+  return id === null ? null : ownerView(db, id, new Date());
 }

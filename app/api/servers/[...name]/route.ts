@@ -6,6 +6,8 @@ import { originFrom } from "@/lib/site/origin";
 import { siteDb } from "../../../_lib/db";
 import { getServer } from "../../_lib/handlers";
 import { postSubscription } from "../../_lib/subscriptions";
+import { ownerRouteDeps } from "../../_lib/owner-deps";
+import { postClaim } from "../../_lib/owners";
 
 export const dynamic = "force-dynamic";
 
@@ -15,11 +17,13 @@ export async function GET(_request: Request, { params }: { params: Promise<{ nam
   return getServer(nameFromSegments((await params).name), siteDb());
 }
 
-// POST /api/servers/<registry name>/subscriptions (architecture.md §10): the last segment names the collection.
+// POST /api/servers/<registry name>/subscriptions (architecture.md §10) and …/claims (§11): the last segment names the collection.
 export async function POST(request: Request, { params }: { params: Promise<{ name: string[] }> }) {
   const segments = (await params).name;
-  if (segments.length < 2 || segments[segments.length - 1] !== "subscriptions")
-    return Response.json({ error: "not_found", message: "POST goes to /api/servers/<name>/subscriptions." }, { status: 404 });
+  const collection = segments.length >= 2 ? segments[segments.length - 1] : undefined;
+  if (collection === "claims") return postClaim(request, nameFromSegments(segments.slice(0, -1)), ownerRouteDeps(request));
+  if (collection !== "subscriptions")
+    return Response.json({ error: "not_found", message: "POST goes to /api/servers/<name>/subscriptions or …/claims." }, { status: 404 });
   const config = getConfig();
   const n = config.notifications;
   return postSubscription(request, nameFromSegments(segments.slice(0, -1)), {

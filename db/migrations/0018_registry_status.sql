@@ -1,0 +1,1 @@
+ALTER TABLE `servers` ADD `registry_status_message` text;

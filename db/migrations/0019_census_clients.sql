@@ -1,0 +1,1 @@
+ALTER TABLE `census_days` ADD `clients` text;

@@ -1,0 +1,140 @@
+import fs from "node:fs";
+import Database from "better-sqlite3";
+import { afterEach, describe, expect, test } from "vitest";
+import { getConfirm, postManage, postSubscription, type SubscriptionRouteDeps } from "@/app/api/_lib/subscriptions";
+import { createAddressPolicy } from "@/lib/probe";
+import { getMeta, META_KEYS } from "@/lib/store/meta";
+import { applyRegistrySnapshot } from "@/lib/store/servers/registry";
+import { finishErasure } from "@/lib/store/subscriptions";
+import { startReceiver } from "../../fixtures/receivers";
+import { tempDb } from "../store/helpers";
+import { listedServer } from "../store/listed";
+
+// architecture.md §10, privacy at rest: an unsubscribed address and a replaced webhook secret are gone from the bytes of the
+// SQLite file and its write-ahead log, not only from the tables. Real route logic, a real database file, a real receiver.
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  while (cleanups.length) await cleanups.pop()!();
+});
+
+function world() {
+  const t = tempDb("at-rest-");
+  cleanups.push(t.cleanup);
+  applyRegistrySnapshot(t.db, [listedServer("io.example/a", "https://a.example/mcp")], new Date().toISOString());
+  const deps: SubscriptionRouteDeps = {
+    db: t.db,
+    policy: createAddressPolicy({ allowPrivate: true }),
+    emailOn: true,
+    hourlyCap: 10,
+    siteUrl: "http://127.0.0.1:3000",
+  };
+  const subscribe = async (body: unknown) =>
+    (await postSubscription(
+      new Request("http://127.0.0.1:3000/api/servers/io.example/a/subscriptions", {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-forwarded-for": "203.0.113.7" },
+        body: JSON.stringify(body),
+      }),
+      "io.example/a",
+      deps,
+    )) as Response;
+  const manage = (token: string, action: string, body = "") =>
+    postManage(
+      new Request(`http://127.0.0.1:3000/subscriptions/${token}/${action}`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body,
+      }),
+      token,
+      action,
+      { db: t.db },
+    );
+  /** How often `text` occurs in the raw bytes of the database file and its write-ahead log. */
+  const onDisk = (text: string) => {
+    const needle = Buffer.from(text, "utf8");
+    let n = 0;
+    for (const f of [t.file, `${t.file}-wal`]) {
+      if (!fs.existsSync(f)) continue;
+      const bytes = fs.readFileSync(f);
+      for (let i = bytes.indexOf(needle); i >= 0; i = bytes.indexOf(needle, i + 1)) n++;
+    }
+    return n;
+  };
+  const token = () => t.db.$client.prepare("select token from subscriptions order by id desc").pluck().get() as string;
+  return { t, subscribe, manage, onDisk, token };
+}
+
+describe("addresses and secrets at rest", () => {
+  test("an unsubscribed email address is gone from the database file and the write-ahead log", async () => {
+    const w = world();
+    const address = "someone.private@example.org";
+    expect((await w.subscribe({ email: address })).status).toBe(202);
+    const token = w.token();
+    expect(getConfirm(token, { db: w.t.db, now: new Date() }).status).toBe(303);
+    // The search can find it while it is kept (the sign-up limit counts an HMAC of it, never the address).
+    expect(w.onDisk(address)).toBeGreaterThan(0);
+    const res = await w.manage(token, "unsubscribe", "List-Unsubscribe=One-Click");
+    expect(res.status).toBe(200);
+    expect(w.t.db.$client.prepare("select count(*) from subscribers").pluck().get()).toBe(0);
+    expect(w.onDisk(address)).toBe(0);
+    expect(fs.statSync(`${w.t.file}-wal`).size).toBeLessThan(64 * 1024);
+    expect(getMeta(w.t.db, META_KEYS.erasurePendingSince)).toBeNull();
+  });
+
+  test("a rotated webhook secret is answered once and the old one is gone from the file; deleting everything erases the URL", async () => {
+    const w = world();
+    const rx = await startReceiver([200]);
+    cleanups.push(rx.close);
+    const created = await w.subscribe({ webhook: rx.url });
+    expect(created.status).toBe(201);
+    const { secret: first } = (await created.json()) as { secret: string };
+    const token = w.token();
+    expect(w.onDisk(first)).toBeGreaterThan(0);
+
+    const rotated = await w.manage(token, "rotate");
+    expect(rotated.status).toBe(200);
+    expect(rotated.headers.get("cache-control")).toBe("no-store");
+    const { secret: second } = (await rotated.json()) as { secret: string };
+    expect(second).not.toBe(first);
+    expect(w.t.db.$client.prepare("select secret from subscriptions").pluck().get()).toBe(second);
+    expect(w.onDisk(first)).toBe(0);
+    expect(w.onDisk(second)).toBeGreaterThan(0);
+    // An unknown token rotates nothing.
+    expect((await w.manage("nope", "rotate")).status).toBe(404);
+
+    // From the manage page (a form with `back`): a no-store page shows the new secret once.
+    const page = await w.manage(token, "rotate", new URLSearchParams({ back: token }).toString());
+    expect(page.headers.get("content-type")).toMatch(/^text\/html/);
+    const third = /<pre id="secret">([^<]+)<\/pre>/.exec(await page.text())![1]!;
+    expect(w.onDisk(second)).toBe(0);
+
+    expect((await w.manage(token, "delete")).status).toBe(200);
+    expect(w.onDisk(third)).toBe(0);
+    expect(w.onDisk(rx.url)).toBe(0);
+  });
+
+  test("while another reader holds an older snapshot the log is emptied later, by the sender's next pass", async () => {
+    const w = world();
+    const address = "held.reader@example.org";
+    await w.subscribe({ email: address });
+    const token = w.token();
+    getConfirm(token, { db: w.t.db, now: new Date() });
+    const reader = new Database(w.t.file, { readonly: true });
+    try {
+      reader.exec("BEGIN");
+      reader.prepare("select count(*) from subscribers").get();
+      expect((await w.manage(token, "unsubscribe", "List-Unsubscribe=One-Click")).status).toBe(200);
+      // The rows are gone; the old pages are still in the log the reader may need.
+      expect(w.t.db.$client.prepare("select count(*) from subscribers").pluck().get()).toBe(0);
+      expect(getMeta(w.t.db, META_KEYS.erasurePendingSince)).not.toBeNull();
+      expect(finishErasure(w.t.db)).toBe(false);
+      reader.exec("COMMIT");
+    } finally {
+      reader.close();
+    }
+    expect(finishErasure(w.t.db)).toBe(true);
+    expect(getMeta(w.t.db, META_KEYS.erasurePendingSince)).toBeNull();
+    expect(w.onDisk(address)).toBe(0);
+  });
+});
