@@ -149,6 +149,8 @@ test("every route answers what /api/openapi.json says, from a seeded database", 
     expect((await call("/api/rounds/{id}", "/api/rounds/abc", { headers: bearer })).status).toBe(400);
     expect((await call("/api/rounds/{id}", "/api/rounds/999999", { headers: bearer })).status).toBe(404);
     expect((await call("/api/rounds/{id}", `/api/rounds/${id}`)).status).toBe(401);
+    // A GET where a POST starts a round: 405 naming the method to use.
+    expect((await call("/api/rounds", "/api/rounds")).status).toBe(405);
 
     // The re-probe form: queued with a token the page would sign, refused without fields or from another site.
     const key = metaOnce(db, FORM_KEY_META, newFormKey);

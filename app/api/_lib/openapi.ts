@@ -281,6 +281,11 @@ export function openApiDocument(options: { publicBaseUrl?: string } = {}) {
             503: json("The database cannot be written (database_unwritable); nothing was started.", "DatabaseUnwritable"),
           },
         },
+        get: {
+          operationId: "startRoundWithGet",
+          summary: "Not a way to start a round: says to POST (a browser or a curl without -X POST lands here)",
+          responses: { 405: json("method_not_allowed, with Allow: POST.", "ErrorAnswer") },
+        },
       },
       "/api/rounds/{id}": {
         get: {

@@ -619,7 +619,19 @@ describe("buildReport()", () => {
       authMetadata: { kind: "no_challenge" },
     });
     const report = buildReport(o, judge(o));
-    expect(Object.keys(report)).toEqual(["url", "suite", "era", "protocolVersion", "checks", "clients", "exchanges", "observations"]);
+    expect(Object.keys(report)).toEqual([
+      "url",
+      "suite",
+      "era",
+      "protocolVersion",
+      "checks",
+      "clients",
+      "configuration",
+      "exchanges",
+      "observations",
+    ]);
+    // No header was listed as required: nothing needed, and the reach says so (architecture.md §2.6, 0.15.0).
+    expect(report.configuration).toEqual({ needed: false, headers: [], reach: "not_needed" });
     expect(report.suite).toBe(SUITE_VERSION);
     expect(report.protocolVersion).toBe("2025-06-18");
     expect(Object.keys(report.checks)).toEqual([...CHECK_IDS]);
