@@ -1,5 +1,5 @@
 import { Fragment } from "react";
-import type { ObservationCode } from "@/lib/vocabulary/checks";
+import { OBSERVATION_CODES, type ObservationCode } from "@/lib/vocabulary/checks";
 import { observationAnchor } from "@/lib/site/tool-view";
 import { counted, WORDS } from "@/lib/site/plural";
 import { Breakable } from "./Breakable";
@@ -23,6 +23,13 @@ export function ObservationCodes({ items }: { items: readonly ObservationCount[]
       ))}
     </>
   );
+}
+
+/** A read's observations as each code with how often it was made, in the codes' order (what the index shows per server). */
+export function countByCode(list: readonly { code: ObservationCode }[]): ObservationCount[] {
+  const n = new Map<ObservationCode, number>();
+  for (const o of list) n.set(o.code, (n.get(o.code) ?? 0) + 1);
+  return OBSERVATION_CODES.filter((c) => n.has(c)).map((code) => ({ code, count: n.get(code)! }));
 }
 
 export const observationTotal = (items: readonly ObservationCount[]) => items.reduce((n, o) => n + o.count, 0);

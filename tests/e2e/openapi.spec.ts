@@ -56,7 +56,12 @@ test("every route answers what /api/openapi.json says, from a seeded database", 
   let site: OwnSite | undefined;
   const db = openDb(dbPath);
   try {
-    site = await startOwnSite(dbPath, { CRON_SECRET: SECRET, METRICS_TOKEN: TOKEN, CROSS_READ_SAMPLE: "0" });
+    site = await startOwnSite(dbPath, {
+      CRON_SECRET: SECRET,
+      METRICS_TOKEN: TOKEN,
+      CROSS_READ_SAMPLE: "0",
+      SECRETS_KEY: Buffer.alloc(32, 7).toString("base64"),
+    });
     const live = await (await fetch(`${site.origin}/api/openapi.json`)).json();
     // The served document is valid too, not only the one the unit tests build.
     const validation = await new Validator().validate(live);
@@ -169,6 +174,28 @@ test("every route answers what /api/openapi.json says, from a seeded database", 
     expect((await subscribe(SEED.modern, { webhook: "http://127.0.0.1:9/hook" })).status).toBe(400);
     expect((await subscribe("io.github.nobody/none", { webhook: "http://127.0.0.1:9/hook" })).status).toBe(404);
     expect((await subscribe(SEED.modern, { email: "someone@example.com" }, { origin: "https://elsewhere.example" })).status).toBe(403);
+
+    // Owners (architecture.md §11): a claim is made; its proof cannot be fetched from the seeded (unreal) host: 422 with what
+    // was fetched; every manage-token route answers 404 for a token that names nothing.
+    const json = (method: string, body?: unknown, headers: Record<string, string> = {}) => ({
+      method,
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      headers: { "content-type": "application/json", ...headers },
+    });
+    const claimed = await call("/api/servers/{name}/claims", `${named("/api/servers/", SEED.modern)}/claims`, json("POST", {}));
+    expect(claimed.status).toBe(201);
+    expect((await call("/api/servers/{name}/claims", "/api/servers/io.github.nobody/none/claims", json("POST", {}))).status).toBe(404);
+    const claim = (claimed.body as { claim: string }).claim;
+    expect((await call("/api/claims/{claim}/verify", `/api/claims/${claim}/verify`, json("POST"))).status).toBe(422);
+    expect((await call("/api/claims/{claim}/verify", "/api/claims/nothing/verify", json("POST"))).status).toBe(404);
+    const nobody = "/api/owners/nothing";
+    expect((await call("/api/owners/{token}", nobody, json("DELETE"))).status).toBe(404);
+    const config = { headers: { "X-Api-Key": "k" } };
+    expect((await call("/api/owners/{token}/configuration", `${nobody}/configuration`, json("PUT", config))).status).toBe(404);
+    expect((await call("/api/owners/{token}/configuration", `${nobody}/configuration`, json("DELETE"))).status).toBe(404);
+    expect((await call("/api/owners/{token}/probe", `${nobody}/probe`, json("POST"))).status).toBe(404);
+    const hook = { webhook: "http://127.0.0.1:9/hook" };
+    expect((await call("/api/owners/{token}/subscriptions", `${nobody}/subscriptions`, json("POST", hook))).status).toBe(404);
 
     // /metrics: refused without the token, Prometheus text with it.
     expect((await call("/metrics", "/metrics")).status).toBe(401);

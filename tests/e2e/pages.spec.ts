@@ -43,6 +43,8 @@ test("coverage shows alerts with times, the alert feed, and the cross-reader's t
   const cross = page.locator("section[aria-labelledby=cross-h]");
   await expect(cross.getByRole("status")).toContainText("1 server read only by the cross-reader, for no reason the probe's rules give.");
   await expect(cross.getByRole("status")).toContainText("1 server read only by the cross-reader is explained by the probe's own rules");
+  // The table of every sampled server is folded; its summary says how many.
+  await cross.locator("details.cross-read-fold > summary").click();
   const rows = cross.locator("#cross-read-table tbody tr");
   // 11 agreed, 1 disagreed, 2 read only by the cross-reader, 1 only by the probe (initialize refused), 1 by neither.
   await expect(rows).toHaveCount(16);

@@ -182,7 +182,7 @@ test("the index shows an observations column when filtered by them: count and co
   await expect(cell).toBeVisible();
 });
 
-test.fixme("a server page says its observations beside the overall state, above the fold", async ({ page }) => {
+test("a server page says its observations beside the overall state, above the fold", async ({ page }) => {
   for (const [width, height] of [
     [1280, 800],
     [390, 844],
@@ -291,4 +291,25 @@ test("GET /api/rounds answers 405 with a JSON body and Allow: POST", async ({ re
   const body = (await res.json()) as { error: string; message: string };
   expect(body.error).toBe("method_not_allowed");
   expect(body.message).toContain("POST");
+});
+
+test("/coverage folds its table of every cross-read server, so a phone's page stays short", async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await open(page, "/coverage");
+  const fold = page.locator("details.cross-read-fold");
+  await expect(fold).not.toHaveAttribute("open");
+  await expect(fold.locator("summary")).toContainText(/Every sampled server, one row each \(\d+\)/);
+  const closed = await page.evaluate(() => document.documentElement.scrollHeight);
+  await fold.locator("summary").click();
+  await expect(page.locator("#cross-read-table tbody tr").first()).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollHeight), "the fold holds a long table").toBeGreaterThan(closed + 1000);
+});
+
+test("/data counts its days in words and shows curl the site's own origin", async ({ page, baseURL }) => {
+  await open(page, "/data");
+  const main = page.locator("main");
+  await expect(main).not.toContainText(/\b1 days\b/);
+  await expect(main).toContainText(/\((1 day|[\d,]+ days)\)/);
+  await expect(main).not.toContainText("status.example");
+  await expect(main.locator("pre code").filter({ hasText: "curl" })).toContainText(`curl -sS -O -C - ${baseURL}/data/`);
 });

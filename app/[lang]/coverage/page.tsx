@@ -337,59 +337,63 @@ function CrossReadSection({ db, day }: { db: ReturnType<typeof siteDb>; day: str
           ))}
         </tbody>
       </table>
+      {/* Folded: one row per sampled server made this page tens of thousands of pixels tall on a phone (issue #42). */}
       {rows.length > 0 ? (
-        <table className="stack" id="cross-read-table">
-          <caption>Every sampled server, possible blind spots first (unexplained before explained)</caption>
-          <thead>
-            <tr>
-              <th scope="col">Server</th>
-              <th scope="col">Outcome</th>
-              <th scope="col">Explained</th>
-              <th scope="col">Differing field paths</th>
-              <th scope="col" className="num">
-                Tools (probe / cross-reader)
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((r) => (
-              <tr key={r.name}>
-                <td data-label="Server">
-                  <Link href={serverPath(r.name)}>{r.name}</Link>
-                </td>
-                <td data-label="Outcome">
-                  {CROSS_READ_LABELS[r.outcome]}
-                  {r.explanation === "initialize_refused" ? (
-                    <div className="sub">{explanationClause(r.explanation, r.explanationCode)}</div>
-                  ) : r.detail && r.outcome !== "agreed" ? (
-                    <div className="sub">{r.detail}</div>
-                  ) : null}
-                </td>
-                <td data-label="Explained">
-                  {isDifference(r.outcome) ? (r.explanation ? `yes: ${explanationClause(r.explanation, r.explanationCode)}` : "no") : "–"}
-                </td>
-                <td data-label="Differing field paths">
-                  {r.paths.length === 0 ? (
-                    "–"
-                  ) : (
-                    <>
-                      {r.paths.slice(0, PATHS_SHOWN).map((p, i) => (
-                        <span key={p}>
-                          {i > 0 ? ", " : ""}
-                          <code>{p}</code>
-                        </span>
-                      ))}
-                      {r.paths.length > PATHS_SHOWN ? ` and ${r.paths.length - PATHS_SHOWN} more` : ""}
-                    </>
-                  )}
-                </td>
-                <td data-label="Tools" className="num">
-                  {r.probeToolCount ?? "–"} / {r.crossToolCount ?? "–"}
-                </td>
+        <details className="cross-read-fold">
+          <summary>Every sampled server, one row each ({formatCount(rows.length)}), possible blind spots first</summary>
+          <table className="stack" id="cross-read-table">
+            <caption>Every sampled server, possible blind spots first (unexplained before explained)</caption>
+            <thead>
+              <tr>
+                <th scope="col">Server</th>
+                <th scope="col">Outcome</th>
+                <th scope="col">Explained</th>
+                <th scope="col">Differing field paths</th>
+                <th scope="col" className="num">
+                  Tools (probe / cross-reader)
+                </th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {rows.map((r) => (
+                <tr key={r.name}>
+                  <td data-label="Server">
+                    <Link href={serverPath(r.name)}>{r.name}</Link>
+                  </td>
+                  <td data-label="Outcome">
+                    {CROSS_READ_LABELS[r.outcome]}
+                    {r.explanation === "initialize_refused" ? (
+                      <div className="sub">{explanationClause(r.explanation, r.explanationCode)}</div>
+                    ) : r.detail && r.outcome !== "agreed" ? (
+                      <div className="sub">{r.detail}</div>
+                    ) : null}
+                  </td>
+                  <td data-label="Explained">
+                    {isDifference(r.outcome) ? (r.explanation ? `yes: ${explanationClause(r.explanation, r.explanationCode)}` : "no") : "–"}
+                  </td>
+                  <td data-label="Differing field paths">
+                    {r.paths.length === 0 ? (
+                      "–"
+                    ) : (
+                      <>
+                        {r.paths.slice(0, PATHS_SHOWN).map((p, i) => (
+                          <span key={p}>
+                            {i > 0 ? ", " : ""}
+                            <code>{p}</code>
+                          </span>
+                        ))}
+                        {r.paths.length > PATHS_SHOWN ? ` and ${r.paths.length - PATHS_SHOWN} more` : ""}
+                      </>
+                    )}
+                  </td>
+                  <td data-label="Tools" className="num">
+                    {r.probeToolCount ?? "–"} / {r.crossToolCount ?? "–"}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </details>
       ) : null}
     </section>
   );

@@ -4,6 +4,8 @@ import { getConfig } from "@/lib/config";
 import { listServersFiles, SERVERS_FILE_KEEP_DAYS } from "@/lib/rounds/open-data";
 import { censusCsvColumns, DATA_LICENSE } from "@/lib/site/census-data";
 import { formatCount } from "@/lib/site/format";
+import { counted, WORDS } from "@/lib/site/plural";
+import { siteOrigin } from "@/app/_lib/db";
 import { CENSUS_CSV_PATH, CENSUS_JSON_PATH, serversFilePath } from "@/lib/site/paths";
 import { listCensusDays } from "@/lib/store/census";
 import { siteDb } from "@/app/_lib/db";
@@ -38,7 +40,8 @@ const COUNTS: [string, string][] = [
   ["observation:<code>", "Servers whose latest complete read carries that observation code; no such column until observations are recorded."],
 ];
 
-export default function DataPage() {
+export default async function DataPage() {
+  const origin = await siteOrigin();
   const rows = listCensusDays(siteDb());
   const files = listServersFiles(getConfig().openDataDir);
   const columns = censusCsvColumns(rows);
@@ -68,7 +71,7 @@ export default function DataPage() {
               <td data-label="File">
                 <a href={CENSUS_CSV_PATH}>census.csv</a>
               </td>
-              <td data-label="What">The daily rows, one column per count ({formatCount(rows.length)} days).</td>
+              <td data-label="What">The daily rows, one column per count ({counted(rows.length, WORDS.day)}).</td>
             </tr>
             <tr>
               <td data-label="File">
@@ -97,7 +100,7 @@ export default function DataPage() {
           a download can resume:
         </p>
         <pre className="example">
-          <code>{`curl -sS -O -C - https://status.example${serversFilePath(files[0]?.day ?? "2026-11-30")}\ngunzip -c ${files[0]?.name ?? "servers-2026-11-30.jsonl.gz"} | head -n 1`}</code>
+          <code>{`curl -sS -O -C - ${origin}${serversFilePath(files[0]?.day ?? "2026-11-30")}\ngunzip -c ${files[0]?.name ?? "servers-2026-11-30.jsonl.gz"} | head -n 1`}</code>
         </pre>
       </section>
 

@@ -11,7 +11,8 @@ import type { CheckResultRow } from "@/lib/store/runs";
 import { StateChip } from "../StateChip";
 import { CheckHint } from "./CheckHint";
 import { ClientLines } from "./ClientLines";
-import { ObservationsLine, type ObservationCount } from "../ObservationCodes";
+import { countByCode, ObservationsLine } from "../ObservationCodes";
+import type { ObservationFacts } from "@/lib/checks/observations";
 import type { ClientsVerdict } from "@/lib/checks/clients";
 
 /** "Protocol version, Tool list and Error taxonomy". */
@@ -97,8 +98,8 @@ export function AtAGlance({
   crossRead: (CrossReadRow & { day: string }) | null;
   /** architecture.md §2.10: shown right under the overall state, one line per kind of client. */
   clients?: ClientsVerdict;
-  /** The observations of the latest complete read (architecture.md §2.9), counted by code. */
-  observations?: readonly ObservationCount[];
+  /** The observations of the latest complete read (architecture.md §2.9), counted by code for the line under the state. */
+  observations?: readonly ObservationFacts[];
 }) {
   const sharing = sharingOverall(overall, checks);
   return (
@@ -107,7 +108,7 @@ export function AtAGlance({
         At a glance
       </h2>
       <OverallLine overall={overall} sharing={sharing} />
-      <ObservationsLine items={observations} />
+      <ObservationsLine items={countByCode(observations)} />
       {clients ? <ClientLines clients={clients} /> : null}
       <table className="stack glance-table">
         <caption className="visually-hidden">The five checks: state, reason and where the FAQ says what to do</caption>

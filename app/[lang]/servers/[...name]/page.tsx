@@ -116,7 +116,13 @@ export default async function ServerPage({ params, searchParams }: Params) {
   return (
     <>
       <ServerHeader detail={detail} />
-      <AtAGlance overall={overall} checks={detail.checks} crossRead={detail.crossRead} clients={detail.clientsVerdict} />
+      <AtAGlance
+        overall={overall}
+        checks={detail.checks}
+        crossRead={detail.crossRead}
+        clients={detail.clientsVerdict}
+        observations={latestObservationsByName(db, name)}
+      />
       <OwnerViewPanel view={ownerViewOf(db, name)} lang={lang} />
       <PageContents />
       <ServerFacts detail={detail} />
