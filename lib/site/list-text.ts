@@ -430,3 +430,51 @@ export const DATA_TEXT: Record<Lang, typeof DATA_EN> = {
     charts: ["根据这些行绘制的图表在", "全站统计页面", "上。"],
   },
 };
+
+const RUN_EN = {
+  noSuchRun: "No such run",
+  title: (id: number, server: string) => `Run ${id} of ${server}`,
+  description: (server: string) => `One probe of ${server}: its timings, requests and, while kept, every exchange.`,
+  crumb: (id: number) => ` / run ${id}`,
+  h1: (server: string, at: string) => `Probe of ${server} at ${at}`,
+  started: "Started",
+  took: (duration: string) => `, took ${duration}`,
+  era: "Era · revision",
+  requests: "Requests",
+  requestsSent: (sent: number, ok: number, read: boolean) =>
+    `${sent} sent, ${ok} answered 2xx${read ? "; the tool list was read completely" : ""}`,
+  handshakeTime: "Handshake time",
+  toolsListTime: "Tool-list time",
+  notMeasured: "not measured (no answer)",
+  suiteVersion: "Suite version",
+  exchanges: "Exchanges",
+  nothingSent: "Nothing was sent in this run.",
+  notKept: "The exchanges of this run were not kept (only the latest run and runs that changed a state keep theirs).",
+  /** Said once above the exchanges on a Chinese page: they are the wire's own words. */
+  exchangesAsRecorded: "",
+};
+
+export const RUN_TEXT: Record<Lang, typeof RUN_EN> = {
+  en: RUN_EN,
+  zh: {
+    noSuchRun: "没有这次探测",
+    title: (id: number, server: string) => `${server} 的探测记录 ${id}`,
+    description: (server: string) => `对 ${server} 的一次探测：耗时、请求，以及（保留期内的）每次交互。`,
+    crumb: (id: number) => ` / 探测记录 ${id}`,
+    h1: (server: string, at: string) => `${at} 对 ${server} 的探测`,
+    started: "开始时间",
+    took: (duration: string) => `，耗时 ${duration}`,
+    era: "握手方式 · 协议版本",
+    requests: "请求",
+    requestsSent: (sent: number, ok: number, read: boolean) =>
+      `发出 ${sent} 次，${ok} 次得到 2xx 应答${read ? "；完整读取了工具列表" : ""}`,
+    handshakeTime: "握手耗时",
+    toolsListTime: "工具列表耗时",
+    notMeasured: "未测得（没有应答）",
+    suiteVersion: "套件版本",
+    exchanges: "HTTP 交互",
+    nothingSent: "这次探测没有发出任何请求。",
+    notKept: "这次探测的交互没有保留（只有最近一次探测和改变了状态的探测会保留）。",
+    exchangesAsRecorded: "下面是原样记录的请求和应答。",
+  },
+};

@@ -22,14 +22,18 @@ const PAGES: { path: string; english: string[] }[] = [
   },
   { path: "/zh/changes", english: ["Tool-definition changes", "When", "Server", "Tool", "Change", "Field", "Before → after"] },
   { path: "/zh/incidents", english: ["Incidents", "Server", "Started", "Ended", "Duration", "Opened by", "Ongoing"] },
+  {
+    path: "/zh/runs/2",
+    english: ["Probe of", "Started", "Era · revision", "Requests", "Handshake time", "Tool-list time", "Suite version", "Exchanges"],
+  },
   { path: "/zh/data", english: ["Open data", "Downloads", "File", "What", "Column", "Meaning", "census.csv and census.json"] },
 ];
 
-/** The texts of the page's headings, column headers, labels, buttons and fold summaries, and its cells' data-labels. */
+/** The texts of the page's headings, column headers, terms, labels, buttons and fold summaries, and its cells' data-labels. */
 async function ownWords(page: Page): Promise<string[]> {
   return page.evaluate(() => {
     const main = document.querySelector("main") ?? document.body;
-    const texts = [...main.querySelectorAll("h1, h2, h3, th, label, button, summary, caption, legend")].map(
+    const texts = [...main.querySelectorAll("h1, h2, h3, th, dt, label, button, summary, caption, legend")].map(
       (e) => e.textContent?.trim() ?? "",
     );
     const labels = [...main.querySelectorAll("[data-label]")].map((e) => e.getAttribute("data-label") ?? "");
