@@ -39,7 +39,7 @@ export function IncidentsSection({
             {total > SHOWN ? <Link href={localePath(lang, incidentsPath(name))}>{t.incidentsPage}</Link> : null}
             {total > SHOWN ? t.incidentsMoreEnd : null}
           </p>
-          <IncidentTable rows={rows} showServer={false} />
+          <IncidentTable rows={rows} showServer={false} lang={lang} />
         </>
       )}
       <p>
