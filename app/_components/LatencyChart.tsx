@@ -1,10 +1,9 @@
 import { shiftDay, type Percentiles, type ResponseTimes } from "@/lib/site/history";
 import type { Lang } from "@/lib/site/labels";
-import { HISTORY_TEXT } from "@/lib/site/server-text";
+import { LATENCY_TEXT } from "@/lib/site/list-text";
 
 const ms = (v: number | null) => (v === null ? "–" : `${v.toLocaleString("en-US")} ms`);
-const cell = (p: Percentiles, lang: Lang) =>
-  p.samples === 0 ? HISTORY_TEXT[lang].noMeasurement : `${ms(p.p50)} / ${ms(p.p95)} (${p.samples})`;
+const cell = (p: Percentiles, none: string) => (p.samples === 0 ? none : `${ms(p.p50)} / ${ms(p.p95)} (${p.samples})`);
 
 const W = 760;
 const H = 220;
@@ -12,7 +11,7 @@ const PAD = { top: 14, right: 12, bottom: 28, left: 60 };
 
 /** p50/p95 per window as a table, then the daily medians of the last 30 days as a line chart. */
 export function LatencyChart({ times, today, lang = "en" }: { times: ResponseTimes; today: string; lang?: Lang }) {
-  const t = HISTORY_TEXT[lang];
+  const t = LATENCY_TEXT[lang];
   const from = shiftDay(today, -29);
   const days = Array.from({ length: 30 }, (_, i) => shiftDay(from, i));
   const byDay = new Map(times.daily.map((d) => [d.day, d]));
@@ -31,24 +30,24 @@ export function LatencyChart({ times, today, lang = "en" }: { times: ResponseTim
   return (
     <>
       <table className="latency-table">
-        <caption>{t.latencyCaption}</caption>
+        <caption>{t.caption}</caption>
         <thead>
           <tr>
-            <th scope="col">{t.colStep}</th>
-            <th scope="col">{t.col24h}</th>
-            <th scope="col">{t.col30d}</th>
+            <th scope="col">{t.step}</th>
+            <th scope="col">{t.last24h}</th>
+            <th scope="col">{t.last30d}</th>
           </tr>
         </thead>
         <tbody>
           <tr>
             <th scope="row">{t.handshake}</th>
-            <td>{cell(times.last24h.handshake, lang)}</td>
-            <td>{cell(times.last30d.handshake, lang)}</td>
+            <td>{cell(times.last24h.handshake, t.noMeasurement)}</td>
+            <td>{cell(times.last30d.handshake, t.noMeasurement)}</td>
           </tr>
           <tr>
             <th scope="row">{t.toolList}</th>
-            <td>{cell(times.last24h.toolsList, lang)}</td>
-            <td>{cell(times.last30d.toolsList, lang)}</td>
+            <td>{cell(times.last24h.toolsList, t.noMeasurement)}</td>
+            <td>{cell(times.last30d.toolsList, t.noMeasurement)}</td>
           </tr>
         </tbody>
       </table>
@@ -87,7 +86,7 @@ export function LatencyChart({ times, today, lang = "en" }: { times: ResponseTim
           </li>
         </ul>
       ) : null}
-      <p className="sub">{t.latencyNote}</p>
+      <p className="sub">{t.note}</p>
     </>
   );
 }

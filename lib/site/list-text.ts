@@ -3,9 +3,11 @@
 // FAQ's terms (lib/site/faq/zh.ts) and the state names of labels.ts; Chinese counts need no plural.
 import { OBSERVATION_CODES, type CheckId, type CheckState } from "../vocabulary/checks";
 import type { InitializeFirstState } from "../vocabulary/clients";
-import type { ServerSort, SortOrder, ToolChangeKind } from "../vocabulary/store";
-import { formatCount } from "./format";
-import { CHECK_LABELS, SORT_LABELS, SORT_ORDER_WORDS, STATE_LABELS, type Lang } from "./labels";
+import type { AlertKind, CrossReadExplanation, CrossReadOutcome, ServerSort, SortOrder, ToolChangeKind } from "../vocabulary/store";
+import { MODERN_REVISION } from "../probe/protocol";
+import { explanationClause } from "./cross-read";
+import { formatCount, formatDuration, formatRelative } from "./format";
+import { ALERT_KIND_LABELS, CHECK_LABELS, CROSS_READ_LABELS, SORT_LABELS, SORT_ORDER_WORDS, STATE_LABELS, type Lang } from "./labels";
 import { counted, WORDS } from "./plural";
 import { UNKNOWN_OBSERVATION_FILTER } from "./query";
 
@@ -476,5 +478,345 @@ export const RUN_TEXT: Record<Lang, typeof RUN_EN> = {
     nothingSent: "这次探测没有发出任何请求。",
     notKept: "这次探测的交互没有保留（只有最近一次探测和改变了状态的探测会保留）。",
     exchangesAsRecorded: "下面是原样记录的请求和应答。",
+  },
+};
+
+const ZH_DURATION_UNITS = { ms: "毫秒", s: "秒", min: "分钟", h: "小时", days: "天" };
+
+/** formatDuration's wording in `lang`: "3 h" / "3 小时". */
+export function durationIn(lang: Lang, ms: number): string {
+  if (lang === "en") return formatDuration(ms);
+  return formatDuration(ms).replace(/ (ms|s|min|h|days)$/, (_, unit: keyof typeof ZH_DURATION_UNITS) => ` ${ZH_DURATION_UNITS[unit]}`);
+}
+
+/** formatRelative's wording in `lang`: "3 h ago" / "3 小时前". */
+export function relativeIn(lang: Lang, iso: string | null | undefined, now: Date): string {
+  if (lang === "en") return formatRelative(iso, now);
+  if (!iso) return "从未";
+  const t = new Date(iso).getTime();
+  if (Number.isNaN(t)) return iso;
+  const diff = t - now.getTime();
+  if (Math.abs(diff) < 30_000) return "刚刚";
+  return diff < 0 ? `${durationIn(lang, diff)}前` : `${durationIn(lang, diff)}后`;
+}
+
+const ZH_ALERT_KIND_LABELS: Record<AlertKind, string> = {
+  coverage_drop: "覆盖数下降",
+  rounds_stale: "探测轮次停滞",
+  cross_read: "交叉读取器结果不一致",
+  probe_network: "探测器自身的网络故障",
+  region_down: "某个探测地区停摆",
+  database_unwritable: "数据库无法写入",
+  notifications_failing: "通知发送滞后",
+};
+
+const ZH_CROSS_READ_LABELS: Record<CrossReadOutcome, string> = {
+  agreed: "一致",
+  disagreed: "不一致",
+  only_probe: "只有探测器读到",
+  only_cross_reader: "只有交叉读取器读到",
+  neither: "双方都没读到",
+};
+
+/** explanationClause (lib/site/cross-read.ts) in Chinese, from the same codes. */
+function zhExplanationClause(rule: CrossReadExplanation, code: number | null): string {
+  switch (rule) {
+    case "modern_declined":
+      return `新版客户端在这里会失败，因为 server/discover 被拒绝${code !== null ? `（${code}）` : ""}`;
+    case "discover_server_error":
+      return `新版客户端在这里会失败，因为 server/discover 回应了 ${code !== null ? `HTTP ${code}` : "5xx"}`;
+    case "discover_redirect":
+      return `新版客户端在这里会停下，因为 server/discover 回应了 ${code !== null ? `HTTP ${code}` : "重定向"}，而探测器不跟随重定向`;
+    case "newer_revisions_only":
+      return `${MODERN_REVISION} 的客户端在这里会失败，因为 server/discover 只提供了更新的协议版本`;
+    case "slow_down":
+      return "服务端要求放慢，所以探测器没有读取它";
+    case "opted_out":
+      return "它的主机要求不被探测，所以探测器不向它发送任何请求";
+    case "initialize_refused":
+      return `先发 initialize 的客户端连不上这里：服务端对 initialize 回应了 ${code !== null ? (code < 0 ? code : `HTTP ${code}`) : "拒绝"}`;
+  }
+}
+
+const EXPLAINED_BLIND = {
+  en: { one: "# server read only by the cross-reader is explained", other: "# servers read only by the cross-reader are explained" },
+  zh: { other: "另有 # 个只有交叉读取器读到的服务端可由探测器规则解释" },
+} as const;
+
+const COVERAGE_EN = {
+  title: "Coverage",
+  description:
+    "How many remote MCP servers were read completely each day, the operated alerts, and the independent cross-reader's outcomes.",
+  feedTitle: "Alerts",
+  lede: "How many different servers we read completely each UTC day: the whole tool list, to its end (malformed definitions count, pages that never end do not). This is the number we watch: when it drops, servers have gone unread, whatever the success rate says. ",
+  whyLink: "Why coverage and not success rate",
+  between: "; ",
+  splitLink: "how the latest probes split",
+  end: ".",
+  alertsH: "Alerts",
+  alertsIntro: (seconds: number) =>
+    `Alerts open and resolve by themselves, judged every ${seconds} s: coverage clearly below its recent level, rounds that stopped finishing, a cross-reader that disagrees with the probe, a probing region that is down, the probe's own network failing (`,
+  ownNetworkLink: "how we tell it from a server's outage",
+  alertsIntroAfter: "), and a database that cannot be written. ",
+  alertsFeed: "Atom feed of alerts",
+  dot: " · ",
+  statusJson: "status JSON for monitors",
+  statusJsonAfter: " (HTTP 503 while an alert is open).",
+  alertKinds: ALERT_KIND_LABELS,
+  openSince: (kind: string, at: string) => `${kind}: open since ${at}`,
+  /** Around the relative time after the strong line: " (3 h ago). " */
+  ago: (relative: string) => ` (${relative}). `,
+  coverageDrop: (value: string, baseline: string) => ` Read ${value} against a recent level of ${baseline}.`,
+  databaseUnwritable:
+    " Pages answer from what is stored; rounds start no probes until writes work again. Free space on the database's volume, or check it for I/O errors or a read-only mount.",
+  noAlert: "No open alert.",
+  noAlertAfter:
+    " Rounds are finishing, coverage is at its recent level, the cross-reader agrees with the probe, the probe's own network works and the database takes writes.",
+  resolvedCaption: "Recently resolved alerts",
+  alert: "Alert",
+  opened: "Opened",
+  resolved: "Resolved",
+  whatHappened: "What happened",
+  after: (duration: string) => `after ${duration}`,
+  covH: "Servers read per day",
+  inRegistry: (n: number) => `${formatCount(n)} servers are in the registry now`,
+  readOn: (day: string, read: number, tried: number) =>
+    `; on ${day} we read the whole tool list of ${formatCount(read)} of the ${formatCount(tried)} we tried`,
+  noCoverage: "No coverage recorded yet: no round has run.",
+  figcaption: "Distinct servers whose tool list was read to its end, per UTC day",
+  chartTitle: "Distinct servers read per day",
+  chartDesc: (n: number, from: string | undefined, to: string | undefined) =>
+    `Bar chart of ${n} days from ${from} to ${to}; the same numbers are in the table below.`,
+  successH: "Request success rate",
+  notCoverage: "This is not coverage.",
+  notCoverageAfter:
+    " It counts requests we made, and servers that keep failing are retried less often, so this rate can rise while fewer servers are read. Judge the probe by the bars, not by this number.",
+  lastDays: (days: number, pct: string, total: number) => `Last ${days} days: ${pct} of ${formatCount(total)} requests answered usefully`,
+  onDay: (pct: string, day: string) => `; ${pct} on ${day}`,
+  tableCaption: "Coverage per day (text version of the chart)",
+  dayHead: "Day (UTC)",
+  day: "Day",
+  serversRead: "Servers read",
+  serversTried: "Servers tried",
+  requests: "Requests",
+  successHead: "Request success (not coverage)",
+  success: "Request success",
+  belowRecent: "▲ below recent level",
+  failingH: "Failing longest",
+  failingIntro:
+    "Servers whose discovery currently fails or looks risky, longest without a complete read first. They stay here until their tool list is read without a problem again or they leave the registry.",
+  noFailing: "No server is currently failing discovery.",
+  server: "Server",
+  lastRead: "Last complete read",
+  handshake: CHECK_LABELS.en.handshake,
+  toolList: CHECK_LABELS.en.tools_list,
+  failedInARow: "Failed probes in a row",
+  never: (since: string) => `never (known since ${since})`,
+  crossH: "Cross-reader",
+  crossNotRun: [
+    "Once a day, after the first round that finishes, a second reader built on the official MCP SDK client reads a fixed sample of the registry's servers, starting with the older ",
+    " handshake, and its tool lists are compared with ours. It has not run yet.",
+  ],
+  crossIntro: (n: number, day: string) => [
+    "A second reader, built on the official MCP SDK client and always starting with the older ",
+    ` handshake, read a fixed sample of ${formatCount(n)} registry servers on ${day}. Each tool list is compared field by field with our probe's latest complete read. `,
+  ],
+  crossJson: "The same outcomes as JSON",
+  crossEnd: ".",
+  blind: (n: number) => `${counted(n, WORDS.server)} read only by the cross-reader, for no reason the probe's rules give.`,
+  blindSome: " The second reader got a tool list where our probe could not: each one is a possible blind spot of the probe.",
+  blindNone: " Everything the second reader could read, our probe read too, or its rules say why not.",
+  explainedBlind: (n: number) => `${counted(n, EXPLAINED_BLIND)} by the probe's own rules (`,
+  explainedLink: "explained differences",
+  explainedAfter: "): a fact about the server, shown on its page and not counted by the alert.",
+  unexplained: (disagreeing: number, compared: number, pct: string, rate: number, min: number) =>
+    `Unexplained differences: ${formatCount(disagreeing)} of ${formatCount(compared)} servers that either side read (${pct}); an alert opens above ${rate}% with at least ${min} servers.`,
+  outcomesOn: (day: string) => `Outcomes on ${day}`,
+  outcome: "Outcome",
+  servers: "Servers",
+  outcomes: CROSS_READ_LABELS,
+  everySampled: (n: number) => `Every sampled server, one row each (${formatCount(n)}), possible blind spots first`,
+  everySampledCaption: "Every sampled server, possible blind spots first (unexplained before explained)",
+  explained: "Explained",
+  differingPaths: "Differing field paths",
+  toolsHead: "Tools (probe / cross-reader)",
+  tools: "Tools",
+  explanation: explanationClause,
+  yes: (clause: string) => `yes: ${clause}`,
+  no: "no",
+  pathSep: ", ",
+  morePaths: (n: number) => ` and ${n} more`,
+  regionsH: "Regions",
+  regionsIntro:
+    "Each region probes from its own network; one whose own share of failing hosts trips, or that stops answering, is down: it gets no primaries and its failures count for nothing (",
+  regionsLink: "how regions vote",
+  regionsAfter: ").",
+  regionsCaption: "Probing regions",
+  region: "Region",
+  state: "State",
+  lastAnswer: "Last answer",
+  hostsFailing: "Hosts failing at the network level",
+  up: "up",
+  downHosts: (failed: number, hosts: number) => `down: ${failed} of its latest ${hosts} hosts failed at the network level`,
+  downSince: (at: string) => `down: it answered no probe since ${at}`,
+  noneYet: "none yet",
+  noAnswerYet: "no answer yet",
+  hostShare: (pct: number, tried: number) => `${pct}% of its latest hosts (${formatCount(tried)} tried)`,
+};
+
+export const COVERAGE_TEXT: Record<Lang, typeof COVERAGE_EN> = {
+  en: COVERAGE_EN,
+  zh: {
+    title: "覆盖数",
+    description: "每天完整读取了多少个远程 MCP 服务端、运维告警，以及独立交叉读取器的结果。",
+    feedTitle: "告警",
+    lede: "每个 UTC 日我们完整读取了多少个不同的服务端：整个工具列表，一直读到最后（有缺陷的定义也算，永远翻不完的分页不算）。这是我们盯着的数字：它下降时，就有服务端没被读到，不管成功率怎么说。",
+    whyLink: "为什么看覆盖数而不是成功率",
+    between: "；",
+    splitLink: "最近一次探测结果的分布",
+    end: "。",
+    alertsH: "告警",
+    alertsIntro: (seconds: number) =>
+      `告警自行开启和解除，每 ${seconds} 秒判断一次：覆盖数明显低于近期水平、探测轮次不再结束、交叉读取器与探测器不一致、某个探测地区停摆、探测器自身的网络出故障（`,
+    ownNetworkLink: "我们如何把它和服务端的中断区分开",
+    alertsIntroAfter: "），以及数据库无法写入。",
+    alertsFeed: "告警的 Atom 订阅源",
+    dot: " · ",
+    statusJson: "供监控使用的状态 JSON",
+    statusJsonAfter: "（有告警未解除时返回 HTTP 503）。",
+    alertKinds: ZH_ALERT_KIND_LABELS,
+    openSince: (kind: string, at: string) => `${kind}：自 ${at} 起未解除`,
+    ago: (relative: string) => `（${relative}）。`,
+    coverageDrop: (value: string, baseline: string) => `读取了 ${value} 个，近期水平为 ${baseline} 个。`,
+    databaseUnwritable:
+      "页面按已保存的数据回应；在写入恢复之前，探测轮次不会发起探测。请清理数据库所在卷的空间，或检查是否有 I/O 错误、是否被挂载为只读。",
+    noAlert: "没有未解除的告警。",
+    noAlertAfter: "探测轮次正常结束，覆盖数处于近期水平，交叉读取器与探测器一致，探测器自身的网络正常，数据库可以写入。",
+    resolvedCaption: "最近解除的告警",
+    alert: "告警",
+    opened: "开启",
+    resolved: "解除",
+    whatHappened: "发生了什么",
+    after: (duration: string) => `持续 ${duration}`,
+    covH: "每天读取的服务端",
+    inRegistry: (n: number) => `注册表中现有 ${formatCount(n)} 个服务端`,
+    readOn: (day: string, read: number, tried: number) =>
+      `；${day} 我们尝试了 ${formatCount(tried)} 个，完整读取了其中 ${formatCount(read)} 个的工具列表`,
+    noCoverage: "尚未记录覆盖数：还没有运行过探测轮次。",
+    figcaption: "每个 UTC 日工具列表被读到最后的不同服务端个数",
+    chartTitle: "每天读取的不同服务端个数",
+    chartDesc: (n: number, from: string | undefined, to: string | undefined) =>
+      `柱状图，共 ${n} 天，从 ${from} 到 ${to}；下表给出同样的数字。`,
+    successH: "请求成功率",
+    notCoverage: "这不是覆盖数。",
+    notCoverageAfter:
+      "它统计的是我们发出的请求，而一直失败的服务端重试得更少，所以读到的服务端变少时，这个比例反而可能上升。评判探测器请看柱状图，不要看这个数字。",
+    lastDays: (days: number, pct: string, total: number) => `最近 ${days} 天：${formatCount(total)} 次请求中 ${pct} 得到有用的应答`,
+    onDay: (pct: string, day: string) => `；${day} 为 ${pct}`,
+    tableCaption: "每日覆盖数（图表的文字版）",
+    dayHead: "日期（UTC）",
+    day: "日期",
+    serversRead: "读取的服务端",
+    serversTried: "尝试的服务端",
+    requests: "请求数",
+    successHead: "请求成功率（不是覆盖数）",
+    success: "请求成功率",
+    belowRecent: "▲ 低于近期水平",
+    failingH: "失败最久的服务端",
+    failingIntro:
+      "发现类检查当前失败或看起来有风险的服务端，距上次完整读取最久的在前。它们会一直留在这里，直到工具列表再次被顺利读取，或者离开注册表。",
+    noFailing: "当前没有发现类检查失败的服务端。",
+    server: "服务端",
+    lastRead: "上次完整读取",
+    handshake: CHECK_LABELS.zh.handshake,
+    toolList: CHECK_LABELS.zh.tools_list,
+    failedInARow: "连续失败的探测次数",
+    never: (since: string) => `从未（自 ${since} 起已知）`,
+    crossH: "交叉读取器",
+    crossNotRun: [
+      "每天在第一轮探测结束后，一个基于官方 MCP SDK 客户端的第二读取器会读取注册表中固定的一组样本服务端，从较旧的 ",
+      " 握手开始，并把它读到的工具列表与我们的对比。它还没有运行过。",
+    ],
+    crossIntro: (n: number, day: string) => [
+      "一个基于官方 MCP SDK 客户端、总是从较旧的 ",
+      ` 握手开始的第二读取器，于 ${day} 读取了固定样本中的 ${formatCount(n)} 个注册表服务端。每个工具列表都与我们探测器最近一次完整读取逐字段对比。`,
+    ],
+    crossJson: "同样的结果（JSON）",
+    crossEnd: "。",
+    blind: (n: number) => `${counted(n, WORDS.server, "zh")}只有交叉读取器读到，且探测器的规则给不出原因。`,
+    blindSome: "第二读取器读到了工具列表，而我们的探测器没有读到：每一个都可能是探测器的盲区。",
+    blindNone: "第二读取器能读到的，我们的探测器也都读到了，或者探测器的规则说明了为什么没有。",
+    explainedBlind: (n: number) => `${counted(n, EXPLAINED_BLIND, "zh")}（`,
+    explainedLink: "有解释的差异",
+    explainedAfter: "）：这是关于服务端的事实，显示在它的页面上，不计入告警。",
+    unexplained: (disagreeing: number, compared: number, pct: string, rate: number, min: number) =>
+      `无解释的差异：任一方读到的 ${formatCount(compared)} 个服务端中有 ${formatCount(disagreeing)} 个（${pct}）；比例超过 ${rate}% 且至少 ${min} 个服务端时开启告警。`,
+    outcomesOn: (day: string) => `${day} 的结果`,
+    outcome: "结果",
+    servers: "服务端数",
+    outcomes: ZH_CROSS_READ_LABELS,
+    everySampled: (n: number) => `全部样本服务端，每个一行（${formatCount(n)} 个），可能的盲区在前`,
+    everySampledCaption: "全部样本服务端，可能的盲区在前（无解释的在有解释的之前）",
+    explained: "有无解释",
+    differingPaths: "不同的字段路径",
+    toolsHead: "工具数（探测器 / 交叉读取器）",
+    tools: "工具数",
+    explanation: zhExplanationClause,
+    yes: (clause: string) => `有：${clause}`,
+    no: "无",
+    pathSep: "、",
+    morePaths: (n: number) => `等，另有 ${n} 个`,
+    regionsH: "探测地区",
+    regionsIntro:
+      "每个地区都从自己的网络探测；自身失败主机的比例超限、或不再回应的地区视为停摆：不再分配主地区任务，它的失败也不计入表决（",
+    regionsLink: "各地区如何表决",
+    regionsAfter: "）。",
+    regionsCaption: "探测地区",
+    region: "地区",
+    state: "状态",
+    lastAnswer: "上次回应",
+    hostsFailing: "在网络层面失败的主机",
+    up: "正常",
+    downHosts: (failed: number, hosts: number) => `停摆：最近的 ${hosts} 个主机中有 ${failed} 个在网络层面失败`,
+    downSince: (at: string) => `停摆：自 ${at} 起没有回应任何探测`,
+    noneYet: "尚无",
+    noAnswerYet: "尚无回应",
+    hostShare: (pct: number, tried: number) => `最近主机中的 ${pct}%（尝试了 ${formatCount(tried)} 个）`,
+  },
+};
+
+const LATENCY_EN = {
+  caption: "Response time, median / 95th percentile (probes measured)",
+  step: "Step",
+  last24h: "Last 24 hours",
+  last30d: "Last 30 days",
+  handshake: CHECK_LABELS.en.handshake,
+  toolList: CHECK_LABELS.en.tools_list,
+  noMeasurement: "no measurement",
+  noneMeasured: "No response time was measured in the last 30 days.",
+  oneDay: "Response times were measured on one day only; the chart of daily medians starts once there are two.",
+  chartTitle: "Daily median response time, last 30 days",
+  chartDesc: (measured: number, max: string) =>
+    `Handshake and tool-list medians per UTC day on ${measured} of 30 days, up to ${max} ms; the table above gives the figures.`,
+  note: "A step's time is the sum of its HTTP exchanges (the probe sends one request at a time): discover or initialize for the handshake, every page for the tool list. Steps that got no answer are left out.",
+};
+
+/** The server page's response-time table and chart (app/_components/LatencyChart.tsx). */
+export const LATENCY_TEXT: Record<Lang, typeof LATENCY_EN> = {
+  en: LATENCY_EN,
+  zh: {
+    caption: "响应时间，中位数 / 第 95 百分位（测得的探测次数）",
+    step: "步骤",
+    last24h: "最近 24 小时",
+    last30d: "最近 30 天",
+    handshake: CHECK_LABELS.zh.handshake,
+    toolList: CHECK_LABELS.zh.tools_list,
+    noMeasurement: "没有测量",
+    noneMeasured: "最近 30 天没有测得响应时间。",
+    oneDay: "只在一天里测得了响应时间；有两天的数据后才会画出每日中位数图表。",
+    chartTitle: "每日响应时间中位数，最近 30 天",
+    chartDesc: (measured: number, max: string) =>
+      `30 天中有 ${measured} 天的每个 UTC 日握手和工具列表中位数，最高 ${max} 毫秒；具体数字见上表。`,
+    note: "一个步骤的时间是它所有 HTTP 交互的总和（探测器一次只发一个请求）：握手是 discover 或 initialize，工具列表是每一页。没有得到应答的步骤不计入。",
   },
 };

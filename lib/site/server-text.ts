@@ -553,7 +553,7 @@ const SECTIONS_ZH: SectionsText = {
 
 export const SECTIONS_TEXT: Record<Lang, SectionsText> = { en: SECTIONS_EN, zh: SECTIONS_ZH };
 
-// The history strip (server page and the index's compact strip) and the response-time chart.
+// The history strip (server page and the index's compact strip).
 const HISTORY_EN = {
   noProbe: "No probe that day",
   dayNoProbe: (day: string) => `${day}: no probe that day`,
@@ -573,21 +573,6 @@ const HISTORY_EN = {
   colLastRun: "Last run",
   runN: (id: number) => `run ${id}`,
   runGone: "no longer kept (runs are kept 30 days)",
-
-  latencyCaption: "Response time, median / 95th percentile (probes measured)",
-  colStep: "Step",
-  col24h: "Last 24 hours",
-  col30d: "Last 30 days",
-  handshake: "Handshake",
-  toolList: "Tool list",
-  noMeasurement: "no measurement",
-  noneMeasured: "No response time was measured in the last 30 days.",
-  oneDay: "Response times were measured on one day only; the chart of daily medians starts once there are two.",
-  chartTitle: "Daily median response time, last 30 days",
-  chartDesc: (measured: number, max: string) =>
-    `Handshake and tool-list medians per UTC day on ${measured} of 30 days, up to ${max} ms; the table above gives the figures.`,
-  latencyNote:
-    "A step's time is the sum of its HTTP exchanges (the probe sends one request at a time): discover or initialize for the handshake, every page for the tool list. Steps that got no answer are left out.",
 };
 
 type HistoryText = typeof HISTORY_EN;
@@ -611,20 +596,6 @@ const HISTORY_ZH: HistoryText = {
   colLastRun: "最后一次探测",
   runN: (id: number) => `探测 ${id}`,
   runGone: "已不再保留（探测记录保留 30 天）",
-
-  latencyCaption: "响应时间，中位数 / 第 95 百分位（测到的探测次数）",
-  colStep: "步骤",
-  col24h: "最近 24 小时",
-  col30d: "最近 30 天",
-  handshake: "握手",
-  toolList: "工具列表",
-  noMeasurement: "没有测量",
-  noneMeasured: "最近 30 天没有测到响应时间。",
-  oneDay: "只有一天测到了响应时间；有两天之后才显示每日中位数图表。",
-  chartTitle: "每日响应时间中位数，最近 30 天",
-  chartDesc: (measured: number, max: string) => `30 天中有 ${measured} 天的握手和工具列表每日中位数，最高 ${max} 毫秒；具体数值见上表。`,
-  latencyNote:
-    "一个步骤的时间是它各次 HTTP 请求交换的总和（探测器一次只发一个请求）：握手是 discover 或 initialize，工具列表是所有分页。没有得到应答的步骤不计入。",
 };
 
 export const HISTORY_TEXT: Record<Lang, HistoryText> = { en: HISTORY_EN, zh: HISTORY_ZH };

@@ -26,6 +26,27 @@ const PAGES: { path: string; english: string[] }[] = [
     path: "/zh/runs/2",
     english: ["Probe of", "Started", "Era · revision", "Requests", "Handshake time", "Tool-list time", "Suite version", "Exchanges"],
   },
+  {
+    path: "/zh/coverage",
+    english: [
+      "Coverage",
+      "Alerts",
+      "Servers read per day",
+      "Request success rate",
+      "Cross-reader",
+      "Failing longest",
+      "Recently resolved alerts",
+      "Day (UTC)",
+      "Servers read",
+      "Outcome",
+      "Every sampled server",
+      "Server",
+      "Last complete read",
+      "Handshake",
+      "Tool list",
+      "Regions",
+    ],
+  },
   { path: "/zh/data", english: ["Open data", "Downloads", "File", "What", "Column", "Meaning", "census.csv and census.json"] },
 ];
 
@@ -124,6 +145,17 @@ test("/zh/data keeps its curl example on the site's own origin and its downloads
   await expect(page.locator("#licence")).toContainText("CC-BY-4.0");
   await expect(page.locator("#licence")).toContainText("许可：");
   await expect(page.locator("main")).not.toContainText(/ days\)|Every listed server|Today's columns/);
+});
+
+test("/zh/coverage names its chart, states and failing servers in Chinese and links servers under /zh", async ({ page }) => {
+  await page.goto("/zh/coverage");
+  await expect(page.locator("#coverage-chart-t")).toHaveText(HAN);
+  await expect(page.locator("#coverage-chart-d")).toContainText("柱状图");
+  await expect(page.locator("section[aria-labelledby=failing-h] a[href^='/zh/servers/']").first()).toBeAttached();
+  await expect(page.locator("section[aria-labelledby=failing-h] td[data-label='握手']").first()).toContainText(
+    /已通过|未通过|观察到风险|未检查/,
+  );
+  await expect(page.locator("main")).not.toContainText(/ ago\b|Judge the probe|open since|No open alert/);
 });
 
 test("the English index keeps its words", async ({ page }) => {
