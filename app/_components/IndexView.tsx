@@ -11,7 +11,6 @@ import { formatCount } from "@/lib/site/format";
 import { indexHref, UNKNOWN_OBSERVATION_FILTER, type IndexQuery } from "@/lib/site/query";
 import { historyDays } from "@/lib/store/history";
 import { historyFromDay } from "@/lib/site/history";
-import { incidentsFeedPath } from "@/lib/site/paths";
 import { observationCountsByName } from "@/lib/store/observations";
 import { INITIALIZE_FIRST_STATES } from "@/lib/vocabulary/clients";
 import { RenderStamp } from "./RenderStamp";
@@ -86,9 +85,6 @@ export function IndexView({ query, lang }: { query: IndexQuery; lang: Lang }) {
 
   return (
     <>
-      {/* Feed readers find the site's feeds from its front page; React puts these links in <head>. */}
-      <link rel="alternate" type="application/atom+xml" href="/changes/states.xml" title="Check results changing state, every server" />
-      <link rel="alternate" type="application/atom+xml" href={incidentsFeedPath()} title="Incidents, every server" />
       <h1 className="index-h1">Remote MCP servers, as a careful client sees them</h1>
       <p className="lede index-lede">
         Every remote server in the official MCP registry, probed anonymously. Each check is Verified, Failed, Observed risk or Not checked,
