@@ -1,14 +1,15 @@
 import Link from "next/link";
 import { CHECK_IDS, CHECK_STATES, OBSERVATION_CODES, type CheckState } from "@/lib/vocabulary/checks";
-import { CHECK_LABELS, SORT_LABELS, SORT_ORDER_WORDS, STATE_LABELS, type Lang } from "@/lib/site/labels";
+import { CHECK_LABELS, STATE_LABELS, type Lang } from "@/lib/site/labels";
+import { INDEX_TEXT } from "@/lib/site/list-text";
 import { localePath } from "@/lib/site/chrome";
-import { counted, WORDS } from "@/lib/site/plural";
 import { SERVER_SORTS } from "@/lib/vocabulary/store";
 import { getConfig } from "@/lib/config";
 import { summaryCounts } from "@/lib/store/servers/counts";
 import { listServers } from "@/lib/store/servers/list";
 import { formatCount } from "@/lib/site/format";
-import { indexHref, UNKNOWN_OBSERVATION_FILTER, type IndexQuery } from "@/lib/site/query";
+import { indexHref, type IndexQuery } from "@/lib/site/query";
+import { faqPath } from "@/lib/site/paths";
 import { historyDays } from "@/lib/store/history";
 import { historyFromDay } from "@/lib/site/history";
 import { observationCountsByName } from "@/lib/store/observations";
@@ -20,30 +21,16 @@ import { siteDb } from "../_lib/db";
 
 const PAGE_SIZE = 50;
 
-/** The sort's choices, short enough for a quarter of the panel: the column headers say the rest. */
-const SORT_CHOICES: Record<(typeof SERVER_SORTS)[number], string> = {
-  name: "Name, A to Z",
-  overall: "Worst first",
-  last_probed: "Newest probe",
-};
-
-/** The clients filter's choices (architecture.md §2.10), worded as what the list then holds. */
-const INITIALIZE_FIRST_OPTIONS: Record<(typeof INITIALIZE_FIRST_STATES)[number], string> = {
-  yes: "can connect",
-  no: "cannot connect",
-  unknown: "not known",
-};
-
 /** One state filter of the search form: "any state" or one of the four. */
-function StateSelect({ name, label, value }: { name: string; label: string; value: CheckState | undefined }) {
+function StateSelect({ name, label, value, lang }: { name: string; label: string; value: CheckState | undefined; lang: Lang }) {
   return (
     <div className="field">
       <label htmlFor={`f-${name}`}>{label}</label>
       <select id={`f-${name}`} name={name} defaultValue={value ?? ""}>
-        <option value="">Any state</option>
+        <option value="">{INDEX_TEXT[lang].anyState}</option>
         {CHECK_STATES.map((s) => (
           <option key={s} value={s}>
-            {STATE_LABELS.en[s]}
+            {STATE_LABELS[lang][s]}
           </option>
         ))}
       </select>
@@ -54,6 +41,7 @@ function StateSelect({ name, label, value }: { name: string; label: string; valu
 /** The index for one query: summary counts, the search form and one page of servers. */
 export function IndexView({ query, lang }: { query: IndexQuery; lang: Lang }) {
   const at = (path: string) => localePath(lang, path);
+  const t = INDEX_TEXT[lang];
   const db = siteDb();
   const counts = summaryCounts(db);
   const list = listServers(db, { ...query, pageSize: PAGE_SIZE });
@@ -85,16 +73,19 @@ export function IndexView({ query, lang }: { query: IndexQuery; lang: Lang }) {
 
   return (
     <>
-      <h1 className="index-h1">Remote MCP servers, as a careful client sees them</h1>
+      <h1 className="index-h1">{t.h1}</h1>
       <p className="lede index-lede">
-        Every remote server in the official MCP registry, probed anonymously. Each check is Verified, Failed, Observed risk or Not checked,
-        always with a one-sentence reason and the HTTP exchanges behind it.{" "}
-        <Link href="/faq/observed-unsigned">What a verdict here is, and is not.</Link>
+        {t.lede}
+        {lang === "en" ? " " : null}
+        <Link href={faqPath(lang, "observed-unsigned")}>{t.verdictLink}</Link>
       </p>
       {getConfig().demo ? (
         <p className="notice" role="note">
-          Demo mode: no <code>REGISTRY_URL</code> is set, so these servers are the built-in fixture fleet on loopback, each behaving one way
-          on purpose, probed by the real probe. Set <code>REGISTRY_URL</code> to read a real registry.
+          {t.demo[0]}
+          <code>REGISTRY_URL</code>
+          {t.demo[1]}
+          <code>REGISTRY_URL</code>
+          {t.demo[2]}
         </p>
       ) : null}
 
@@ -102,25 +93,26 @@ export function IndexView({ query, lang }: { query: IndexQuery; lang: Lang }) {
           server rows are on the first screen. */}
       <div className="index-top">
         <section aria-labelledby="summary-h" className="index-summary">
-          <h2 id="summary-h">Summary: {counted(counts.servers, WORDS.server)} in the registry</h2>
+          <h2 id="summary-h">{t.summaryH(counts.servers)}</h2>
           <details className="fold-narrow" open={filtered}>
             <summary>
-              {CHECK_STATES.map((s) => `${formatCount(counts.byOverall[s])} ${STATE_LABELS.en[s]}`).join(" · ")}{" "}
-              <span className="sub">(overall; per check)</span>
+              {CHECK_STATES.map((s) => t.stateCount(counts.byOverall[s], s)).join(" · ")}
+              {lang === "en" ? " " : null}
+              <span className="sub">{t.summaryKind}</span>
             </summary>
             <p className="scroll-note sub" aria-hidden="true">
-              Six columns: scroll the table sideways for every check →
+              {t.scrollNote}
             </p>
-            <div className="summary-scroll" tabIndex={0} role="region" aria-label="Summary by state and check">
+            <div className="summary-scroll" tabIndex={0} role="region" aria-label={t.summaryRegion}>
               <table className="summary-table">
-                <caption className="visually-hidden">Servers per state, overall and per check; each number links to that filter</caption>
+                <caption className="visually-hidden">{t.summaryCaption}</caption>
                 <thead>
                   <tr>
-                    <th scope="col">State</th>
-                    <th scope="col">Overall</th>
+                    <th scope="col">{t.state}</th>
+                    <th scope="col">{t.overall}</th>
                     {CHECK_IDS.map((id) => (
                       <th scope="col" key={id}>
-                        {CHECK_LABELS.en[id]}
+                        {CHECK_LABELS[lang][id]}
                       </th>
                     ))}
                   </tr>
@@ -129,21 +121,18 @@ export function IndexView({ query, lang }: { query: IndexQuery; lang: Lang }) {
                   {CHECK_STATES.map((s) => (
                     <tr key={s}>
                       <th scope="row">
-                        <StateChip state={s} />
+                        <StateChip state={s} lang={lang} />
                       </th>
                       <td className="summary-overall">
-                        <Link
-                          href={indexHref({ overall: s })}
-                          aria-label={`Overall ${STATE_LABELS.en[s]}: ${counted(counts.byOverall[s], WORDS.server)}`}
-                        >
+                        <Link href={at(indexHref({ overall: s }))} aria-label={t.overallCount(s, counts.byOverall[s])}>
                           {formatCount(counts.byOverall[s])}
                         </Link>
                       </td>
                       {CHECK_IDS.map((id) => (
                         <td key={id}>
                           <Link
-                            href={indexHref({ states: { [id]: s } })}
-                            aria-label={`${CHECK_LABELS.en[id]} ${STATE_LABELS.en[s]}: ${counted(counts.byCheck[id][s], WORDS.server)}`}
+                            href={at(indexHref({ states: { [id]: s } }))}
+                            aria-label={t.checkCount(CHECK_LABELS[lang][id], s, counts.byCheck[id][s])}
                           >
                             {formatCount(counts.byCheck[id][s])}
                           </Link>
@@ -159,33 +148,33 @@ export function IndexView({ query, lang }: { query: IndexQuery; lang: Lang }) {
 
         {/* Keyed by the query: client navigation (a sort header, a page link) reuses this tree, and the
             fields' defaults only apply to a form that mounts anew. */}
-        <form key={indexHref(query)} method="get" action={at("/")} className="filters" role="search" aria-label="Search and filter servers">
+        <form key={indexHref(query)} method="get" action={at("/")} className="filters" role="search" aria-label={t.formLabel}>
           <div className="field field-q">
-            <label htmlFor="q">Name contains</label>
+            <label htmlFor="q">{t.nameContains}</label>
             <input id="q" name="q" type="search" defaultValue={query.q} placeholder="io.github.example/server" />
           </div>
-          <StateSelect name="overall" label="Overall" value={query.overall} />
+          <StateSelect name="overall" label={t.overall} value={query.overall} lang={lang} />
           <div className="field">
-            <label htmlFor="f-sort">Sort by</label>
+            <label htmlFor="f-sort">{t.sortBy}</label>
             <select id="f-sort" name="sort" defaultValue={query.sort}>
               {SERVER_SORTS.map((s) => (
                 <option key={s} value={s}>
-                  {SORT_CHOICES[s]}
+                  {t.sortChoices[s]}
                 </option>
               ))}
             </select>
           </div>
           <details className="fold-narrow more-filters" open={checkFiltered}>
-            <summary>Filter by check, observation or client, or include servers that left the registry</summary>
+            <summary>{t.moreFilters}</summary>
             <div className="more-fields">
               {CHECK_IDS.map((id) => (
-                <StateSelect key={id} name={id} label={CHECK_LABELS.en[id]} value={query.states[id]} />
+                <StateSelect key={id} name={id} label={CHECK_LABELS[lang][id]} value={query.states[id]} lang={lang} />
               ))}
               <div className="field">
-                <label htmlFor="f-observation">Observation</label>
+                <label htmlFor="f-observation">{t.observation}</label>
                 <select id="f-observation" name="observation" defaultValue={query.observation ?? ""} aria-describedby="observation-help">
-                  <option value="">any or none</option>
-                  <option value="any">at least one</option>
+                  <option value="">{t.observationAny}</option>
+                  <option value="any">{t.observationSome}</option>
                   {OBSERVATION_CODES.map((c) => (
                     <option key={c} value={c}>
                       {c}
@@ -193,33 +182,32 @@ export function IndexView({ query, lang }: { query: IndexQuery; lang: Lang }) {
                   ))}
                 </select>
                 <span id="observation-help" className="visually-hidden">
-                  Facts about the tool definitions of the latest complete read, never verdicts.
+                  {t.observationHelp}
                 </span>
               </div>
               <div className="field">
-                <label htmlFor="f-initializeFirst">Initialize-first clients</label>
+                <label htmlFor="f-initializeFirst">{t.initializeFirst}</label>
                 <select id="f-initializeFirst" name="initializeFirst" defaultValue={query.initializeFirst ?? ""}>
-                  <option value="">Any</option>
+                  <option value="">{t.any}</option>
                   {INITIALIZE_FIRST_STATES.map((s) => (
                     <option key={s} value={s}>
-                      {INITIALIZE_FIRST_OPTIONS[s]}
+                      {t.initializeFirstChoices[s]}
                     </option>
                   ))}
                 </select>
               </div>
               <div className="field checkbox">
                 <label>
-                  <input type="checkbox" name="includeLeft" value="1" defaultChecked={query.includeLeft} /> Include servers that left the
-                  registry
+                  <input type="checkbox" name="includeLeft" value="1" defaultChecked={query.includeLeft} /> {t.includeLeft}
                 </label>
               </div>
             </div>
           </details>
           <div className="filters-actions">
-            <button type="submit">Show servers</button>
+            <button type="submit">{t.submit}</button>
             {filtered ? (
               <Link className="button secondary" href={at("/")}>
-                Clear
+                {t.clear}
               </Link>
             ) : null}
           </div>
@@ -229,41 +217,55 @@ export function IndexView({ query, lang }: { query: IndexQuery; lang: Lang }) {
       <section aria-labelledby="servers-h">
         {query.observationUnknown ? (
           <p className="form-error" role="alert">
-            {UNKNOWN_OBSERVATION_FILTER}
+            {t.unknownObservation}
           </p>
         ) : null}
         <div className="servers-head">
-          <h2 id="servers-h">Servers</h2>
+          <h2 id="servers-h">{t.serversH}</h2>
           <p role="status">
             {list.total === 0
-              ? "No server matches."
-              : `${counted(list.total, filtered ? WORDS.serverMatch : WORDS.server)}; showing ${formatCount((list.page - 1) * list.pageSize + 1)}–${formatCount(Math.min(list.total, list.page * list.pageSize))}, ${SORT_LABELS[query.sort].toLowerCase()} ${SORT_ORDER_WORDS[query.sort][query.order]}.`}
+              ? t.noMatch
+              : t.showing(
+                  list.total,
+                  filtered,
+                  (list.page - 1) * list.pageSize + 1,
+                  Math.min(list.total, list.page * list.pageSize),
+                  query.sort,
+                  query.order,
+                )}
           </p>
         </div>
 
         {list.rows.length > 0 ? (
-          <ServerTable rows={list.rows} query={query} history={history} now={now} observations={observationColumn ? observations : null} />
+          <ServerTable
+            rows={list.rows}
+            query={query}
+            history={history}
+            now={now}
+            observations={observationColumn ? observations : null}
+            lang={lang}
+          />
         ) : null}
 
         {pages > 1 ? (
-          <nav className="pager" aria-label="Pages">
+          <nav className="pager" aria-label={t.pages}>
             {list.page > 1 ? (
-              <Link rel="prev" href={indexHref({ ...query, page: list.page - 1 })}>
-                ← Previous
+              <Link rel="prev" href={at(indexHref({ ...query, page: list.page - 1 }))}>
+                {t.previous}
               </Link>
             ) : null}
             <span className="current" aria-current="page">
-              Page {list.page} of {pages}
+              {t.pageOf(list.page, pages)}
             </span>
             {list.page < pages ? (
-              <Link rel="next" href={indexHref({ ...query, page: list.page + 1 })}>
-                Next →
+              <Link rel="next" href={at(indexHref({ ...query, page: list.page + 1 }))}>
+                {t.next}
               </Link>
             ) : null}
           </nav>
         ) : null}
       </section>
-      <RenderStamp note="this list is rendered again when a round finishes." />
+      <RenderStamp note={t.stamp} lang={lang} />
     </>
   );
 }

@@ -219,6 +219,72 @@ test("one-click unsubscribe: nothing more is sent, and the address is deleted", 
   expect(smtp.mails).toHaveLength(before);
 });
 
+test("the manage page's own forms work in Chromium: events, resume, new secret, unsubscribe, delete everything", async ({ page }) => {
+  test.setTimeout(90_000);
+  // The page must let the browser post its forms with its Origin (not `null`): the cross-site check refuses anything else.
+  const origin = site.origin;
+  const rx = await startReceiver([200]);
+  try {
+    const hook = await subscribeWebhook(origin, rx.url);
+    const manage = hook.manage.replace(/^https?:\/\/[^/]+/, origin);
+    const token = new URL(manage).pathname.split("/").pop()!;
+    const row = () =>
+      db.$client
+        .prepare(
+          "select s.events, s.secret, b.paused_at from subscriptions s join subscribers b on b.id = s.subscriber_id where s.token = ?",
+        )
+        .get(token) as { events: string; secret: string; paused_at: string | null } | undefined;
+    await page.goto(manage);
+    const section = page.getByRole("region", { name: NAME });
+
+    await section.getByLabel("Incidents opened").uncheck();
+    await section.getByLabel("Tool changes").check();
+    await section.getByRole("button", { name: "Save events" }).click();
+    await expect(page).toHaveURL(/\?done=events$/);
+    await expect(page.locator("[role=status]")).toHaveText("Saved.");
+    await expect(section.getByLabel("Tool changes")).toBeChecked();
+    await expect(section.getByLabel("Incidents opened")).not.toBeChecked();
+    expect(JSON.parse(row()!.events).sort()).toEqual(["incident_resolved", "state_changed", "tools_changed"]);
+
+    // A webhook paused after 3 days of failures: its manage page takes it up again.
+    const at = new Date().toISOString();
+    db.$client
+      .prepare(
+        "update subscribers set paused_at = ?, failing_since = ? where id = (select subscriber_id from subscriptions where token = ?)",
+      )
+      .run(at, at, token);
+    await page.goto(manage);
+    await page.getByRole("button", { name: "Resume deliveries" }).click();
+    await expect(page.locator("[role=status]")).toHaveText("Deliveries resumed.");
+    expect(row()!.paused_at).toBeNull();
+
+    await section.getByRole("button", { name: "New signing secret" }).click();
+    await expect(page.getByRole("heading", { name: "New signing secret" })).toBeVisible();
+    const secret = (await page.locator("#secret").textContent())!.trim();
+    expect(secret).not.toBe(hook.secret);
+    expect(row()!.secret).toBe(secret);
+    await page.getByRole("link", { name: "Back to the manage page" }).click();
+    await expect(page.getByRole("heading", { name: "Your subscriptions" })).toBeVisible();
+
+    await section.getByRole("button", { name: "Unsubscribe" }).click();
+    await expect(page.locator("[role=status]")).toContainText("Unsubscribed");
+    expect(row()).toBeUndefined();
+
+    const again = await subscribeWebhook(origin, rx.url);
+    const againUrl = again.manage.replace(/^https?:\/\/[^/]+/, origin);
+    const subscriber = db.$client
+      .prepare("select subscriber_id from subscriptions where token = ?")
+      .pluck()
+      .get(new URL(againUrl).pathname.split("/").pop());
+    await page.goto(againUrl);
+    await page.getByRole("button", { name: "Delete everything" }).click();
+    await expect(page.locator("[role=status]")).toContainText("Deleted: every subscription");
+    expect(db.$client.prepare("select count(*) from subscribers where id = ?").pluck().get(subscriber)).toBe(0);
+  } finally {
+    await rx.close();
+  }
+});
+
 test("a receiver answering 503 twice, then 200: one message, three tries, one message id", async () => {
   const rx = await startReceiver([200, 503, 503, 200]);
   try {

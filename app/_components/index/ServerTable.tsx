@@ -2,7 +2,9 @@ import Link from "next/link";
 import { CHECK_IDS } from "@/lib/vocabulary/checks";
 import { formatUtc } from "@/lib/site/format";
 import { stripDays } from "@/lib/site/history";
-import { CHECK_LABELS, NOT_CHECKED_CAUSE_LABELS, SORT_ORDER_WORDS } from "@/lib/site/labels";
+import { CHECK_LABELS, NOT_CHECKED_CAUSE_LABELS, type Lang } from "@/lib/site/labels";
+import { localePath } from "@/lib/site/chrome";
+import { INDEX_TEXT } from "@/lib/site/list-text";
 import { serverPath } from "@/lib/site/paths";
 import { indexHref, type IndexQuery } from "@/lib/site/query";
 import type { HistoryDay } from "@/lib/store/history";
@@ -15,26 +17,39 @@ import { Breakable } from "../Breakable";
 import { ObservationCodes, observationTotal, type ObservationCount } from "../ObservationCodes";
 
 /** A column header that sorts by it: the first click in the sort's natural order, the next one reversed. */
-function SortHeader({ sort, query, children, className }: { sort: ServerSort; query: IndexQuery; children: string; className?: string }) {
+function SortHeader({
+  sort,
+  query,
+  children,
+  className,
+  lang,
+}: {
+  sort: ServerSort;
+  query: IndexQuery;
+  children: string;
+  className?: string;
+  lang: Lang;
+}) {
   const active = query.sort === sort;
   const order = active ? (query.order === "asc" ? "desc" : "asc") : SORT_DEFAULT_ORDER[sort];
   const ariaSort = active ? (query.order === "asc" ? "ascending" : "descending") : undefined;
   return (
     <th scope="col" aria-sort={ariaSort} className={className}>
-      <Link href={indexHref({ ...query, sort, order, page: 1 })}>
+      <Link href={localePath(lang, indexHref({ ...query, sort, order, page: 1 }))}>
         {children}
         {active ? <span aria-hidden="true">{query.order === "asc" ? " ▴" : " ▾"}</span> : null}
-        <span className="visually-hidden"> (sort {SORT_ORDER_WORDS[sort][order]})</span>
+        <span className="visually-hidden">{INDEX_TEXT[lang].sortHint(sort, order)}</span>
       </Link>
     </th>
   );
 }
 
 /** Why a server that was judged has no probe time: nothing was sent to it (opted out, needs configuration). */
-function LastProbed({ row }: { row: ServerSummary }) {
+function LastProbed({ row, lang }: { row: ServerSummary; lang: Lang }) {
   if (row.lastProbedAt) return <Ago iso={row.lastProbedAt} />;
-  if (row.overall === "not_checked" && row.overallCause) return <>no request sent ({NOT_CHECKED_CAUSE_LABELS.en[row.overallCause]})</>;
-  return <>not yet</>;
+  if (row.overall === "not_checked" && row.overallCause)
+    return <>{INDEX_TEXT[lang].noRequestSent(NOT_CHECKED_CAUSE_LABELS[lang][row.overallCause])}</>;
+  return <>{INDEX_TEXT[lang].notYet}</>;
 }
 
 /** Title, host, era and revision on one line under the name (cut with an ellipsis; the whole line as tooltip), so a
@@ -56,18 +71,19 @@ function ServerSub({ row }: { row: ServerSummary }) {
 }
 
 /** The observations column's cell: how many, and which codes (architecture.md §2.9); empty when the read had none. */
-function ObservationCell({ name, items }: { name: string; items: readonly ObservationCount[] }) {
+function ObservationCell({ name, items, lang }: { name: string; items: readonly ObservationCount[]; lang: Lang }) {
+  const t = INDEX_TEXT[lang];
   if (items.length === 0)
     return (
-      <td data-label="Observations" className="cell-obs cell-obs-none">
-        <span className="visually-hidden">none</span>
+      <td data-label={t.observations} className="cell-obs cell-obs-none">
+        <span className="visually-hidden">{t.none}</span>
       </td>
     );
   return (
-    <td data-label="Observations" className="cell-obs">
-      <Link href={`${serverPath(name)}#observations-line`} className="obs-total">
+    <td data-label={t.observations} className="cell-obs">
+      <Link href={`${localePath(lang, serverPath(name))}#observations-line`} className="obs-total">
         {observationTotal(items)}
-        <span className="visually-hidden"> observations</span>
+        <span className="visually-hidden">{t.observationsAfterCount}</span>
       </Link>{" "}
       <span className="obs-codes" title={items.map((o) => (o.count > 1 ? `${o.code} ×${o.count}` : o.code)).join(", ")}>
         <ObservationCodes items={items} />
@@ -85,13 +101,16 @@ export function ServerTable({
   history,
   now,
   observations = null,
+  lang,
 }: {
   rows: ServerSummary[];
   query: IndexQuery;
   history: Map<string, HistoryDay[]>;
   now: Date;
   observations?: Map<string, ObservationCount[]> | null;
+  lang: Lang;
 }) {
+  const t = INDEX_TEXT[lang];
   return (
     <table className={observations ? "stack server-table with-obs" : "stack server-table"}>
       <colgroup>
@@ -105,45 +124,44 @@ export function ServerTable({
       </colgroup>
       <thead>
         <tr>
-          <SortHeader sort="name" query={query}>
-            Server
+          <SortHeader sort="name" query={query} lang={lang}>
+            {t.server}
           </SortHeader>
-          <SortHeader sort="overall" query={query}>
-            Overall
+          <SortHeader sort="overall" query={query} lang={lang}>
+            {t.overall}
           </SortHeader>
           {CHECK_IDS.map((id) => (
             <th scope="col" key={id} className="th-check">
-              {CHECK_LABELS.en[id]}
+              {CHECK_LABELS[lang][id]}
             </th>
           ))}
-          {/* A soft hyphen: the word is wider than its narrow column. */}
-          {observations ? <th scope="col">{"Obser\u00advations"}</th> : null}
-          <SortHeader sort="last_probed" query={query}>
-            Last probed · 90 days
+          {observations ? <th scope="col">{t.observationsHead}</th> : null}
+          <SortHeader sort="last_probed" query={query} lang={lang}>
+            {t.lastProbedHead}
           </SortHeader>
         </tr>
       </thead>
       <tbody>
         {rows.map((row) => (
           <tr key={row.name}>
-            <td data-label="Server" className="cell-server">
-              <Link className="server-name" href={serverPath(row.name)}>
+            <td data-label={t.server} className="cell-server">
+              <Link className="server-name" href={localePath(lang, serverPath(row.name))}>
                 <Breakable text={row.name} after="/." />
               </Link>
               <ServerSub row={row} />
-              {row.leftRegistryAt ? <div className="sub">Left the registry {formatUtc(row.leftRegistryAt)}</div> : null}
+              {row.leftRegistryAt ? <div className="sub">{t.leftRegistry(formatUtc(row.leftRegistryAt))}</div> : null}
             </td>
-            <td data-label="Overall" className="cell-overall">
-              <StateChip state={row.overall} cause={row.overallCause} />
+            <td data-label={t.overall} className="cell-overall">
+              <StateChip state={row.overall} cause={row.overallCause} lang={lang} />
             </td>
             {CHECK_IDS.map((id) => (
-              <td key={id} data-label={CHECK_LABELS.en[id]} className="cell-check">
-                <StateChip state={row.states[id]} cause={row.notCheckedCauses[id]} />
+              <td key={id} data-label={CHECK_LABELS[lang][id]} className="cell-check">
+                <StateChip state={row.states[id]} cause={row.notCheckedCauses[id]} lang={lang} />
               </td>
             ))}
-            {observations ? <ObservationCell name={row.name} items={observations.get(row.name) ?? []} /> : null}
-            <td data-label="Last probed" className="cell-probed">
-              <LastProbed row={row} />
+            {observations ? <ObservationCell name={row.name} items={observations.get(row.name) ?? []} lang={lang} /> : null}
+            <td data-label={t.lastProbed} className="cell-probed">
+              <LastProbed row={row} lang={lang} />
               <HistoryStripCompact days={stripDays(history.get(row.name) ?? [], now)} />
             </td>
           </tr>

@@ -67,7 +67,7 @@ ${secret}
 <p><a href="${escape(`${zh ? "/zh" : ""}${serverPath(server)}`)}">${zh ? "返回服务器页面" : "Back to the server page"}</a></p></main></body></html>`;
   return new Response(html, {
     status: 201,
-    headers: { ...noStore, "content-type": "text/html; charset=utf-8", "referrer-policy": "no-referrer" },
+    headers: { ...noStore, "content-type": "text/html; charset=utf-8", "referrer-policy": "same-origin" },
   });
 }
 
@@ -82,7 +82,7 @@ function rotatedPage(lang: "en" | "zh", secret: string, back: string): Response 
 <p><a href="${escape(subscriptionPath(back))}">${zh ? "返回管理页面" : "Back to the manage page"}</a></p></main></body></html>`;
   return new Response(html, {
     status: 200,
-    headers: { ...noStore, "content-type": "text/html; charset=utf-8", "referrer-policy": "no-referrer" },
+    headers: { ...noStore, "content-type": "text/html; charset=utf-8", "referrer-policy": "same-origin" },
   });
 }
 
@@ -165,8 +165,9 @@ type ManageAction = (typeof MANAGE_ACTIONS)[number];
 
 const text = (status: number, body: string) =>
   new Response(`${body}\n`, { status, headers: { ...noStore, "content-type": "text/plain; charset=utf-8" } });
+// same-origin, as the manage page: no-referrer would make the browser post that page's forms with Origin: null.
 const seeOther = (location: string) =>
-  new Response(null, { status: 303, headers: { ...noStore, location, "referrer-policy": "no-referrer" } });
+  new Response(null, { status: 303, headers: { ...noStore, location, "referrer-policy": "same-origin" } });
 
 /** GET /subscriptions/confirm/<token>: confirms on GET (as Statuspage's links do), then shows the manage page. */
 export function getConfirm(token: string, deps: { db: Db; now: Date }): Response {

@@ -7,9 +7,9 @@ import { ManageSubscriptions } from "../../_components/ManageSubscriptions";
 import { siteDb } from "../../_lib/db";
 
 // GET /subscriptions/<token>: the manage page (architecture.md §10), a capability URL: never cached, never indexed, and no
-// Referer carries it to another page.
+// Referer carries it to another site (same-origin, not no-referrer: that makes the browser post its own forms with Origin: null).
 export const dynamic = "force-dynamic";
-export const metadata: Metadata = { title: "Your subscriptions", robots: { index: false, follow: false }, referrer: "no-referrer" };
+export const metadata: Metadata = { title: "Your subscriptions", robots: { index: false, follow: false }, referrer: "same-origin" };
 
 type Params = { params: Promise<{ token: string }>; searchParams: Promise<SearchParams> };
 
