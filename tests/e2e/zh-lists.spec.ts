@@ -24,7 +24,17 @@ const PAGES: { path: string; english: string[] }[] = [
   { path: "/zh/incidents", english: ["Incidents", "Server", "Started", "Ended", "Duration", "Opened by", "Ongoing"] },
   {
     path: "/zh/runs/2",
-    english: ["Probe of", "Started", "Era · revision", "Requests", "Handshake time", "Tool-list time", "Suite version", "Exchanges"],
+    english: [
+      "Probe of",
+      "Started",
+      "Era · revision",
+      "Requests",
+      "Handshake time",
+      "Tool-list time",
+      "Suite version",
+      "Exchanges",
+      "Copy",
+    ],
   },
   {
     path: "/zh/coverage",
