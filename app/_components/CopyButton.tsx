@@ -1,19 +1,23 @@
 "use client";
 
 import { useState } from "react";
-import { usePathname } from "next/navigation";
-import { langOfPath, SITE_CHROME } from "@/lib/site/chrome";
+import type { Lang } from "@/lib/site/labels";
 
-/** Progressive enhancement only: the text it copies is always visible and selectable beside it. Worded in the page's
- * language, read from its path as the site's shell does, so no caller has to pass it. */
-export function CopyButton({ text, label }: { text: string; label: string }) {
+// The button's own words; kept here (not in lib/site/server-text) so the client bundle carries only these.
+const WORDS: Record<Lang, { copy: string; copied: string; label: (what: string) => string }> = {
+  en: { copy: "Copy", copied: "Copied", label: (what) => `Copy ${what}` },
+  zh: { copy: "复制", copied: "已复制", label: (what) => `复制${what}` },
+};
+
+/** Progressive enhancement only: the text it copies is always visible and selectable beside it. */
+export function CopyButton({ text, label, lang = "en" }: { text: string; label: string; lang?: Lang }) {
   const [done, setDone] = useState(false);
-  const c = SITE_CHROME[langOfPath(usePathname() ?? "/")];
+  const w = WORDS[lang];
   return (
     <button
       type="button"
       className="copy-button"
-      aria-label={c.copyName(label)}
+      aria-label={w.label(label)}
       onClick={() => {
         void navigator.clipboard?.writeText(text).then(() => {
           setDone(true);
@@ -21,7 +25,7 @@ export function CopyButton({ text, label }: { text: string; label: string }) {
         });
       }}
     >
-      {done ? c.copied : c.copy}
+      {done ? w.copied : w.copy}
     </button>
   );
 }

@@ -32,10 +32,6 @@ export interface SiteChrome {
   footerLinks: ChromeLink[];
   suite: (version: string) => string;
   disclaimer: string;
-  /** The copy buttons beside copyable text (app/_components/CopyButton.tsx): its text, after a copy, and its accessible name. */
-  copy: string;
-  copied: string;
-  copyName: (label: string) => string;
 }
 
 export const SITE_CHROME: Record<Lang, SiteChrome> = {
@@ -59,9 +55,6 @@ export const SITE_CHROME: Record<Lang, SiteChrome> = {
     ],
     suite: (v) => `Check suite ${v}`,
     disclaimer: "Observations of what an anonymous client sees, with the evidence. Not a certification and not a security audit.",
-    copy: "Copy",
-    copied: "Copied",
-    copyName: (label) => `Copy ${label}`,
   },
   zh: {
     skip: "跳到正文",
@@ -83,9 +76,6 @@ export const SITE_CHROME: Record<Lang, SiteChrome> = {
     ],
     suite: (v) => `检查套件 ${v}`,
     disclaimer: "这里记录的是匿名客户端实际看到的情况，并附上证据；它既不是认证，也不是安全审计。",
-    copy: "复制",
-    copied: "已复制",
-    copyName: (label) => `复制${label}`,
   },
 };
 
