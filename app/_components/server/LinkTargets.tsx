@@ -15,9 +15,11 @@ export function LinkTargets({ name, origin, lang = "en" }: { name: string; origi
     <FoldSection id="links" headingId="links-h" title={t.linksH}>
       <p>
         {t.badgesAbout[0]}
-        <code>/badge/&lt;registry name&gt;</code>
+        <code>/badge/{t.badgeName}</code>
         {t.badgesAbout[1]}
-        <code>/badge/&lt;registry name&gt;?check=&lt;check id&gt;</code>
+        <code>
+          /badge/{t.badgeName}?check={t.badgeCheck}
+        </code>
         {t.badgesAbout[2]}
         {CHECK_IDS.join(", ")}
         {t.badgesAbout[3]}

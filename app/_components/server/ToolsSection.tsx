@@ -1,7 +1,7 @@
 import { formatUtc } from "@/lib/site/format";
 import type { Lang } from "@/lib/site/labels";
 import { faqPath } from "@/lib/site/paths";
-import { SECTIONS_TEXT } from "@/lib/site/server-text";
+import { SECTIONS_TEXT, SERVER_TEXT } from "@/lib/site/server-text";
 import { Stored } from "../Stored";
 import { serverFeedPath } from "@/lib/site/paths";
 import type { ServerDetail } from "@/lib/store/servers/detail";
@@ -37,7 +37,7 @@ function Hints({ hints, lang }: { hints: ToolView["hints"]; lang: Lang }) {
       {t.annotations}
       {hints.map((h, i) => (
         <span key={h.hint} data-source={h.source}>
-          {i > 0 ? ", " : ""}
+          {i > 0 ? SERVER_TEXT[lang].listSep : ""}
           <code>
             {h.hint}: {h.value}
           </code>
