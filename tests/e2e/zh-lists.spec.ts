@@ -80,6 +80,7 @@ for (const { path, english } of PAGES) {
     expect(res?.status()).toBe(200);
     await expect(page.locator("html")).toHaveAttribute("lang", "zh-Hans");
     await expect(page.locator("h1")).toHaveText(HAN);
+    await expect(page).toHaveTitle(HAN);
     const words = await ownWords(page);
     for (const w of english) {
       expect(
