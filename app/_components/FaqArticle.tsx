@@ -99,7 +99,7 @@ function BlockView({ block, lang }: { block: Block; lang: Lang }) {
         </tbody>
       </table>
     );
-  if ("code" in block) return <CopyField label={block.label} text={block.code} />;
+  if ("code" in block) return <CopyField label={block.label} text={block.code} lang={lang} />;
   if ("wire" in block)
     return (
       <figure className="wire">
