@@ -88,7 +88,7 @@ function BlockView({ block, lang }: { block: Block; lang: Lang }) {
       />
     );
   }
-  if ("code" in block) return <CopyField label={block.label} text={block.code} />;
+  if ("code" in block) return <CopyField label={block.label} text={block.code} lang={lang} />;
   if ("wire" in block)
     return (
       <figure className="wire">

@@ -1,6 +1,8 @@
 import Link from "next/link";
 import { formatUtc } from "@/lib/site/format";
-import { CHECK_LABELS } from "@/lib/site/labels";
+import { localePath } from "@/lib/site/chrome";
+import type { Lang } from "@/lib/site/labels";
+import { INCIDENTS_TEXT } from "@/lib/site/list-text";
 import { checkAnchor, runPath, serverPath } from "@/lib/site/paths";
 import { formatIncidentDuration } from "@/lib/site/uptime";
 import type { Incident } from "@/lib/store/incidents";
@@ -8,54 +10,60 @@ import { Ago } from "./Ago";
 import { Breakable } from "./Breakable";
 
 /** Incidents as a table, most recent first: when, how long, and the reason of the check that opened each. */
-export function IncidentTable({ rows, showServer }: { rows: Incident[]; showServer: boolean }) {
+export function IncidentTable({ rows, showServer, lang = "en" }: { rows: Incident[]; showServer: boolean; lang?: Lang }) {
+  const t = INCIDENTS_TEXT[lang];
+  const at = (path: string) => localePath(lang, path);
   return (
     <table className="stack incidents">
       <thead>
         <tr>
-          {showServer ? <th scope="col">Server</th> : null}
-          <th scope="col">Started</th>
-          <th scope="col">Ended</th>
-          <th scope="col">Duration</th>
-          <th scope="col">Opened by</th>
+          {showServer ? <th scope="col">{t.server}</th> : null}
+          <th scope="col">{t.started}</th>
+          <th scope="col">{t.ended}</th>
+          <th scope="col">{t.duration}</th>
+          <th scope="col">{t.openedBy}</th>
         </tr>
       </thead>
       <tbody>
         {rows.map((i) => (
           <tr key={i.id} id={`incident-${i.id}`} className={i.endedAt ? undefined : "ongoing"}>
             {showServer ? (
-              <td data-label="Server" className="server-name">
-                <Link href={serverPath(i.serverName)}>
+              <td data-label={t.server} className="server-name">
+                <Link href={at(serverPath(i.serverName))}>
                   <Breakable text={i.serverName} after="/." />
                 </Link>
               </td>
             ) : null}
-            <td data-label="Started">
-              <Link href={runPath(i.openedRunId)}>
+            <td data-label={t.started}>
+              <Link href={at(runPath(i.openedRunId))}>
                 <time dateTime={i.startedAt}>{formatUtc(i.startedAt)}</time>
               </Link>
             </td>
-            <td data-label="Ended">
+            <td data-label={t.ended}>
               {i.endedAt && i.closedRunId ? (
-                <Link href={runPath(i.closedRunId)}>
+                <Link href={at(runPath(i.closedRunId))}>
                   <time dateTime={i.endedAt}>{formatUtc(i.endedAt)}</time>
                 </Link>
               ) : (
-                <strong>Ongoing</strong>
+                <strong>{t.ongoing}</strong>
               )}
             </td>
-            <td data-label="Duration">
+            <td data-label={t.duration}>
               {i.durationMs === null ? (
                 // "Ongoing" is said once, in the Ended column.
                 <>
-                  opened <Ago iso={i.startedAt} />
+                  {t.opened}
+                  <Ago iso={i.startedAt} lang={lang} />
                 </>
               ) : (
-                formatIncidentDuration(i.durationMs)
+                formatIncidentDuration(i.durationMs, lang)
               )}
             </td>
-            <td data-label="Opened by">
-              <Link href={`${serverPath(i.serverName)}#${checkAnchor(i.check)}`}>{CHECK_LABELS.en[i.check]} Failed</Link>: {i.reason}
+            <td data-label={t.openedBy}>
+              <Link href={at(`${serverPath(i.serverName)}#${checkAnchor(i.check)}`)}>{t.checkFailed(i.check)}</Link>
+              {t.reasonAfter}
+              {/* Stored reasons are English: marked so on a Chinese page. */}
+              {lang === "en" ? i.reason : <span lang="en">{i.reason}</span>}
             </td>
           </tr>
         ))}

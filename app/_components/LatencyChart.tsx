@@ -1,14 +1,17 @@
 import { shiftDay, type Percentiles, type ResponseTimes } from "@/lib/site/history";
+import type { Lang } from "@/lib/site/labels";
+import { LATENCY_TEXT } from "@/lib/site/list-text";
 
 const ms = (v: number | null) => (v === null ? "–" : `${v.toLocaleString("en-US")} ms`);
-const cell = (p: Percentiles) => (p.samples === 0 ? "no measurement" : `${ms(p.p50)} / ${ms(p.p95)} (${p.samples})`);
+const cell = (p: Percentiles, none: string) => (p.samples === 0 ? none : `${ms(p.p50)} / ${ms(p.p95)} (${p.samples})`);
 
 const W = 760;
 const H = 220;
 const PAD = { top: 14, right: 12, bottom: 28, left: 60 };
 
 /** p50/p95 per window as a table, then the daily medians of the last 30 days as a line chart. */
-export function LatencyChart({ times, today }: { times: ResponseTimes; today: string }) {
+export function LatencyChart({ times, today, lang = "en" }: { times: ResponseTimes; today: string; lang?: Lang }) {
+  const t = LATENCY_TEXT[lang];
   const from = shiftDay(today, -29);
   const days = Array.from({ length: 30 }, (_, i) => shiftDay(from, i));
   const byDay = new Map(times.daily.map((d) => [d.day, d]));
@@ -27,39 +30,33 @@ export function LatencyChart({ times, today }: { times: ResponseTimes; today: st
   return (
     <>
       <table className="latency-table">
-        <caption>Response time, median / 95th percentile (probes measured)</caption>
+        <caption>{t.caption}</caption>
         <thead>
           <tr>
-            <th scope="col">Step</th>
-            <th scope="col">Last 24 hours</th>
-            <th scope="col">Last 30 days</th>
+            <th scope="col">{t.step}</th>
+            <th scope="col">{t.last24h}</th>
+            <th scope="col">{t.last30d}</th>
           </tr>
         </thead>
         <tbody>
           <tr>
-            <th scope="row">Handshake</th>
-            <td>{cell(times.last24h.handshake)}</td>
-            <td>{cell(times.last30d.handshake)}</td>
+            <th scope="row">{t.handshake}</th>
+            <td>{cell(times.last24h.handshake, t.noMeasurement)}</td>
+            <td>{cell(times.last30d.handshake, t.noMeasurement)}</td>
           </tr>
           <tr>
-            <th scope="row">Tool list</th>
-            <td>{cell(times.last24h.toolsList)}</td>
-            <td>{cell(times.last30d.toolsList)}</td>
+            <th scope="row">{t.toolList}</th>
+            <td>{cell(times.last24h.toolsList, t.noMeasurement)}</td>
+            <td>{cell(times.last30d.toolsList, t.noMeasurement)}</td>
           </tr>
         </tbody>
       </table>
       {measured < 2 ? (
-        <p className="sub">
-          {measured === 0
-            ? "No response time was measured in the last 30 days."
-            : "Response times were measured on one day only; the chart of daily medians starts once there are two."}
-        </p>
+        <p className="sub">{measured === 0 ? t.noneMeasured : t.oneDay}</p>
       ) : (
         <svg className="chart latency" viewBox={`0 0 ${W} ${H}`} role="img" aria-labelledby="latency-t latency-d">
-          <title id="latency-t">Daily median response time, last 30 days</title>
-          <desc id="latency-d">
-            {`Handshake and tool-list medians per UTC day on ${measured} of 30 days, up to ${max.toLocaleString("en-US")} ms; the table above gives the figures.`}
-          </desc>
+          <title id="latency-t">{t.chartTitle}</title>
+          <desc id="latency-d">{t.chartDesc(measured, max.toLocaleString("en-US"))}</desc>
           {[0, 0.5, 1].map((f) => (
             <g key={f}>
               <line className="grid" x1={PAD.left} x2={W - PAD.right} y1={y(max * f)} y2={y(max * f)} />
@@ -82,17 +79,14 @@ export function LatencyChart({ times, today }: { times: ResponseTimes; today: st
       {measured >= 2 ? (
         <ul className="legend" aria-hidden="true">
           <li>
-            <span className="swatch series-handshake" /> Handshake
+            <span className="swatch series-handshake" /> {t.handshake}
           </li>
           <li>
-            <span className="swatch series-tools" /> Tool list
+            <span className="swatch series-tools" /> {t.toolList}
           </li>
         </ul>
       ) : null}
-      <p className="sub">
-        A step&apos;s time is the sum of its HTTP exchanges (the probe sends one request at a time): discover or initialize for the
-        handshake, every page for the tool list. Steps that got no answer are left out.
-      </p>
+      <p className="sub">{t.note}</p>
     </>
   );
 }

@@ -1,22 +1,26 @@
 import { getConfig } from "@/lib/config";
 import { formatUtc } from "@/lib/site/format";
 import { FORM_KEY_META, issueFormToken, newFormKey, parseReprobeFlash, type ReprobeFlash } from "@/lib/site/reprobe-form";
+import { localePath } from "@/lib/site/chrome";
+import type { Lang } from "@/lib/site/labels";
 import { runPath } from "@/lib/site/paths";
+import { REPROBE_TEXT } from "@/lib/site/server-text";
 import { serverIdByName } from "@/lib/store/history";
 import { metaOnce, reprobeStatus, type ReprobeStatus } from "@/lib/store/reprobe";
 import { siteDb } from "../_lib/db";
 
-function refusal(flash: ReprobeFlash, minMinutes: number, hourlyCap: number): string {
-  const after = flash.retryAt ? ` Try again after ${formatUtc(flash.retryAt)}.` : "";
+function refusal(flash: ReprobeFlash, minMinutes: number, hourlyCap: number, lang: Lang): string {
+  const t = REPROBE_TEXT[lang];
+  const after = flash.retryAt ? t.tryAfter(formatUtc(flash.retryAt)) : "";
   switch (flash.outcome) {
     case "server_recent":
-      return `Not queued: this server may be probed on request at most once every ${minMinutes} minutes.${after}`;
+      return `${t.serverRecent(minMinutes)}${after}`;
     case "global_cap":
-      return `Not queued: the site takes at most ${hourlyCap} requests an hour across all servers, and that many came in the last hour.${after}`;
+      return `${t.globalCap(hourlyCap)}${after}`;
     case "left_registry":
-      return "Not queued: this server left the registry and is no longer probed.";
+      return t.leftRegistry;
     case "form_expired":
-      return "Not queued: the form was too old or not from this page. Reload the page and try again.";
+      return t.formExpired;
   }
 }
 
@@ -30,30 +34,28 @@ export function ReprobeForm(props: {
   hourlyCap: number;
   leftRegistry: boolean;
   optedOut: boolean;
+  lang?: Lang;
 }) {
   const { status, flash } = props;
-  const refused = flash ? refusal(flash, props.minMinutes, props.hourlyCap) : null;
+  const lang = props.lang ?? "en";
+  const t = REPROBE_TEXT[lang];
+  const refused = flash ? refusal(flash, props.minMinutes, props.hourlyCap, lang) : null;
   return (
     <section id="reprobe" aria-labelledby="reprobe-h">
-      <h2 id="reprobe-h">Probe again</h2>
+      <h2 id="reprobe-h">{t.h}</h2>
       {props.leftRegistry ? (
-        <p>This server left the registry, so it cannot be probed on request.</p>
+        <p>{t.leftText}</p>
       ) : props.hourlyCap === 0 ? (
-        <p>Probes on request are turned off on this site.</p>
+        <p>{t.off}</p>
       ) : (
         <>
-          {props.optedOut ? (
-            <p>This host asked not to be probed: a request here is answered from the opt-out, and nothing is sent to it.</p>
-          ) : null}
-          <p>
-            Fixed something? Ask for one probe of this server now instead of waiting for its schedule. The probe is the same as in a round,
-            with the same opt-outs: a host that asked not to be probed gets no request. At most once every {props.minMinutes} minutes per
-            server, and {props.hourlyCap} an hour for the whole site.
-          </p>
+          {props.optedOut ? <p>{t.optedOut}</p> : null}
+          <p>{t.intro(props.minMinutes, props.hourlyCap)}</p>
           <form method="post" action="/api/reprobe" className="reprobe-form">
             <input type="hidden" name="server" value={props.name} />
             <input type="hidden" name="token" value={props.token} />
-            <button type="submit">Probe again now</button>
+            {lang === "en" ? null : <input type="hidden" name="lang" value={lang} />}
+            <button type="submit">{t.button}</button>
           </form>
         </>
       )}
@@ -62,18 +64,25 @@ export function ReprobeForm(props: {
         {status ? (
           status.probe ? (
             <p>
-              Requested at <time dateTime={status.requestedAt}>{formatUtc(status.requestedAt)}</time>;{" "}
+              {t.requestedAt}
+              <time dateTime={status.requestedAt}>{formatUtc(status.requestedAt)}</time>
+              {t.probedSep}
               <strong>
-                probed at <time dateTime={status.probe.finishedAt}>{formatUtc(status.probe.finishedAt)}</time>
+                {t.probedAt}
+                <time dateTime={status.probe.finishedAt}>{formatUtc(status.probe.finishedAt)}</time>
               </strong>
-              {status.probe.requests === 0 ? " without a request (nothing was sent; the results say why)" : ""} (
-              <a href={runPath(status.probe.runId)}>run {status.probe.runId}</a>). The results on this page are from that probe or a later
-              one.
+              {status.probe.requests === 0 ? t.noRequest : ""}
+              {t.probedOpen}
+              <a href={localePath(lang, runPath(status.probe.runId))}>{t.runN(status.probe.runId)}</a>
+              {t.probedEnd}
             </p>
           ) : (
             <p>
-              Requested at <time dateTime={status.requestedAt}>{formatUtc(status.requestedAt)}</time>: <strong>queued</strong>. It runs at
-              once unless a round is under way, then with the next round; reload this page to see the result.
+              {t.requestedAt}
+              <time dateTime={status.requestedAt}>{formatUtc(status.requestedAt)}</time>
+              {t.queuedSep}
+              <strong>{t.queued}</strong>
+              {t.queuedEnd}
             </p>
           )
         ) : null}
@@ -88,11 +97,13 @@ export function ReprobeSection({
   leftRegistry,
   optedOut,
   query,
+  lang = "en",
 }: {
   name: string;
   leftRegistry: boolean;
   optedOut: boolean;
   query: Record<string, string | string[] | undefined>;
+  lang?: Lang;
 }) {
   const db = siteDb();
   const config = getConfig();
@@ -107,6 +118,7 @@ export function ReprobeSection({
       hourlyCap={config.reprobeHourlyCap}
       leftRegistry={leftRegistry}
       optedOut={optedOut}
+      lang={lang}
     />
   );
 }

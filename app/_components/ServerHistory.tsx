@@ -1,5 +1,7 @@
 import { utcDayOf } from "@/lib/site/history";
+import type { Lang } from "@/lib/site/labels";
 import { serverStatesFeedPath } from "@/lib/site/paths";
+import { SECTIONS_TEXT } from "@/lib/site/server-text";
 import { siteDb } from "../_lib/db";
 import { serverHistory } from "../_lib/history";
 import { HistoryStrip } from "./HistoryStrip";
@@ -8,21 +10,22 @@ import { UptimeFigures } from "./server/UptimeFigures";
 import { FoldSection } from "./server/FoldSection";
 
 /** History strip with uptime beside it, response times and the state-change feed link of one server page. */
-export function ServerHistory({ name, now }: { name: string; now: Date }) {
+export function ServerHistory({ name, now, lang = "en" }: { name: string; now: Date; lang?: Lang }) {
   const h = serverHistory(siteDb(), name, now);
   if (!h) return null;
+  const t = SECTIONS_TEXT[lang];
   return (
     <>
-      <FoldSection id="history" headingId="history-h" title="History, last 90 days" open>
-        <HistoryStrip days={h.days} />
-        <UptimeFigures name={name} now={now} />
+      <FoldSection id="history" headingId="history-h" title={t.historyH} open>
+        <HistoryStrip days={h.days} lang={lang} />
+        <UptimeFigures name={name} now={now} lang={lang} />
         <p>
-          <a href={serverStatesFeedPath(name)}>Subscribe to this server&apos;s state changes (Atom feed)</a>: one entry each time a check
-          changes state.
+          <a href={serverStatesFeedPath(name)}>{t.statesFeed[0]}</a>
+          {t.statesFeed[1]}
         </p>
       </FoldSection>
-      <FoldSection id="response-time" headingId="response-time-h" title="Response time">
-        <LatencyChart times={h.responseTimes} today={utcDayOf(now)} />
+      <FoldSection id="response-time" headingId="response-time-h" title={t.responseTimeH}>
+        <LatencyChart times={h.responseTimes} today={utcDayOf(now)} lang={lang} />
       </FoldSection>
     </>
   );

@@ -59,13 +59,22 @@ export async function pageMetadata(m: PageMeta): Promise<Metadata> {
 }
 
 /** The index at its canonical path ("/" or "/?…" in the index query's canonical form: page 2 or a filter is a page of its own). */
+/** The index's whole document title and description in each language. */
+const INDEX_META: Record<Lang, { title: string; description: string }> = {
+  en: { title: `${SITE_NAME}: observed status of remote MCP servers`, description: SITE_DESCRIPTION },
+  zh: {
+    title: `${SITE_NAME}：远程 MCP 服务端的观测状态`,
+    description: "一个匿名、谨慎的客户端与官方注册表中每个远程 MCP 服务端交互时看到的情况。",
+  },
+};
+
 // Feed readers find the site's own feeds from its front page.
 export const indexMetadata = (path: string, lang: Lang, origin?: string) =>
   pageMetadata({
     origin,
     path,
     lang,
-    title: `${SITE_NAME}: observed status of remote MCP servers`,
+    ...INDEX_META[lang],
     absoluteTitle: true,
     feeds: [
       { url: "/changes/states.xml", title: "Check results changing state, every server" },

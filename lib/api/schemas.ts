@@ -549,6 +549,7 @@ export const RoundId = z.coerce.number().int().positive();
 export const ReprobeForm = z.object({
   server: z.string().min(1).max(500).describe("The registry name."),
   token: z.string().max(200).describe("The token the server page signed for this server."),
+  lang: z.enum(["en", "zh"]).optional().describe("The page's language: the answer leads back to the page in it."),
 });
 
 // ---- subscriptions (architecture.md §10) ----------------------------------------------------------------

@@ -47,13 +47,19 @@ export function uptimeColor(ratio: number, failed: string): string {
   return UPTIME_STEPS.find(([min]) => ratio >= min)?.[1] ?? failed;
 }
 
+const DURATION_UNITS: Record<Lang, { s: string; min: string; h: string; days: string }> = {
+  en: { s: "s", min: "min", h: "h", days: "days" },
+  zh: { s: "秒", min: "分钟", h: "小时", days: "天" },
+};
+
 /** "3 h 10 min", "2 days 4 h", "45 s": an incident's length, to the minute past the first hour. */
-export function formatIncidentDuration(ms: number): string {
+export function formatIncidentDuration(ms: number, lang: Lang = "en"): string {
+  const u = DURATION_UNITS[lang];
   const min = Math.floor(ms / 60_000);
-  if (min < 1) return `${Math.max(0, Math.round(ms / 1000))} s`;
-  if (min < 60) return `${min} min`;
+  if (min < 1) return `${Math.max(0, Math.round(ms / 1000))} ${u.s}`;
+  if (min < 60) return `${min} ${u.min}`;
   const h = Math.floor(min / 60);
-  if (h < 48) return min % 60 ? `${h} h ${min % 60} min` : `${h} h`;
+  if (h < 48) return min % 60 ? `${h} ${u.h} ${min % 60} ${u.min}` : `${h} ${u.h}`;
   const d = Math.floor(h / 24);
-  return h % 24 ? `${d} days ${h % 24} h` : `${d} days`;
+  return h % 24 ? `${d} ${u.days} ${h % 24} ${u.h}` : `${d} ${u.days}`;
 }

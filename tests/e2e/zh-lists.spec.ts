@@ -21,13 +21,50 @@ const PAGES: { path: string; english: string[] }[] = [
     ],
   },
   { path: "/zh/changes", english: ["Tool-definition changes", "When", "Server", "Tool", "Change", "Field", "Before → after"] },
+  { path: "/zh/incidents", english: ["Incidents", "Server", "Started", "Ended", "Duration", "Opened by", "Ongoing"] },
+  {
+    path: "/zh/runs/2",
+    english: [
+      "Probe of",
+      "Started",
+      "Era · revision",
+      "Requests",
+      "Handshake time",
+      "Tool-list time",
+      "Suite version",
+      "Exchanges",
+      "Copy",
+    ],
+  },
+  {
+    path: "/zh/coverage",
+    english: [
+      "Coverage",
+      "Alerts",
+      "Servers read per day",
+      "Request success rate",
+      "Cross-reader",
+      "Failing longest",
+      "Recently resolved alerts",
+      "Day (UTC)",
+      "Servers read",
+      "Outcome",
+      "Every sampled server",
+      "Server",
+      "Last complete read",
+      "Handshake",
+      "Tool list",
+      "Regions",
+    ],
+  },
+  { path: "/zh/data", english: ["Open data", "Downloads", "File", "What", "Column", "Meaning", "census.csv and census.json"] },
 ];
 
-/** The texts of the page's headings, column headers, labels, buttons and fold summaries, and its cells' data-labels. */
+/** The texts of the page's headings, column headers, terms, labels, buttons and fold summaries, and its cells' data-labels. */
 async function ownWords(page: Page): Promise<string[]> {
   return page.evaluate(() => {
     const main = document.querySelector("main") ?? document.body;
-    const texts = [...main.querySelectorAll("h1, h2, h3, th, label, button, summary, caption, legend")].map(
+    const texts = [...main.querySelectorAll("h1, h2, h3, th, dt, label, button, summary, caption, legend")].map(
       (e) => e.textContent?.trim() ?? "",
     );
     const labels = [...main.querySelectorAll("[data-label]")].map((e) => e.getAttribute("data-label") ?? "");
@@ -43,6 +80,7 @@ for (const { path, english } of PAGES) {
     expect(res?.status()).toBe(200);
     await expect(page.locator("html")).toHaveAttribute("lang", "zh-Hans");
     await expect(page.locator("h1")).toHaveText(HAN);
+    await expect(page).toHaveTitle(HAN);
     const words = await ownWords(page);
     for (const w of english) {
       expect(
@@ -92,6 +130,43 @@ test("/zh links servers, summary filters and sorts under /zh; sorting and filter
   await page.goto("/zh?overall=failed");
   await expect(page.getByLabel("总体", { exact: true })).toHaveValue("failed");
   await expect(page.locator("table.server-table tbody tr").first().locator("td.cell-overall")).toContainText("未通过");
+});
+
+test("/zh/incidents links servers and runs under /zh and says ongoing and durations in Chinese", async ({ page }) => {
+  await page.goto("/zh/incidents");
+  const rows = page.locator("table.incidents tbody tr");
+  await expect(rows.first()).toBeVisible();
+  await expect(rows.first().locator("td.server-name a")).toHaveAttribute("href", /^\/zh\/servers\//);
+  await expect(rows.first().locator("td").nth(1).locator("a")).toHaveAttribute("href", /^\/zh\/runs\/\d+$/);
+  await expect(page.locator("table.incidents tr.ongoing").first()).toContainText("尚未结束");
+  await expect(
+    page
+      .locator("table.incidents td[data-label='持续时间']")
+      .filter({ hasText: /小时|分钟|天|秒/ })
+      .first(),
+  ).toBeVisible();
+  await expect(page.locator("main")).not.toContainText(/\bOngoing\b|\bFailed\b|\bopened\b/);
+  await expect(page.getByRole("status")).toContainText("已记录");
+});
+
+test("/zh/data keeps its curl example on the site's own origin and its downloads as they are", async ({ page, baseURL }) => {
+  await page.goto("/zh/data");
+  await expect(page.locator("pre.example")).toContainText(`curl -sS -O -C - ${baseURL}/data/servers-`);
+  await expect(page.getByRole("link", { name: "census.csv" })).toHaveAttribute("href", "/data/census.csv");
+  await expect(page.locator("#licence")).toContainText("CC-BY-4.0");
+  await expect(page.locator("#licence")).toContainText("许可：");
+  await expect(page.locator("main")).not.toContainText(/ days\)|Every listed server|Today's columns/);
+});
+
+test("/zh/coverage names its chart, states and failing servers in Chinese and links servers under /zh", async ({ page }) => {
+  await page.goto("/zh/coverage");
+  await expect(page.locator("#coverage-chart-t")).toHaveText(HAN);
+  await expect(page.locator("#coverage-chart-d")).toContainText("柱状图");
+  await expect(page.locator("section[aria-labelledby=failing-h] a[href^='/zh/servers/']").first()).toBeAttached();
+  await expect(page.locator("section[aria-labelledby=failing-h] td[data-label='握手']").first()).toContainText(
+    /已通过|未通过|观察到风险|未检查/,
+  );
+  await expect(page.locator("main")).not.toContainText(/ ago\b|Judge the probe|open since|No open alert/);
 });
 
 test("the English index keeps its words", async ({ page }) => {

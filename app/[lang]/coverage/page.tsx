@@ -1,47 +1,52 @@
 import type { Metadata } from "next";
-import { ALERT_CLOCK_MS } from "@/lib/rounds/alerts/clock";
 import Link from "next/link";
+import { ALERT_CLOCK_MS } from "@/lib/rounds/alerts/clock";
+import { CROSS_READ_ALERT_MIN, CROSS_READ_ALERT_RATE, disagreementRate } from "@/lib/rounds/alerts/evaluate";
+import { openAlertsNow } from "@/lib/rounds/alerts/status";
+import { localePath } from "@/lib/site/chrome";
+import { formatCount, formatPercent, formatUtc } from "@/lib/site/format";
+import type { Lang } from "@/lib/site/labels";
+import { COVERAGE_TEXT, durationIn, relativeIn } from "@/lib/site/list-text";
+import { faqPath, serverPath } from "@/lib/site/paths";
+import { resolvedAlerts } from "@/lib/store/alerts";
 import { coverageDays } from "@/lib/store/coverage";
+import { crossReadCounts, crossReadsOn, isDifference, latestCrossReadDay, CROSS_READ_ORDER } from "@/lib/store/cross-reads";
+import { storedRegionStates, type StoredRegionState } from "@/lib/store/regions";
 import { countServers } from "@/lib/store/servers/counts";
 import { failingLongest } from "@/lib/store/servers/list";
-import { CROSS_READ_ALERT_MIN, CROSS_READ_ALERT_RATE, disagreementRate } from "@/lib/rounds/alerts/evaluate";
-import { resolvedAlerts } from "@/lib/store/alerts";
-import { openAlertsNow } from "@/lib/rounds/alerts/status";
-import { crossReadCounts, crossReadsOn, isDifference, latestCrossReadDay, CROSS_READ_ORDER } from "@/lib/store/cross-reads";
-import { explanationClause } from "@/lib/site/cross-read";
-import { counted, WORDS } from "@/lib/site/plural";
-import { formatCount, formatDuration, formatPercent, formatRelative, formatUtc } from "@/lib/site/format";
-import { ALERT_KIND_LABELS, CROSS_READ_LABELS } from "@/lib/site/labels";
-import { serverPath } from "@/lib/site/paths";
 import { BarChart } from "@/app/_components/BarChart";
 import { StateChip } from "@/app/_components/StateChip";
 import { siteDb } from "@/app/_lib/db";
 import { pageLang } from "@/app/_lib/lang";
-import { storedRegionStates, type StoredRegionState } from "@/lib/store/regions";
 import { pageMetadata } from "@/app/_lib/meta";
 
 export const dynamic = "force-dynamic";
 type Props = { params: Promise<{ lang: string }> };
 
-export const generateMetadata = async ({ params }: Props): Promise<Metadata> =>
-  pageMetadata({
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const lang = await pageLang(params);
+  const t = COVERAGE_TEXT[lang];
+  return pageMetadata({
     path: "/coverage",
-    lang: await pageLang(params),
-    title: "Coverage",
-    description:
-      "How many remote MCP servers were read completely each day, the operated alerts, and the independent cross-reader's outcomes.",
-    feeds: [{ url: "/coverage/feed.xml", title: "Alerts" }],
+    lang,
+    title: t.title,
+    description: t.description,
+    feeds: [{ url: "/coverage/feed.xml", title: t.feedTitle }],
   });
-
-const EXPLAINED_BLIND = {
-  en: { one: "# server read only by the cross-reader is explained", other: "# servers read only by the cross-reader are explained" },
-  zh: { other: "另有 # 个只有交叉读取器读到的服务端可由探测器规则解释" },
-} as const;
+}
 
 /** Differing paths shown per server before "and N more". */
 const PATHS_SHOWN = 4;
 
-export default function CoveragePage() {
+type Text = (typeof COVERAGE_TEXT)[Lang];
+
+/** Stored sentences (alert messages, reader details) are English: marked so on a Chinese page. */
+const Stored = ({ lang, text }: { lang: Lang; text: string }) => (lang === "en" ? <>{text}</> : <span lang="en">{text}</span>);
+
+export default async function CoveragePage({ params }: Props) {
+  const lang = await pageLang(params);
+  const t = COVERAGE_TEXT[lang];
+  const at = (path: string) => localePath(lang, path);
   const db = siteDb();
   const days = coverageDays(db, 30);
   const open = openAlertsNow(db);
@@ -57,72 +62,77 @@ export default function CoveragePage() {
 
   return (
     <>
-      <h1>Coverage</h1>
+      <h1>{t.title}</h1>
       <p className="lede">
-        How many different servers we read completely each UTC day: the whole tool list, to its end (malformed definitions count, pages that
-        never end do not). This is the number we watch: when it drops, servers have gone unread, whatever the success rate says.{" "}
-        <Link href="/faq/coverage">Why coverage and not success rate</Link>; <Link href="/census#read-h">how the latest probes split</Link>.
+        {t.lede}
+        <Link href={faqPath(lang, "coverage")}>{t.whyLink}</Link>
+        {t.between}
+        <Link href={at("/census#read-h")}>{t.splitLink}</Link>
+        {t.end}
       </p>
 
       <section aria-labelledby="alert-h">
-        <h2 id="alert-h">Alerts</h2>
+        <h2 id="alert-h">{t.alertsH}</h2>
         <p>
-          Alerts open and resolve by themselves, judged every {ALERT_CLOCK_MS / 1000} s: coverage clearly below its recent level, rounds
-          that stopped finishing, a cross-reader that disagrees with the probe, a probing region that is down, the probe&apos;s own network
-          failing (<Link href="/faq/own-network">how we tell it from a server&apos;s outage</Link>), and a database that cannot be written.{" "}
-          <a href="/coverage/feed.xml">Atom feed of alerts</a> · <a href="/api/status">status JSON for monitors</a> (HTTP 503 while an alert
-          is open).
+          {t.alertsIntro(ALERT_CLOCK_MS / 1000)}
+          <Link href={faqPath(lang, "own-network")}>{t.ownNetworkLink}</Link>
+          {t.alertsIntroAfter}
+          <a href="/coverage/feed.xml">{t.alertsFeed}</a>
+          {t.dot}
+          <a href="/api/status">{t.statusJson}</a>
+          {t.statusJsonAfter}
         </p>
         {open.length > 0 ? (
           open.map((a) => (
             <div className="notice bad" role="alert" key={a.id ?? a.kind} id={`alert-${a.id ?? a.kind}`}>
               <p>
-                <strong>
-                  {ALERT_KIND_LABELS[a.kind]}: open since {formatUtc(a.createdAt)}
-                </strong>{" "}
-                ({formatRelative(a.createdAt, now)}). {a.message}
+                <strong>{t.openSince(t.alertKinds[a.kind], formatUtc(a.createdAt))}</strong>
+                {t.ago(relativeIn(lang, a.createdAt, now))}
+                <Stored lang={lang} text={a.message} />
                 {a.kind === "coverage_drop" && a.value !== null && a.baseline !== null
-                  ? ` Read ${formatCount(a.value)} against a recent level of ${formatCount(Math.round(a.baseline))}.`
+                  ? t.coverageDrop(formatCount(a.value), formatCount(Math.round(a.baseline)))
                   : ""}
-                {a.kind === "database_unwritable"
-                  ? " Pages answer from what is stored; rounds start no probes until writes work again. Free space on the database's volume, or check it for I/O errors or a read-only mount."
-                  : ""}
+                {a.kind === "database_unwritable" ? t.databaseUnwritable : ""}
               </p>
             </div>
           ))
         ) : (
           <div className="notice ok">
             <p>
-              <strong>No open alert.</strong> Rounds are finishing, coverage is at its recent level, the cross-reader agrees with the probe,
-              the probe&apos;s own network works and the database takes writes.
+              <strong>{t.noAlert}</strong>
+              {t.noAlertAfter}
             </p>
           </div>
         )}
         {resolved.length > 0 ? (
           <table className="stack">
-            <caption>Recently resolved alerts</caption>
+            <caption>{t.resolvedCaption}</caption>
             <thead>
               <tr>
-                <th scope="col">Alert</th>
-                <th scope="col">Opened</th>
-                <th scope="col">Resolved</th>
-                <th scope="col">What happened</th>
+                <th scope="col">{t.alert}</th>
+                <th scope="col">{t.opened}</th>
+                <th scope="col">{t.resolved}</th>
+                <th scope="col">{t.whatHappened}</th>
               </tr>
             </thead>
             <tbody>
               {resolved.map((a) => (
                 <tr key={a.id} id={`alert-${a.id}`}>
-                  <td data-label="Alert">{ALERT_KIND_LABELS[a.kind]}</td>
-                  <td data-label="Opened">{formatUtc(a.createdAt)}</td>
-                  <td data-label="Resolved">
+                  <td data-label={t.alert}>{t.alertKinds[a.kind]}</td>
+                  <td data-label={t.opened}>{formatUtc(a.createdAt)}</td>
+                  <td data-label={t.resolved}>
                     {formatUtc(a.resolvedAt)}
                     {a.resolvedAt ? (
-                      <div className="sub">after {formatDuration(Date.parse(a.resolvedAt) - Date.parse(a.createdAt))}</div>
+                      <div className="sub">{t.after(durationIn(lang, Date.parse(a.resolvedAt) - Date.parse(a.createdAt)))}</div>
                     ) : null}
                   </td>
-                  <td data-label="What happened">
-                    {a.message}
-                    {a.resolvedMessage ? <div className="sub">{a.resolvedMessage}</div> : null}
+                  <td data-label={t.whatHappened}>
+                    <Stored lang={lang} text={a.message} />
+                    {a.resolvedMessage ? (
+                      <div className="sub">
+                        <Stored lang={lang} text={a.resolvedMessage} />
+                      </div>
+                    ) : null}
                   </td>
                 </tr>
               ))}
@@ -131,83 +141,82 @@ export default function CoveragePage() {
         ) : null}
       </section>
 
-      <RegionsTable db={db} />
+      <RegionsTable db={db} lang={lang} />
 
       <section aria-labelledby="cov-h">
-        <h2 id="cov-h">Servers read per day</h2>
+        <h2 id="cov-h">{t.covH}</h2>
         <p>
-          {formatCount(counts.inRegistry)} servers are in the registry now
-          {latest
-            ? `; on ${latest.day} we read the whole tool list of ${formatCount(latest.serversRead)} of the ${formatCount(latest.serversAttempted)} we tried`
-            : ""}
-          .
+          {t.inRegistry(counts.inRegistry)}
+          {latest ? t.readOn(latest.day, latest.serversRead, latest.serversAttempted) : ""}
+          {t.end}
         </p>
         {days.length === 0 ? (
-          <p>No coverage recorded yet: no round has run.</p>
+          <p>{t.noCoverage}</p>
         ) : (
           <div className="chart-row">
             <figure>
-              <figcaption>Distinct servers whose tool list was read to its end, per UTC day</figcaption>
+              <figcaption>{t.figcaption}</figcaption>
               <BarChart
                 id="coverage-chart"
-                title="Distinct servers read per day"
-                desc={`Bar chart of ${days.length} days from ${days[0]?.day} to ${latest?.day}; the same numbers are in the table below.`}
+                title={t.chartTitle}
+                desc={t.chartDesc(days.length, days[0]?.day, latest?.day)}
                 bars={days.map((d) => ({ label: d.day.slice(5), value: d.serversRead, low: openDays.has(d.day) }))}
               />
             </figure>
             <div>
-              <h3>Request success rate</h3>
+              <h3>{t.successH}</h3>
               <div className="notice warn" role="note">
                 <p>
-                  <strong>This is not coverage.</strong> It counts requests we made, and servers that keep failing are retried less often,
-                  so this rate can rise while fewer servers are read. Judge the probe by the bars, not by this number.
+                  <strong>{t.notCoverage}</strong>
+                  {t.notCoverageAfter}
                 </p>
               </div>
               <p>
-                Last {days.length} days: {formatPercent(totalOk, totalReq)} of {formatCount(totalReq)} requests answered usefully
-                {latest ? `; ${formatPercent(latest.requestsOk, latest.requests)} on ${latest.day}` : ""}.
+                {t.lastDays(days.length, formatPercent(totalOk, totalReq), totalReq)}
+                {latest ? t.onDay(formatPercent(latest.requestsOk, latest.requests), latest.day) : ""}
+                {t.end}
               </p>
             </div>
           </div>
         )}
         {days.length > 0 ? (
           <table className="stack">
-            <caption>Coverage per day (text version of the chart)</caption>
+            <caption>{t.tableCaption}</caption>
             <thead>
               <tr>
-                <th scope="col">Day (UTC)</th>
+                <th scope="col">{t.dayHead}</th>
                 <th scope="col" className="num">
-                  Servers read
+                  {t.serversRead}
                 </th>
                 <th scope="col" className="num">
-                  Servers tried
+                  {t.serversTried}
                 </th>
                 <th scope="col" className="num">
-                  Requests
+                  {t.requests}
                 </th>
                 <th scope="col" className="num">
-                  Request success (not coverage)
+                  {t.successHead}
                 </th>
-                <th scope="col">Alert</th>
+                <th scope="col">{t.alert}</th>
               </tr>
             </thead>
             <tbody>
               {[...days].reverse().map((d) => (
                 <tr key={d.day}>
-                  <td data-label="Day">{d.day}</td>
-                  <td data-label="Servers read" className="num">
+                  <td data-label={t.day}>{d.day}</td>
+                  <td data-label={t.serversRead} className="num">
                     {formatCount(d.serversRead)}
                   </td>
-                  <td data-label="Servers tried" className="num">
+                  <td data-label={t.serversTried} className="num">
                     {formatCount(d.serversAttempted)}
                   </td>
-                  <td data-label="Requests" className="num">
+                  <td data-label={t.requests} className="num">
                     {formatCount(d.requests)}
                   </td>
-                  <td data-label="Request success" className="num">
+                  <td data-label={t.success} className="num">
                     {formatPercent(d.requestsOk, d.requests)}
                   </td>
-                  <td data-label="Alert">{openDays.has(d.day) ? "▲ below recent level" : "–"}</td>
+                  <td data-label={t.alert}>{openDays.has(d.day) ? t.belowRecent : "–"}</td>
                 </tr>
               ))}
             </tbody>
@@ -215,52 +224,49 @@ export default function CoveragePage() {
         ) : null}
       </section>
 
-      <CrossReadSection db={db} day={crossDay} />
+      <CrossReadSection db={db} day={crossDay} lang={lang} />
 
       <section aria-labelledby="failing-h">
-        <h2 id="failing-h">Failing longest</h2>
-        <p>
-          Servers whose discovery currently fails or looks risky, longest without a complete read first. They stay here until their tool
-          list is read without a problem again or they leave the registry.
-        </p>
+        <h2 id="failing-h">{t.failingH}</h2>
+        <p>{t.failingIntro}</p>
         {failing.length === 0 ? (
-          <p>No server is currently failing discovery.</p>
+          <p>{t.noFailing}</p>
         ) : (
           <table className="stack">
             <thead>
               <tr>
-                <th scope="col">Server</th>
-                <th scope="col">Last complete read</th>
-                <th scope="col">Handshake</th>
-                <th scope="col">Tool list</th>
+                <th scope="col">{t.server}</th>
+                <th scope="col">{t.lastRead}</th>
+                <th scope="col">{t.handshake}</th>
+                <th scope="col">{t.toolList}</th>
                 <th scope="col" className="num">
-                  Failed probes in a row
+                  {t.failedInARow}
                 </th>
               </tr>
             </thead>
             <tbody>
               {failing.map((s) => (
                 <tr key={s.name}>
-                  <td data-label="Server">
-                    <Link href={serverPath(s.name)}>{s.name}</Link>
+                  <td data-label={t.server}>
+                    <Link href={at(serverPath(s.name))}>{s.name}</Link>
                     <div className="sub">{s.host}</div>
                   </td>
-                  <td data-label="Last complete read">
+                  <td data-label={t.lastRead}>
                     {s.lastSuccessAt ? (
                       <>
-                        {formatRelative(s.lastSuccessAt, now)} <span className="sub">({formatUtc(s.lastSuccessAt)})</span>
+                        {relativeIn(lang, s.lastSuccessAt, now)} <span className="sub">({formatUtc(s.lastSuccessAt)})</span>
                       </>
                     ) : (
-                      <>never (known since {formatUtc(s.firstSeenAt)})</>
+                      <>{t.never(formatUtc(s.firstSeenAt))}</>
                     )}
                   </td>
-                  <td data-label="Handshake">
-                    <StateChip state={s.stateHandshake} />
+                  <td data-label={t.handshake}>
+                    <StateChip state={s.stateHandshake} lang={lang} />
                   </td>
-                  <td data-label="Tool list">
-                    <StateChip state={s.stateToolsList} />
+                  <td data-label={t.toolList}>
+                    <StateChip state={s.stateToolsList} lang={lang} />
                   </td>
-                  <td data-label="Failed probes in a row" className="num">
+                  <td data-label={t.failedInARow} className="num">
                     {s.consecutiveFailures}
                   </td>
                 </tr>
@@ -273,15 +279,16 @@ export default function CoveragePage() {
   );
 }
 
-function CrossReadSection({ db, day }: { db: ReturnType<typeof siteDb>; day: string | null }) {
+function CrossReadSection({ db, day, lang }: { db: ReturnType<typeof siteDb>; day: string | null; lang: Lang }) {
+  const t: Text = COVERAGE_TEXT[lang];
   if (!day) {
     return (
       <section aria-labelledby="cross-h">
-        <h2 id="cross-h">Cross-reader</h2>
+        <h2 id="cross-h">{t.crossH}</h2>
         <p>
-          Once a day, after the first round that finishes, a second reader built on the official MCP SDK client reads a fixed sample of the
-          registry&apos;s servers, starting with the older <code>initialize</code> handshake, and its tool lists are compared with ours. It
-          has not run yet.
+          {t.crossNotRun[0]}
+          <code>initialize</code>
+          {t.crossNotRun[1]}
         </p>
       </section>
     );
@@ -292,46 +299,51 @@ function CrossReadSection({ db, day }: { db: ReturnType<typeof siteDb>; day: str
   // architecture.md §6: a server only the cross-reader read is a possible blind spot unless the probe's own rules explain it.
   const blind = rows.filter((r) => r.outcome === "only_cross_reader" && !r.explained).length;
   const explainedBlind = counts.only_cross_reader - blind;
+  const [introBefore, introAfter] = t.crossIntro(rows.length, day);
   return (
     <section aria-labelledby="cross-h">
-      <h2 id="cross-h">Cross-reader</h2>
+      <h2 id="cross-h">{t.crossH}</h2>
       <p>
-        A second reader, built on the official MCP SDK client and always starting with the older <code>initialize</code> handshake, read a
-        fixed sample of {formatCount(rows.length)} registry servers on {day}. Each tool list is compared field by field with our
-        probe&apos;s latest complete read. <a href="/api/cross-reads">The same outcomes as JSON</a>.
+        {introBefore}
+        <code>initialize</code>
+        {introAfter}
+        <a href="/api/cross-reads">{t.crossJson}</a>
+        {t.crossEnd}
       </p>
       <div className={blind > 0 ? "notice warn" : "notice ok"} role="status">
         <p>
-          <strong>{counted(blind, WORDS.server)} read only by the cross-reader, for no reason the probe&apos;s rules give.</strong>{" "}
-          {blind > 0
-            ? "The second reader got a tool list where our probe could not: each one is a possible blind spot of the probe."
-            : "Everything the second reader could read, our probe read too, or its rules say why not."}
+          <strong>{t.blind(blind)}</strong>
+          {blind > 0 ? t.blindSome : t.blindNone}
         </p>
         {explainedBlind > 0 ? (
           <p>
-            {counted(explainedBlind, EXPLAINED_BLIND)} by the probe&apos;s own rules (
-            <Link href="/faq/operating#explained">explained differences</Link>
-            ): a fact about the server, shown on its page and not counted by the alert.
+            {t.explainedBlind(explainedBlind)}
+            <Link href={`${faqPath(lang, "operating")}#explained`}>{t.explainedLink}</Link>
+            {t.explainedAfter}
           </p>
         ) : null}
         <p>
-          Unexplained differences: {formatCount(rate.disagreeing)} of {formatCount(rate.compared)} servers that either side read (
-          {formatPercent(rate.disagreeing, rate.compared)}
-          ); an alert opens above {Math.round(CROSS_READ_ALERT_RATE * 100)}% with at least {CROSS_READ_ALERT_MIN} servers.
+          {t.unexplained(
+            rate.disagreeing,
+            rate.compared,
+            formatPercent(rate.disagreeing, rate.compared),
+            Math.round(CROSS_READ_ALERT_RATE * 100),
+            CROSS_READ_ALERT_MIN,
+          )}
         </p>
       </div>
       <table className="summary-table">
-        <caption>Outcomes on {day}</caption>
+        <caption>{t.outcomesOn(day)}</caption>
         <thead>
           <tr>
-            <th scope="col">Outcome</th>
-            <th scope="col">Servers</th>
+            <th scope="col">{t.outcome}</th>
+            <th scope="col">{t.servers}</th>
           </tr>
         </thead>
         <tbody>
           {CROSS_READ_ORDER.map((o) => (
             <tr key={o}>
-              <td>{CROSS_READ_LABELS[o]}</td>
+              <td>{t.outcomes[o]}</td>
               <td>{formatCount(counts[o])}</td>
             </tr>
           ))}
@@ -340,53 +352,55 @@ function CrossReadSection({ db, day }: { db: ReturnType<typeof siteDb>; day: str
       {/* Folded: one row per sampled server made this page tens of thousands of pixels tall on a phone (issue #42). */}
       {rows.length > 0 ? (
         <details className="cross-read-fold">
-          <summary>Every sampled server, one row each ({formatCount(rows.length)}), possible blind spots first</summary>
+          <summary>{t.everySampled(rows.length)}</summary>
           <table className="stack" id="cross-read-table">
-            <caption>Every sampled server, possible blind spots first (unexplained before explained)</caption>
+            <caption>{t.everySampledCaption}</caption>
             <thead>
               <tr>
-                <th scope="col">Server</th>
-                <th scope="col">Outcome</th>
-                <th scope="col">Explained</th>
-                <th scope="col">Differing field paths</th>
+                <th scope="col">{t.server}</th>
+                <th scope="col">{t.outcome}</th>
+                <th scope="col">{t.explained}</th>
+                <th scope="col">{t.differingPaths}</th>
                 <th scope="col" className="num">
-                  Tools (probe / cross-reader)
+                  {t.toolsHead}
                 </th>
               </tr>
             </thead>
             <tbody>
               {rows.map((r) => (
                 <tr key={r.name}>
-                  <td data-label="Server">
-                    <Link href={serverPath(r.name)}>{r.name}</Link>
+                  <td data-label={t.server}>
+                    <Link href={localePath(lang, serverPath(r.name))}>{r.name}</Link>
                   </td>
-                  <td data-label="Outcome">
-                    {CROSS_READ_LABELS[r.outcome]}
+                  <td data-label={t.outcome}>
+                    {t.outcomes[r.outcome]}
                     {r.explanation === "initialize_refused" ? (
-                      <div className="sub">{explanationClause(r.explanation, r.explanationCode)}</div>
+                      <div className="sub">{t.explanation(r.explanation, r.explanationCode)}</div>
                     ) : r.detail && r.outcome !== "agreed" ? (
-                      <div className="sub">{r.detail}</div>
+                      <div className="sub">
+                        <Stored lang={lang} text={r.detail} />
+                      </div>
                     ) : null}
                   </td>
-                  <td data-label="Explained">
-                    {isDifference(r.outcome) ? (r.explanation ? `yes: ${explanationClause(r.explanation, r.explanationCode)}` : "no") : "–"}
+                  <td data-label={t.explained}>
+                    {isDifference(r.outcome) ? (r.explanation ? t.yes(t.explanation(r.explanation, r.explanationCode)) : t.no) : "–"}
                   </td>
-                  <td data-label="Differing field paths">
+                  <td data-label={t.differingPaths}>
                     {r.paths.length === 0 ? (
                       "–"
                     ) : (
                       <>
                         {r.paths.slice(0, PATHS_SHOWN).map((p, i) => (
                           <span key={p}>
-                            {i > 0 ? ", " : ""}
+                            {i > 0 ? t.pathSep : ""}
                             <code>{p}</code>
                           </span>
                         ))}
-                        {r.paths.length > PATHS_SHOWN ? ` and ${r.paths.length - PATHS_SHOWN} more` : ""}
+                        {r.paths.length > PATHS_SHOWN ? t.morePaths(r.paths.length - PATHS_SHOWN) : ""}
                       </>
                     )}
                   </td>
-                  <td data-label="Tools" className="num">
+                  <td data-label={t.tools} className="num">
                     {r.probeToolCount ?? "–"} / {r.crossToolCount ?? "–"}
                   </td>
                 </tr>
@@ -399,45 +413,45 @@ function CrossReadSection({ db, day }: { db: ReturnType<typeof siteDb>; day: str
   );
 }
 
-function downWords(s: StoredRegionState): string {
-  if (!s.down) return "up";
-  if (s.down.kind === "host_share") return `down: ${s.down.failed} of its latest ${s.down.hosts} hosts failed at the network level`;
-  return `down: it answered no probe since ${formatUtc(new Date(s.down.sinceMs).toISOString())}`;
+function downWords(s: StoredRegionState, t: Text): string {
+  if (!s.down) return t.up;
+  if (s.down.kind === "host_share") return t.downHosts(s.down.failed, s.down.hosts);
+  return t.downSince(formatUtc(new Date(s.down.sinceMs).toISOString()));
 }
 
 /** architecture.md §8: the probing regions and their state; nothing for a site that probes alone. */
-function RegionsTable({ db }: { db: ReturnType<typeof siteDb> }) {
+function RegionsTable({ db, lang }: { db: ReturnType<typeof siteDb>; lang: Lang }) {
+  const t: Text = COVERAGE_TEXT[lang];
   const regions = storedRegionStates(db);
   if (regions.length === 0) return null;
   return (
     <section aria-labelledby="regions-h" id="regions">
-      <h2 id="regions-h">Regions</h2>
+      <h2 id="regions-h">{t.regionsH}</h2>
       <p>
-        Each region probes from its own network; one whose own share of failing hosts trips, or that stops answering, is down: it gets no
-        primaries and its failures count for nothing (<Link href="/faq/regions#region-down">how regions vote</Link>).
+        {t.regionsIntro}
+        <Link href={`${faqPath(lang, "regions")}#region-down`}>{t.regionsLink}</Link>
+        {t.regionsAfter}
       </p>
       <table className="stack regions">
-        <caption>Probing regions</caption>
+        <caption>{t.regionsCaption}</caption>
         <thead>
           <tr>
-            <th scope="col">Region</th>
-            <th scope="col">State</th>
-            <th scope="col">Last answer</th>
-            <th scope="col">Hosts failing at the network level</th>
+            <th scope="col">{t.region}</th>
+            <th scope="col">{t.state}</th>
+            <th scope="col">{t.lastAnswer}</th>
+            <th scope="col">{t.hostsFailing}</th>
           </tr>
         </thead>
         <tbody>
           {regions.map((r) => (
             <tr key={r.id} data-region={r.id} data-up={r.up ? "yes" : "no"}>
-              <td data-label="Region">
+              <td data-label={t.region}>
                 <code>{r.id}</code>
               </td>
-              <td data-label="State">{downWords(r)}</td>
-              <td data-label="Last answer">{r.lastAnswerAt ? formatUtc(r.lastAnswerAt) : "none yet"}</td>
-              <td data-label="Hosts failing at the network level">
-                {r.hostShare === null
-                  ? "no answer yet"
-                  : `${Math.round(r.hostShare * 100)}% of its latest hosts (${formatCount(r.hostsTried)} tried)`}
+              <td data-label={t.state}>{downWords(r, t)}</td>
+              <td data-label={t.lastAnswer}>{r.lastAnswerAt ? formatUtc(r.lastAnswerAt) : t.noneYet}</td>
+              <td data-label={t.hostsFailing}>
+                {r.hostShare === null ? t.noAnswerYet : t.hostShare(Math.round(r.hostShare * 100), r.hostsTried)}
               </td>
             </tr>
           ))}

@@ -33,7 +33,10 @@ export function OwnerViewPanel({ view, lang }: { view: OwnerView | null; lang: L
           return (
             <li key={id}>
               <strong>{CHECK_LABELS[lang][id]}</strong>{" "}
-              <StateChip state={c?.state ?? null} cause={c?.notCheckedCause ?? null} lang={lang} /> <span className="sub">{c?.reason}</span>
+              <StateChip state={c?.state ?? null} cause={c?.notCheckedCause ?? null} lang={lang} />{" "}
+              <span className="sub" lang={lang === "en" ? undefined : "en"}>
+                {c?.reason}
+              </span>
             </li>
           );
         })}

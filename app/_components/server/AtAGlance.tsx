@@ -1,25 +1,21 @@
 import Link from "next/link";
 import type { Overall } from "@/lib/checks/overall";
 import { CHECK_IDS, type CheckId } from "@/lib/vocabulary/checks";
-import { crossReadSentence } from "@/lib/site/cross-read";
-import { CHECK_LABELS } from "@/lib/site/labels";
+import { localePath } from "@/lib/site/chrome";
+import { CHECK_LABELS, type Lang } from "@/lib/site/labels";
+import { crossReadSentenceIn, SERVER_TEXT } from "@/lib/site/server-text";
 import { checkAnchor } from "@/lib/site/paths";
 import { reasonAfterChip } from "@/lib/site/states";
 import { whatToDoHref } from "@/lib/site/what-to-do";
 import type { CrossReadRow } from "@/lib/store/cross-reads";
 import type { CheckResultRow } from "@/lib/store/runs";
 import { StateChip } from "../StateChip";
+import { Stored } from "../Stored";
 import { CheckHint } from "./CheckHint";
 import { ClientLines } from "./ClientLines";
 import { countByCode, ObservationsLine } from "../ObservationCodes";
 import type { ObservationFacts } from "@/lib/checks/observations";
 import type { ClientsVerdict } from "@/lib/checks/clients";
-
-/** "Protocol version, Tool list and Error taxonomy". */
-function listed(ids: CheckId[]): string {
-  const names = ids.map((id) => CHECK_LABELS.en[id]);
-  return names.length <= 1 ? (names[0] ?? "") : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
-}
 
 /** The checks other than the deciding one whose reason is the overall state's: said once, in the overall line. */
 export function sharingOverall(overall: Overall | null, checks: CheckResultRow[]): CheckId[] {
@@ -27,23 +23,37 @@ export function sharingOverall(overall: Overall | null, checks: CheckResultRow[]
   return CHECK_IDS.filter((id) => id !== overall.check && checks.find((c) => c.check === id)?.reason === overall.reason);
 }
 
-function OverallLine({ overall, sharing }: { overall: Overall | null; sharing: CheckId[] }) {
+function OverallLine({ overall, sharing, lang }: { overall: Overall | null; sharing: CheckId[]; lang: Lang }) {
+  const t = SERVER_TEXT[lang];
   return (
     <div className={`overall overall-${overall?.state ?? "none"}`}>
       <p className="overall-state">
-        <span className="overall-label">Overall</span>
-        <StateChip state={overall?.state ?? null} cause={overall?.cause} />
+        <span className="overall-label">{t.overall}</span>
+        <StateChip state={overall?.state ?? null} cause={overall?.cause} lang={lang} />
       </p>
       <p className="overall-why">
         {!overall ? (
-          "Not probed yet: the checks appear after the server's first probe."
+          t.notProbed
         ) : overall.state === "verified" ? (
-          "The handshake completed and the whole tool list was read."
+          t.verifiedWhy
         ) : overall.check ? (
           <>
-            Decided by <a href={`#${checkAnchor(overall.check)}`}>{CHECK_LABELS.en[overall.check]}</a>
-            {overall.reason ? `: ${reasonAfterChip(overall.reason, overall.state, overall.cause)}` : "."}
-            {sharing.length ? ` The same reason holds for ${listed(sharing)}.` : null}
+            {t.decidedBy}
+            <a href={`#${checkAnchor(overall.check)}`}>{CHECK_LABELS[lang][overall.check]}</a>
+            {t.decidedByAfter}
+            {overall.reason ? (
+              lang === "en" ? (
+                `: ${reasonAfterChip(overall.reason, overall.state, overall.cause)}`
+              ) : (
+                <>
+                  {t.reasonSep}
+                  <Stored lang={lang}>{reasonAfterChip(overall.reason, overall.state, overall.cause)}</Stored>
+                </>
+              )
+            ) : (
+              t.noReason
+            )}
+            {sharing.length ? t.sameReason(sharing.map((id) => CHECK_LABELS[lang][id])) : null}
           </>
         ) : null}
       </p>
@@ -51,35 +61,43 @@ function OverallLine({ overall, sharing }: { overall: Overall | null; sharing: C
   );
 }
 
-function CheckRow({ id, check, saidAbove }: { id: CheckId; check: CheckResultRow | undefined; saidAbove: boolean }) {
+function CheckRow({ id, check, saidAbove, lang }: { id: CheckId; check: CheckResultRow | undefined; saidAbove: boolean; lang: Lang }) {
+  const t = SERVER_TEXT[lang];
   return (
     <tr id={`glance-${id}`}>
-      <th scope="row" data-label="Check">
-        <a href={`#${checkAnchor(id)}`}>{CHECK_LABELS.en[id]}</a>
+      <th scope="row" data-label={t.colCheck}>
+        <a href={`#${checkAnchor(id)}`}>{CHECK_LABELS[lang][id]}</a>
       </th>
-      <td data-label="State">
-        <StateChip state={check?.state ?? null} cause={check?.notCheckedCause} />
+      <td data-label={t.colState}>
+        <StateChip state={check?.state ?? null} cause={check?.notCheckedCause} lang={lang} />
       </td>
       {/* Empty when the overall line above says this reason, so each reason is said once on the page. */}
-      <td data-label="Why" className="cell-why">
-        {!check ? "Not evaluated yet." : saidAbove ? null : reasonAfterChip(check.reason, check.state, check.notCheckedCause)}
-        <CheckHint hint={check?.hint ?? null} />
+      <td data-label={t.colWhy} className="cell-why">
+        {!check ? (
+          t.notEvaluated
+        ) : saidAbove ? null : (
+          <Stored lang={lang}>{reasonAfterChip(check.reason, check.state, check.notCheckedCause)}</Stored>
+        )}
+        <CheckHint hint={check?.hint ?? null} lang={lang} />
       </td>
-      <td data-label="FAQ" className="cell-faq">
-        {check ? <Link href={whatToDoHref(id, check)}>{check.state === "verified" ? "How it is judged" : "What to do"}</Link> : null}
+      <td data-label={t.colFaq} className="cell-faq">
+        {check ? <Link href={whatToDoHref(id, check, lang)}>{check.state === "verified" ? t.howJudged : t.whatToDo}</Link> : null}
       </td>
     </tr>
   );
 }
 
 /** The server's latest cross-read in one sentence, beside the checks (architecture.md §6). */
-export function CrossReadNote({ crossRead }: { crossRead: (CrossReadRow & { day: string }) | null }) {
+export function CrossReadNote({ crossRead, lang = "en" }: { crossRead: (CrossReadRow & { day: string }) | null; lang?: Lang }) {
   if (!crossRead) return null;
+  const t = SERVER_TEXT[lang];
   const unexplained = (crossRead.outcome === "only_cross_reader" || crossRead.outcome === "disagreed") && !crossRead.explained;
   return (
     <p className={unexplained ? "cross-read-note warn" : "cross-read-note"} id="cross-read">
-      <strong>Second reader:</strong> {crossReadSentence(crossRead)}{" "}
-      <Link href={crossRead.explained ? "/faq/operating#explained" : "/faq/operating#cross-reader"}>About the cross-reader</Link>
+      <strong>{t.secondReader}</strong> {crossReadSentenceIn(lang, crossRead)}{" "}
+      <Link href={localePath(lang, crossRead.explained ? "/faq/operating#explained" : "/faq/operating#cross-reader")}>
+        {t.aboutCrossReader}
+      </Link>
     </p>
   );
 }
@@ -92,6 +110,7 @@ export function AtAGlance({
   crossRead,
   clients,
   observations = [],
+  lang = "en",
 }: {
   overall: Overall | null;
   checks: CheckResultRow[];
@@ -100,24 +119,26 @@ export function AtAGlance({
   clients?: ClientsVerdict;
   /** The observations of the latest complete read (architecture.md §2.9), counted by code for the line under the state. */
   observations?: readonly ObservationFacts[];
+  lang?: Lang;
 }) {
   const sharing = sharingOverall(overall, checks);
+  const t = SERVER_TEXT[lang];
   return (
     <section className="glance" aria-labelledby="glance-h">
       <h2 id="glance-h" className="visually-hidden" tabIndex={-1}>
-        At a glance
+        {t.glanceH}
       </h2>
-      <OverallLine overall={overall} sharing={sharing} />
-      <ObservationsLine items={countByCode(observations)} />
-      {clients ? <ClientLines clients={clients} /> : null}
+      <OverallLine overall={overall} sharing={sharing} lang={lang} />
+      <ObservationsLine items={countByCode(observations)} lang={lang} />
+      {clients ? <ClientLines clients={clients} lang={lang} /> : null}
       <table className="stack glance-table">
-        <caption className="visually-hidden">The five checks: state, reason and where the FAQ says what to do</caption>
+        <caption className="visually-hidden">{t.glanceCaption}</caption>
         <thead className="visually-hidden">
           <tr>
-            <th scope="col">Check</th>
-            <th scope="col">State</th>
-            <th scope="col">Why</th>
-            <th scope="col">FAQ</th>
+            <th scope="col">{t.colCheck}</th>
+            <th scope="col">{t.colState}</th>
+            <th scope="col">{t.colWhy}</th>
+            <th scope="col">{t.colFaq}</th>
           </tr>
         </thead>
         <tbody>
@@ -127,11 +148,17 @@ export function AtAGlance({
               id={id}
               check={checks.find((c) => c.check === id)}
               saidAbove={(id === overall?.check && !!overall.reason) || sharing.includes(id)}
+              lang={lang}
             />
           ))}
         </tbody>
       </table>
-      <CrossReadNote crossRead={crossRead} />
+      {t.recordedInEnglish ? (
+        <p className="sub" id="recorded-in-english">
+          {t.recordedInEnglish}
+        </p>
+      ) : null}
+      <CrossReadNote crossRead={crossRead} lang={lang} />
     </section>
   );
 }

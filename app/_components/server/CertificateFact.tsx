@@ -1,60 +1,63 @@
 import Link from "next/link";
 import { CERTIFICATE_WARN_DAYS, certificateView } from "@/lib/site/certificate";
 import { formatUtc } from "@/lib/site/format";
+import type { Lang } from "@/lib/site/labels";
+import { faqPath } from "@/lib/site/paths";
+import { SECTIONS_TEXT } from "@/lib/site/server-text";
 import type { RunSummary } from "@/lib/store/runs";
 
-function daysWords(days: number): string {
-  if (days < 0) return `expired ${-days} day${days === -1 ? "" : "s"} ago`;
-  return `${days} day${days === 1 ? "" : "s"} left`;
-}
-
 /** architecture.md §2.8: the certificate of an https server, as the latest probe saw it (a fact, not a check). */
-export function CertificateFact({ run, now }: { run: RunSummary | null; now: Date }) {
+export function CertificateFact({ run, now, lang = "en" }: { run: RunSummary | null; now: Date; lang?: Lang }) {
   const c = certificateView(run?.certificate, now);
   if (!c) return null;
+  const t = SECTIONS_TEXT[lang];
   return (
     <section aria-labelledby="certificate-h">
-      <h2 id="certificate-h">TLS certificate</h2>
+      <h2 id="certificate-h">{t.certificateH}</h2>
       {c.warn ? (
         <div className="notice warn" role="note">
           <p>
-            <strong>{c.daysLeft !== null && c.daysLeft < 0 ? "The certificate has expired" : "The certificate expires soon"}</strong>
-            {c.daysLeft !== null ? ` (${daysWords(c.daysLeft)})` : ""}: fewer than {CERTIFICATE_WARN_DAYS} days is where this page warns.
-            This is a fact beside the checks, not a check of its own.
+            <strong>{c.daysLeft !== null && c.daysLeft < 0 ? t.certExpired : t.certSoon}</strong>
+            {c.daysLeft !== null ? t.certDaysParen(t.certDays(c.daysLeft)) : ""}
+            {t.certWarn(CERTIFICATE_WARN_DAYS)}
           </p>
         </div>
       ) : null}
       <dl className="facts">
-        <dt>Issuer</dt>
-        <dd>{c.issuer ?? "not named"}</dd>
+        <dt>{t.issuer}</dt>
+        <dd>{c.issuer ?? t.notNamed}</dd>
         {c.subject ? (
           <>
-            <dt>Subject</dt>
+            <dt>{t.subject}</dt>
             <dd>{c.subject}</dd>
           </>
         ) : null}
-        <dt>Expires</dt>
+        <dt>{t.expires}</dt>
         <dd>
           {c.validTo ? (
             <>
               <time dateTime={c.validTo}>{formatUtc(c.validTo)}</time>
-              {c.daysLeft !== null ? ` · ${daysWords(c.daysLeft)}` : ""}
+              {c.daysLeft !== null ? ` · ${t.certDays(c.daysLeft)}` : ""}
             </>
           ) : (
-            "unknown"
+            t.unknown
           )}
         </dd>
         {c.rejected ? (
           <>
-            <dt>Accepted</dt>
+            <dt>{t.accepted}</dt>
             <dd>
-              no: <code>{c.rejected}</code>, so no request was sent on that connection
+              {t.rejected[0]}
+              <code>{c.rejected}</code>
+              {t.rejected[1]}
             </dd>
           </>
         ) : null}
       </dl>
       <p className="sub">
-        Recorded on every https probe: <Link href="/faq/hints#certificate">certificate facts</Link>.
+        {t.certSub[0]}
+        <Link href={`${faqPath(lang, "hints")}#certificate`}>{t.certSub[1]}</Link>
+        {t.certSub[2]}
       </p>
     </section>
   );

@@ -2,65 +2,75 @@ import Link from "next/link";
 import type { CheckId } from "@/lib/vocabulary/checks";
 import { SUITE_VERSION } from "@/lib/probe/protocol";
 import { formatUtc } from "@/lib/site/format";
-import { CHECK_LABELS } from "@/lib/site/labels";
-import { checkAnchor } from "@/lib/site/paths";
+import { CHECK_LABELS, type Lang } from "@/lib/site/labels";
+import { checkAnchor, faqPath } from "@/lib/site/paths";
+import { SERVER_TEXT } from "@/lib/site/server-text";
 import type { CheckResultRow, TransitionRow } from "@/lib/store/runs";
 import { StateChip } from "../StateChip";
 import { CheckHint } from "./CheckHint";
 import { reasonAfterChip } from "@/lib/site/states";
 
-function SuiteVersion({ version }: { version: string }) {
+function SuiteVersion({ version, lang }: { version: string; lang: Lang }) {
   if (version === SUITE_VERSION) return <>{version}</>;
+  const t = SERVER_TEXT[lang];
   return (
     <>
-      {version} (current suite is {SUITE_VERSION}; see the <Link href="/faq/changelog">rule changes</Link>)
+      {version}
+      {t.currentSuite(SUITE_VERSION)}
+      <Link href={faqPath(lang, "changelog")}>{t.ruleChanges}</Link>
+      {t.currentSuiteEnd}
     </>
   );
 }
 
 /** Links to the exchanges a verdict cites, which the evidence section shows once for the whole page. */
-function Cited({ cites, cited }: { cites: { seq: number; anchor: string | null }[]; cited: number }) {
-  if (cited === 0) return <p className="sub">This verdict rests on no HTTP exchange (nothing was sent, or the reason says why).</p>;
+function Cited({ cites, cited, lang }: { cites: { seq: number; anchor: string | null }[]; cited: number; lang: Lang }) {
+  const t = SERVER_TEXT[lang];
+  if (cited === 0) return <p className="sub">{t.noExchange}</p>;
   const kept = cites.filter((c) => c.anchor !== null);
-  if (kept.length === 0) return <p className="sub">The exchanges behind this verdict were not kept.</p>;
+  if (kept.length === 0) return <p className="sub">{t.notKept}</p>;
   return (
     <p className="cites">
-      Evidence:{" "}
+      {t.evidenceLead}
+      {lang === "en" ? " " : null}
       {kept.map((c, i) => (
         <span key={c.seq}>
-          {i > 0 ? ", " : null}
-          <a href={`#${c.anchor}`}>exchange #{c.seq}</a>
+          {i > 0 ? t.listSep : null}
+          <a href={`#${c.anchor}`}>{t.exchangeN(c.seq)}</a>
         </span>
       ))}
     </p>
   );
 }
 
-function TransitionTable({ history }: { history: TransitionRow[] }) {
-  if (history.length === 0) return <p className="sub">No state changes recorded.</p>;
+function TransitionTable({ history, lang }: { history: TransitionRow[]; lang: Lang }) {
+  const t = SERVER_TEXT[lang];
+  if (history.length === 0) return <p className="sub">{t.noTransitions}</p>;
   return (
     <table className="stack">
       <thead>
         <tr>
-          <th scope="col">When</th>
-          <th scope="col">From</th>
-          <th scope="col">To</th>
-          <th scope="col">Reason</th>
-          <th scope="col">Suite</th>
+          <th scope="col">{t.colWhen}</th>
+          <th scope="col">{t.colFrom}</th>
+          <th scope="col">{t.colTo}</th>
+          <th scope="col">{t.colReason}</th>
+          <th scope="col">{t.colSuite}</th>
         </tr>
       </thead>
       <tbody>
-        {history.map((t, i) => (
-          <tr key={`${t.at}-${i}`}>
-            <td data-label="When">
-              <time dateTime={t.at}>{formatUtc(t.at)}</time>
+        {history.map((h, i) => (
+          <tr key={`${h.at}-${i}`}>
+            <td data-label={t.colWhen}>
+              <time dateTime={h.at}>{formatUtc(h.at)}</time>
             </td>
-            <td data-label="From">{t.fromState ? <StateChip state={t.fromState} /> : "first result"}</td>
-            <td data-label="To">
-              <StateChip state={t.toState} />
+            <td data-label={t.colFrom}>{h.fromState ? <StateChip state={h.fromState} lang={lang} /> : t.firstResult}</td>
+            <td data-label={t.colTo}>
+              <StateChip state={h.toState} lang={lang} />
             </td>
-            <td data-label="Reason">{t.reason}</td>
-            <td data-label="Suite">{t.suiteVersion}</td>
+            <td data-label={t.colReason} lang={lang === "en" ? undefined : "en"}>
+              {h.reason}
+            </td>
+            <td data-label={t.colSuite}>{h.suiteVersion}</td>
           </tr>
         ))}
       </tbody>
@@ -74,6 +84,7 @@ export function CheckCard({
   check,
   cites,
   history,
+  lang = "en",
 }: {
   id: CheckId;
   check: CheckResultRow | undefined;
@@ -81,49 +92,51 @@ export function CheckCard({
   history: TransitionRow[];
   /** Unused: the reason is said once, at the top of the page (kept until the page stops passing it). */
   overallReason?: string | null;
+  lang?: Lang;
 }) {
   const anchor = checkAnchor(id);
+  const t = SERVER_TEXT[lang];
   return (
     <section className="check" id={anchor} aria-labelledby={`${anchor}-h`}>
       <h3 id={`${anchor}-h`}>
-        <a href={`#${anchor}`}>{CHECK_LABELS.en[id]}</a>
-        <StateChip state={check?.state ?? null} cause={check?.notCheckedCause} />
+        <a href={`#${anchor}`}>{CHECK_LABELS[lang][id]}</a>
+        <StateChip state={check?.state ?? null} cause={check?.notCheckedCause} lang={lang} />
       </h3>
       {check ? (
         <>
           {/* Said at the top of the page, in the overall line or the table of checks; shown here too only when a link
               lands on this check (#check-<id>, as the feeds link), so that place reads on its own. */}
           <div className="check-why">
-            <p className="reason">{reasonAfterChip(check.reason, check.state, check.notCheckedCause)}</p>
-            <CheckHint hint={check.hint} />
+            <p className="reason" lang={lang === "en" ? undefined : "en"}>
+              {reasonAfterChip(check.reason, check.state, check.notCheckedCause)}
+            </p>
+            <CheckHint hint={check.hint} lang={lang} />
           </div>
           <dl className="facts">
-            <dt>Decided</dt>
+            <dt>{t.decided}</dt>
             <dd>
               <time dateTime={check.decidedAt}>{formatUtc(check.decidedAt)}</time>
             </dd>
-            <dt>In this state since</dt>
+            <dt>{t.inStateSince}</dt>
             <dd>
               <time dateTime={check.since}>{formatUtc(check.since)}</time>
             </dd>
-            <dt>Suite version</dt>
+            <dt>{t.suiteVersion}</dt>
             <dd>
-              <SuiteVersion version={check.suiteVersion} />
+              <SuiteVersion version={check.suiteVersion} lang={lang} />
             </dd>
           </dl>
-          <Cited cites={cites} cited={check.evidence.length} />
+          <Cited cites={cites} cited={check.evidence.length} lang={lang} />
         </>
       ) : (
-        <p>Not evaluated yet: this server has not been probed.</p>
+        <p>{t.notEvaluatedCard}</p>
       )}
       <details className="check-history">
         <summary>
-          <h4>History</h4>
-          <span className="sub fold-note">
-            {history.length} {history.length === 1 ? "state change" : "state changes"}
-          </span>
+          <h4>{t.historyH}</h4>
+          <span className="sub fold-note">{t.stateChanges(history.length)}</span>
         </summary>
-        <TransitionTable history={history} />
+        <TransitionTable history={history} lang={lang} />
       </details>
     </section>
   );

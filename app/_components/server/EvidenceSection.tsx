@@ -1,37 +1,51 @@
-import { CHECK_LABELS } from "@/lib/site/labels";
+import { CHECK_LABELS, type Lang } from "@/lib/site/labels";
 import { checkAnchor } from "@/lib/site/paths";
 import type { EvidenceItem } from "@/lib/site/evidence";
 import { formatUtc } from "@/lib/site/format";
+import { SECTIONS_TEXT, SERVER_TEXT } from "@/lib/site/server-text";
 import { ExchangeView } from "../ExchangeView";
 import { FoldSection } from "./FoldSection";
 
 /** Every HTTP exchange behind the current verdicts, once, each with its own anchor and curl command. */
-export function EvidenceSection({ items, latestRun }: { items: EvidenceItem[]; latestRun: { id: number; startedAt: string } | null }) {
+export function EvidenceSection({
+  items,
+  latestRun,
+  lang = "en",
+}: {
+  items: EvidenceItem[];
+  latestRun: { id: number; startedAt: string } | null;
+  lang?: Lang;
+}) {
+  const t = SECTIONS_TEXT[lang];
   return (
-    <FoldSection id="evidence" headingId="evidence-h" title="Evidence">
+    <FoldSection id="evidence" headingId="evidence-h" title={t.evidenceH}>
       {items.length === 0 ? (
-        <p className="sub">No HTTP exchange is kept for the current verdicts.</p>
+        <p className="sub">{t.noEvidence}</p>
       ) : (
         <>
           <p className="sub">
             {latestRun ? (
               <>
-                The requests of the latest probe (<time dateTime={latestRun.startedAt}>{formatUtc(latestRun.startedAt)}</time>), in the
-                order they were sent. Each one links as <code>#exchange-&lt;n&gt;</code> and comes with a curl command that sends it again.
+                {t.evidenceLatest[0]}
+                <time dateTime={latestRun.startedAt}>{formatUtc(latestRun.startedAt)}</time>
+                {t.evidenceLatest[1]}
+                <code>#exchange-&lt;n&gt;</code>
+                {t.evidenceLatest[2]}
               </>
             ) : (
-              "The requests behind the current verdicts, in the order they were sent."
+              t.evidenceNoRun
             )}
           </p>
           {items.map((item) => (
-            <ExchangeView key={item.anchor} exchange={item.exchange} anchor={item.anchor} open={item.open}>
+            <ExchangeView key={item.anchor} exchange={item.exchange} anchor={item.anchor} open={item.open} lang={lang}>
               {item.citedBy.length > 0 ? (
                 <p className="sub">
-                  Cited by:{" "}
+                  {t.citedBy}
+                  {lang === "en" ? " " : null}
                   {item.citedBy.map((c, i) => (
                     <span key={c}>
-                      {i > 0 ? ", " : null}
-                      <a href={`#${checkAnchor(c)}`}>{CHECK_LABELS.en[c]}</a>
+                      {i > 0 ? SERVER_TEXT[lang].listSep : null}
+                      <a href={`#${checkAnchor(c)}`}>{CHECK_LABELS[lang][c]}</a>
                     </span>
                   ))}
                 </p>

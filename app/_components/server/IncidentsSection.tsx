@@ -1,6 +1,9 @@
 import Link from "next/link";
+import { localePath } from "@/lib/site/chrome";
 import { formatCount } from "@/lib/site/format";
+import type { Lang } from "@/lib/site/labels";
 import { faqPath, incidentsFeedPath, incidentsPath } from "@/lib/site/paths";
+import { SECTIONS_TEXT } from "@/lib/site/server-text";
 import { incidentList } from "@/lib/store/incidents";
 import { siteDb } from "../../_lib/db";
 import { IncidentTable } from "../IncidentTable";
@@ -11,34 +14,37 @@ const SHOWN = 20;
 /** A server's incidents (architecture.md §4), most recent first, with duration and the reason that opened each. */
 export function IncidentsSection({
   name,
+  lang = "en",
 }: {
   name: string;
   /** Unused (kept until the page stops passing it). */ overallReason?: string | null;
+  lang?: Lang;
 }) {
   const { total, ongoing, rows } = incidentList(siteDb(), { server: name, limit: SHOWN });
+  const t = SECTIONS_TEXT[lang];
   return (
-    <FoldSection id="incidents" headingId="incidents-h" title="Incidents">
+    <FoldSection id="incidents" headingId="incidents-h" title={t.incidentsH}>
       <p>
-        An incident opens when a discovery check (handshake, protocol version, tool list) turns Failed and closes at the first later probe
-        that reaches the server with none of them Failed. <Link href={faqPath("en", "incidents")}>How incidents are recorded</Link>.
+        {t.incidentsAbout[0]}
+        <Link href={faqPath(lang, "incidents")}>{t.incidentsAbout[1]}</Link>
+        {t.incidentsAbout[2]}
       </p>
       {total === 0 ? (
-        <p>No incident recorded for this server.</p>
+        <p>{t.noIncident}</p>
       ) : (
         <>
           <p>
-            {formatCount(total)} {total === 1 ? "incident" : "incidents"}
-            {ongoing ? `, ${ongoing} ongoing` : ""}
-            {total > SHOWN ? `; the latest ${SHOWN} below, all on ` : ". "}
-            {total > SHOWN ? <Link href={incidentsPath(name)}>the incidents page</Link> : null}
-            {total > SHOWN ? "." : null}
+            {t.incidentCount(formatCount(total), total, ongoing)}
+            {total > SHOWN ? t.incidentsMore(SHOWN) : t.incidentsEnd}
+            {total > SHOWN ? <Link href={localePath(lang, incidentsPath(name))}>{t.incidentsPage}</Link> : null}
+            {total > SHOWN ? t.incidentsMoreEnd : null}
           </p>
-          <IncidentTable rows={rows} showServer={false} />
+          <IncidentTable rows={rows} showServer={false} lang={lang} />
         </>
       )}
       <p>
-        <a href={incidentsFeedPath(name)}>Subscribe to this server&apos;s incidents (Atom feed)</a>: one entry when one opens and one when
-        it closes.
+        <a href={incidentsFeedPath(name)}>{t.incidentsFeed[0]}</a>
+        {t.incidentsFeed[1]}
       </p>
     </FoldSection>
   );

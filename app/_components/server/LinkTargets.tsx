@@ -1,34 +1,44 @@
 import { CHECK_IDS } from "@/lib/vocabulary/checks";
+import type { Lang } from "@/lib/site/labels";
 import { badgePath, checkAnchor, serverJsonPath, serverPath, shieldsEndpointPath } from "@/lib/site/paths";
+import { SECTIONS_TEXT } from "@/lib/site/server-text";
 import { CopyField } from "../CopyField";
 import { FoldSection } from "./FoldSection";
 
-/** Badges, JSON and anchors to link to, as copyable text with absolute URLs. */
-export function LinkTargets({ name, origin }: { name: string; origin: string }) {
+/** Badges, JSON and anchors to link to, as copyable text with absolute URLs. The page linked is the English one, as
+ * badges are shown to everyone; the words around them are in the page's language. */
+export function LinkTargets({ name, origin, lang = "en" }: { name: string; origin: string; lang?: Lang }) {
   const pageUrl = `${origin}${serverPath(name)}`;
   const badgeUrl = `${origin}${badgePath(name)}`;
+  const t = SECTIONS_TEXT[lang];
   return (
-    <FoldSection id="links" headingId="links-h" title="Link to this report">
+    <FoldSection id="links" headingId="links-h" title={t.linksH}>
       <p>
-        Badges are SVG images: <code>/badge/&lt;registry name&gt;</code> for the overall state and{" "}
-        <code>/badge/&lt;registry name&gt;?check=&lt;check id&gt;</code> for one check (ids: {CHECK_IDS.join(", ")}). The same paths under{" "}
-        <code>/api/badge/</code> answer shields.io endpoint JSON. Badges are cached for five minutes.
+        {t.badgesAbout[0]}
+        <code>/badge/{t.badgeName}</code>
+        {t.badgesAbout[1]}
+        <code>
+          /badge/{t.badgeName}?check={t.badgeCheck}
+        </code>
+        {t.badgesAbout[2]}
+        {CHECK_IDS.join(", ")}
+        {t.badgesAbout[3]}
+        <code>/api/badge/</code>
+        {t.badgesAbout[4]}
       </p>
       <p>
-        <img src={badgePath(name)} alt={`MCP status badge for ${name}`} height={20} />
+        <img src={badgePath(name)} alt={t.badgeAlt(name)} height={20} />
       </p>
-      <CopyField label="Badge (Markdown)" text={`[![MCP status](${badgeUrl})](${pageUrl})`} />
-      <CopyField label="Badge (HTML)" text={`<a href="${pageUrl}"><img src="${badgeUrl}" alt="MCP status"></a>`} />
+      <CopyField label={t.badgeMarkdown} text={`[![MCP status](${badgeUrl})](${pageUrl})`} lang={lang} />
+      <CopyField label={t.badgeHtml} text={`<a href="${pageUrl}"><img src="${badgeUrl}" alt="MCP status"></a>`} lang={lang} />
+      <CopyField label={t.uptimeBadge} text={`[![MCP uptime](${badgeUrl}?metric=uptime)](${pageUrl})`} lang={lang} />
+      <CopyField label={t.json} text={`${origin}${serverJsonPath(name)}`} lang={lang} />
       <CopyField
-        label="Uptime badge, 30 days (Markdown; &window=24h, 7d or 90d for another window)"
-        text={`[![MCP uptime](${badgeUrl}?metric=uptime)](${pageUrl})`}
-      />
-      <CopyField label="JSON" text={`${origin}${serverJsonPath(name)}`} />
-      <CopyField
-        label="shields.io endpoint"
+        label={t.shields}
         text={`https://img.shields.io/endpoint?url=${encodeURIComponent(`${origin}${shieldsEndpointPath(name)}`)}`}
+        lang={lang}
       />
-      <CopyField label="Link to one check (handshake)" text={`${pageUrl}#${checkAnchor("handshake")}`} />
+      <CopyField label={t.oneCheck} text={`${pageUrl}#${checkAnchor("handshake")}`} lang={lang} />
     </FoldSection>
   );
 }

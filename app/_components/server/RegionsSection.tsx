@@ -1,19 +1,16 @@
 import Link from "next/link";
 import type { Db } from "@/db/client";
 import { DISCOVERY_CHECKS } from "@/lib/vocabulary/checks";
-import { CHECK_LABELS } from "@/lib/site/labels";
+import { CHECK_LABELS, type Lang } from "@/lib/site/labels";
+import { faqPath } from "@/lib/site/paths";
+import { SECTIONS_TEXT } from "@/lib/site/server-text";
 import { regionalNoteSentence } from "@/lib/site/regions";
 import { formatUtc } from "@/lib/site/format";
 import { formatUptime } from "@/lib/site/uptime";
 import { latestRoundRegions, regionUptime } from "@/lib/store/regions";
-import { LOCAL_REGION, type RunRole } from "@/lib/vocabulary/regions";
+import { LOCAL_REGION } from "@/lib/vocabulary/regions";
 import { StateChip } from "../StateChip";
-
-const ROLE_WORDS: Record<RunRole, string> = {
-  primary: "read it first",
-  confirmation: "confirmed",
-  recovery: "a copy to a region that is down (counts for nothing)",
-};
+import { Stored } from "../Stored";
 
 /** architecture.md §8: which region read the server in the latest round, which confirmed, each one's handshake time, the
  * regional note, and uptime per region. Nothing shows for a site that probes alone (`local`). */
@@ -23,60 +20,64 @@ export function RegionsSection({
   lastRunId,
   checks,
   now,
+  lang = "en",
 }: {
   db: Db;
   serverId: number;
   lastRunId: number | null;
   checks: Parameters<typeof latestRoundRegions>[2];
   now: Date;
+  lang?: Lang;
 }) {
   const round = latestRoundRegions(db, lastRunId, checks);
   const from = new Date(now.getTime() - 30 * 86_400_000);
   const uptime = regionUptime(db, serverId, from.toISOString());
   const regional = round.regions.some((r) => r.region !== LOCAL_REGION) || uptime.some((u) => u.region !== LOCAL_REGION);
   if (!regional) return null;
+  const t = SECTIONS_TEXT[lang];
   return (
     <section aria-labelledby="regions-h" id="regions">
-      <h2 id="regions-h">Regions</h2>
+      <h2 id="regions-h">{t.regionsH}</h2>
       <p className="sub">
-        One region reads each server per round; a failed handshake or tool list is asked again from two others, and Failed needs most of
-        them (<Link href="/faq/regions">how regions vote</Link>).
+        {t.regionsSub[0]}
+        <Link href={faqPath(lang, "regions")}>{t.regionsSub[1]}</Link>
+        {t.regionsSub[2]}
       </p>
       {round.quorum?.note ? (
         <p className="regional-note" data-testid="regional-note">
-          <strong>Regional note:</strong> {regionalNoteSentence(round.quorum.note)}
+          <strong>{t.regionalNote}</strong> <Stored lang={lang}>{regionalNoteSentence(round.quorum.note)}</Stored>
         </p>
       ) : null}
       <table className="stack regions">
-        <caption>The latest round, by region</caption>
+        <caption>{t.regionsCaption}</caption>
         <thead>
           <tr>
-            <th scope="col">Region</th>
-            <th scope="col">Role</th>
+            <th scope="col">{t.colRegion}</th>
+            <th scope="col">{t.colRole}</th>
             {DISCOVERY_CHECKS.map((id) => (
               <th scope="col" key={id}>
-                {CHECK_LABELS.en[id]}
+                {CHECK_LABELS[lang][id]}
               </th>
             ))}
-            <th scope="col">Handshake time</th>
-            <th scope="col">When</th>
+            <th scope="col">{t.colHandshakeTime}</th>
+            <th scope="col">{t.colWhen}</th>
           </tr>
         </thead>
         <tbody>
           {round.regions.map((r) => (
             <tr key={r.runId} data-region={r.region} data-deciding={r.deciding ? "yes" : "no"}>
-              <td data-label="Region">
+              <td data-label={t.colRegion}>
                 <code>{r.region}</code>
-                {r.deciding ? " (its read sets the state)" : ""}
+                {r.deciding ? t.deciding : ""}
               </td>
-              <td data-label="Role">{ROLE_WORDS[r.role]}</td>
+              <td data-label={t.colRole}>{t.roles[r.role]}</td>
               {DISCOVERY_CHECKS.map((id) => (
-                <td data-label={CHECK_LABELS.en[id]} key={id}>
-                  <StateChip state={r.states[id] ?? null} prefix={`${r.region} ${CHECK_LABELS.en[id]}`} />
+                <td data-label={CHECK_LABELS[lang][id]} key={id}>
+                  <StateChip state={r.states[id] ?? null} prefix={`${r.region} ${CHECK_LABELS[lang][id]}`} lang={lang} />
                 </td>
               ))}
-              <td data-label="Handshake time">{r.handshakeMs === null ? "no answer" : `${r.handshakeMs} ms`}</td>
-              <td data-label="When">
+              <td data-label={t.colHandshakeTime}>{r.handshakeMs === null ? t.noAnswer : `${r.handshakeMs} ms`}</td>
+              <td data-label={t.colWhen}>
                 <time dateTime={r.at}>{formatUtc(r.at)}</time>
               </td>
             </tr>
@@ -84,22 +85,22 @@ export function RegionsSection({
         </tbody>
       </table>
       <table className="stack region-uptime">
-        <caption>Uptime per region, last 30 days</caption>
+        <caption>{t.regionUptimeCaption}</caption>
         <thead>
           <tr>
-            <th scope="col">Region</th>
-            <th scope="col">Uptime</th>
-            <th scope="col">Probes that reached the server</th>
+            <th scope="col">{t.colRegion}</th>
+            <th scope="col">{t.colUptime}</th>
+            <th scope="col">{t.colReached}</th>
           </tr>
         </thead>
         <tbody>
           {uptime.map((u) => (
             <tr key={u.region} data-region={u.region}>
-              <td data-label="Region">
+              <td data-label={t.colRegion}>
                 <code>{u.region}</code>
               </td>
-              <td data-label="Uptime">{formatUptime(u)}</td>
-              <td data-label="Probes that reached the server">{u.reached}</td>
+              <td data-label={t.colUptime}>{formatUptime(u)}</td>
+              <td data-label={t.colReached}>{u.reached}</td>
             </tr>
           ))}
         </tbody>

@@ -1,47 +1,56 @@
 import Link from "next/link";
-import type { RegistryRemote, RemoteStanding } from "@/lib/probe/protocol";
-
-const STANDING_WORDS: Record<RemoteStanding, string> = {
-  probed: "probed",
-  needs_configuration: "needs configuration",
-  passed_over: "passed over: another remote was probed",
-};
+import type { RegistryRemote } from "@/lib/probe/protocol";
+import type { Lang } from "@/lib/site/labels";
+import { faqPath } from "@/lib/site/paths";
+import { SECTIONS_TEXT } from "@/lib/site/server-text";
+import { Stored } from "../Stored";
 
 /** architecture.md §2.6: every remote the registry lists for the server, its transport, and why it was or was not probed. */
-export function RemotesSection({ remotes }: { remotes: RegistryRemote[] }) {
+export function RemotesSection({ remotes, lang = "en" }: { remotes: RegistryRemote[]; lang?: Lang }) {
   // One remote is the one in the facts above (or the needs-configuration notice).
   if (remotes.length < 2) return null;
+  const t = SECTIONS_TEXT[lang];
   return (
     <section aria-labelledby="remotes-h">
-      <h2 id="remotes-h">Listed remotes</h2>
+      <h2 id="remotes-h">{t.remotesH}</h2>
       <p className="sub">
-        The probe talks to the first remote that needs no configuration, streamable-http before sse (
-        <Link href="/faq/which-servers#which-remote">which remote is probed</Link>).
+        {t.remotesSub[0]}
+        <Link href={`${faqPath(lang, "which-servers")}#which-remote`}>{t.remotesSub[1]}</Link>
+        {t.remotesSub[2]}
       </p>
       <table className="stack remotes">
         <thead>
           <tr>
-            <th scope="col">URL</th>
-            <th scope="col">Transport</th>
-            <th scope="col">Standing</th>
+            <th scope="col">{t.colUrl}</th>
+            <th scope="col">{t.colTransport}</th>
+            <th scope="col">{t.colStanding}</th>
           </tr>
         </thead>
         <tbody>
           {remotes.map((r, i) => (
             <tr key={`${i}-${r.url}`} data-standing={r.standing}>
-              <td data-label="URL">
+              <td data-label={t.colUrl}>
                 <code>{r.url}</code>
                 {r.filledUrl ? (
                   <>
                     {" "}
-                    (probed as <code>{r.filledUrl}</code>)
+                    {t.probedAs[0]}
+                    <code>{r.filledUrl}</code>
+                    {t.probedAs[1]}
                   </>
                 ) : null}
               </td>
-              <td data-label="Transport">{r.transport}</td>
-              <td data-label="Standing">
-                <span className={`standing standing-${r.standing}`}>{STANDING_WORDS[r.standing]}</span>
-                {r.why ? `: ${r.why}` : ""}
+              <td data-label={t.colTransport}>{r.transport}</td>
+              <td data-label={t.colStanding}>
+                <span className={`standing standing-${r.standing}`}>{t.standing[r.standing]}</span>
+                {r.why ? (
+                  <>
+                    {t.whySep}
+                    <Stored lang={lang}>{r.why}</Stored>
+                  </>
+                ) : (
+                  ""
+                )}
               </td>
             </tr>
           ))}

@@ -1,100 +1,119 @@
-import { formatDuration, formatUtc } from "@/lib/site/format";
-import { NOT_CHECKED_CAUSE_LABELS } from "@/lib/site/labels";
+import { formatUtc } from "@/lib/site/format";
+import { formatDurationIn } from "@/lib/site/format-zh";
+import { NOT_CHECKED_CAUSE_LABELS, type Lang } from "@/lib/site/labels";
 import { counted, WORDS } from "@/lib/site/plural";
+import { SERVER_TEXT } from "@/lib/site/server-text";
 import type { ServerDetail } from "@/lib/store/servers/detail";
 import { Ago } from "../Ago";
+import { Stored } from "../Stored";
 
-function NextProbe({ detail }: { detail: ServerDetail }) {
+function NextProbe({ detail, lang }: { detail: ServerDetail; lang: Lang }) {
   const { schedule } = detail;
+  const t = SERVER_TEXT[lang];
   return (
     <>
       {detail.leftRegistryAt ? (
-        "none (left the registry)"
+        t.nextNone
       ) : schedule.nextDueAt ? (
         <>
-          <Ago iso={schedule.nextDueAt} withUtc />
-          {schedule.scheduleReason ? `: ${schedule.scheduleReason}` : ""}
+          <Ago iso={schedule.nextDueAt} withUtc lang={lang} />
+          {schedule.scheduleReason ? (
+            lang === "en" ? (
+              `: ${schedule.scheduleReason}`
+            ) : (
+              <>
+                {t.scheduleSep}
+                <Stored lang={lang}>{schedule.scheduleReason}</Stored>
+              </>
+            )
+          ) : (
+            ""
+          )}
         </>
       ) : (
-        "with the next round"
+        t.nextWithRound
       )}
-      {schedule.consecutiveFailures > 0 ? ` · ${counted(schedule.consecutiveFailures, WORDS.failedProbeInARow)}` : ""}
+      {schedule.consecutiveFailures > 0 ? `${t.failuresSep}${counted(schedule.consecutiveFailures, WORDS.failedProbeInARow, lang)}` : ""}
     </>
   );
 }
 
 /** When the server was last probed; a server judged without a request (opted out, needs configuration) says so
  * rather than "not yet" beside the days its history shows. */
-function LastProbed({ detail }: { detail: ServerDetail }) {
+function LastProbed({ detail, lang }: { detail: ServerDetail; lang: Lang }) {
   const run = detail.latestRun;
+  const t = SERVER_TEXT[lang];
   if (detail.lastProbedAt) {
     return (
       <>
-        <Ago iso={detail.lastProbedAt} withUtc />
-        {run ? `, ${counted(run.requests, WORDS.request)} in ${formatDuration(run.durationMs)}` : ""}
+        <Ago iso={detail.lastProbedAt} withUtc lang={lang} />
+        {run ? t.probedWith(counted(run.requests, WORDS.request, lang), formatDurationIn(lang, run.durationMs)) : ""}
       </>
     );
   }
   if (run) {
-    const kind = detail.overall === "not_checked" && detail.overallCause ? ` (${NOT_CHECKED_CAUSE_LABELS.en[detail.overallCause]})` : "";
+    const kind = detail.overall === "not_checked" && detail.overallCause ? NOT_CHECKED_CAUSE_LABELS[lang][detail.overallCause] : null;
     return (
       <>
-        no request sent{kind}; last judged <Ago iso={run.startedAt} withUtc />
+        {t.noRequestSent(kind)}
+        <Ago iso={run.startedAt} withUtc lang={lang} />
       </>
     );
   }
-  return <>not yet</>;
+  return <>{t.notYet}</>;
 }
 
 /** Listed, withdrawn by its owner in the registry (deprecated or deleted: no longer probed), or gone from the listing. */
-function RegistryStanding({ detail }: { detail: ServerDetail }) {
+function RegistryStanding({ detail, lang }: { detail: ServerDetail; lang: Lang }) {
   const since = detail.leftRegistryAt ? formatUtc(detail.leftRegistryAt) : null;
+  const t = SERVER_TEXT[lang];
   switch (detail.registryStatus) {
     case "active":
-      return <>{since ? `left the registry ${since}` : "active"}</>;
+      return <>{since ? t.leftSince(since) : t.active}</>;
     case "deprecated":
     case "deleted":
-      return <>{`${detail.registryStatus} by its owner${since ? `, not probed since ${since}` : ""}`}</>;
+      return <>{t.withdrawn(detail.registryStatus, since)}</>;
     case "left":
-      return <>{since ? `left the registry ${since}` : "left the registry"}</>;
+      return <>{since ? t.leftSince(since) : t.left}</>;
   }
 }
 
 /** Where the server is, what it speaks, and when it was and will be probed. */
-export function ServerFacts({ detail }: { detail: ServerDetail }) {
+export function ServerFacts({ detail, lang = "en" }: { detail: ServerDetail; lang?: Lang }) {
+  const t = SERVER_TEXT[lang];
   return (
     <dl className="facts" id="server-facts">
-      <dt>Remote URL</dt>
-      <dd>{detail.remoteUrl ? <code>{detail.remoteUrl}</code> : "none listed"}</dd>
-      <dt>Transport</dt>
+      <dt>{t.dtRemote}</dt>
+      <dd>{detail.remoteUrl ? <code>{detail.remoteUrl}</code> : t.noneListed}</dd>
+      <dt>{t.dtTransport}</dt>
       <dd>{detail.transport ?? "–"}</dd>
-      <dt>Registry status</dt>
+      <dt>{t.dtRegistry}</dt>
       <dd>
-        <RegistryStanding detail={detail} />
-        {detail.version ? ` · version ${detail.version}` : ""}
+        <RegistryStanding detail={detail} lang={lang} />
+        {detail.version ? t.version(detail.version) : ""}
         {detail.registryStatusMessage ? (
           <>
-            {" · its owner wrote: "}
-            <q className="owner-words" id="registry-status-message">
+            {t.ownerWrote}
+            <q className="owner-words" id="registry-status-message" lang={lang === "en" ? undefined : "en"}>
               {detail.registryStatusMessage}
             </q>
           </>
         ) : null}
       </dd>
-      <dt>Era · revision</dt>
+      <dt>{t.dtEra}</dt>
       <dd>
         {detail.era ?? "–"}
         {detail.protocolVersion ? ` · ${detail.protocolVersion}` : ""}
       </dd>
-      <dt>Last probed</dt>
+      <dt>{t.dtLastProbed}</dt>
       <dd>
-        <LastProbed detail={detail} />
+        <LastProbed detail={detail} lang={lang} />
       </dd>
-      <dt>Last complete read</dt>
-      <dd>{detail.lastSuccessAt ? <Ago iso={detail.lastSuccessAt} withUtc /> : "never: the tool list has not been read to its end yet"}</dd>
-      <dt>Next probe</dt>
+      <dt>{t.dtLastRead}</dt>
+      <dd>{detail.lastSuccessAt ? <Ago iso={detail.lastSuccessAt} withUtc lang={lang} /> : t.neverRead}</dd>
+      <dt>{t.dtNextProbe}</dt>
       <dd>
-        <NextProbe detail={detail} />
+        <NextProbe detail={detail} lang={lang} />
       </dd>
     </dl>
   );

@@ -1,36 +1,58 @@
 import Link from "next/link";
+import { Stored } from "../Stored";
+import { localePath } from "@/lib/site/chrome";
 import { formatUtc } from "@/lib/site/format";
+import type { Lang } from "@/lib/site/labels";
+import { faqPath } from "@/lib/site/paths";
+import { SERVER_TEXT } from "@/lib/site/server-text";
 import type { ServerDetail } from "@/lib/store/servers/detail";
 import { ReachNote } from "./ReachNote";
 
 /** Breadcrumb, title, description, and the notices that change how the rest of the page reads. */
-export function ServerHeader({ detail }: { detail: ServerDetail }) {
+export function ServerHeader({ detail, lang = "en" }: { detail: ServerDetail; lang?: Lang }) {
+  const t = SERVER_TEXT[lang];
+  // The registry's own words (description, opt-out reason) stay as written; on /zh they are marked as English.
+  const stored = lang === "en" ? undefined : "en";
   return (
     <>
       <p className="sub">
-        <Link href="/">All servers</Link> / registry name <code>{detail.name}</code>
+        <Link href={localePath(lang, "/")}>{t.allServers}</Link>
+        {t.registryName}
+        <code>{detail.name}</code>
       </p>
       <h1>{detail.title || detail.name}</h1>
-      {detail.description ? <p className="lede">{detail.description}</p> : null}
+      {detail.description ? (
+        <p className="lede" lang={stored}>
+          {detail.description}
+        </p>
+      ) : null}
       {detail.leftRegistryAt ? (
         <div className="notice warn" role="note">
           <p>
-            <strong>This server left the registry</strong> on{" "}
-            <time dateTime={detail.leftRegistryAt}>{formatUtc(detail.leftRegistryAt)}</time>. It is no longer probed; the page keeps its
-            last results and history.
+            <strong>{t.leftNotice[0]}</strong>
+            {t.leftNotice[1]}
+            <time dateTime={detail.leftRegistryAt}>{formatUtc(detail.leftRegistryAt)}</time>
+            {t.leftNotice[2]}
           </p>
         </div>
       ) : null}
       {detail.optOut ? (
         <div className="notice" role="note">
           <p>
-            The host <code>{detail.host}</code> asked not to be probed ({detail.optOut.source === "robots" ? "robots.txt" : "operator list"}
-            , since {formatUtc(detail.optOut.since)}): {detail.optOut.reason}. No request is sent to it.{" "}
-            <Link href="/faq/opting-out">About opting out</Link>.
+            {t.optOutHost}
+            <code>{detail.host}</code>
+            {t.optOutAsked}
+            {t.optOutSource[detail.optOut.source === "robots" ? "robots" : "operator"]}
+            {t.optOutSince}
+            {formatUtc(detail.optOut.since)}
+            {t.optOutReason}
+            <Stored lang={lang}>{detail.optOut.reason}</Stored>
+            {t.optOutEnd}
+            <Link href={faqPath(lang, "opting-out")}>{t.optOutLink}</Link>.
           </p>
         </div>
       ) : null}
-      <ReachNote configuration={detail.configuration} needsConfig={detail.needsConfig} />
+      <ReachNote configuration={detail.configuration} needsConfig={detail.needsConfig} lang={lang} />
     </>
   );
 }

@@ -1,4 +1,8 @@
 import { formatUtc } from "@/lib/site/format";
+import type { Lang } from "@/lib/site/labels";
+import { faqPath } from "@/lib/site/paths";
+import { SECTIONS_TEXT, SERVER_TEXT } from "@/lib/site/server-text";
+import { Stored } from "../Stored";
 import { serverFeedPath } from "@/lib/site/paths";
 import type { ServerDetail } from "@/lib/store/servers/detail";
 import { FoldSection } from "./FoldSection";
@@ -8,15 +12,15 @@ import { sameServerVersion } from "@/lib/store/tools";
 import { observationAnchor, toolViews, type ToolView } from "@/lib/site/tool-view";
 
 /** Observations beside what they concern: the code links its FAQ row, the sentence says what and where. */
-function ObservationList({ items, label }: { items: readonly ObservationFacts[]; label: string }) {
+function ObservationList({ items, label, lang }: { items: readonly ObservationFacts[]; label: string; lang: Lang }) {
   return (
     <ul className="observations" aria-label={label}>
       {items.map((o, i) => (
         <li key={i} data-code={o.code}>
-          <a className="obs-code" href={`/faq/tool-observations#${observationAnchor(o.code)}`}>
+          <a className="obs-code" href={`${faqPath(lang, "tool-observations")}#${observationAnchor(o.code)}`}>
             <code>{o.code}</code>
           </a>{" "}
-          {observationSentence(o)}{" "}
+          <Stored lang={lang}>{observationSentence(o)}</Stored>{" "}
           <span className="sub">
             (<code>{o.pointer}</code>)
           </span>
@@ -26,17 +30,18 @@ function ObservationList({ items, label }: { items: readonly ObservationFacts[];
   );
 }
 
-function Hints({ hints }: { hints: ToolView["hints"] }) {
+function Hints({ hints, lang }: { hints: ToolView["hints"]; lang: Lang }) {
+  const t = SECTIONS_TEXT[lang];
   return (
     <p className="hints sub">
-      Annotations, declared by the server, not verified:{" "}
+      {t.annotations}
       {hints.map((h, i) => (
         <span key={h.hint} data-source={h.source}>
-          {i > 0 ? ", " : ""}
+          {i > 0 ? SERVER_TEXT[lang].listSep : ""}
           <code>
             {h.hint}: {h.value}
           </code>
-          {h.source === "default" ? " (absent: the spec's default)" : h.source === "not_boolean" ? " (not a boolean)" : ""}
+          {h.source === "default" ? t.hintDefault : h.source === "not_boolean" ? t.hintNotBoolean : ""}
         </span>
       ))}
     </p>
@@ -44,32 +49,47 @@ function Hints({ hints }: { hints: ToolView["hints"] }) {
 }
 
 /** The current complete tool list, each tool with its annotations and the observations on it (architecture.md §2.9). */
-export function ToolsSection({ tools, observations }: { tools: ServerDetail["tools"]; observations: readonly ObservationFacts[] }) {
+export function ToolsSection({
+  tools,
+  observations,
+  lang = "en",
+}: {
+  tools: ServerDetail["tools"];
+  observations: readonly ObservationFacts[];
+  lang?: Lang;
+}) {
   const view = tools ? toolViews(tools, observations) : null;
+  const t = SECTIONS_TEXT[lang];
   return (
-    <FoldSection id="tools" headingId="tools-h" title={`Tools${tools ? ` (${tools.length})` : ""}`}>
+    <FoldSection id="tools" headingId="tools-h" title={t.toolsH(tools ? tools.length : null)}>
       {view === null ? (
-        <p>The complete tool list has not been read.</p>
+        <p>{t.toolsUnread}</p>
       ) : (
         <>
           <p className="sub">
-            As the latest complete read received them. Annotations are hints the server declares; the MCP spec tells clients to treat them
-            as untrusted, and nothing here verifies them. An <a href="/faq/tool-observations">observation</a> is a fact about a definition
-            (hidden characters, a narrow phrase, a spec fact), never a verdict: it changes no state, badge, uptime or incident.{" "}
-            {observations.length === 0 ? "This list carries none." : `This list carries ${observations.length}.`}
+            {t.toolsSub[0]}
+            <a href={faqPath(lang, "tool-observations")}>{t.toolsSub[1]}</a>
+            {t.toolsSub[2]}
+            {t.toolsObservations(observations.length)}
           </p>
-          {view.apart.length ? <ObservationList items={view.apart} label="Observations on the server's instructions" /> : null}
+          {view.apart.length ? <ObservationList items={view.apart} label={t.observationsOnInstructions} lang={lang} /> : null}
           {view.tools.length === 0 ? (
-            <p>The server lists no tools.</p>
+            <p>{t.noTools}</p>
           ) : (
             <ul className="tool-list">
-              {view.tools.map((t) => (
-                <li key={t.index} id={`tool-${t.index + 1}`} data-observations={t.observations.length}>
-                  <code>{t.name}</code>
-                  {t.title ? <span className="sub"> {t.title}</span> : null}
-                  {t.description ? <div className="sub tool-description">{t.description}</div> : null}
-                  <Hints hints={t.hints} />
-                  {t.observations.length ? <ObservationList items={t.observations} label={`Observations on ${t.name}`} /> : null}
+              {view.tools.map((tool) => (
+                <li key={tool.index} id={`tool-${tool.index + 1}`} data-observations={tool.observations.length}>
+                  <code>{tool.name}</code>
+                  {tool.title ? <span className="sub"> {tool.title}</span> : null}
+                  {tool.description ? (
+                    <div className="sub tool-description" lang={lang === "en" ? undefined : "en"}>
+                      {tool.description}
+                    </div>
+                  ) : null}
+                  <Hints hints={tool.hints} lang={lang} />
+                  {tool.observations.length ? (
+                    <ObservationList items={tool.observations} label={t.observationsOn(tool.name)} lang={lang} />
+                  ) : null}
                 </li>
               ))}
             </ul>
@@ -81,59 +101,67 @@ export function ToolsSection({ tools, observations }: { tools: ServerDetail["too
 }
 
 /** architecture.md §2.9: the versions the two reads reported; the same one on both sides is said as a fact. */
-function VersionFact({ change }: { change: ServerDetail["toolChanges"][number] }) {
+function VersionFact({ change, lang }: { change: ServerDetail["toolChanges"][number]; lang: Lang }) {
+  const t = SECTIONS_TEXT[lang];
   const same = sameServerVersion(change);
-  if (same !== null) return <span className="same-version">changed while it stayed {same}</span>;
+  if (same !== null) return <span className="same-version">{t.changedWhileStayed(same)}</span>;
   const { serverVersionBefore: a, serverVersionAfter: b } = change;
   if (a === null && b === null) return <>–</>;
   return (
     <>
-      {a ?? "unknown"} → {b ?? "unknown"}
+      {a ?? t.unknown} → {b ?? t.unknown}
     </>
   );
 }
 
 /** Field-level changes between complete tool lists, newest first, with the server's Atom feed. */
-export function ToolChangesSection({ name, changes, everRead }: { name: string; changes: ServerDetail["toolChanges"]; everRead: boolean }) {
+export function ToolChangesSection({
+  name,
+  changes,
+  everRead,
+  lang = "en",
+}: {
+  name: string;
+  changes: ServerDetail["toolChanges"];
+  everRead: boolean;
+  lang?: Lang;
+}) {
+  const t = SECTIONS_TEXT[lang];
   return (
-    <FoldSection id="changes" headingId="changes-h" title="Tool-definition changes">
+    <FoldSection id="changes" headingId="changes-h" title={t.changesH}>
       <p>
-        <a href={serverFeedPath(name)}>Atom feed of this server&apos;s changes</a>
+        <a href={serverFeedPath(name)}>{t.changesFeed}</a>
       </p>
       {changes.length === 0 ? (
-        <p className="sub">
-          {everRead
-            ? "No change recorded since the first complete tool list."
-            : "No complete tool list has been read yet, so there is nothing to compare a change against."}
-        </p>
+        <p className="sub">{everRead ? t.noChange : t.neverRead}</p>
       ) : (
         <table className="stack">
           <thead>
             <tr>
-              <th scope="col">When</th>
-              <th scope="col">Tool</th>
-              <th scope="col">Change</th>
-              <th scope="col">Field</th>
-              <th scope="col">Before</th>
-              <th scope="col">After</th>
+              <th scope="col">{t.colWhen}</th>
+              <th scope="col">{t.colTool}</th>
+              <th scope="col">{t.colChange}</th>
+              <th scope="col">{t.colField}</th>
+              <th scope="col">{t.colBefore}</th>
+              <th scope="col">{t.colAfter}</th>
               <th scope="col">serverInfo.version</th>
             </tr>
           </thead>
           <tbody>
             {changes.map((c, i) => (
               <tr key={i}>
-                <td data-label="When">
+                <td data-label={t.colWhen}>
                   <time dateTime={c.at}>{formatUtc(c.at)}</time>
                 </td>
-                <td data-label="Tool">
+                <td data-label={t.colTool}>
                   <code>{c.toolName}</code>
                 </td>
-                <td data-label="Change">{c.kind}</td>
-                <td data-label="Field">{c.path ? <code>{c.path}</code> : "whole tool"}</td>
-                <td data-label="Before">{c.before !== null ? <code>{c.before}</code> : "–"}</td>
-                <td data-label="After">{c.after !== null ? <code>{c.after}</code> : "–"}</td>
+                <td data-label={t.colChange}>{t.changeKinds[c.kind] ?? c.kind}</td>
+                <td data-label={t.colField}>{c.path ? <code>{c.path}</code> : t.wholeTool}</td>
+                <td data-label={t.colBefore}>{c.before !== null ? <code>{c.before}</code> : "–"}</td>
+                <td data-label={t.colAfter}>{c.after !== null ? <code>{c.after}</code> : "–"}</td>
                 <td data-label="serverInfo.version">
-                  <VersionFact change={c} />
+                  <VersionFact change={c} lang={lang} />
                 </td>
               </tr>
             ))}

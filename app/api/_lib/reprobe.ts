@@ -1,6 +1,7 @@
 import type { Db } from "@/db/client";
 import { ReprobeForm } from "@/lib/api/schemas";
 import { FORM_KEY_META, crossSitePost, newFormKey, verifyFormToken } from "@/lib/site/reprobe-form";
+import { localePath } from "@/lib/site/chrome";
 import { serverPath } from "@/lib/site/paths";
 import { metaOnce, requestReprobe, type ReprobeLimits } from "@/lib/store/reprobe";
 import { refuseWhileUnwritable, unwritableAnswer } from "./unwritable";
@@ -18,9 +19,10 @@ const plain = (status: number, text: string) =>
   new Response(`${text}\n`, { status, headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" } });
 
 /** Post/Redirect/Get: every answer a browser can act on is a 303 back to the server page with the outcome. */
-function backTo(name: string, outcome: string, retryAt?: string): Response {
+function backTo(name: string, outcome: string, retryAt?: string, lang: "en" | "zh" = "en"): Response {
   const q = new URLSearchParams({ reprobe: outcome, ...(retryAt ? { retry: retryAt } : {}) });
-  return new Response(null, { status: 303, headers: { location: `${serverPath(name)}?${q}#reprobe`, "cache-control": "no-store" } });
+  const location = `${localePath(lang, serverPath(name))}?${q}#reprobe`;
+  return new Response(null, { status: 303, headers: { location, "cache-control": "no-store" } });
 }
 
 export function ownOrigins(request: Request, publicBaseUrl: string | undefined): string[] {
@@ -54,16 +56,17 @@ async function reprobe(request: Request, deps: ReprobeDeps): Promise<Response> {
   }
   const form = ReprobeForm.safeParse(fields);
   if (!form.success) return plain(400, "Send the form fields server and token as a form post.");
-  const { server, token } = form.data;
+  const { server, token, lang } = form.data;
   const now = deps.now();
   const refused = refuseWhileUnwritable(deps.db, now);
   if (refused) return refused;
-  if (!verifyFormToken(metaOnce(deps.db, FORM_KEY_META, newFormKey), server, token, now)) return backTo(server, "form_expired");
+  if (!verifyFormToken(metaOnce(deps.db, FORM_KEY_META, newFormKey), server, token, now))
+    return backTo(server, "form_expired", undefined, lang);
   const answer = requestReprobe(deps.db, server, now, deps.limits);
   if (!answer.queued) {
     if (answer.refusal === "unknown_server") return plain(404, "No server by that registry name.");
-    return backTo(server, answer.refusal, answer.retryAt);
+    return backTo(server, answer.refusal, answer.retryAt, lang);
   }
   deps.start(answer.serverId);
-  return backTo(server, "queued");
+  return backTo(server, "queued", undefined, lang);
 }

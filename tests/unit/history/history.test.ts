@@ -227,6 +227,10 @@ describe("probe again now", () => {
     expect(ok.headers.get("location")).toBe("/servers/t/s0?reprobe=queued#reprobe");
     const again = await post({ origin: "http://127.0.0.1:3000", "sec-fetch-site": "same-origin" });
     expect(again.headers.get("location")).toMatch(/^\/servers\/t\/s0\?reprobe=server_recent&retry=.+#reprobe$/);
+    // A post from the Chinese page leads back to it; an unknown language is refused like any malformed form.
+    const zh = await post({ origin: "http://127.0.0.1:3000" }, { server: "t/s0", token, lang: "zh" });
+    expect(zh.headers.get("location")).toMatch(/^\/zh\/servers\/t\/s0\?reprobe=server_recent&retry=.+#reprobe$/);
+    expect((await post({ origin: "http://127.0.0.1:3000" }, { server: "t/s0", token, lang: "fr" })).status).toBe(400);
     expect(started).toHaveLength(1);
     expect((await post({}, { server: "nobody/none", token })).status).toBe(303);
   });

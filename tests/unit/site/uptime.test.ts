@@ -20,6 +20,8 @@ describe("uptime wording", () => {
     expect(formatIncidentDuration(45_000)).toBe("45 s");
     expect(formatIncidentDuration(2 * 3_600_000)).toBe("2 h");
     expect(formatIncidentDuration(52 * 3_600_000)).toBe("2 days 4 h");
+    expect(formatIncidentDuration(52 * 3_600_000, "zh")).toBe("2 天 4 小时");
+    expect(formatIncidentDuration(45_000, "zh")).toBe("45 秒");
   });
 });
 

@@ -6,6 +6,7 @@ import { formatDuration, formatUtc } from "@/lib/site/format";
 import { serverPath } from "@/lib/site/paths";
 import { getRunView } from "@/lib/store/history";
 import { localePath } from "@/lib/site/chrome";
+import { RUN_TEXT } from "@/lib/site/list-text";
 import { ExchangeView } from "@/app/_components/ExchangeView";
 import { siteDb } from "@/app/_lib/db";
 import { pageLang } from "@/app/_lib/lang";
@@ -21,13 +22,14 @@ function runOf(idParam: string) {
 }
 
 export async function generateMetadata({ params }: Params): Promise<Metadata> {
-  const run = runOf((await params).id);
-  if (!run) return { title: "No such run" };
+  const [run, lang] = await Promise.all([params.then((p) => runOf(p.id)), pageLang(params)]);
+  const t = RUN_TEXT[lang];
+  if (!run) return { title: t.noSuchRun };
   return pageMetadata({
     path: `/runs/${run.id}`,
-    lang: await pageLang(params),
-    title: `Run ${run.id} of ${run.serverName}`,
-    description: `One probe of ${run.serverName}: its timings, requests and, while kept, every exchange.`,
+    lang,
+    title: t.title(run.id, run.serverName),
+    description: t.description(run.serverName),
   });
 }
 
@@ -35,46 +37,46 @@ export async function generateMetadata({ params }: Params): Promise<Metadata> {
 export default async function RunPage({ params }: Params) {
   const [run, lang] = await Promise.all([params.then((p) => runOf(p.id)), pageLang(params)]);
   if (!run) notFound();
+  const t = RUN_TEXT[lang];
   const exchanges = run.exchanges ? (JSON.parse(run.exchanges) as Exchange[]) : [];
-  const ms = (v: number | null) => (v === null ? "not measured (no answer)" : formatDuration(v));
+  const ms = (v: number | null) => (v === null ? t.notMeasured : formatDuration(v));
   return (
     <>
       <p className="sub">
-        <Link href={localePath(lang, serverPath(run.serverName))}>{run.serverName}</Link> / run {run.id}
+        <Link href={localePath(lang, serverPath(run.serverName))}>{run.serverName}</Link>
+        {t.crumb(run.id)}
       </p>
-      <h1>
-        Probe of {run.serverName} at {formatUtc(run.startedAt)}
-      </h1>
+      <h1>{t.h1(run.serverName, formatUtc(run.startedAt))}</h1>
       <dl className="facts">
-        <dt>Started</dt>
+        <dt>{t.started}</dt>
         <dd>
-          <time dateTime={run.startedAt}>{formatUtc(run.startedAt)}</time>, took {formatDuration(run.durationMs)}
+          <time dateTime={run.startedAt}>{formatUtc(run.startedAt)}</time>
+          {t.took(formatDuration(run.durationMs))}
         </dd>
-        <dt>Era · revision</dt>
+        <dt>{t.era}</dt>
         <dd>
           {run.era}
           {run.protocolVersion ? ` · ${run.protocolVersion}` : ""}
         </dd>
-        <dt>Requests</dt>
-        <dd>
-          {run.requests} sent, {run.requestsOk} answered 2xx{run.read ? "; the tool list was read completely" : ""}
-        </dd>
-        <dt>Handshake time</dt>
+        <dt>{t.requests}</dt>
+        <dd>{t.requestsSent(run.requests, run.requestsOk, Boolean(run.read))}</dd>
+        <dt>{t.handshakeTime}</dt>
         <dd>{ms(run.handshakeMs)}</dd>
-        <dt>Tool-list time</dt>
+        <dt>{t.toolsListTime}</dt>
         <dd>{ms(run.toolsListMs)}</dd>
-        <dt>Suite version</dt>
+        <dt>{t.suiteVersion}</dt>
         <dd>{run.suiteVersion}</dd>
       </dl>
-      <h2>Exchanges</h2>
+      <h2>{t.exchanges}</h2>
       {exchanges.length === 0 ? (
-        <p className="sub">
-          {run.requests === 0
-            ? "Nothing was sent in this run."
-            : "The exchanges of this run were not kept (only the latest run and runs that changed a state keep theirs)."}
-        </p>
+        <p className="sub">{run.requests === 0 ? t.nothingSent : t.notKept}</p>
       ) : (
-        exchanges.map((e) => <ExchangeView key={e.seq} exchange={e} anchor={`ex-${e.seq}`} open={exchanges.length <= 2} />)
+        <>
+          {t.exchangesAsRecorded ? <p className="sub">{t.exchangesAsRecorded}</p> : null}
+          {exchanges.map((e) => (
+            <ExchangeView key={e.seq} exchange={e} anchor={`ex-${e.seq}`} open={exchanges.length <= 2} lang={lang} />
+          ))}
+        </>
       )}
     </>
   );

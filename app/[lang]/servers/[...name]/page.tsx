@@ -4,7 +4,7 @@ import { notFound } from "next/navigation";
 import { overallOf } from "@/lib/checks/overall";
 import { CHECK_IDS } from "@/lib/vocabulary/checks";
 import { evidenceModel } from "@/lib/site/evidence";
-import { nameFromSegments } from "@/lib/site/paths";
+import { faqPath, nameFromSegments } from "@/lib/site/paths";
 import type { SearchParams } from "@/lib/site/query";
 import { serverIdByName } from "@/lib/store/history";
 import { getRunExchanges } from "@/lib/store/runs";
@@ -30,6 +30,8 @@ import { ToolChangesSection, ToolsSection } from "@/app/_components/server/Tools
 import { siteDb, siteOrigin } from "@/app/_lib/db";
 import { serverPageMetadata } from "@/app/_lib/server-meta";
 import { pageLang } from "@/app/_lib/lang";
+import type { Lang } from "@/lib/site/labels";
+import { SERVER_TEXT } from "@/lib/site/server-text";
 
 // Rendered on every request it reaches; `npm start`'s front keeps one answer per server data version
 // (lib/front), so most requests never get here.
@@ -46,17 +48,24 @@ function ChecksSection({
   detail,
   cites,
   overallReason,
+  lang,
 }: {
   detail: ServerDetail;
   cites: ReturnType<typeof evidenceModel>["cites"];
   overallReason: string | null;
+  lang: Lang;
 }) {
+  const t = SERVER_TEXT[lang];
+  const [before, after, link, end] = t.checksSub;
   return (
     <section id="checks" aria-labelledby="checks-h">
-      <h2 id="checks-h">Checks in detail, and their history</h2>
+      <h2 id="checks-h">{t.checksH}</h2>
       <p className="sub">
-        Each check links to itself (<code>#check-&lt;id&gt;</code>) and to the exchanges it cites in the evidence above. States are
-        observations of one anonymous probe, not a certification; <Link href="/faq/refusals">how refusals are recorded</Link>.
+        {before}
+        <code>#check-&lt;id&gt;</code>
+        {after}
+        <Link href={faqPath(lang, "refusals")}>{link}</Link>
+        {end}
       </p>
       {CHECK_IDS.map((id) => (
         <CheckCard
@@ -66,6 +75,7 @@ function ChecksSection({
           cites={cites.get(id) ?? []}
           history={detail.transitions.filter((t) => t.check === id)}
           overallReason={overallReason}
+          lang={lang}
         />
       ))}
     </section>
@@ -73,21 +83,22 @@ function ChecksSection({
 }
 
 /** The page's sections; a link to a folded one lands inside it, which opens it (no script needed). */
-function PageContents() {
+function PageContents({ lang }: { lang: Lang }) {
+  const t = SERVER_TEXT[lang];
   const items: [string, string][] = [
-    ["#server-facts", "Facts"],
-    ["#history", "History"],
-    ["#response-time-content", "Response time"],
-    ["#incidents-content", "Incidents"],
-    ["#tools-content", "Tools"],
-    ["#changes-content", "Tool changes"],
-    ["#evidence-content", "Evidence"],
-    ["#checks", "Checks in detail"],
-    ["#links-content", "Link to this report"],
+    ["#server-facts", t.contents.facts],
+    ["#history", t.contents.history],
+    ["#response-time-content", t.contents.responseTime],
+    ["#incidents-content", t.contents.incidents],
+    ["#tools-content", t.contents.tools],
+    ["#changes-content", t.contents.toolChanges],
+    ["#evidence-content", t.contents.evidence],
+    ["#checks", t.contents.checks],
+    ["#links-content", t.contents.links],
   ];
   return (
-    <nav aria-label="On this page" className="page-contents">
-      <span className="sub">On this page:</span>
+    <nav aria-label={t.contentsLabel} className="page-contents">
+      <span className="sub">{t.contentsLead}</span>
       <ul>
         {items.map(([href, label]) => (
           <li key={href}>
@@ -115,31 +126,44 @@ export default async function ServerPage({ params, searchParams }: Params) {
 
   return (
     <>
-      <ServerHeader detail={detail} />
+      <ServerHeader detail={detail} lang={lang} />
       <AtAGlance
         overall={overall}
         checks={detail.checks}
         crossRead={detail.crossRead}
         clients={detail.clientsVerdict}
         observations={latestObservationsByName(db, name)}
+        lang={lang}
       />
       <OwnerViewPanel view={ownerViewOf(db, name)} lang={lang} />
-      <PageContents />
-      <ServerFacts detail={detail} />
-      <RemotesSection remotes={detail.remotes} />
-      <CertificateFact run={detail.latestRun} now={new Date()} />
-      <ReprobeSection name={name} leftRegistry={!!detail.leftRegistryAt} optedOut={!!detail.optOut} query={query} />
+      <PageContents lang={lang} />
+      <ServerFacts detail={detail} lang={lang} />
+      <RemotesSection remotes={detail.remotes} lang={lang} />
+      <CertificateFact run={detail.latestRun} now={new Date()} lang={lang} />
+      <ReprobeSection name={name} leftRegistry={!!detail.leftRegistryAt} optedOut={!!detail.optOut} query={query} lang={lang} />
       <SubscribeSection name={name} lang={lang} query={query} />
       <ClaimSection name={name} lang={lang} />
-      <RegionsSection db={db} serverId={serverIdByName(db, name) ?? -1} lastRunId={latestRunId} checks={detail.checks} now={new Date()} />
-      <ServerHistory name={name} now={new Date()} />
-      <IncidentsSection name={name} overallReason={overallReason} />
-      <ToolsSection tools={detail.tools} observations={latestObservationsByName(db, name)} />
-      <ToolChangesSection name={name} changes={detail.toolChanges} everRead={detail.toolHash !== null || detail.lastSuccessAt !== null} />
-      <EvidenceSection items={evidence.items} latestRun={detail.latestRun} />
-      <ChecksSection detail={detail} cites={evidence.cites} overallReason={overallReason} />
-      <LinkTargets name={name} origin={origin} />
-      <RenderStamp note="it is rendered again when a probe of this server is recorded." />
+      <RegionsSection
+        db={db}
+        serverId={serverIdByName(db, name) ?? -1}
+        lastRunId={latestRunId}
+        checks={detail.checks}
+        now={new Date()}
+        lang={lang}
+      />
+      <ServerHistory name={name} now={new Date()} lang={lang} />
+      <IncidentsSection name={name} overallReason={overallReason} lang={lang} />
+      <ToolsSection tools={detail.tools} observations={latestObservationsByName(db, name)} lang={lang} />
+      <ToolChangesSection
+        name={name}
+        changes={detail.toolChanges}
+        everRead={detail.toolHash !== null || detail.lastSuccessAt !== null}
+        lang={lang}
+      />
+      <EvidenceSection items={evidence.items} latestRun={detail.latestRun} lang={lang} />
+      <ChecksSection detail={detail} cites={evidence.cites} overallReason={overallReason} lang={lang} />
+      <LinkTargets name={name} origin={origin} lang={lang} />
+      <RenderStamp note={SERVER_TEXT[lang].renderNote} lang={lang} />
     </>
   );
 }
