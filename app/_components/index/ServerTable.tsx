@@ -32,12 +32,14 @@ function sortColumn(
   const order = active ? (query.order === "asc" ? "desc" : "asc") : SORT_DEFAULT_ORDER[sort];
   return {
     label,
+    // A plain link, a whole document load: in two full e2e runs, client navigation to another sort kept showing the
+    // previous rows (cause not found), and a sorted table needs no client state.
     head: (
-      <Link href={localePath(lang, indexHref({ ...query, sort, order, page: 1 }))}>
+      <a href={localePath(lang, indexHref({ ...query, sort, order, page: 1 }))}>
         {head}
         {active ? <span aria-hidden="true">{query.order === "asc" ? " ▴" : " ▾"}</span> : null}
         <span className="visually-hidden">{INDEX_TEXT[lang].sortHint(sort, order)}</span>
-      </Link>
+      </a>
     ),
     headProps: { "aria-sort": active ? (query.order === "asc" ? "ascending" : "descending") : undefined },
     cellProps: () => ({ className }),
