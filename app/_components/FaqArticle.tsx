@@ -7,6 +7,7 @@ import { faqPath } from "@/lib/site/paths";
 import { HTML_LANG } from "@/lib/site/chrome";
 import { CopyField } from "./CopyField";
 import { Inline } from "./Inline";
+import { StackTable } from "./StackTable";
 
 /** The other language's name, shown in that language, plus a hidden phrase in the reader's language. */
 function LangSwitch({ lang, href }: { lang: Lang; href: string }) {
@@ -71,35 +72,23 @@ function BlockView({ block, lang }: { block: Block; lang: Lang }) {
         ))}
       </ol>
     );
-  if ("table" in block)
+  if ("table" in block) {
+    const { caption, head, rows } = block.table;
     return (
-      <table className="stack">
-        <caption>
-          <Inline text={block.table.caption} />
-        </caption>
-        <thead>
-          <tr>
-            {block.table.head.map((h, i) => (
-              <th scope="col" key={i}>
-                <Inline text={h} />
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {block.table.rows.map((row, r) => (
-            <tr key={r} id={rowId(row)}>
-              {rowCells(row).map((cell, c) => (
-                <td key={c} data-label={block.table.head[c]}>
-                  <Inline text={cell} />
-                </td>
-              ))}
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <StackTable
+        caption={<Inline text={caption} />}
+        columns={head.map((h, c) => ({
+          label: h,
+          head: <Inline text={h} />,
+          cell: (row: (typeof rows)[number]) => <Inline text={rowCells(row)[c] ?? ""} />,
+        }))}
+        rows={rows}
+        rowKey={(_, r) => r}
+        rowProps={(row) => ({ id: rowId(row) })}
+      />
     );
-  if ("code" in block) return <CopyField label={block.label} text={block.code} />;
+  }
+  if ("code" in block) return <CopyField label={block.label} text={block.code} lang={lang} />;
   if ("wire" in block)
     return (
       <figure className="wire">

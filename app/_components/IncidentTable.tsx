@@ -53,7 +53,7 @@ export function IncidentTable({ rows, showServer, lang = "en" }: { rows: Inciden
                 // "Ongoing" is said once, in the Ended column.
                 <>
                   {t.opened}
-                  <Ago iso={i.startedAt} />
+                  <Ago iso={i.startedAt} lang={lang} />
                 </>
               ) : (
                 formatIncidentDuration(i.durationMs, lang)

@@ -1,88 +1,21 @@
+import type { Metadata } from "next";
 import Link from "next/link";
+import { notFound, redirect } from "next/navigation";
+import { subscriptionPath } from "@/lib/rounds/notify/messages";
+import { localePath } from "@/lib/site/chrome";
 import { formatUtc } from "@/lib/site/format";
 import type { Lang } from "@/lib/site/labels";
-import { EVENT_LABELS } from "@/lib/site/notify-text";
+import { EVENT_LABELS, MANAGE_TEXT, subscriberLang } from "@/lib/site/notify-text";
+import { firstParam, type SearchParams } from "@/lib/site/query";
 import { serverPath } from "@/lib/site/paths";
-import type { ManageView } from "@/lib/store/subscriptions";
+import { manageView, type ManageView } from "@/lib/store/subscriptions";
 import { PUBLIC_NOTIFICATION_EVENTS } from "@/lib/vocabulary/notifications";
-
-const TEXT = {
-  en: {
-    title: "Your subscriptions",
-    whoEmail: "These messages go to the email address this link was sent to. It is not shown here or anywhere on the site.",
-    whoWebhook: (shape: string) => `These messages go to one webhook (${shape}). Its URL is not shown here or anywhere on the site.`,
-    shapes: { json: "signed JSON", slack: "Slack's message shape", discord: "Discord's message shape" },
-    keep: "This page's address is the key to these subscriptions: anyone with it can change them. Keep it private.",
-    paused: (since: string, at: string) =>
-      `Deliveries to this webhook have failed since ${since}, so on ${at} they were paused: nothing is sent until you resume them.`,
-    failing: (since: string) => `Deliveries to this webhook have failed since ${since}; after 3 days of failures they are paused.`,
-    resume: "Resume deliveries",
-    server: "Server",
-    state: "State",
-    waiting: "Awaiting confirmation: open the link in the confirmation email.",
-    active: (at: string) => `Active since ${at}.`,
-    last: (at: string) => `Last message ${at}.`,
-    events: "Events",
-    save: "Save events",
-    unsubscribe: "Unsubscribe",
-    rotate: "New signing secret",
-    rotateText:
-      "Replaces the secret that signs messages for this server; the new one is shown once, and the old one stops working at once.",
-    deleteTitle: "Delete everything",
-    deleteText: "Removes every subscription above and deletes the address; nothing more is sent to it.",
-    deleteButton: "Delete everything",
-    done: {
-      confirmed: "Confirmed: changes of this server will be sent here.",
-      already_confirmed: "This subscription was already confirmed.",
-      expired: "This confirmation link is older than 7 days. Subscribe again from the server page.",
-      unsubscribed: "Unsubscribed: nothing more is sent for that server.",
-      events: "Saved.",
-      resumed: "Deliveries resumed.",
-      no_events: "Choose at least one event, or unsubscribe.",
-      rotate: "A new signing secret was made.",
-      unknown: "That subscription no longer exists.",
-    } as Record<string, string>,
-  },
-  zh: {
-    title: "你的订阅",
-    whoEmail: "这些消息发送到收到此链接的邮箱。本页和本站任何地方都不会显示该地址。",
-    whoWebhook: (shape: string) => `这些消息发送到一个 webhook（${shape}）。本页和本站任何地方都不会显示其 URL。`,
-    shapes: { json: "签名 JSON", slack: "Slack 消息格式", discord: "Discord 消息格式" },
-    keep: "本页地址就是这些订阅的钥匙：任何拿到它的人都能更改它们。请勿公开。",
-    paused: (since: string, at: string) => `自 ${since} 起向此 webhook 的投递一直失败，因此已于 ${at} 暂停：恢复前不会发送任何消息。`,
-    failing: (since: string) => `自 ${since} 起向此 webhook 的投递一直失败；连续失败 3 天后将暂停。`,
-    resume: "恢复投递",
-    server: "服务器",
-    state: "状态",
-    waiting: "等待确认：请打开确认邮件中的链接。",
-    active: (at: string) => `自 ${at} 起生效。`,
-    last: (at: string) => `上一条消息：${at}。`,
-    events: "事件",
-    save: "保存事件",
-    unsubscribe: "退订",
-    rotate: "换新的签名密钥",
-    rotateText: "替换为此服务器的消息签名的密钥；新密钥只显示一次，旧密钥立即失效。",
-    deleteTitle: "全部删除",
-    deleteText: "删除以上所有订阅并删除该地址；之后不会再发送任何消息。",
-    deleteButton: "全部删除",
-    done: {
-      confirmed: "已确认：此服务器的变化将发送到这里。",
-      already_confirmed: "此订阅已经确认过。",
-      expired: "此确认链接已超过 7 天。请从服务器页面重新订阅。",
-      unsubscribed: "已退订：该服务器不会再发送消息。",
-      events: "已保存。",
-      resumed: "已恢复投递。",
-      no_events: "请至少选择一个事件，或者退订。",
-      rotate: "已生成新的签名密钥。",
-      unknown: "该订阅已不存在。",
-    } as Record<string, string>,
-  },
-} as const;
+import { siteDb } from "../_lib/db";
 
 /** The manage page (a capability URL): the subscriber by channel and shape, never its address, and every subscription it
  * holds, each with its events and an unsubscribe button; a paused webhook says why; one button deletes everything. */
 export function ManageSubscriptions({ view, token, lang, done }: { view: ManageView; token: string; lang: Lang; done: string | null }) {
-  const t = TEXT[lang];
+  const t = MANAGE_TEXT[lang];
   const doneText = done ? t.done[done] : undefined;
   return (
     <>
@@ -108,7 +41,7 @@ export function ManageSubscriptions({ view, token, lang, done }: { view: ManageV
       {view.subscriptions.map((s) => (
         <section key={s.token} className="subscription" aria-label={s.server}>
           <h2>
-            <Link href={serverPath(s.server)}>{s.server}</Link>
+            <Link href={localePath(lang, serverPath(s.server))}>{s.server}</Link>
           </h2>
           <p>
             {s.confirmedAt ? t.active(formatUtc(s.confirmedAt)) : t.waiting}
@@ -155,4 +88,33 @@ export function ManageSubscriptions({ view, token, lang, done }: { view: ManageV
       </section>
     </>
   );
+}
+
+/** GET /subscriptions/<token> and /zh/subscriptions/<token>: the subscriber's stored language picks the page's, and a link
+ * opened in the other language is sent to its own (so the page, its menu and <html lang> agree); once the subscriber is gone
+ * there is nothing stored, and the URL's language words the answer. */
+export async function ManagePage({ token, urlLang, query }: { token: string; urlLang: Lang; query: SearchParams }) {
+  const done = firstParam(query, "done") ?? null;
+  const view = manageView(siteDb(), token);
+  if (!view) {
+    const gone = done ? MANAGE_TEXT[urlLang].gone[done] : undefined;
+    if (gone)
+      return (
+        <div role="status">
+          <h1>{MANAGE_TEXT[urlLang].title}</h1>
+          <p className="notice ok">{gone}</p>
+        </div>
+      );
+    notFound();
+  }
+  const lang = subscriberLang(view.lang);
+  if (lang !== urlLang) redirect(`${localePath(lang, subscriptionPath(token))}${done ? `?${new URLSearchParams({ done })}` : ""}`);
+  return <ManageSubscriptions view={view} token={token} lang={lang} done={done} />;
+}
+
+/** The page's <title> in the subscriber's language (else the URL's); never indexed, and no Referer leaves the site. */
+export function manageMetadata(token: string, urlLang: Lang): Metadata {
+  const view = manageView(siteDb(), token);
+  const lang = view ? subscriberLang(view.lang) : urlLang;
+  return { title: MANAGE_TEXT[lang].title, robots: { index: false, follow: false }, referrer: "same-origin" };
 }

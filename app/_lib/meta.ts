@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import type { Lang } from "@/lib/site/labels";
 import { localePath } from "@/lib/site/chrome";
 import { siteOrigin } from "./db";
+import { incidentsFeedPath } from "@/lib/site/paths";
 
 // Every page's link metadata from one place: a canonical URL, OpenGraph and Twitter tags, and the hreflang
 // alternates of the page's two languages (every page exists in both). Those URLs are absolute, from PUBLIC_BASE_URL (else the
@@ -58,5 +59,25 @@ export async function pageMetadata(m: PageMeta): Promise<Metadata> {
 }
 
 /** The index at its canonical path ("/" or "/?…" in the index query's canonical form: page 2 or a filter is a page of its own). */
+/** The index's whole document title and description in each language. */
+const INDEX_META: Record<Lang, { title: string; description: string }> = {
+  en: { title: `${SITE_NAME}: observed status of remote MCP servers`, description: SITE_DESCRIPTION },
+  zh: {
+    title: `${SITE_NAME}：远程 MCP 服务端的观测状态`,
+    description: "一个匿名、谨慎的客户端与官方注册表中每个远程 MCP 服务端交互时看到的情况。",
+  },
+};
+
+// Feed readers find the site's own feeds from its front page.
 export const indexMetadata = (path: string, lang: Lang, origin?: string) =>
-  pageMetadata({ origin, path, lang, title: `${SITE_NAME}: observed status of remote MCP servers`, absoluteTitle: true });
+  pageMetadata({
+    origin,
+    path,
+    lang,
+    ...INDEX_META[lang],
+    absoluteTitle: true,
+    feeds: [
+      { url: "/changes/states.xml", title: "Check results changing state, every server" },
+      { url: incidentsFeedPath(), title: "Incidents, every server" },
+    ],
+  });

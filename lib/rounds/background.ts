@@ -17,13 +17,9 @@ import { roundRegionsFrom, startRegionRecovery, type RegionRecovery } from "./re
 import { startRound, type RoundDeps, type StartResult } from "./round";
 import { createMailer } from "./notify/email";
 import { startSender, type Sender } from "./notify/sender";
-import { recheckClaims } from "./owners/claims";
-import { pruneOwners } from "../store/owners";
+import { startClaimClock, type ClaimClock } from "./owners/clock";
 import { createOwnerStep } from "./owners/view";
 import { ownerDepsFromConfig, secretsKeysOf } from "./owners/wiring";
-
-/** Owner's-view runs are kept 90 days: the longest uptime window. */
-const OWNER_RUNS_KEPT_MS = 90 * 86_400_000;
 
 // Process-wide (globalThis, shared across Next's bundles) so instrumentation starts the scheduler once.
 const BACKGROUND_KEY = Symbol.for("mcp-status.rounds.background");
@@ -64,13 +60,6 @@ export function roundDepsFromConfig(config: Config, extra: Partial<RoundDeps> = 
           roundId: s.roundId,
           openDataDir: config.openDataDir,
         });
-      // The weekly re-check of owners' proofs rides on full rounds (a handful of fetches, each through the host gate).
-      if (s.status === "done" && config.owners.secretsKey && getRound(db, s.roundId)?.trigger !== REPROBE_ROUND_TRIGGER) {
-        const log = extra.log ?? console.log;
-        const deps = ownerDepsFromConfig(config, { siteUrl: config.publicBaseUrl ?? "", log });
-        pruneOwners(db, new Date(), OWNER_RUNS_KEPT_MS);
-        recheckClaims(deps).catch((e: unknown) => log(`[owners] proof re-check failed: ${(e as Error).message}`));
-      }
     },
     ...extra,
   };
@@ -128,6 +117,8 @@ export interface Background {
   hostGate: RoundHostGate;
   /** architecture.md §8: asks down regions again on a clock of its own; null without regions. */
   recovery: RegionRecovery | null;
+  /** architecture.md §11: the weekly re-check of owners' proofs, on a clock of its own; null without SECRETS_KEY. */
+  claims: ClaimClock | null;
   stop(): void;
 }
 
@@ -177,6 +168,10 @@ export async function startBackground(
   // architecture.md §8: a down region is asked again whether or not rounds run, so a replaced agent is seen.
   const regions = roundRegionsFrom(config);
   const recovery = regions ? startRegionRecovery({ db: getDb(config), config: regions, log }) : null;
+  // Owners' proofs are fetched again whether or not rounds run here, through the same host gate as the cross-reader.
+  const claims = config.owners.secretsKey
+    ? startClaimClock({ ...ownerDepsFromConfig(config, { siteUrl: config.publicBaseUrl ?? "", log }), hostGate })
+    : null;
   // Under `npm start` the front runs the sender in a process of its own (lib/cli/notifier.ts); alone (next start, next dev), here.
   const sender = options.sender ? senderFromConfig(config, { siteUrl: options.sender.siteUrl, log }) : null;
   const background: Background = {
@@ -184,10 +179,12 @@ export async function startBackground(
     alerts,
     hostGate,
     recovery,
+    claims,
     stop() {
       scheduler?.stop();
       alerts.stop();
       recovery?.stop();
+      claims?.stop();
       void sender?.stop();
       g[BACKGROUND_KEY] = undefined;
     },

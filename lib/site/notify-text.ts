@@ -29,8 +29,8 @@ export const EVENT_LABELS: Record<Lang, Record<NotificationEvent, string>> = {
   },
   zh: {
     state_changed: "状态变化",
-    incident_opened: "事件开始",
-    incident_resolved: "事件结束",
+    incident_opened: "故障开启",
+    incident_resolved: "故障结束",
     tools_changed: "工具变化",
     observations_changed: "工具定义的观察",
     owner_configuration_refused: "所有者配置被拒绝",
@@ -49,9 +49,9 @@ export function changeHeadline(lang: Lang, server: string, event: NotificationEv
         ? `${server}：${state(lang, f.from)} → ${state(lang, f.to)}`
         : `${server} is now ${state(lang, f.to)} (was ${state(lang, f.from)})`;
     case "incident_opened":
-      return zh ? `${server}：事件开始，发现检查未通过` : `${server}: incident opened, discovery checks failed`;
+      return zh ? `${server}：故障开启，发现类检查未通过` : `${server}: incident opened, discovery checks failed`;
     case "incident_resolved":
-      return zh ? `${server}：事件结束，发现检查恢复` : `${server}: incident resolved, discovery checks pass again`;
+      return zh ? `${server}：故障结束，发现类检查恢复正常` : `${server}: incident resolved, discovery checks pass again`;
     case "tools_changed": {
       const t = f.tools ?? { added: 0, removed: 0, changed: 0 };
       return zh
@@ -61,7 +61,7 @@ export function changeHeadline(lang: Lang, server: string, event: NotificationEv
     case "observations_changed":
       return zh ? `${server}：工具定义的观察有变化` : `${server}: observations on its tool definitions changed`;
     case "owner_configuration_refused":
-      return zh ? `${server}：服务器拒绝了所有者的配置` : `${server}: the server refused the owner's configuration`;
+      return zh ? `${server}：服务端拒绝了所有者的配置` : `${server}: the server refused the owner's configuration`;
     case "owner_token_expiring":
       return zh ? `${server}：所有者的令牌即将过期` : `${server}: the owner's token expires soon`;
   }
@@ -174,7 +174,7 @@ export function subscribeFlashText(lang: Lang, flash: SubscribeFlash, hourlyCap:
     case "unknown_event":
       return t("Choose events from the list.", "请从列表中选择事件。");
     case "unknown_server":
-      return t("No server by that name.", "没有这个名称的服务器。");
+      return t("No server by that name.", "没有这个名称的服务端。");
     case "rate_limited":
       return t(
         `Too many sign-ups: at most ${hourlyCap} an hour from one address, and 3 confirmation emails a day to one email address. Try again later.`,
@@ -184,3 +184,103 @@ export function subscribeFlashText(lang: Lang, flash: SubscribeFlash, hourlyCap:
       return t("Email is off on this site; a webhook still works.", "本站未开启邮件；webhook 仍然可用。");
   }
 }
+
+export const MANAGE_TEXT = {
+  en: {
+    title: "Your subscriptions",
+    whoEmail: "These messages go to the email address this link was sent to. It is not shown here or anywhere on the site.",
+    whoWebhook: (shape: string) => `These messages go to one webhook (${shape}). Its URL is not shown here or anywhere on the site.`,
+    shapes: { json: "signed JSON", slack: "Slack's message shape", discord: "Discord's message shape" },
+    keep: "This page's address is the key to these subscriptions: anyone with it can change them. Keep it private.",
+    paused: (since: string, at: string) =>
+      `Deliveries to this webhook have failed since ${since}, so on ${at} they were paused: nothing is sent until you resume them.`,
+    failing: (since: string) => `Deliveries to this webhook have failed since ${since}; after 3 days of failures they are paused.`,
+    resume: "Resume deliveries",
+    server: "Server",
+    state: "State",
+    waiting: "Awaiting confirmation: open the link in the confirmation email.",
+    active: (at: string) => `Active since ${at}.`,
+    last: (at: string) => `Last message ${at}.`,
+    events: "Events",
+    save: "Save events",
+    unsubscribe: "Unsubscribe",
+    rotate: "New signing secret",
+    rotateText:
+      "Replaces the secret that signs messages for this server; the new one is shown once, and the old one stops working at once.",
+    deleteTitle: "Delete everything",
+    deleteText: "Removes every subscription above and deletes the address; nothing more is sent to it.",
+    deleteButton: "Delete everything",
+    done: {
+      confirmed: "Confirmed: changes of this server will be sent here.",
+      already_confirmed: "This subscription was already confirmed.",
+      expired: "This confirmation link is older than 7 days. Subscribe again from the server page.",
+      unsubscribed: "Unsubscribed: nothing more is sent for that server.",
+      events: "Saved.",
+      resumed: "Deliveries resumed.",
+      no_events: "Choose at least one event, or unsubscribe.",
+      rotate: "A new signing secret was made.",
+      unknown: "That subscription no longer exists.",
+    } as Record<string, string>,
+    /** The page once the subscriber is gone (its last subscription removed, or everything deleted): no view to read. */
+    gone: {
+      deleted: "Deleted: every subscription of this address and the address itself are gone; nothing more is sent.",
+      unsubscribed: "Unsubscribed: nothing more is sent for that server, and an address left with no subscription is deleted.",
+    } as Record<string, string>,
+    /** The plain-text answers of a manage link posted without its page (a mail provider's one-click unsubscribe, a script). */
+    answers: {
+      unsubscribed: "Unsubscribed: nothing more is sent for this subscription.",
+      done: "Done.",
+      unknown: "No subscription by this link.",
+      noAction: "No such action.",
+      crossSite: (why: string) => `Refused: only this site's own pages may post here (${why}).`,
+    },
+  },
+  zh: {
+    title: "你的订阅",
+    whoEmail: "这些消息发送到收到此链接的邮箱。本页和本站任何地方都不会显示该地址。",
+    whoWebhook: (shape: string) => `这些消息发送到一个 webhook（${shape}）。本页和本站任何地方都不会显示其 URL。`,
+    shapes: { json: "签名 JSON", slack: "Slack 消息格式", discord: "Discord 消息格式" },
+    keep: "本页地址就是这些订阅的钥匙：任何拿到它的人都能更改它们。请勿公开。",
+    paused: (since: string, at: string) => `自 ${since} 起向此 webhook 的投递一直失败，因此已于 ${at} 暂停：恢复前不会发送任何消息。`,
+    failing: (since: string) => `自 ${since} 起向此 webhook 的投递一直失败；连续失败 3 天后将暂停。`,
+    resume: "恢复投递",
+    server: "服务端",
+    state: "状态",
+    waiting: "等待确认：请打开确认邮件中的链接。",
+    active: (at: string) => `自 ${at} 起生效。`,
+    last: (at: string) => `上一条消息：${at}。`,
+    events: "事件",
+    save: "保存事件",
+    unsubscribe: "退订",
+    rotate: "换新的签名密钥",
+    rotateText: "替换为此服务端的消息签名的密钥；新密钥只显示一次，旧密钥立即失效。",
+    deleteTitle: "全部删除",
+    deleteText: "删除以上所有订阅并删除该地址；之后不会再发送任何消息。",
+    deleteButton: "全部删除",
+    done: {
+      confirmed: "已确认：此服务端的变化将发送到这里。",
+      already_confirmed: "此订阅已经确认过。",
+      expired: "此确认链接已超过 7 天。请从服务端页面重新订阅。",
+      unsubscribed: "已退订：该服务端不会再发送消息。",
+      events: "已保存。",
+      resumed: "已恢复投递。",
+      no_events: "请至少选择一个事件，或者退订。",
+      rotate: "已生成新的签名密钥。",
+      unknown: "该订阅已不存在。",
+    } as Record<string, string>,
+    gone: {
+      deleted: "已删除：此地址的所有订阅以及地址本身都已删除；不会再发送任何消息。",
+      unsubscribed: "已退订：该服务端不会再发送消息；没有剩余订阅的地址会被删除。",
+    } as Record<string, string>,
+    answers: {
+      unsubscribed: "已退订：此订阅不会再发送任何消息。",
+      done: "完成。",
+      unknown: "此链接没有对应的订阅。",
+      noAction: "没有这个操作。",
+      crossSite: (why: string) => `已拒绝：只有本站自己的页面可以提交到这里（${why}）。`,
+    },
+  },
+} as const;
+
+/** A subscriber's stored language as a page language: anything but "zh" reads as English. */
+export const subscriberLang = (stored: string | null | undefined): Lang => (stored === "zh" ? "zh" : "en");

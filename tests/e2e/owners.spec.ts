@@ -5,7 +5,7 @@
 // WAL, every answer and the site's log are searched for both values; and a restart with another key still serves.
 import fs from "node:fs";
 import path from "node:path";
-import { randomBytes } from "node:crypto";
+import { createHmac, randomBytes } from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
 import { closeDb, openDb, type Db } from "../../db/client";
 import { entry, startFixtureRegistry, type FixtureRegistry } from "../../lib/demo/loopback-registry";
@@ -50,6 +50,8 @@ let port: number;
 let env: Record<string, string>;
 const answers: string[] = [];
 let keyedManage = "";
+/** The manage page's path of the claim made through the pages. */
+let pagesManage = "";
 
 async function call(method: string, url: string, body?: unknown, headers: Record<string, string> = {}) {
   const res = await fetch(`${site.origin}${url}`, {
@@ -242,6 +244,7 @@ test("through the pages: Is this your server?, the claim page, verify, the manag
   keyed.state.proof = body;
   await page.getByRole("button", { name: "Verify now" }).click();
   await expect(page).toHaveURL(/\/owners\/[A-Za-z0-9_-]+\?done=verified$/);
+  pagesManage = new URL(page.url()).pathname;
   await expect(page.locator("[role=status]")).toContainText("Verified");
   await page.getByLabel("x-api-key").fill(API_KEY);
   await page.getByRole("button", { name: "Save configuration" }).click();
@@ -258,6 +261,45 @@ test("through the pages: Is this your server?, the claim page, verify, the manag
   await shoot(page, "owners-server-view-en", "#owner-view", false);
   await shoot(page, "owners-server-page-en", "main", false);
   expect(await page.content()).not.toContain(API_KEY);
+});
+
+test("a webhook added on the manage page: its signing secret is shown once, signs the messages, and is never shown again", async ({
+  page,
+}) => {
+  test.setTimeout(150_000);
+  expect(pagesManage).toMatch(/^\/owners\//);
+  const hook = await startReceiver([200]);
+  try {
+    await page.goto(`${site.origin}${pagesManage}`);
+    await page.getByLabel("Webhook URL or email address").fill(hook.url);
+    await page.getByRole("button", { name: "Subscribe" }).click();
+    await expect(page.locator("h1")).toHaveText("Webhook subscribed");
+    await expect(page.locator("main")).toContainText("Signing secret (shown this once: keep it now):");
+    const secret = (await page.locator("#secret").innerText()).trim();
+    expect(secret).toMatch(/^[A-Za-z0-9_-]{40,}$/);
+    const signed = (h: { headers: Record<string, unknown>; body: string }) =>
+      h.headers["x-mcp-status-signature"] === `sha256=${createHmac("sha256", secret).update(h.body).digest("hex")}`;
+    // The test message that confirmed the webhook is signed with it…
+    expect(hook.hits.length).toBe(1);
+    expect(signed(hook.hits[0]!)).toBe(true);
+    // …and so is a real owner event: the key starts being refused.
+    keyed.state.key = "a-key-the-owner-rotated-once-more";
+    await round();
+    const refused = () => hook.hits.find((h) => h.headers["x-mcp-status-event"] === "owner_configuration_refused");
+    await expect.poll(() => refused() !== undefined, { timeout: 60_000 }).toBe(true);
+    expect(signed(refused()!)).toBe(true);
+    expect(signed({ ...refused()!, body: `${refused()!.body} ` })).toBe(false);
+    // Back on the manage page (and reloaded), the secret is nowhere.
+    await page.getByRole("link", { name: "Back to the manage page" }).click();
+    await expect(page.locator("h1")).toHaveText("Manage your listing");
+    await expect(page.locator("main")).toContainText("1 confirmed subscription.");
+    await page.reload();
+    expect(await page.content()).not.toContain(secret);
+    expect((await call("GET", pagesManage)).text).not.toContain(secret);
+  } finally {
+    keyed.state.key = API_KEY;
+    await hook.close();
+  }
 });
 
 test("the claim and manage pages in Chinese", async ({ page }) => {

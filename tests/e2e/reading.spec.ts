@@ -313,3 +313,15 @@ test("/data counts its days in words and shows curl the site's own origin", asyn
   await expect(main).not.toContainText("status.example");
   await expect(main.locator("pre code").filter({ hasText: "curl" })).toContainText(`curl -sS -O -C - ${baseURL}/data/`);
 });
+
+test("the index names its feeds in <head>, and they answer Atom", async ({ page, request }) => {
+  await open(page, "/");
+  const links = page.locator('head link[rel=alternate][type="application/atom+xml"]');
+  const hrefs = await links.evaluateAll((ls) => ls.map((l) => l.getAttribute("href")!));
+  expect(hrefs).toEqual(expect.arrayContaining(["/changes/states.xml", "/incidents/feed.xml"]));
+  for (const href of hrefs) {
+    const res = await request.get(href);
+    expect(res.status(), href).toBe(200);
+    expect(await res.text(), href).toContain("<feed");
+  }
+});

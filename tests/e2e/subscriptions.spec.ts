@@ -108,6 +108,8 @@ test.beforeAll(async () => {
     NOTIFY_RETRY_BASE_MS: "400",
     NOTIFY_FOLD_MINUTES: "0",
     NOTIFY_LEASE_MS: "3000",
+    // More sign-ups than the default 10 an hour from this one client: the Chinese flow adds its own.
+    SUBSCRIBE_HOURLY_CAP: "50",
   };
   site = await start();
   await round(site.origin); // the first read: healthy, nothing to tell
@@ -283,6 +285,99 @@ test("the manage page's own forms work in Chromium: events, resume, new secret, 
   } finally {
     await rx.close();
   }
+});
+
+/** The manage page's own words in English, none of which may show on a Chinese one. */
+const MANAGE_ENGLISH = ["Your subscriptions", "Events", "Save events", "Unsubscribe", "Delete everything", "Resume deliveries"];
+
+/** A Chinese manage page: its language, its heading and title, no English of its own, links under /zh, 390 px wide at 390 px. */
+async function expectChineseManagePage(page: Page) {
+  await expect(page).toHaveURL(/\/zh\/subscriptions\/[A-Za-z0-9_-]+(\?|$)/);
+  await expect(page.locator("html")).toHaveAttribute("lang", "zh-Hans");
+  await expect(page.locator("main h1")).toHaveText("你的订阅");
+  await expect(page).toHaveTitle(/^你的订阅/);
+  const words = await page
+    .locator("main")
+    .locator("h1, h2, legend, label, button")
+    .evaluateAll((es) => es.map((e) => e.textContent?.trim() ?? ""));
+  for (const w of MANAGE_ENGLISH) expect(words, w).not.toContain(w);
+  const hrefs = await page.locator("main a[href^='/']").evaluateAll((as) => as.map((a) => a.getAttribute("href")!));
+  expect(hrefs.filter((h) => !h.startsWith("/zh/"))).toEqual([]);
+  await page.setViewportSize({ width: 390, height: 844 });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
+test("the Chinese flow: confirm, manage, unsubscribe and delete answer in Chinese under /zh, as do the plain-text answers", async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  const origin = site.origin;
+  const ZH_EMAIL = "zh-reader@mail.example";
+  const before = smtp.mails.length;
+  await page.goto(`${origin}/zh${serverUrl(NAME)}`);
+  const form = page.locator("#subscribe");
+  await form.getByRole("heading", { name: "变化时通知我" }).click();
+  await form.getByLabel("邮箱地址或 webhook URL").fill(ZH_EMAIL);
+  await form.getByRole("button", { name: "订阅" }).click();
+  await expect(page).toHaveURL(/\/zh\/servers\/.*\?subscribe=confirmation_sent#subscribe$/);
+
+  // The confirmation link lands on the Chinese manage page: the subscriber's stored language picks it.
+  const mails = await smtp.until(before + 1);
+  const confirm = mails[before]!;
+  expect(confirm.to).toEqual([ZH_EMAIL]);
+  const link = /https?:\/\/\S+\/subscriptions\/confirm\/[A-Za-z0-9_-]+/.exec(confirm.text)![0];
+  await page.goto(link.replace(/^https?:\/\/[^/]+/, origin));
+  await expectChineseManagePage(page);
+  await expect(page.locator("[role=status]")).toContainText("已确认");
+  await expect(page.getByRole("region", { name: NAME }).getByRole("link", { name: NAME })).toHaveAttribute("href", `/zh${serverUrl(NAME)}`);
+  const token = new URL(page.url()).pathname.split("/").pop()!;
+  await shoot(page, "subscriptions-manage-zh", "main");
+
+  // The manage link of an email is the root URL: for a Chinese subscriber it leads to the Chinese page.
+  await page.goto(`${origin}/subscriptions/${token}`);
+  await expectChineseManagePage(page);
+
+  // Plain-text answers (a script or a mail provider posting without the page) are worded in the stored language.
+  const noAction = await fetch(`${origin}/subscriptions/${token}/nope`, { method: "POST" });
+  expect(noAction.status).toBe(404);
+  expect(await noAction.text()).toBe("没有这个操作。\n");
+  const resumed = await fetch(`${origin}/subscriptions/${token}/resume`, { method: "POST" });
+  expect(resumed.status).toBe(200);
+  expect(await resumed.text()).toMatch(/^\p{Script=Han}.*。\n$/u);
+
+  await page.getByRole("button", { name: "保存事件" }).click();
+  await expectChineseManagePage(page);
+  await expect(page.locator("[role=status]")).toHaveText("已保存。");
+
+  // A webhook through the Chinese form: the secret page, then its manage page; unsubscribing its only subscription
+  // deletes the subscriber, and the answer page is still Chinese (the URL's language, nothing stored is left).
+  const rx = await startReceiver([200]);
+  try {
+    await page.goto(`${origin}/zh${serverUrl(NAME)}`);
+    await form.getByRole("heading", { name: "变化时通知我" }).click();
+    await form.getByLabel("Webhook URL", { exact: true }).check();
+    await form.getByLabel("邮箱地址或 webhook URL").fill(rx.url);
+    await form.getByRole("button", { name: "订阅" }).click();
+    await expect(page.locator("html")).toHaveAttribute("lang", "zh-Hans");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Webhook 已订阅");
+    const manage = (await page.getByRole("link", { name: "管理此 webhook 的订阅" }).getAttribute("href"))!;
+    await page.goto(manage.replace(/^https?:\/\/[^/]+/, origin));
+    await expectChineseManagePage(page);
+    await page.getByRole("button", { name: "退订" }).click();
+    await expectChineseManagePage(page);
+    await expect(page).toHaveURL(/\?done=unsubscribed$/);
+    await expect(page.locator("[role=status] p")).toHaveText(/^已退订/);
+  } finally {
+    await rx.close();
+  }
+
+  await page.goto(`${origin}/subscriptions/${token}`);
+  await page.getByRole("button", { name: "全部删除" }).click();
+  await expectChineseManagePage(page);
+  await expect(page).toHaveURL(/\?done=deleted$/);
+  await expect(page.locator("[role=status] p")).toHaveText(/^已删除/);
+  expect(db.$client.prepare("select count(*) from subscribers where lang = 'zh'").pluck().get()).toBe(0);
 });
 
 test("a receiver answering 503 twice, then 200: one message, three tries, one message id", async () => {

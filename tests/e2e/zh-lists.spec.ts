@@ -24,7 +24,17 @@ const PAGES: { path: string; english: string[] }[] = [
   { path: "/zh/incidents", english: ["Incidents", "Server", "Started", "Ended", "Duration", "Opened by", "Ongoing"] },
   {
     path: "/zh/runs/2",
-    english: ["Probe of", "Started", "Era · revision", "Requests", "Handshake time", "Tool-list time", "Suite version", "Exchanges"],
+    english: [
+      "Probe of",
+      "Started",
+      "Era · revision",
+      "Requests",
+      "Handshake time",
+      "Tool-list time",
+      "Suite version",
+      "Exchanges",
+      "Copy",
+    ],
   },
   {
     path: "/zh/coverage",
@@ -70,6 +80,7 @@ for (const { path, english } of PAGES) {
     expect(res?.status()).toBe(200);
     await expect(page.locator("html")).toHaveAttribute("lang", "zh-Hans");
     await expect(page.locator("h1")).toHaveText(HAN);
+    await expect(page).toHaveTitle(HAN);
     const words = await ownWords(page);
     for (const w of english) {
       expect(

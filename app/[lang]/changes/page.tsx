@@ -7,6 +7,7 @@ import { firstParam, type SearchParams } from "@/lib/site/query";
 import { localePath } from "@/lib/site/chrome";
 import { CHANGES_TEXT } from "@/lib/site/list-text";
 import { siteDb } from "@/app/_lib/db";
+import { StackTable } from "@/app/_components/StackTable";
 import { pageLang } from "@/app/_lib/lang";
 import { pageMetadata } from "@/app/_lib/meta";
 
@@ -47,43 +48,34 @@ export default async function ChangesPage({ params, searchParams }: Props) {
       </p>
       <p role="status">{total === 0 ? t.none : t.recorded(total)}</p>
       {rows.length > 0 ? (
-        <table className="stack">
-          <thead>
-            <tr>
-              <th scope="col">{t.when}</th>
-              <th scope="col">{t.server}</th>
-              <th scope="col">{t.tool}</th>
-              <th scope="col">{t.change}</th>
-              <th scope="col">{t.field}</th>
-              <th scope="col">{t.beforeAfter}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows
-              .map((row) => ({ ...row, sameVersion: sameServerVersion(row) }))
-              .map((c) => (
-                <tr key={c.id} id={`change-${c.id}`}>
-                  <td data-label={t.when}>
-                    <time dateTime={c.at}>{formatUtc(c.at)}</time>
-                  </td>
-                  <td data-label={t.server}>
-                    <Link href={localePath(lang, serverPath(c.serverName))}>{c.serverName}</Link>
-                  </td>
-                  <td data-label={t.tool}>
-                    <code>{c.toolName}</code>
-                  </td>
-                  <td data-label={t.change}>
-                    {t.kinds[c.kind]}
-                    {c.sameVersion !== null ? <span className="same-version">{t.sameVersion(c.sameVersion)}</span> : null}
-                  </td>
-                  <td data-label={t.field}>{c.path ? <code>{c.path}</code> : t.wholeTool}</td>
-                  <td data-label={t.beforeAfter}>
-                    {c.before !== null ? <code>{c.before}</code> : "–"} → {c.after !== null ? <code>{c.after}</code> : "–"}
-                  </td>
-                </tr>
-              ))}
-          </tbody>
-        </table>
+        <StackTable
+          columns={[
+            { label: t.when, cell: (c) => <time dateTime={c.at}>{formatUtc(c.at)}</time> },
+            { label: t.server, cell: (c) => <Link href={localePath(lang, serverPath(c.serverName))}>{c.serverName}</Link> },
+            { label: t.tool, cell: (c) => <code>{c.toolName}</code> },
+            {
+              label: t.change,
+              cell: (c) => (
+                <>
+                  {t.kinds[c.kind]}
+                  {c.sameVersion !== null ? <span className="same-version">{t.sameVersion(c.sameVersion)}</span> : null}
+                </>
+              ),
+            },
+            { label: t.field, cell: (c) => (c.path ? <code>{c.path}</code> : t.wholeTool) },
+            {
+              label: t.beforeAfter,
+              cell: (c) => (
+                <>
+                  {c.before !== null ? <code>{c.before}</code> : "–"} → {c.after !== null ? <code>{c.after}</code> : "–"}
+                </>
+              ),
+            },
+          ]}
+          rows={rows.map((row) => ({ ...row, sameVersion: sameServerVersion(row) }))}
+          rowKey={(c) => c.id}
+          rowProps={(c) => ({ id: `change-${c.id}` })}
+        />
       ) : null}
       {pages > 1 ? (
         <nav className="pager" aria-label={t.pages}>

@@ -24,6 +24,7 @@ import { faqPath } from "@/lib/site/paths";
 import { StateChip } from "../StateChip";
 import { siteDb } from "../../_lib/db";
 import { CensusChart } from "./CensusChart";
+import { StackTable } from "../StackTable";
 
 // /census and /zh/census: the census over time (one chart and one table per count, for the window in the URL), then today's
 // snapshot of the latest results. Server-rendered; nothing on it needs JavaScript.
@@ -275,42 +276,25 @@ function Snapshot({ lang }: { lang: Lang }) {
         {everRead === 0 ? (
           <p>{t.noRead}</p>
         ) : (
-          <table className="stack" id="observation-counts">
-            <thead>
-              <tr>
-                <th scope="col">{t.code}</th>
-                <th scope="col" className="num">
-                  {t.servers}
-                </th>
-                <th scope="col" className="num">
-                  {t.share}
-                </th>
-                <th scope="col" className="num">
-                  {t.observations}
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {observed.map((o) => (
-                <tr key={o.code} data-code={o.code}>
-                  <td data-label={t.code}>
-                    <Link href={`${faqPath(lang, "tool-observations")}#${observationAnchor(o.code)}`}>
-                      <code>{o.code}</code>
-                    </Link>
-                  </td>
-                  <td data-label={t.servers} className="num">
-                    {count(lang, o.servers)}
-                  </td>
-                  <td data-label={t.share} className="num">
-                    {formatPercent(o.servers, everRead)}
-                  </td>
-                  <td data-label={t.observations} className="num">
-                    {count(lang, o.observations)}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <StackTable
+            id="observation-counts"
+            columns={[
+              {
+                label: t.code,
+                cell: (o) => (
+                  <Link href={`${faqPath(lang, "tool-observations")}#${observationAnchor(o.code)}`}>
+                    <code>{o.code}</code>
+                  </Link>
+                ),
+              },
+              { label: t.servers, className: "num", cell: (o) => count(lang, o.servers) },
+              { label: t.share, className: "num", cell: (o) => formatPercent(o.servers, everRead) },
+              { label: t.observations, className: "num", cell: (o) => count(lang, o.observations) },
+            ]}
+            rows={observed}
+            rowKey={(o) => o.code}
+            rowProps={(o) => ({ "data-code": o.code })}
+          />
         )}
       </section>
 
@@ -321,42 +305,23 @@ function Snapshot({ lang }: { lang: Lang }) {
         ) : (
           <>
             <p>{t.modernLine(share(modern, totalRev), share(totalRev - modern, totalRev))}</p>
-            <table className="stack">
-              <thead>
-                <tr>
-                  <th scope="col">{t.revision}</th>
-                  <th scope="col">{t.era}</th>
-                  <th scope="col" className="num">
-                    {t.servers}
-                  </th>
-                  <th scope="col" className="num">
-                    {t.share}
-                  </th>
-                  <th scope="col" className="bar-cell">
-                    <span className="visually-hidden">{t.shareBar}</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {revisions.map((r) => (
-                  <tr key={`${r.protocolVersion}-${r.era}`}>
-                    <td data-label={t.revision}>
-                      <code>{r.protocolVersion}</code>
-                    </td>
-                    <td data-label={t.era}>{r.protocolVersion === MODERN_REVISION ? t.modern : t.legacy}</td>
-                    <td data-label={t.servers} className="num">
-                      {count(lang, r.count)}
-                    </td>
-                    <td data-label={t.share} className="num">
-                      {formatPercent(r.count, totalRev)}
-                    </td>
-                    <td className="bar-cell" aria-hidden="true">
-                      <span className="share-bar" style={{ width: `${(r.count / totalRev) * 100}%` }} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <StackTable
+              columns={[
+                { label: t.revision, cell: (r) => <code>{r.protocolVersion}</code> },
+                { label: t.era, cell: (r) => (r.protocolVersion === MODERN_REVISION ? t.modern : t.legacy) },
+                { label: t.servers, className: "num", cell: (r) => count(lang, r.count) },
+                { label: t.share, className: "num", cell: (r) => formatPercent(r.count, totalRev) },
+                {
+                  label: t.shareBar,
+                  head: <span className="visually-hidden">{t.shareBar}</span>,
+                  className: "bar-cell",
+                  decorative: true,
+                  cell: (r) => <span className="share-bar" style={{ width: `${(r.count / totalRev) * 100}%` }} />,
+                },
+              ]}
+              rows={revisions}
+              rowKey={(r) => `${r.protocolVersion}-${r.era}`}
+            />
           </>
         )}
       </section>
@@ -394,33 +359,15 @@ function StateShareTable({
 }) {
   const t = T[lang];
   return (
-    <table className="stack">
-      <thead>
-        <tr>
-          <th scope="col">{what}</th>
-          <th scope="col">{t.recordedAs}</th>
-          <th scope="col" className="num">
-            {t.servers}
-          </th>
-          <th scope="col" className="num">
-            {t.share}
-          </th>
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map((r) => (
-          <tr key={r.key}>
-            <td data-label={what}>{r.label}</td>
-            <td data-label={t.recordedAs}>{r.state ? <StateChip state={r.state} lang={lang} /> : "–"}</td>
-            <td data-label={t.servers} className="num">
-              {count(lang, r.count)}
-            </td>
-            <td data-label={t.share} className="num">
-              {formatPercent(r.count, total)}
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <StackTable
+      columns={[
+        { label: what, cell: (r) => r.label },
+        { label: t.recordedAs, cell: (r) => (r.state ? <StateChip state={r.state} lang={lang} /> : "–") },
+        { label: t.servers, className: "num", cell: (r) => count(lang, r.count) },
+        { label: t.share, className: "num", cell: (r) => formatPercent(r.count, total) },
+      ]}
+      rows={rows}
+      rowKey={(r) => r.key}
+    />
   );
 }

@@ -1,4 +1,5 @@
 import Link from "next/link";
+import type { ReactNode } from "react";
 import { CHECK_IDS } from "@/lib/vocabulary/checks";
 import { formatUtc } from "@/lib/site/format";
 import { stripDays } from "@/lib/site/history";
@@ -14,34 +15,36 @@ import { Ago } from "../Ago";
 import { HistoryStripCompact } from "../HistoryStrip";
 import { StateChip } from "../StateChip";
 import { Breakable } from "../Breakable";
+import { StackTable, type StackColumn } from "../StackTable";
 import { ObservationCodes, observationTotal, type ObservationCount } from "../ObservationCodes";
 
-/** A column header that sorts by it: the first click in the sort's natural order, the next one reversed. */
-function SortHeader({
-  sort,
-  query,
-  children,
-  className,
-  lang,
-}: {
-  sort: ServerSort;
-  query: IndexQuery;
-  children: string;
-  className?: string;
-  lang: Lang;
-}) {
+/** A column whose header sorts by it: the first click in the sort's natural order, the next one reversed. */
+function sortColumn(
+  sort: ServerSort,
+  label: string,
+  head: string,
+  query: IndexQuery,
+  lang: Lang,
+  cell: (row: ServerSummary) => ReactNode,
+  className: string,
+): StackColumn<ServerSummary> {
   const active = query.sort === sort;
   const order = active ? (query.order === "asc" ? "desc" : "asc") : SORT_DEFAULT_ORDER[sort];
-  const ariaSort = active ? (query.order === "asc" ? "ascending" : "descending") : undefined;
-  return (
-    <th scope="col" aria-sort={ariaSort} className={className}>
-      <Link href={localePath(lang, indexHref({ ...query, sort, order, page: 1 }))}>
-        {children}
+  return {
+    label,
+    // A plain link, a whole document load: in two full e2e runs, client navigation to another sort kept showing the
+    // previous rows (cause not found), and a sorted table needs no client state.
+    head: (
+      <a href={localePath(lang, indexHref({ ...query, sort, order, page: 1 }))}>
+        {head}
         {active ? <span aria-hidden="true">{query.order === "asc" ? " ▴" : " ▾"}</span> : null}
         <span className="visually-hidden">{INDEX_TEXT[lang].sortHint(sort, order)}</span>
-      </Link>
-    </th>
-  );
+      </a>
+    ),
+    headProps: { "aria-sort": active ? (query.order === "asc" ? "ascending" : "descending") : undefined },
+    cellProps: () => ({ className }),
+    cell,
+  };
 }
 
 /** Why a server that was judged has no probe time: nothing was sent to it (opted out, needs configuration). */
@@ -73,14 +76,9 @@ function ServerSub({ row }: { row: ServerSummary }) {
 /** The observations column's cell: how many, and which codes (architecture.md §2.9); empty when the read had none. */
 function ObservationCell({ name, items, lang }: { name: string; items: readonly ObservationCount[]; lang: Lang }) {
   const t = INDEX_TEXT[lang];
-  if (items.length === 0)
-    return (
-      <td data-label={t.observations} className="cell-obs cell-obs-none">
-        <span className="visually-hidden">{t.none}</span>
-      </td>
-    );
+  if (items.length === 0) return <span className="visually-hidden">{t.none}</span>;
   return (
-    <td data-label={t.observations} className="cell-obs">
+    <>
       <Link href={`${localePath(lang, serverPath(name))}#observations-line`} className="obs-total">
         {observationTotal(items)}
         <span className="visually-hidden">{t.observationsAfterCount}</span>
@@ -88,7 +86,7 @@ function ObservationCell({ name, items, lang }: { name: string; items: readonly 
       <span className="obs-codes" title={items.map((o) => (o.count > 1 ? `${o.code} ×${o.count}` : o.code)).join(", ")}>
         <ObservationCodes items={items} />
       </span>
-    </td>
+    </>
   );
 }
 
@@ -112,61 +110,75 @@ export function ServerTable({
 }) {
   const t = INDEX_TEXT[lang];
   return (
-    <table className={observations ? "stack server-table with-obs" : "stack server-table"}>
-      <colgroup>
-        <col className="col-server" />
-        <col className="col-state" />
-        {CHECK_IDS.map((id) => (
-          <col key={id} className="col-state col-check" />
-        ))}
-        {observations ? <col className="col-obs" /> : null}
-        <col className="col-probed" />
-      </colgroup>
-      <thead>
-        <tr>
-          <SortHeader sort="name" query={query} lang={lang}>
-            {t.server}
-          </SortHeader>
-          <SortHeader sort="overall" query={query} lang={lang}>
-            {t.overall}
-          </SortHeader>
+    <StackTable
+      className={observations ? "server-table with-obs" : "server-table"}
+      colgroup={
+        <colgroup>
+          <col className="col-server" />
+          <col className="col-state" />
           {CHECK_IDS.map((id) => (
-            <th scope="col" key={id} className="th-check">
-              {CHECK_LABELS[lang][id]}
-            </th>
+            <col key={id} className="col-state col-check" />
           ))}
-          {observations ? <th scope="col">{t.observationsHead}</th> : null}
-          <SortHeader sort="last_probed" query={query} lang={lang}>
-            {t.lastProbedHead}
-          </SortHeader>
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map((row) => (
-          <tr key={row.name}>
-            <td data-label={t.server} className="cell-server">
+          {observations ? <col className="col-obs" /> : null}
+          <col className="col-probed" />
+        </colgroup>
+      }
+      columns={[
+        sortColumn(
+          "name",
+          t.server,
+          t.server,
+          query,
+          lang,
+          (row) => (
+            <>
               <Link className="server-name" href={localePath(lang, serverPath(row.name))}>
                 <Breakable text={row.name} after="/." />
               </Link>
               <ServerSub row={row} />
               {row.leftRegistryAt ? <div className="sub">{t.leftRegistry(formatUtc(row.leftRegistryAt))}</div> : null}
-            </td>
-            <td data-label={t.overall} className="cell-overall">
-              <StateChip state={row.overall} cause={row.overallCause} lang={lang} />
-            </td>
-            {CHECK_IDS.map((id) => (
-              <td key={id} data-label={CHECK_LABELS[lang][id]} className="cell-check">
-                <StateChip state={row.states[id]} cause={row.notCheckedCauses[id]} lang={lang} />
-              </td>
-            ))}
-            {observations ? <ObservationCell name={row.name} items={observations.get(row.name) ?? []} lang={lang} /> : null}
-            <td data-label={t.lastProbed} className="cell-probed">
+            </>
+          ),
+          "cell-server",
+        ),
+        sortColumn(
+          "overall",
+          t.overall,
+          t.overall,
+          query,
+          lang,
+          (row) => <StateChip state={row.overall} cause={row.overallCause} lang={lang} />,
+          "cell-overall",
+        ),
+        ...CHECK_IDS.map((id): StackColumn<ServerSummary> => ({
+          label: CHECK_LABELS[lang][id],
+          headProps: { className: "th-check" },
+          cellProps: () => ({ className: "cell-check" }),
+          cell: (row) => <StateChip state={row.states[id]} cause={row.notCheckedCauses[id]} lang={lang} />,
+        })),
+        observations && {
+          label: t.observations,
+          head: t.observationsHead,
+          cellProps: (row) => ({ className: (observations.get(row.name) ?? []).length === 0 ? "cell-obs cell-obs-none" : "cell-obs" }),
+          cell: (row) => <ObservationCell name={row.name} items={observations.get(row.name) ?? []} lang={lang} />,
+        },
+        sortColumn(
+          "last_probed",
+          t.lastProbed,
+          t.lastProbedHead,
+          query,
+          lang,
+          (row) => (
+            <>
               <LastProbed row={row} lang={lang} />
               <HistoryStripCompact days={stripDays(history.get(row.name) ?? [], now)} />
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+            </>
+          ),
+          "cell-probed",
+        ),
+      ]}
+      rows={rows}
+      rowKey={(row) => row.name}
+    />
   );
 }

@@ -1,7 +1,7 @@
 import { ClaimBody, ClaimForm, OwnerConfigurationBody, SubscribeBody, type ApiShape } from "@/lib/api/schemas";
 import type { Lang } from "@/lib/site/labels";
 import { claimErrorText, OWNER_TEXT } from "@/lib/site/owner-text";
-import { claimPagePath, serverPath } from "@/lib/site/paths";
+import { claimPagePath, ownerPagePath, serverPath } from "@/lib/site/paths";
 import { FORM_KEY_META, newFormKey, verifyFormToken } from "@/lib/site/reprobe-form";
 import { metaOnce } from "@/lib/store/reprobe";
 import { clientAddress } from "@/lib/mcp/rate-limit";
@@ -96,6 +96,23 @@ function formRefusal(lang: Lang, server: string, text: string, status: number): 
 <body style="font-family: system-ui, sans-serif; max-width: 44rem; margin: 2rem auto; padding: 0 1rem; line-height: 1.5"><main>
 <h1>${esc(OWNER_TEXT[lang].claimTitle)}</h1><p role="status">${esc(text)}</p><p><a href="${esc(back)}">${esc(OWNER_TEXT[lang].back)}</a></p></main></body></html>`;
   return new Response(html, { status, headers: { ...noStore, "content-type": "text/html; charset=utf-8" } });
+}
+
+/** The manage page's webhook sign-up: the one answer that carries its signing secret (the JSON API's 201 `secret`), shown once and
+ * never put in a link or on the manage page. same-origin, so the back link's page can post its own forms. */
+export function ownerSecretPage(lang: Lang, server: string, secret: string, manageToken: string): Response {
+  const t = OWNER_TEXT[lang];
+  const esc = (v: string) => v.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  const html = `<!doctype html><html lang="${lang === "zh" ? "zh-Hans" : "en"}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${esc(t.secretTitle)}</title></head>
+<body style="font-family: system-ui, sans-serif; max-width: 44rem; margin: 2rem auto; padding: 0 1rem; line-height: 1.5"><main>
+<h1>${esc(t.secretTitle)}</h1><p role="status">${esc(t.secretSubscribed(server))}</p>
+<p>${esc(t.secretShown)}</p><pre id="secret" style="white-space: pre-wrap; overflow-wrap: anywhere">${esc(secret)}</pre>
+<p>${esc(t.secretSigned)} ${esc(t.secretGone)}</p>
+<p><a href="${esc(ownerPagePath(manageToken))}">${esc(t.backToManage)}</a></p></main></body></html>`;
+  return new Response(html, {
+    status: 201,
+    headers: { "cache-control": "no-store", "referrer-policy": "same-origin", "content-type": "text/html; charset=utf-8" },
+  });
 }
 
 /** The server page's "Claim this listing" form: checked like every form of the site, then 303 to the claim page. */

@@ -2,6 +2,8 @@ import type { Db } from "@/db/client";
 import { SubscribeBody, SubscribeForm, type ApiShape } from "@/lib/api/schemas";
 import { clientAddress } from "@/lib/mcp/rate-limit";
 import { subscribe, type SubscribeAnswer, type SubscribeDeps } from "@/lib/rounds/notify/subscribe";
+import { HTML_LANG, localePath } from "@/lib/site/chrome";
+import { MANAGE_TEXT, subscriberLang } from "@/lib/site/notify-text";
 import { serverPath } from "@/lib/site/paths";
 import { FORM_KEY_META, crossSitePost, newFormKey, verifyFormToken } from "@/lib/site/reprobe-form";
 import { metaOnce } from "@/lib/store/reprobe";
@@ -59,12 +61,12 @@ function secretPage(lang: "en" | "zh", server: string, a: Extract<SubscribeAnswe
     ? `<p>${zh ? "签名密钥（只显示这一次，请现在保存）：" : "Signing secret (shown this once: keep it now):"}</p><pre id="secret">${escape(a.secret)}</pre>
 <p>${zh ? "每条消息都带有 <code>X-Mcp-Status-Signature: sha256=&lt;正文的 HMAC-SHA256&gt;</code>。" : "Every message carries <code>X-Mcp-Status-Signature: sha256=&lt;hex HMAC-SHA256 of the body&gt;</code> made with it."}</p>`
     : `<p>${zh ? "此 URL 收到的是聊天服务的消息格式，不带签名。" : "This URL gets the chat service's own message shape, unsigned."}</p>`;
-  const html = `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${title}</title></head>
+  const html = `<!doctype html><html lang="${HTML_LANG[lang]}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${title}</title></head>
 <body style="font-family: system-ui, sans-serif; max-width: 44rem; margin: 2rem auto; padding: 0 1rem; line-height: 1.5"><main>
 <h1>${title}</h1><p>${zh ? `测试消息已得到 2xx 回应：${escape(server)} 变化时会通知此 webhook。` : `The test message got a 2xx: this webhook is told when ${escape(server)} changes.`}</p>
 ${secret}
 <p><a href="${escape(a.manage)}">${zh ? "管理此 webhook 的订阅" : "Manage this webhook's subscriptions"}</a> ${zh ? "（此链接就是凭证，请勿公开）" : "(the link is the key: keep it private)"}</p>
-<p><a href="${escape(`${zh ? "/zh" : ""}${serverPath(server)}`)}">${zh ? "返回服务器页面" : "Back to the server page"}</a></p></main></body></html>`;
+<p><a href="${escape(`${zh ? "/zh" : ""}${serverPath(server)}`)}">${zh ? "返回服务端页面" : "Back to the server page"}</a></p></main></body></html>`;
   return new Response(html, {
     status: 201,
     headers: { ...noStore, "content-type": "text/html; charset=utf-8", "referrer-policy": "same-origin" },
@@ -75,7 +77,7 @@ ${secret}
 function rotatedPage(lang: "en" | "zh", secret: string, back: string): Response {
   const zh = lang === "zh";
   const title = zh ? "新的签名密钥" : "New signing secret";
-  const html = `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${title}</title></head>
+  const html = `<!doctype html><html lang="${HTML_LANG[lang]}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${title}</title></head>
 <body style="font-family: system-ui, sans-serif; max-width: 44rem; margin: 2rem auto; padding: 0 1rem; line-height: 1.5"><main>
 <h1>${title}</h1><p>${zh ? "签名密钥（只显示这一次，请现在保存）：" : "Signing secret (shown this once: keep it now):"}</p><pre id="secret">${escape(secret)}</pre>
 <p>${zh ? "从下一条消息起，<code>X-Mcp-Status-Signature</code> 使用这个密钥计算；旧密钥已删除。" : "From the next message on, <code>X-Mcp-Status-Signature</code> is made with it; the old secret is deleted."}</p>
@@ -173,7 +175,10 @@ const seeOther = (location: string) =>
 export function getConfirm(token: string, deps: { db: Db; now: Date }): Response {
   const outcome = confirmSubscription(deps.db, token, deps.now, CONFIRM_VALID_DAYS * 24 * 3_600_000);
   if (outcome === "unknown") return text(404, "No subscription by this link: it was never confirmed within 7 days, or it was removed.");
-  return seeOther(`${subscriptionPath(token)}?${new URLSearchParams({ done: outcome === "expired" ? "expired" : "confirmed" })}`);
+  const lang = subscriberLang(manageView(deps.db, token)?.lang);
+  return seeOther(
+    `${localePath(lang, subscriptionPath(token))}?${new URLSearchParams({ done: outcome === "expired" ? "expired" : "confirmed" })}`,
+  );
 }
 
 /** POST /subscriptions/<token>/<action>. `unsubscribe` is also RFC 8058's one-click target (a mail provider posts
@@ -184,9 +189,12 @@ export async function postManage(
   action: string,
   deps: { db: Db; publicBaseUrl?: string },
 ): Promise<Response> {
-  if (!(MANAGE_ACTIONS as readonly string[]).includes(action)) return text(404, "No such action.");
+  // The subscriber's stored language words the answer, read before the action can delete it (architecture.md §10).
+  const lang = subscriberLang(manageView(deps.db, token)?.lang);
+  const t = MANAGE_TEXT[lang].answers;
+  if (!(MANAGE_ACTIONS as readonly string[]).includes(action)) return text(404, t.noAction);
   const cross = crossSitePost(request.headers, ownOrigins(request, deps.publicBaseUrl));
-  if (cross) return text(403, `Refused: only this site's own pages may post here (${cross}).`);
+  if (cross) return text(403, t.crossSite(cross));
   const refused = refuseWhileUnwritable(deps.db);
   if (refused) return refused;
   let fields = new FormData();
@@ -197,12 +205,9 @@ export async function postManage(
   }
   const back = String(fields.get("back") ?? "");
   const done = (what: string, ok: boolean) => {
-    if (!back)
-      return ok
-        ? text(200, what === "unsubscribe" ? "Unsubscribed: nothing more is sent for this subscription." : "Done.")
-        : text(404, "No subscription by this link.");
+    if (!back) return ok ? text(200, what === "unsubscribe" ? t.unsubscribed : t.done) : text(404, t.unknown);
     const to = back && manageView(deps.db, back) ? back : token;
-    return seeOther(`${subscriptionPath(to)}?${new URLSearchParams({ done: ok ? what : "unknown" })}`);
+    return seeOther(`${localePath(lang, subscriptionPath(to))}?${new URLSearchParams({ done: ok ? what : "unknown" })}`);
   };
   switch (action as ManageAction) {
     case "unsubscribe":

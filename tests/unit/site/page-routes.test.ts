@@ -26,6 +26,8 @@ describe("pageRouteOf", () => {
     expect(pageRouteOf("/faq/handshake")).toEqual({ kind: "page", lang: "en", inner: "/faq/handshake" });
     expect(pageRouteOf("/zh/servers/io.github.a/b")).toMatchObject({ kind: "server", lang: "zh", name: "io.github.a/b" });
     expect(pageRouteOf("/runs/12")).toMatchObject({ kind: "run", lang: "en", id: 12 });
+    expect(pageRouteOf("/zh/subscriptions/tok_-9")).toEqual({ kind: "page", lang: "zh", inner: "/subscriptions/tok_-9" });
+    expect(pageRouteOf("/subscriptions/tok")).toEqual({ kind: "other" });
   });
 
   test("a missing page is worded for its section and language, on the path proxy.ts sends it to", () => {
@@ -35,7 +37,9 @@ describe("pageRouteOf", () => {
       ["/runs/abc", "en", "run"],
       ["/servers/", "en", "server"],
       ["/nope", "en", "page"],
-      ["/zh/subscriptions/tok", "zh", "page"],
+      ["/zh/subscriptions/tok/unsubscribe", "zh", "page"],
+      ["/zh/subscriptions/confirm", "zh", "page"],
+      ["/en/subscriptions/tok", "en", "page"],
     ];
     for (const [path, lang, section] of cases) {
       const route = pageRouteOf(path);

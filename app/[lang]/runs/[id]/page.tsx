@@ -74,7 +74,7 @@ export default async function RunPage({ params }: Params) {
         <>
           {t.exchangesAsRecorded ? <p className="sub">{t.exchangesAsRecorded}</p> : null}
           {exchanges.map((e) => (
-            <ExchangeView key={e.seq} exchange={e} anchor={`ex-${e.seq}`} open={exchanges.length <= 2} />
+            <ExchangeView key={e.seq} exchange={e} anchor={`ex-${e.seq}`} open={exchanges.length <= 2} lang={lang} />
           ))}
         </>
       )}

@@ -13,6 +13,7 @@ import { crossSitePost } from "@/lib/site/reprobe-form";
 import { deleteSecrets, giveUpClaim } from "@/lib/store/owners";
 import { requestReprobe } from "@/lib/store/reprobe";
 import { ownerRouteDeps } from "../../../api/_lib/owner-deps";
+import { ownerSecretPage } from "../../../api/_lib/owners";
 import { ownOrigins } from "../../../api/_lib/reprobe";
 
 export const dynamic = "force-dynamic";
@@ -84,6 +85,8 @@ export async function POST(request: Request, { params }: { params: Promise<{ tok
         },
       );
       if (!a.ok) return plain(400, a.message);
+      // A signed webhook's secret is answered once, here, as the JSON API's 201 does; Slack and Discord URLs have none.
+      if (a.status === "active" && a.secret) return ownerSecretPage(claim.lang === "zh" ? "zh" : "en", claim.server, a.secret, token);
       return page({ done: a.status === "confirmation_sent" ? "confirmation_sent" : "subscribed" });
     }
   }
