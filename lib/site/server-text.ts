@@ -4,7 +4,10 @@
 import type { CrossReadRow } from "../store/cross-reads";
 import type { CrossReadExplanation } from "../vocabulary/store";
 import { MODERN_REVISION } from "../probe/protocol";
+import type { NetworkErrorKind } from "../vocabulary/network";
+import type { FailureFacts, RegionalNote } from "../vocabulary/regions";
 import { crossReadSentence } from "./cross-read";
+import { regionalNoteSentence } from "./regions";
 import type { Lang } from "./labels";
 import { counted, WORDS } from "./plural";
 
@@ -353,6 +356,7 @@ const SECTIONS_EN = {
   responseTimeH: "Response time",
   uptimeH: "Uptime",
   uptimeNone: "no probe reached the server",
+  noData: "no data",
   uptimeSub: [
     "The share of probes whose handshake completed or met a credential gate, among the probes that reached the server. Slow-downs, opt-outs and the probe's own outages are left out. The 7, 30 and 90 days are whole UTC days, today included. ",
     "How uptime is counted",
@@ -482,6 +486,7 @@ const SECTIONS_ZH: SectionsText = {
   responseTimeH: "响应时间",
   uptimeH: "可用率",
   uptimeNone: "没有探测到达服务端",
+  noData: "无数据",
   uptimeSub: [
     "在到达服务端的探测中，握手完成或遇到凭据拦截的探测所占的比例。被要求放慢、已退出探测和探测器自身的故障都不计入。7 天、30 天和 90 天都是完整的 UTC 日，包括今天。",
     "可用率如何计算",
@@ -686,3 +691,33 @@ const REPROBE_ZH: typeof REPROBE_EN = {
 };
 
 export const REPROBE_TEXT: Record<Lang, typeof REPROBE_EN> = { en: REPROBE_EN, zh: REPROBE_ZH };
+
+// The regional note (architecture.md §8) in Chinese, from the same stored facts as regions.ts's English sentence.
+const NETWORK_WORDS_ZH: Record<NetworkErrorKind, string> = {
+  dns_unavailable: "DNS 解析器没有应答",
+  nxdomain: "域名不存在",
+  refused: "连接被拒绝",
+  connect_timeout: "无法建立连接",
+  tls: "TLS 握手失败",
+  reset: "连接被重置",
+};
+
+function failureWordsZh(f: FailureFacts): string {
+  switch (f.kind) {
+    case "network":
+      return NETWORK_WORDS_ZH[f.network];
+    case "status":
+      return `HTTP ${f.status}`;
+    case "declined":
+      return `以 ${f.code} 拒绝`;
+    case "other":
+      return "握手或工具列表失败";
+  }
+}
+
+/** "区域 b 于 20:56 UTC 失败（HTTP 502），而 a、c 读取成功；少数区域失败不决定状态。" */
+export function regionalNoteSentenceIn(lang: Lang, note: RegionalNote): string {
+  if (lang === "en") return regionalNoteSentence(note);
+  const failed = note.failed.map((f) => `${f.region} 于 ${f.at.slice(11, 16)} UTC 失败（${failureWordsZh(f.facts)}）`);
+  return `区域 ${failed.join("、")}，而 ${note.readFrom.join("、")} 读取成功；少数区域失败不决定状态。`;
+}

@@ -151,3 +151,13 @@ test("/zh: observations are counted in Chinese above the fold, their codes linki
   await expect(line).toContainText("条观察");
   await expect(line.locator("a.obs-code").first()).toHaveAttribute("href", /^\/zh\/faq\/tool-observations#/);
 });
+
+test("/zh: the regional note and the uptime figures are worded in Chinese", async ({ page }) => {
+  await page.goto(`/zh${serverUrl(SEED.regional)}`);
+  await expect(page.locator("[data-testid=regional-note]")).toContainText("少数区域失败不决定状态");
+  await expect(page.locator("[data-testid=regional-note]")).toContainText("HTTP 502");
+  await expect(page.locator("table.regions caption")).toHaveText("最近一轮，按区域");
+  // No probe in the last 24 hours: the figure says so in Chinese.
+  await expect(page.locator(".uptime-figures")).toContainText("无数据");
+  await expect(page.locator(".uptime-figures")).not.toContainText("no data");
+});

@@ -3,14 +3,12 @@ import type { Db } from "@/db/client";
 import { DISCOVERY_CHECKS } from "@/lib/vocabulary/checks";
 import { CHECK_LABELS, type Lang } from "@/lib/site/labels";
 import { faqPath } from "@/lib/site/paths";
-import { SECTIONS_TEXT } from "@/lib/site/server-text";
-import { regionalNoteSentence } from "@/lib/site/regions";
+import { regionalNoteSentenceIn, SECTIONS_TEXT } from "@/lib/site/server-text";
 import { formatUtc } from "@/lib/site/format";
 import { formatUptime } from "@/lib/site/uptime";
 import { latestRoundRegions, regionUptime } from "@/lib/store/regions";
 import { LOCAL_REGION } from "@/lib/vocabulary/regions";
 import { StateChip } from "../StateChip";
-import { Stored } from "../Stored";
 
 /** architecture.md §8: which region read the server in the latest round, which confirmed, each one's handshake time, the
  * regional note, and uptime per region. Nothing shows for a site that probes alone (`local`). */
@@ -45,7 +43,7 @@ export function RegionsSection({
       </p>
       {round.quorum?.note ? (
         <p className="regional-note" data-testid="regional-note">
-          <strong>{t.regionalNote}</strong> <Stored lang={lang}>{regionalNoteSentence(round.quorum.note)}</Stored>
+          <strong>{t.regionalNote}</strong> {regionalNoteSentenceIn(lang, round.quorum.note)}
         </p>
       ) : null}
       <table className="stack regions">
@@ -99,7 +97,7 @@ export function RegionsSection({
               <td data-label={t.colRegion}>
                 <code>{u.region}</code>
               </td>
-              <td data-label={t.colUptime}>{formatUptime(u)}</td>
+              <td data-label={t.colUptime}>{u.reached === 0 ? t.noData : formatUptime(u)}</td>
               <td data-label={t.colReached}>{u.reached}</td>
             </tr>
           ))}

@@ -19,7 +19,7 @@ export function UptimeFigures({ name, now, lang = "en" }: { name: string; now: D
           <div key={w} className="uptime-figure">
             <dt>{UPTIME_WINDOW_LABELS[lang][w]}</dt>
             <dd>
-              <strong className="uptime-value">{formatUptime(uptime[w])}</strong>
+              <strong className="uptime-value">{uptime[w].reached === 0 ? t.noData : formatUptime(uptime[w])}</strong>
               <span className="sub">{uptime[w].reached ? uptimeCounts(uptime[w], lang) : t.uptimeNone}</span>
             </dd>
           </div>
