@@ -205,7 +205,7 @@ export async function postManage(
   }
   const back = String(fields.get("back") ?? "");
   const done = (what: string, ok: boolean) => {
-    if (!back) return ok ? text(200, what === "unsubscribe" ? t.unsubscribed : t.done) : text(404, t.unknown);
+    if (!back) return ok ? text(200, what === "unsubscribed" ? t.unsubscribed : t.done) : text(404, t.unknown);
     const to = back && manageView(deps.db, back) ? back : token;
     return seeOther(`${localePath(lang, subscriptionPath(to))}?${new URLSearchParams({ done: ok ? what : "unknown" })}`);
   };

@@ -157,6 +157,35 @@ describe("the capability links", () => {
     expect(w.db.$client.prepare("select count(*) from subscribers").pluck().get()).toBe(0);
   });
 
+  test.each([
+    ["en", "Unsubscribed: nothing more is sent for this subscription.\n"],
+    ["zh", "已退订：此订阅不会再发送任何消息。\n"],
+  ])("one-click unsubscribe answers the unsubscribed sentence in the subscriber's language (%s)", async (lang, answer) => {
+    const w = world();
+    await w.form({ channel: "email", address: "one-click@example.com", token: w.formToken(), lang });
+    const token = w.db.$client.prepare("select token from subscriptions").pluck().get() as string;
+    expect(getConfirm(token, { db: w.db, now: new Date() }).status).toBe(303);
+    const oneClick = () =>
+      postManage(
+        new Request(`http://127.0.0.1:3000/subscriptions/${token}/unsubscribe`, {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+          body: "List-Unsubscribe=One-Click",
+        }),
+        token,
+        "unsubscribe",
+        { db: w.db },
+      );
+    const res = await oneClick();
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("text/plain; charset=utf-8");
+    expect(await res.text()).toBe(answer);
+    // Posted again, the link names nothing: no stored language is left, so the answer is the site's default.
+    const again = await oneClick();
+    expect(again.status).toBe(404);
+    expect(await again.text()).toBe("No subscription by this link.\n");
+  });
+
   test("a confirmation link older than 7 days does not confirm", async () => {
     const w = world();
     await w.json({ email: "a@example.com" });
