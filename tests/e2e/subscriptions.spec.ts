@@ -213,6 +213,7 @@ test("one-click unsubscribe: nothing more is sent, and the address is deleted", 
     body: "List-Unsubscribe=One-Click",
   });
   expect(res.status).toBe(200);
+  expect(await res.text()).toBe("Unsubscribed: nothing more is sent for this subscription.\n");
   expect(db.$client.prepare("select count(*) from subscribers where channel = 'email'").pluck().get()).toBe(0);
   const before = smtp.mails.length;
   failing = false;
