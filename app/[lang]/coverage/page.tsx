@@ -6,7 +6,8 @@ import { openAlertsNow } from "@/lib/rounds/alerts/status";
 import { localePath } from "@/lib/site/chrome";
 import { formatCount, formatPercent, formatUtc } from "@/lib/site/format";
 import type { Lang } from "@/lib/site/labels";
-import { COVERAGE_TEXT, durationIn, relativeIn } from "@/lib/site/list-text";
+import { formatDurationIn, formatRelativeIn } from "@/lib/site/format-zh";
+import { COVERAGE_TEXT } from "@/lib/site/list-text";
 import { faqPath, serverPath } from "@/lib/site/paths";
 import { resolvedAlerts } from "@/lib/store/alerts";
 import { coverageDays } from "@/lib/store/coverage";
@@ -87,7 +88,7 @@ export default async function CoveragePage({ params }: Props) {
             <div className="notice bad" role="alert" key={a.id ?? a.kind} id={`alert-${a.id ?? a.kind}`}>
               <p>
                 <strong>{t.openSince(t.alertKinds[a.kind], formatUtc(a.createdAt))}</strong>
-                {t.ago(relativeIn(lang, a.createdAt, now))}
+                {t.ago(formatRelativeIn(lang, a.createdAt, now))}
                 <Stored lang={lang} text={a.message} />
                 {a.kind === "coverage_drop" && a.value !== null && a.baseline !== null
                   ? t.coverageDrop(formatCount(a.value), formatCount(Math.round(a.baseline)))
@@ -123,7 +124,7 @@ export default async function CoveragePage({ params }: Props) {
                   <td data-label={t.resolved}>
                     {formatUtc(a.resolvedAt)}
                     {a.resolvedAt ? (
-                      <div className="sub">{t.after(durationIn(lang, Date.parse(a.resolvedAt) - Date.parse(a.createdAt)))}</div>
+                      <div className="sub">{t.after(formatDurationIn(lang, Date.parse(a.resolvedAt) - Date.parse(a.createdAt)))}</div>
                     ) : null}
                   </td>
                   <td data-label={t.whatHappened}>
@@ -254,7 +255,7 @@ export default async function CoveragePage({ params }: Props) {
                   <td data-label={t.lastRead}>
                     {s.lastSuccessAt ? (
                       <>
-                        {relativeIn(lang, s.lastSuccessAt, now)} <span className="sub">({formatUtc(s.lastSuccessAt)})</span>
+                        {formatRelativeIn(lang, s.lastSuccessAt, now)} <span className="sub">({formatUtc(s.lastSuccessAt)})</span>
                       </>
                     ) : (
                       <>{t.never(formatUtc(s.firstSeenAt))}</>
