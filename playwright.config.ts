@@ -1,5 +1,8 @@
 import { defineConfig } from "@playwright/test";
 import { E2E_DB, E2E_PORT } from "./tests/e2e/env";
+import { holdPastMidnight } from "./tests/e2e/midnight";
+
+holdPastMidnight();
 
 const baseURL = `http://127.0.0.1:${E2E_PORT}`;
 

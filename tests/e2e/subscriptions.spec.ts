@@ -213,6 +213,7 @@ test("one-click unsubscribe: nothing more is sent, and the address is deleted", 
     body: "List-Unsubscribe=One-Click",
   });
   expect(res.status).toBe(200);
+  expect(await res.text()).toBe("Unsubscribed: nothing more is sent for this subscription.\n");
   expect(db.$client.prepare("select count(*) from subscribers where channel = 'email'").pluck().get()).toBe(0);
   const before = smtp.mails.length;
   failing = false;
@@ -327,6 +328,7 @@ test("the Chinese flow: confirm, manage, unsubscribe and delete answer in Chines
   const confirm = mails[before]!;
   expect(confirm.to).toEqual([ZH_EMAIL]);
   const link = /https?:\/\/\S+\/subscriptions\/confirm\/[A-Za-z0-9_-]+/.exec(confirm.text)![0];
+  expect(new URL(link).pathname).toMatch(/^\/zh\/subscriptions\/confirm\/[A-Za-z0-9_-]+$/);
   await page.goto(link.replace(/^https?:\/\/[^/]+/, origin));
   await expectChineseManagePage(page);
   await expect(page.locator("[role=status]")).toContainText("已确认");
@@ -378,6 +380,18 @@ test("the Chinese flow: confirm, manage, unsubscribe and delete answer in Chines
   await expect(page).toHaveURL(/\?done=deleted$/);
   await expect(page.locator("[role=status] p")).toHaveText(/^已删除/);
   expect(db.$client.prepare("select count(*) from subscribers where lang = 'zh'").pluck().get()).toBe(0);
+
+  // The confirmation link once its subscription is gone: a 404 in the link's language, Chinese under /zh.
+  const gone = await page.goto(link.replace(/^https?:\/\/[^/]+/, origin));
+  expect(gone!.status()).toBe(404);
+  await expect(page.locator("html")).toHaveAttribute("lang", "zh-Hans");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("没有这个订阅");
+  await expect(page.locator("main")).toContainText("此链接没有对应的订阅");
+  await expect(page.getByRole("link", { name: "所有服务端" })).toHaveAttribute("href", "/zh");
+  const rootGone = await page.goto(`${origin}${new URL(link).pathname.slice(3)}`);
+  expect(rootGone!.status()).toBe(404);
+  await expect(page.locator("html")).toHaveAttribute("lang", "en");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("No such subscription");
 });
 
 test("a receiver answering 503 twice, then 200: one message, three tries, one message id", async () => {
