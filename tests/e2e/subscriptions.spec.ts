@@ -21,6 +21,7 @@ const DB_FILE = path.resolve("test-results/subscriptions/site.db");
 const NAME = "io.github.notify/flapping";
 const EMAIL = "reader@mail.example";
 const SECRET = "round-secret";
+const METRICS_TOKEN = "metrics-secret";
 
 test.describe.configure({ mode: "serial" });
 test.use({ javaScriptEnabled: false });
@@ -101,6 +102,7 @@ test.beforeAll(async () => {
   env = {
     PROBE_ALLOW_PRIVATE_NETWORKS: "1",
     CRON_SECRET: SECRET,
+    METRICS_TOKEN,
     CROSS_READ_SAMPLE: "0",
     SMTP_URL: smtp.url,
     MAIL_FROM: "mcp-status <status@status.example>",
@@ -178,18 +180,34 @@ test("subscribe by email and webhook, confirm, then a state change: the email an
     expect(mails[1]!.text).toContain("And 1 more change");
     test.info().annotations.push({ type: "delivered", description: `email and webhook ${within} ms after the change` });
 
-    // No address in any public answer: pages, JSON, feeds, metrics, status.
+    // No address in any public answer: pages in both languages, JSON, feeds, open data, sitemaps, metrics, status.
     const publicUrls = [
       serverUrl(NAME),
+      `/zh${serverUrl(NAME)}`,
       `/api/servers/${NAME}`,
+      "/api/servers",
       "/changes/feed.xml",
+      `/changes/feed.xml?server=${encodeURIComponent(NAME)}`,
+      "/changes/states.xml",
       "/incidents/feed.xml",
+      "/coverage/feed.xml",
       "/api/status",
       "/",
+      "/zh",
+      "/changes",
+      "/incidents",
       "/coverage",
+      "/census",
+      "/data",
+      "/data/census.json",
+      "/data/census.csv",
+      "/sitemap.xml",
+      "/metrics",
     ];
     for (const u of publicUrls) {
-      const body = await (await fetch(`${origin}${u}`)).text();
+      const res = await fetch(`${origin}${u}`, u === "/metrics" ? { headers: { authorization: `Bearer ${METRICS_TOKEN}` } } : {});
+      expect(res.status, u).toBe(200);
+      const body = await res.text();
       expect(body, u).not.toContain(EMAIL);
       expect(body, u).not.toContain(new URL(rx.url).host);
     }
@@ -319,6 +337,7 @@ test("the Chinese flow: confirm, manage, unsubscribe and delete answer in Chines
   await page.goto(`${origin}/zh${serverUrl(NAME)}`);
   const form = page.locator("#subscribe");
   await form.getByRole("heading", { name: "变化时通知我" }).click();
+  await shoot(page, "subscribe-form-zh", "#subscribe");
   await form.getByLabel("邮箱地址或 webhook URL").fill(ZH_EMAIL);
   await form.getByRole("button", { name: "订阅" }).click();
   await expect(page).toHaveURL(/\/zh\/servers\/.*\?subscribe=confirmation_sent#subscribe$/);
