@@ -30,7 +30,11 @@ export function openDb(file: string, opts: { migrationsFolder?: string } = {}): 
   // WAL makes NORMAL durable across process crashes (a kill -9 loses nothing committed).
   sqlite.pragma("synchronous = NORMAL");
   const db = Object.assign(drizzle(sqlite, { schema }), { $writes: writes });
+  // Migrations zero what they drop (an old index's pages held addresses); then FAST zeroes the bytes a write frees or moves
+  // within the pages it writes anyway, so a subscriber's address leaves no stale copy when a page splits (architecture.md §10).
+  sqlite.pragma("secure_delete = ON");
   migrate(db, { migrationsFolder: opts.migrationsFolder ?? MIGRATIONS_FOLDER });
+  sqlite.pragma("secure_delete = FAST");
   return db;
 }
 

@@ -96,6 +96,9 @@ export const servers = sqliteTable(
     reach: text("reach", { enum: REACHES }),
     /** JSON {status, shape} of the refusal when `reach` is refused; null otherwise. */
     reachRefusal: text("reach_refusal"),
+    /** JSON {template, names, headers} (lib/registry/remotes.ts UrlVariables): the URL variables without a default an owner
+     * may fill in for the owner's view (architecture.md §11); null when no remote lacks an address only for them. */
+    urlVariables: text("url_variables"),
   },
   (t) => [
     uniqueIndex("servers_name_uq").on(t.name),
@@ -641,8 +644,11 @@ export const subscribers = sqliteTable(
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
     channel: text("channel", { enum: NOTIFICATION_CHANNELS }).notNull(),
-    /** The email address (lower-cased domain) or the webhook URL. */
+    /** The email address (lower-cased domain) or the webhook URL: read by the sender alone, never indexed. */
     address: text("address").notNull(),
+    /** HMAC-SHA256 of the channel and address under the site's subscriptions key, what a sign-up finds its subscriber by. An
+     * index's pages can keep a deleted key's bytes, so the index holds this, never the address (architecture.md §10). */
+    addressHash: text("address_hash"),
     /** Webhooks: the message shape the URL's host displays; null for email. */
     flavor: text("flavor", { enum: WEBHOOK_FLAVORS }),
     /** The language of the page it subscribed on ("en", "zh"): its messages and manage page speak it. */
@@ -653,7 +659,7 @@ export const subscribers = sqliteTable(
     /** A webhook failing for 3 days is paused: nothing more is tried until its manage page resumes it. */
     pausedAt: text("paused_at"),
   },
-  (t) => [uniqueIndex("subscribers_address_idx").on(t.channel, t.address)],
+  (t) => [uniqueIndex("subscribers_address_hash_idx").on(t.addressHash)],
 );
 
 /** One subscriber's interest in one server. `token` is the capability in its links (confirm, manage, unsubscribe). */

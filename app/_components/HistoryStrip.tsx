@@ -6,6 +6,7 @@ import { STATE_LABELS, type Lang } from "@/lib/site/labels";
 import { counted, WORDS } from "@/lib/site/plural";
 import { runPath } from "@/lib/site/paths";
 import { HISTORY_TEXT } from "@/lib/site/server-text";
+import { StackTable } from "./StackTable";
 
 // Bars are drawn in SVG for sighted mouse users (a native tooltip per day, a click opens the day's run);
 // the same facts are a sentence and a table for everyone else. A day without a probe is a short bar, so
@@ -94,26 +95,17 @@ export function HistoryStrip({ days, lang = "en" }: { days: StripDay[]; lang?: L
         {probed.length === 0 ? (
           <p>{t.noProbeIn(days.length)}</p>
         ) : (
-          <table className="stack history-table">
-            <thead>
-              <tr>
-                <th scope="col">{t.colDay}</th>
-                <th scope="col">{t.colWorst}</th>
-                <th scope="col">{t.colProbes}</th>
-                <th scope="col">{t.colLastRun}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {probed.map((d) => (
-                <tr key={d.day}>
-                  <td data-label={t.colDay}>{d.day}</td>
-                  <td data-label={t.colWorst}>{STATE_LABELS[lang][d.state!]}</td>
-                  <td data-label={t.colProbes}>{d.probes}</td>
-                  <td data-label={t.colLastRun}>{d.runId ? <a href={run(d.runId)}>{t.runN(d.runId)}</a> : t.runGone}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <StackTable
+            className="history-table"
+            columns={[
+              { label: t.colDay, cell: (d) => d.day },
+              { label: t.colWorst, cell: (d) => STATE_LABELS[lang][d.state!] },
+              { label: t.colProbes, cell: (d) => d.probes },
+              { label: t.colLastRun, cell: (d) => (d.runId ? <a href={run(d.runId)}>{t.runN(d.runId)}</a> : t.runGone) },
+            ]}
+            rows={probed}
+            rowKey={(d) => d.day}
+          />
         )}
       </details>
     </figure>

@@ -8,66 +8,72 @@ import { formatIncidentDuration } from "@/lib/site/uptime";
 import type { Incident } from "@/lib/store/incidents";
 import { Ago } from "./Ago";
 import { Breakable } from "./Breakable";
+import { StackTable } from "./StackTable";
 
 /** Incidents as a table, most recent first: when, how long, and the reason of the check that opened each. */
 export function IncidentTable({ rows, showServer, lang = "en" }: { rows: Incident[]; showServer: boolean; lang?: Lang }) {
   const t = INCIDENTS_TEXT[lang];
   const at = (path: string) => localePath(lang, path);
   return (
-    <table className="stack incidents">
-      <thead>
-        <tr>
-          {showServer ? <th scope="col">{t.server}</th> : null}
-          <th scope="col">{t.started}</th>
-          <th scope="col">{t.ended}</th>
-          <th scope="col">{t.duration}</th>
-          <th scope="col">{t.openedBy}</th>
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map((i) => (
-          <tr key={i.id} id={`incident-${i.id}`} className={i.endedAt ? undefined : "ongoing"}>
-            {showServer ? (
-              <td data-label={t.server} className="server-name">
-                <Link href={at(serverPath(i.serverName))}>
-                  <Breakable text={i.serverName} after="/." />
-                </Link>
-              </td>
-            ) : null}
-            <td data-label={t.started}>
-              <Link href={at(runPath(i.openedRunId))}>
-                <time dateTime={i.startedAt}>{formatUtc(i.startedAt)}</time>
+    <StackTable
+      className="incidents"
+      columns={[
+        showServer && {
+          label: t.server,
+          className: "server-name",
+          cell: (i) => (
+            <Link href={at(serverPath(i.serverName))}>
+              <Breakable text={i.serverName} after="/." />
+            </Link>
+          ),
+        },
+        {
+          label: t.started,
+          cell: (i) => (
+            <Link href={at(runPath(i.openedRunId))}>
+              <time dateTime={i.startedAt}>{formatUtc(i.startedAt)}</time>
+            </Link>
+          ),
+        },
+        {
+          label: t.ended,
+          cell: (i) =>
+            i.endedAt && i.closedRunId ? (
+              <Link href={at(runPath(i.closedRunId))}>
+                <time dateTime={i.endedAt}>{formatUtc(i.endedAt)}</time>
               </Link>
-            </td>
-            <td data-label={t.ended}>
-              {i.endedAt && i.closedRunId ? (
-                <Link href={at(runPath(i.closedRunId))}>
-                  <time dateTime={i.endedAt}>{formatUtc(i.endedAt)}</time>
-                </Link>
-              ) : (
-                <strong>{t.ongoing}</strong>
-              )}
-            </td>
-            <td data-label={t.duration}>
-              {i.durationMs === null ? (
-                // "Ongoing" is said once, in the Ended column.
-                <>
-                  {t.opened}
-                  <Ago iso={i.startedAt} lang={lang} />
-                </>
-              ) : (
-                formatIncidentDuration(i.durationMs, lang)
-              )}
-            </td>
-            <td data-label={t.openedBy}>
+            ) : (
+              <strong>{t.ongoing}</strong>
+            ),
+        },
+        {
+          label: t.duration,
+          cell: (i) =>
+            i.durationMs === null ? (
+              // "Ongoing" is said once, in the Ended column.
+              <>
+                {t.opened}
+                <Ago iso={i.startedAt} lang={lang} />
+              </>
+            ) : (
+              formatIncidentDuration(i.durationMs, lang)
+            ),
+        },
+        {
+          label: t.openedBy,
+          cell: (i) => (
+            <>
               <Link href={at(`${serverPath(i.serverName)}#${checkAnchor(i.check)}`)}>{t.checkFailed(i.check)}</Link>
               {t.reasonAfter}
               {/* Stored reasons are English: marked so on a Chinese page. */}
               {lang === "en" ? i.reason : <span lang="en">{i.reason}</span>}
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+            </>
+          ),
+        },
+      ]}
+      rows={rows}
+      rowKey={(i) => i.id}
+      rowProps={(i) => ({ id: `incident-${i.id}`, className: i.endedAt ? undefined : "ongoing" })}
+    />
   );
 }

@@ -12,6 +12,8 @@ export type StackColumn<Row> = {
   className?: string;
   /** A cell that says nothing in words (a share bar): no label when stacked, and hidden from screen readers. */
   decorative?: boolean;
+  /** The column names its row: each cell is a `<th scope="row">`, labelled like any other cell. */
+  rowHeader?: boolean;
   cell: (row: Row, index: number) => ReactNode;
   /** Attributes of one row's cell (a class that depends on the row); its class is added to the column's. */
   cellProps?: (row: Row) => TdHTMLAttributes<HTMLTableCellElement>;
@@ -32,6 +34,8 @@ export function StackTable<Row>({
   className,
   id,
   caption,
+  captionClassName,
+  headClassName,
   colgroup,
 }: {
   columns: readonly (StackColumn<Row> | null | false)[];
@@ -41,14 +45,18 @@ export function StackTable<Row>({
   className?: string;
   id?: string;
   caption?: ReactNode;
+  /** A class on the caption ("visually-hidden" where the section's heading already says it). */
+  captionClassName?: string;
+  /** A class on the `<thead>` ("visually-hidden" where the cells speak for themselves on screen). */
+  headClassName?: string;
   colgroup?: ReactNode;
 }) {
   const cols = columns.filter((c): c is StackColumn<Row> => Boolean(c));
   return (
     <table className={className ? `stack ${className}` : "stack"} id={id}>
-      {caption !== undefined ? <caption>{caption}</caption> : null}
+      {caption !== undefined ? <caption className={captionClassName}>{caption}</caption> : null}
       {colgroup}
-      <thead>
+      <thead className={headClassName}>
         <tr>
           {cols.map((c, i) => (
             <th scope="col" key={i} {...c.headProps} className={joinClass(c.className, c.headProps?.className)}>
@@ -62,16 +70,18 @@ export function StackTable<Row>({
           <tr key={rowKey(row, r)} {...rowProps?.(row)}>
             {cols.map((c, i) => {
               const { className: cellClass, ...extra } = c.cellProps?.(row) ?? {};
+              const Cell = c.rowHeader ? "th" : "td";
               return (
-                <td
+                <Cell
                   key={i}
+                  scope={c.rowHeader ? "row" : undefined}
                   data-label={c.decorative ? undefined : c.label}
                   className={joinClass(c.className, cellClass)}
                   aria-hidden={c.decorative ? true : undefined}
                   {...extra}
                 >
                   {c.cell(row, r)}
-                </td>
+                </Cell>
               );
             })}
           </tr>

@@ -6,7 +6,7 @@ import type { InitializeFirstState } from "../vocabulary/clients";
 import type { AlertKind, CrossReadExplanation, CrossReadOutcome, ServerSort, SortOrder, ToolChangeKind } from "../vocabulary/store";
 import { MODERN_REVISION } from "../probe/protocol";
 import { explanationClause } from "./cross-read";
-import { formatCount, formatDuration, formatRelative } from "./format";
+import { formatCount } from "./format";
 import { ALERT_KIND_LABELS, CHECK_LABELS, CROSS_READ_LABELS, SORT_LABELS, SORT_ORDER_WORDS, STATE_LABELS, type Lang } from "./labels";
 import { counted, WORDS } from "./plural";
 import { UNKNOWN_OBSERVATION_FILTER } from "./query";
@@ -480,25 +480,6 @@ export const RUN_TEXT: Record<Lang, typeof RUN_EN> = {
     exchangesAsRecorded: "下面是原样记录的请求和应答。",
   },
 };
-
-const ZH_DURATION_UNITS = { ms: "毫秒", s: "秒", min: "分钟", h: "小时", days: "天" };
-
-/** formatDuration's wording in `lang`: "3 h" / "3 小时". */
-export function durationIn(lang: Lang, ms: number): string {
-  if (lang === "en") return formatDuration(ms);
-  return formatDuration(ms).replace(/ (ms|s|min|h|days)$/, (_, unit: keyof typeof ZH_DURATION_UNITS) => ` ${ZH_DURATION_UNITS[unit]}`);
-}
-
-/** formatRelative's wording in `lang`: "3 h ago" / "3 小时前". */
-export function relativeIn(lang: Lang, iso: string | null | undefined, now: Date): string {
-  if (lang === "en") return formatRelative(iso, now);
-  if (!iso) return "从未";
-  const t = new Date(iso).getTime();
-  if (Number.isNaN(t)) return iso;
-  const diff = t - now.getTime();
-  if (Math.abs(diff) < 30_000) return "刚刚";
-  return diff < 0 ? `${durationIn(lang, diff)}前` : `${durationIn(lang, diff)}后`;
-}
 
 const ZH_ALERT_KIND_LABELS: Record<AlertKind, string> = {
   coverage_drop: "覆盖数下降",

@@ -234,6 +234,13 @@ export const MANAGE_TEXT = {
       noAction: "No such action.",
       crossSite: (why: string) => `Refused: only this site's own pages may post here (${why}).`,
     },
+    /** A confirmation link that names no subscription (never confirmed within 7 days and pruned, or removed). */
+    confirmUnknown: {
+      title: "No such subscription",
+      text: "No subscription by this link: it was never confirmed within 7 days, or it was removed.",
+      again: "To be told of a server's changes, subscribe again from its page.",
+      home: "All servers",
+    },
   },
   zh: {
     title: "你的订阅",
@@ -278,6 +285,12 @@ export const MANAGE_TEXT = {
       unknown: "此链接没有对应的订阅。",
       noAction: "没有这个操作。",
       crossSite: (why: string) => `已拒绝：只有本站自己的页面可以提交到这里（${why}）。`,
+    },
+    confirmUnknown: {
+      title: "没有这个订阅",
+      text: "此链接没有对应的订阅：它未在 7 天内确认，或者已被删除。",
+      again: "如需在服务端变化时收到通知，请在它的页面上重新订阅。",
+      home: "所有服务端",
     },
   },
 } as const;

@@ -38,6 +38,8 @@ const ROOT_PREFIXES = ["/api/", "/_next/", "/badge/", "/card/", "/sitemaps/", "/
 const RUN_ID = /^\/runs\/(\d{1,12})$/;
 /** A subscription's manage page in Chinese (the English one is a root route, above); its actions stay at the root. */
 const ZH_MANAGE = /^\/subscriptions\/(?!confirm$)[A-Za-z0-9_-]{1,64}$/;
+/** A Chinese subscriber's confirmation link: a route handler (app/[lang]/subscriptions/confirm), worded in Chinese. */
+const ZH_CONFIRM = /^\/subscriptions\/confirm\/[A-Za-z0-9_-]{1,64}$/;
 
 export function pageRouteOf(pathname: string): PageRoute {
   const lang = langOfPath(pathname);
@@ -49,6 +51,7 @@ export function pageRouteOf(pathname: string): PageRoute {
   const inner = lang === "zh" ? pathname.slice(3) || "/" : pathname;
   if (FIXED.has(inner)) return { kind: "page", lang, inner };
   if (lang === "zh" && ZH_MANAGE.test(inner)) return { kind: "page", lang, inner };
+  if (lang === "zh" && ZH_CONFIRM.test(inner)) return { kind: "other" };
   if (inner.startsWith("/faq/"))
     return isFaqSlug(inner.slice(5)) ? { kind: "page", lang, inner } : { kind: "missing", lang, section: "faq" };
   const run = RUN_ID.exec(inner);

@@ -17,10 +17,40 @@ const HOUR = 3_600_000;
 /** A fresh capability token (the confirm, manage and unsubscribe links) or webhook secret. */
 export const newToken = () => randomBytes(24).toString("base64url");
 
+const siteKey = (db: Db) => metaOnce(db, SITE_KEY_META, () => randomBytes(32).toString("hex"));
+
 /** The key an address is counted under by the sign-up limits: an HMAC with the site's own key, so no address is stored. */
 export function limitKey(db: Db, address: string): string {
-  const key = metaOnce(db, SITE_KEY_META, () => randomBytes(32).toString("hex"));
-  return createHmac("sha256", key).update(address).digest("base64url");
+  return createHmac("sha256", siteKey(db)).update(address).digest("base64url");
+}
+
+/** What a subscriber is found by (its unique index): an HMAC of channel and address with the site's key, another input than
+ * the limits' keys. The index never holds the address, whose bytes a deleted index entry can leave in interior pages. */
+function addressHash(db: Db, channel: NotificationChannel, address: string): string {
+  return createHmac("sha256", siteKey(db)).update(`subscriber\n${channel}\n${address}`).digest("base64url");
+}
+
+// Connections whose subscribers all carry their hash (kept on globalThis: a page and a route are separate bundles).
+const HASHED_KEY = Symbol.for("mcp-status.store.subscribers-hashed");
+const hashed = ((globalThis as { [HASHED_KEY]?: WeakSet<object> })[HASHED_KEY] ??= new WeakSet());
+
+/** Gives every subscriber stored before address hashes (migration 0021) its hash: once per connection, before a sign-up
+ * looks one up. Rows are unique by address already, so their hashes are too. */
+function hashStoredAddresses(db: Db): void {
+  if (hashed.has(db.$client)) return;
+  const c = db.$client;
+  const rows = c.prepare("select id, channel, address from subscribers where address_hash is null").all() as {
+    id: number;
+    channel: NotificationChannel;
+    address: string;
+  }[];
+  if (rows.length > 0) {
+    const set = c.prepare("update subscribers set address_hash = ? where id = ? and address = ?");
+    transaction(db, () => {
+      for (const r of rows) set.run(addressHash(db, r.channel, r.address), r.id, r.address);
+    });
+  }
+  hashed.add(c);
 }
 
 export type LimitVerdict = { ok: true } | { ok: false; retryAt: string };
@@ -70,17 +100,16 @@ export interface SavedSubscription {
  * gets a confirmation message in the outbox (a confirmed one keeps its events and gets the link again); a webhook, whose test
  * message already got its 2xx, is confirmed at once and takes the new secret and events. */
 export function saveSubscription(db: Db, s: NewSubscription): SavedSubscription {
+  hashStoredAddresses(db);
   return transaction(db, () => {
     const nowIso = s.now.toISOString();
     const c = db.$client;
+    const hash = addressHash(db, s.channel, s.address);
     c.prepare(
-      `insert into subscribers (channel, address, flavor, lang, created_at) values (?, ?, ?, ?, ?)
-       on conflict (channel, address) do update set lang = excluded.lang`,
-    ).run(s.channel, s.address, s.flavor, s.lang, nowIso);
-    const subscriberId = c
-      .prepare("select id from subscribers where channel = ? and address = ?")
-      .pluck()
-      .get(s.channel, s.address) as number;
+      `insert into subscribers (channel, address, address_hash, flavor, lang, created_at) values (?, ?, ?, ?, ?, ?)
+       on conflict (address_hash) do update set lang = excluded.lang`,
+    ).run(s.channel, s.address, hash, s.flavor, s.lang, nowIso);
+    const subscriberId = c.prepare("select id from subscribers where address_hash = ?").pluck().get(hash) as number;
     const existing = c
       .prepare("select id, token, confirmed_at from subscriptions where subscriber_id = ? and server_id = ?")
       .get(subscriberId, s.serverId) as { id: number; token: string; confirmed_at: string | null } | undefined;
@@ -168,6 +197,7 @@ export function confirmSubscription(db: Db, token: string, now: Date, maxAgeMs: 
  */
 function erasing<T>(db: Db, write: () => T): T {
   const c = db.$client;
+  const mode = c.pragma("secure_delete", { simple: true }) as number;
   c.pragma("secure_delete = ON");
   let out: T;
   try {
@@ -177,7 +207,7 @@ function erasing<T>(db: Db, write: () => T): T {
       return r;
     });
   } finally {
-    c.pragma("secure_delete = OFF");
+    c.pragma(`secure_delete = ${mode}`);
   }
   finishErasure(db);
   return out;

@@ -21,6 +21,7 @@ const DB_FILE = path.resolve("test-results/subscriptions/site.db");
 const NAME = "io.github.notify/flapping";
 const EMAIL = "reader@mail.example";
 const SECRET = "round-secret";
+const METRICS_TOKEN = "metrics-secret";
 
 test.describe.configure({ mode: "serial" });
 test.use({ javaScriptEnabled: false });
@@ -101,6 +102,7 @@ test.beforeAll(async () => {
   env = {
     PROBE_ALLOW_PRIVATE_NETWORKS: "1",
     CRON_SECRET: SECRET,
+    METRICS_TOKEN,
     CROSS_READ_SAMPLE: "0",
     SMTP_URL: smtp.url,
     MAIL_FROM: "mcp-status <status@status.example>",
@@ -178,18 +180,34 @@ test("subscribe by email and webhook, confirm, then a state change: the email an
     expect(mails[1]!.text).toContain("And 1 more change");
     test.info().annotations.push({ type: "delivered", description: `email and webhook ${within} ms after the change` });
 
-    // No address in any public answer: pages, JSON, feeds, metrics, status.
+    // No address in any public answer: pages in both languages, JSON, feeds, open data, sitemaps, metrics, status.
     const publicUrls = [
       serverUrl(NAME),
+      `/zh${serverUrl(NAME)}`,
       `/api/servers/${NAME}`,
+      "/api/servers",
       "/changes/feed.xml",
+      `/changes/feed.xml?server=${encodeURIComponent(NAME)}`,
+      "/changes/states.xml",
       "/incidents/feed.xml",
+      "/coverage/feed.xml",
       "/api/status",
       "/",
+      "/zh",
+      "/changes",
+      "/incidents",
       "/coverage",
+      "/census",
+      "/data",
+      "/data/census.json",
+      "/data/census.csv",
+      "/sitemap.xml",
+      "/metrics",
     ];
     for (const u of publicUrls) {
-      const body = await (await fetch(`${origin}${u}`)).text();
+      const res = await fetch(`${origin}${u}`, u === "/metrics" ? { headers: { authorization: `Bearer ${METRICS_TOKEN}` } } : {});
+      expect(res.status, u).toBe(200);
+      const body = await res.text();
       expect(body, u).not.toContain(EMAIL);
       expect(body, u).not.toContain(new URL(rx.url).host);
     }
@@ -213,6 +231,7 @@ test("one-click unsubscribe: nothing more is sent, and the address is deleted", 
     body: "List-Unsubscribe=One-Click",
   });
   expect(res.status).toBe(200);
+  expect(await res.text()).toBe("Unsubscribed: nothing more is sent for this subscription.\n");
   expect(db.$client.prepare("select count(*) from subscribers where channel = 'email'").pluck().get()).toBe(0);
   const before = smtp.mails.length;
   failing = false;
@@ -318,6 +337,7 @@ test("the Chinese flow: confirm, manage, unsubscribe and delete answer in Chines
   await page.goto(`${origin}/zh${serverUrl(NAME)}`);
   const form = page.locator("#subscribe");
   await form.getByRole("heading", { name: "变化时通知我" }).click();
+  await shoot(page, "subscribe-form-zh", "#subscribe");
   await form.getByLabel("邮箱地址或 webhook URL").fill(ZH_EMAIL);
   await form.getByRole("button", { name: "订阅" }).click();
   await expect(page).toHaveURL(/\/zh\/servers\/.*\?subscribe=confirmation_sent#subscribe$/);
@@ -327,6 +347,7 @@ test("the Chinese flow: confirm, manage, unsubscribe and delete answer in Chines
   const confirm = mails[before]!;
   expect(confirm.to).toEqual([ZH_EMAIL]);
   const link = /https?:\/\/\S+\/subscriptions\/confirm\/[A-Za-z0-9_-]+/.exec(confirm.text)![0];
+  expect(new URL(link).pathname).toMatch(/^\/zh\/subscriptions\/confirm\/[A-Za-z0-9_-]+$/);
   await page.goto(link.replace(/^https?:\/\/[^/]+/, origin));
   await expectChineseManagePage(page);
   await expect(page.locator("[role=status]")).toContainText("已确认");
@@ -378,6 +399,18 @@ test("the Chinese flow: confirm, manage, unsubscribe and delete answer in Chines
   await expect(page).toHaveURL(/\?done=deleted$/);
   await expect(page.locator("[role=status] p")).toHaveText(/^已删除/);
   expect(db.$client.prepare("select count(*) from subscribers where lang = 'zh'").pluck().get()).toBe(0);
+
+  // The confirmation link once its subscription is gone: a 404 in the link's language, Chinese under /zh.
+  const gone = await page.goto(link.replace(/^https?:\/\/[^/]+/, origin));
+  expect(gone!.status()).toBe(404);
+  await expect(page.locator("html")).toHaveAttribute("lang", "zh-Hans");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("没有这个订阅");
+  await expect(page.locator("main")).toContainText("此链接没有对应的订阅");
+  await expect(page.getByRole("link", { name: "所有服务端" })).toHaveAttribute("href", "/zh");
+  const rootGone = await page.goto(`${origin}${new URL(link).pathname.slice(3)}`);
+  expect(rootGone!.status()).toBe(404);
+  await expect(page.locator("html")).toHaveAttribute("lang", "en");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("No such subscription");
 });
 
 test("a receiver answering 503 twice, then 200: one message, three tries, one message id", async () => {

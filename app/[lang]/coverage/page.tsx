@@ -6,7 +6,8 @@ import { openAlertsNow } from "@/lib/rounds/alerts/status";
 import { localePath } from "@/lib/site/chrome";
 import { formatCount, formatPercent, formatUtc } from "@/lib/site/format";
 import type { Lang } from "@/lib/site/labels";
-import { COVERAGE_TEXT, durationIn, relativeIn } from "@/lib/site/list-text";
+import { formatDurationIn, formatRelativeIn } from "@/lib/site/format-zh";
+import { COVERAGE_TEXT } from "@/lib/site/list-text";
 import { faqPath, serverPath } from "@/lib/site/paths";
 import { resolvedAlerts } from "@/lib/store/alerts";
 import { coverageDays } from "@/lib/store/coverage";
@@ -15,6 +16,7 @@ import { storedRegionStates, type StoredRegionState } from "@/lib/store/regions"
 import { countServers } from "@/lib/store/servers/counts";
 import { failingLongest } from "@/lib/store/servers/list";
 import { BarChart } from "@/app/_components/BarChart";
+import { StackTable } from "@/app/_components/StackTable";
 import { StateChip } from "@/app/_components/StateChip";
 import { siteDb } from "@/app/_lib/db";
 import { pageLang } from "@/app/_lib/lang";
@@ -87,7 +89,7 @@ export default async function CoveragePage({ params }: Props) {
             <div className="notice bad" role="alert" key={a.id ?? a.kind} id={`alert-${a.id ?? a.kind}`}>
               <p>
                 <strong>{t.openSince(t.alertKinds[a.kind], formatUtc(a.createdAt))}</strong>
-                {t.ago(relativeIn(lang, a.createdAt, now))}
+                {t.ago(formatRelativeIn(lang, a.createdAt, now))}
                 <Stored lang={lang} text={a.message} />
                 {a.kind === "coverage_drop" && a.value !== null && a.baseline !== null
                   ? t.coverageDrop(formatCount(a.value), formatCount(Math.round(a.baseline)))
@@ -105,39 +107,40 @@ export default async function CoveragePage({ params }: Props) {
           </div>
         )}
         {resolved.length > 0 ? (
-          <table className="stack">
-            <caption>{t.resolvedCaption}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{t.alert}</th>
-                <th scope="col">{t.opened}</th>
-                <th scope="col">{t.resolved}</th>
-                <th scope="col">{t.whatHappened}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {resolved.map((a) => (
-                <tr key={a.id} id={`alert-${a.id}`}>
-                  <td data-label={t.alert}>{t.alertKinds[a.kind]}</td>
-                  <td data-label={t.opened}>{formatUtc(a.createdAt)}</td>
-                  <td data-label={t.resolved}>
+          <StackTable
+            caption={t.resolvedCaption}
+            columns={[
+              { label: t.alert, cell: (a) => t.alertKinds[a.kind] },
+              { label: t.opened, cell: (a) => formatUtc(a.createdAt) },
+              {
+                label: t.resolved,
+                cell: (a) => (
+                  <>
                     {formatUtc(a.resolvedAt)}
                     {a.resolvedAt ? (
-                      <div className="sub">{t.after(durationIn(lang, Date.parse(a.resolvedAt) - Date.parse(a.createdAt)))}</div>
+                      <div className="sub">{t.after(formatDurationIn(lang, Date.parse(a.resolvedAt) - Date.parse(a.createdAt)))}</div>
                     ) : null}
-                  </td>
-                  <td data-label={t.whatHappened}>
+                  </>
+                ),
+              },
+              {
+                label: t.whatHappened,
+                cell: (a) => (
+                  <>
                     <Stored lang={lang} text={a.message} />
                     {a.resolvedMessage ? (
                       <div className="sub">
                         <Stored lang={lang} text={a.resolvedMessage} />
                       </div>
                     ) : null}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+                  </>
+                ),
+              },
+            ]}
+            rows={resolved}
+            rowKey={(a) => a.id}
+            rowProps={(a) => ({ id: `alert-${a.id}` })}
+          />
         ) : null}
       </section>
 
@@ -180,47 +183,19 @@ export default async function CoveragePage({ params }: Props) {
           </div>
         )}
         {days.length > 0 ? (
-          <table className="stack">
-            <caption>{t.tableCaption}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{t.dayHead}</th>
-                <th scope="col" className="num">
-                  {t.serversRead}
-                </th>
-                <th scope="col" className="num">
-                  {t.serversTried}
-                </th>
-                <th scope="col" className="num">
-                  {t.requests}
-                </th>
-                <th scope="col" className="num">
-                  {t.successHead}
-                </th>
-                <th scope="col">{t.alert}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {[...days].reverse().map((d) => (
-                <tr key={d.day}>
-                  <td data-label={t.day}>{d.day}</td>
-                  <td data-label={t.serversRead} className="num">
-                    {formatCount(d.serversRead)}
-                  </td>
-                  <td data-label={t.serversTried} className="num">
-                    {formatCount(d.serversAttempted)}
-                  </td>
-                  <td data-label={t.requests} className="num">
-                    {formatCount(d.requests)}
-                  </td>
-                  <td data-label={t.success} className="num">
-                    {formatPercent(d.requestsOk, d.requests)}
-                  </td>
-                  <td data-label={t.alert}>{openDays.has(d.day) ? t.belowRecent : "–"}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <StackTable
+            caption={t.tableCaption}
+            columns={[
+              { label: t.day, head: t.dayHead, cell: (d) => d.day },
+              { label: t.serversRead, className: "num", cell: (d) => formatCount(d.serversRead) },
+              { label: t.serversTried, className: "num", cell: (d) => formatCount(d.serversAttempted) },
+              { label: t.requests, className: "num", cell: (d) => formatCount(d.requests) },
+              { label: t.success, head: t.successHead, className: "num", cell: (d) => formatPercent(d.requestsOk, d.requests) },
+              { label: t.alert, cell: (d) => (openDays.has(d.day) ? t.belowRecent : "–") },
+            ]}
+            rows={[...days].reverse()}
+            rowKey={(d) => d.day}
+          />
         ) : null}
       </section>
 
@@ -232,47 +207,35 @@ export default async function CoveragePage({ params }: Props) {
         {failing.length === 0 ? (
           <p>{t.noFailing}</p>
         ) : (
-          <table className="stack">
-            <thead>
-              <tr>
-                <th scope="col">{t.server}</th>
-                <th scope="col">{t.lastRead}</th>
-                <th scope="col">{t.handshake}</th>
-                <th scope="col">{t.toolList}</th>
-                <th scope="col" className="num">
-                  {t.failedInARow}
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {failing.map((s) => (
-                <tr key={s.name}>
-                  <td data-label={t.server}>
+          <StackTable
+            columns={[
+              {
+                label: t.server,
+                cell: (s) => (
+                  <>
                     <Link href={at(serverPath(s.name))}>{s.name}</Link>
                     <div className="sub">{s.host}</div>
-                  </td>
-                  <td data-label={t.lastRead}>
-                    {s.lastSuccessAt ? (
-                      <>
-                        {relativeIn(lang, s.lastSuccessAt, now)} <span className="sub">({formatUtc(s.lastSuccessAt)})</span>
-                      </>
-                    ) : (
-                      <>{t.never(formatUtc(s.firstSeenAt))}</>
-                    )}
-                  </td>
-                  <td data-label={t.handshake}>
-                    <StateChip state={s.stateHandshake} lang={lang} />
-                  </td>
-                  <td data-label={t.toolList}>
-                    <StateChip state={s.stateToolsList} lang={lang} />
-                  </td>
-                  <td data-label={t.failedInARow} className="num">
-                    {s.consecutiveFailures}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+                  </>
+                ),
+              },
+              {
+                label: t.lastRead,
+                cell: (s) =>
+                  s.lastSuccessAt ? (
+                    <>
+                      {formatRelativeIn(lang, s.lastSuccessAt, now)} <span className="sub">({formatUtc(s.lastSuccessAt)})</span>
+                    </>
+                  ) : (
+                    <>{t.never(formatUtc(s.firstSeenAt))}</>
+                  ),
+              },
+              { label: t.handshake, cell: (s) => <StateChip state={s.stateHandshake} lang={lang} /> },
+              { label: t.toolList, cell: (s) => <StateChip state={s.stateToolsList} lang={lang} /> },
+              { label: t.failedInARow, className: "num", cell: (s) => s.consecutiveFailures },
+            ]}
+            rows={failing}
+            rowKey={(s) => s.name}
+          />
         )}
       </section>
     </>
@@ -353,26 +316,15 @@ function CrossReadSection({ db, day, lang }: { db: ReturnType<typeof siteDb>; da
       {rows.length > 0 ? (
         <details className="cross-read-fold">
           <summary>{t.everySampled(rows.length)}</summary>
-          <table className="stack" id="cross-read-table">
-            <caption>{t.everySampledCaption}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{t.server}</th>
-                <th scope="col">{t.outcome}</th>
-                <th scope="col">{t.explained}</th>
-                <th scope="col">{t.differingPaths}</th>
-                <th scope="col" className="num">
-                  {t.toolsHead}
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((r) => (
-                <tr key={r.name}>
-                  <td data-label={t.server}>
-                    <Link href={localePath(lang, serverPath(r.name))}>{r.name}</Link>
-                  </td>
-                  <td data-label={t.outcome}>
+          <StackTable
+            id="cross-read-table"
+            caption={t.everySampledCaption}
+            columns={[
+              { label: t.server, cell: (r) => <Link href={localePath(lang, serverPath(r.name))}>{r.name}</Link> },
+              {
+                label: t.outcome,
+                cell: (r) => (
+                  <>
                     {t.outcomes[r.outcome]}
                     {r.explanation === "initialize_refused" ? (
                       <div className="sub">{t.explanation(r.explanation, r.explanationCode)}</div>
@@ -381,32 +333,45 @@ function CrossReadSection({ db, day, lang }: { db: ReturnType<typeof siteDb>; da
                         <Stored lang={lang} text={r.detail} />
                       </div>
                     ) : null}
-                  </td>
-                  <td data-label={t.explained}>
-                    {isDifference(r.outcome) ? (r.explanation ? t.yes(t.explanation(r.explanation, r.explanationCode)) : t.no) : "–"}
-                  </td>
-                  <td data-label={t.differingPaths}>
-                    {r.paths.length === 0 ? (
-                      "–"
-                    ) : (
-                      <>
-                        {r.paths.slice(0, PATHS_SHOWN).map((p, i) => (
-                          <span key={p}>
-                            {i > 0 ? t.pathSep : ""}
-                            <code>{p}</code>
-                          </span>
-                        ))}
-                        {r.paths.length > PATHS_SHOWN ? t.morePaths(r.paths.length - PATHS_SHOWN) : ""}
-                      </>
-                    )}
-                  </td>
-                  <td data-label={t.tools} className="num">
+                  </>
+                ),
+              },
+              {
+                label: t.explained,
+                cell: (r) =>
+                  isDifference(r.outcome) ? (r.explanation ? t.yes(t.explanation(r.explanation, r.explanationCode)) : t.no) : "–",
+              },
+              {
+                label: t.differingPaths,
+                cell: (r) =>
+                  r.paths.length === 0 ? (
+                    "–"
+                  ) : (
+                    <>
+                      {r.paths.slice(0, PATHS_SHOWN).map((p, i) => (
+                        <span key={p}>
+                          {i > 0 ? t.pathSep : ""}
+                          <code>{p}</code>
+                        </span>
+                      ))}
+                      {r.paths.length > PATHS_SHOWN ? t.morePaths(r.paths.length - PATHS_SHOWN) : ""}
+                    </>
+                  ),
+              },
+              {
+                label: t.tools,
+                head: t.toolsHead,
+                className: "num",
+                cell: (r) => (
+                  <>
                     {r.probeToolCount ?? "–"} / {r.crossToolCount ?? "–"}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+                  </>
+                ),
+              },
+            ]}
+            rows={rows}
+            rowKey={(r) => r.name}
+          />
         </details>
       ) : null}
     </section>
@@ -432,31 +397,22 @@ function RegionsTable({ db, lang }: { db: ReturnType<typeof siteDb>; lang: Lang 
         <Link href={`${faqPath(lang, "regions")}#region-down`}>{t.regionsLink}</Link>
         {t.regionsAfter}
       </p>
-      <table className="stack regions">
-        <caption>{t.regionsCaption}</caption>
-        <thead>
-          <tr>
-            <th scope="col">{t.region}</th>
-            <th scope="col">{t.state}</th>
-            <th scope="col">{t.lastAnswer}</th>
-            <th scope="col">{t.hostsFailing}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {regions.map((r) => (
-            <tr key={r.id} data-region={r.id} data-up={r.up ? "yes" : "no"}>
-              <td data-label={t.region}>
-                <code>{r.id}</code>
-              </td>
-              <td data-label={t.state}>{downWords(r, t)}</td>
-              <td data-label={t.lastAnswer}>{r.lastAnswerAt ? formatUtc(r.lastAnswerAt) : t.noneYet}</td>
-              <td data-label={t.hostsFailing}>
-                {r.hostShare === null ? t.noAnswerYet : t.hostShare(Math.round(r.hostShare * 100), r.hostsTried)}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <StackTable
+        className="regions"
+        caption={t.regionsCaption}
+        columns={[
+          { label: t.region, cell: (r) => <code>{r.id}</code> },
+          { label: t.state, cell: (r) => downWords(r, t) },
+          { label: t.lastAnswer, cell: (r) => (r.lastAnswerAt ? formatUtc(r.lastAnswerAt) : t.noneYet) },
+          {
+            label: t.hostsFailing,
+            cell: (r) => (r.hostShare === null ? t.noAnswerYet : t.hostShare(Math.round(r.hostShare * 100), r.hostsTried)),
+          },
+        ]}
+        rows={regions}
+        rowKey={(r) => r.id}
+        rowProps={(r) => ({ "data-region": r.id, "data-up": r.up ? "yes" : "no" })}
+      />
     </section>
   );
 }

@@ -8,6 +8,7 @@ import { DATA_TEXT } from "@/lib/site/list-text";
 import { CENSUS_CSV_PATH, CENSUS_JSON_PATH, faqPath, serversFilePath } from "@/lib/site/paths";
 import { listCensusDays } from "@/lib/store/census";
 import { Inline } from "@/app/_components/Inline";
+import { StackTable } from "@/app/_components/StackTable";
 import { siteDb, siteOrigin } from "@/app/_lib/db";
 import { pageLang } from "@/app/_lib/lang";
 import { pageMetadata } from "@/app/_lib/meta";
@@ -42,38 +43,18 @@ export default async function DataPage({ params }: Props) {
 
       <section aria-labelledby="downloads-h">
         <h2 id="downloads-h">{t.downloads}</h2>
-        <table className="stack">
-          <thead>
-            <tr>
-              <th scope="col">{t.file}</th>
-              <th scope="col">{t.what}</th>
-            </tr>
-          </thead>
-          <tbody>
-            <tr>
-              <td data-label={t.file}>
-                <a href={CENSUS_CSV_PATH}>census.csv</a>
-              </td>
-              <td data-label={t.what}>{t.censusCsv(rows.length)}</td>
-            </tr>
-            <tr>
-              <td data-label={t.file}>
-                <a href={CENSUS_JSON_PATH}>census.json</a>
-              </td>
-              <td data-label={t.what}>
-                <Inline text={t.censusJson} />
-              </td>
-            </tr>
-            {files.map((f) => (
-              <tr key={f.name}>
-                <td data-label={t.file}>
-                  <a href={serversFilePath(f.day)}>{f.name}</a>
-                </td>
-                <td data-label={t.what}>{t.dayFile(f.day, t.size(f.bytes))}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <StackTable
+          columns={[
+            { label: t.file, cell: (f) => f.file },
+            { label: t.what, cell: (f) => f.what },
+          ]}
+          rows={[
+            { key: "census.csv", file: <a href={CENSUS_CSV_PATH}>census.csv</a>, what: t.censusCsv(rows.length) },
+            { key: "census.json", file: <a href={CENSUS_JSON_PATH}>census.json</a>, what: <Inline text={t.censusJson} /> },
+            ...files.map((f) => ({ key: f.name, file: <a href={serversFilePath(f.day)}>{f.name}</a>, what: t.dayFile(f.day, t.size(f.bytes)) })),
+          ]}
+          rowKey={(f) => f.key}
+        />
         {files.length === 0 ? <p>{t.noDayFile}</p> : null}
         <p>
           <Inline text={t.dayFiles(SERVERS_FILE_KEEP_DAYS)} />
@@ -88,24 +69,14 @@ export default async function DataPage({ params }: Props) {
         <p>
           <Inline text={t.census} />
         </p>
-        <table className="stack">
-          <thead>
-            <tr>
-              <th scope="col">{t.column}</th>
-              <th scope="col">{t.meaning}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {t.columns.map(([c, m]) => (
-              <tr key={c}>
-                <td data-label={t.column}>
-                  <code>{c}</code>
-                </td>
-                <td data-label={t.meaning}>{m}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <StackTable
+          columns={[
+            { label: t.column, cell: ([c]) => <code>{c}</code> },
+            { label: t.meaning, cell: ([, m]) => m },
+          ]}
+          rows={t.columns}
+          rowKey={([c]) => c}
+        />
         <p className="sub">
           {t.todaysColumns[0]}
           <code>{columns.join(", ")}</code>

@@ -9,6 +9,7 @@ import { reasonAfterChip } from "@/lib/site/states";
 import { whatToDoHref } from "@/lib/site/what-to-do";
 import type { CrossReadRow } from "@/lib/store/cross-reads";
 import type { CheckResultRow } from "@/lib/store/runs";
+import { StackTable, type StackColumn } from "../StackTable";
 import { StateChip } from "../StateChip";
 import { Stored } from "../Stored";
 import { CheckHint } from "./CheckHint";
@@ -61,30 +62,36 @@ function OverallLine({ overall, sharing, lang }: { overall: Overall | null; shar
   );
 }
 
-function CheckRow({ id, check, saidAbove, lang }: { id: CheckId; check: CheckResultRow | undefined; saidAbove: boolean; lang: Lang }) {
+type GlanceRow = { id: CheckId; check: CheckResultRow | undefined; saidAbove: boolean };
+
+/** The table of checks: state, reason, hint and what to do, one row a check. */
+function glanceColumns(lang: Lang): StackColumn<GlanceRow>[] {
   const t = SERVER_TEXT[lang];
-  return (
-    <tr id={`glance-${id}`}>
-      <th scope="row" data-label={t.colCheck}>
-        <a href={`#${checkAnchor(id)}`}>{CHECK_LABELS[lang][id]}</a>
-      </th>
-      <td data-label={t.colState}>
-        <StateChip state={check?.state ?? null} cause={check?.notCheckedCause} lang={lang} />
-      </td>
-      {/* Empty when the overall line above says this reason, so each reason is said once on the page. */}
-      <td data-label={t.colWhy} className="cell-why">
-        {!check ? (
-          t.notEvaluated
-        ) : saidAbove ? null : (
-          <Stored lang={lang}>{reasonAfterChip(check.reason, check.state, check.notCheckedCause)}</Stored>
-        )}
-        <CheckHint hint={check?.hint ?? null} lang={lang} />
-      </td>
-      <td data-label={t.colFaq} className="cell-faq">
-        {check ? <Link href={whatToDoHref(id, check, lang)}>{check.state === "verified" ? t.howJudged : t.whatToDo}</Link> : null}
-      </td>
-    </tr>
-  );
+  return [
+    { label: t.colCheck, rowHeader: true, cell: ({ id }) => <a href={`#${checkAnchor(id)}`}>{CHECK_LABELS[lang][id]}</a> },
+    { label: t.colState, cell: ({ check }) => <StateChip state={check?.state ?? null} cause={check?.notCheckedCause} lang={lang} /> },
+    {
+      label: t.colWhy,
+      className: "cell-why",
+      // Empty when the overall line above says this reason, so each reason is said once on the page.
+      cell: ({ check, saidAbove }) => (
+        <>
+          {!check ? (
+            t.notEvaluated
+          ) : saidAbove ? null : (
+            <Stored lang={lang}>{reasonAfterChip(check.reason, check.state, check.notCheckedCause)}</Stored>
+          )}
+          <CheckHint hint={check?.hint ?? null} lang={lang} />
+        </>
+      ),
+    },
+    {
+      label: t.colFaq,
+      className: "cell-faq",
+      cell: ({ id, check }) =>
+        check ? <Link href={whatToDoHref(id, check, lang)}>{check.state === "verified" ? t.howJudged : t.whatToDo}</Link> : null,
+    },
+  ];
 }
 
 /** The server's latest cross-read in one sentence, beside the checks (architecture.md §6). */
@@ -131,28 +138,20 @@ export function AtAGlance({
       <OverallLine overall={overall} sharing={sharing} lang={lang} />
       <ObservationsLine items={countByCode(observations)} lang={lang} />
       {clients ? <ClientLines clients={clients} lang={lang} /> : null}
-      <table className="stack glance-table">
-        <caption className="visually-hidden">{t.glanceCaption}</caption>
-        <thead className="visually-hidden">
-          <tr>
-            <th scope="col">{t.colCheck}</th>
-            <th scope="col">{t.colState}</th>
-            <th scope="col">{t.colWhy}</th>
-            <th scope="col">{t.colFaq}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {CHECK_IDS.map((id) => (
-            <CheckRow
-              key={id}
-              id={id}
-              check={checks.find((c) => c.check === id)}
-              saidAbove={(id === overall?.check && !!overall.reason) || sharing.includes(id)}
-              lang={lang}
-            />
-          ))}
-        </tbody>
-      </table>
+      <StackTable
+        className="glance-table"
+        caption={t.glanceCaption}
+        captionClassName="visually-hidden"
+        headClassName="visually-hidden"
+        columns={glanceColumns(lang)}
+        rows={CHECK_IDS.map((id) => ({
+          id,
+          check: checks.find((c) => c.check === id),
+          saidAbove: (id === overall?.check && !!overall.reason) || sharing.includes(id),
+        }))}
+        rowKey={(r) => r.id}
+        rowProps={(r) => ({ id: `glance-${r.id}` })}
+      />
       {t.recordedInEnglish ? (
         <p className="sub" id="recorded-in-english">
           {t.recordedInEnglish}

@@ -6,6 +6,7 @@ import { CHECK_LABELS, type Lang } from "@/lib/site/labels";
 import { checkAnchor, faqPath } from "@/lib/site/paths";
 import { SERVER_TEXT } from "@/lib/site/server-text";
 import type { CheckResultRow, TransitionRow } from "@/lib/store/runs";
+import { StackTable } from "../StackTable";
 import { StateChip } from "../StateChip";
 import { CheckHint } from "./CheckHint";
 import { reasonAfterChip } from "@/lib/site/states";
@@ -47,34 +48,17 @@ function TransitionTable({ history, lang }: { history: TransitionRow[]; lang: La
   const t = SERVER_TEXT[lang];
   if (history.length === 0) return <p className="sub">{t.noTransitions}</p>;
   return (
-    <table className="stack">
-      <thead>
-        <tr>
-          <th scope="col">{t.colWhen}</th>
-          <th scope="col">{t.colFrom}</th>
-          <th scope="col">{t.colTo}</th>
-          <th scope="col">{t.colReason}</th>
-          <th scope="col">{t.colSuite}</th>
-        </tr>
-      </thead>
-      <tbody>
-        {history.map((h, i) => (
-          <tr key={`${h.at}-${i}`}>
-            <td data-label={t.colWhen}>
-              <time dateTime={h.at}>{formatUtc(h.at)}</time>
-            </td>
-            <td data-label={t.colFrom}>{h.fromState ? <StateChip state={h.fromState} lang={lang} /> : t.firstResult}</td>
-            <td data-label={t.colTo}>
-              <StateChip state={h.toState} lang={lang} />
-            </td>
-            <td data-label={t.colReason} lang={lang === "en" ? undefined : "en"}>
-              {h.reason}
-            </td>
-            <td data-label={t.colSuite}>{h.suiteVersion}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <StackTable
+      columns={[
+        { label: t.colWhen, cell: (h) => <time dateTime={h.at}>{formatUtc(h.at)}</time> },
+        { label: t.colFrom, cell: (h) => (h.fromState ? <StateChip state={h.fromState} lang={lang} /> : t.firstResult) },
+        { label: t.colTo, cell: (h) => <StateChip state={h.toState} lang={lang} /> },
+        { label: t.colReason, cellProps: () => ({ lang: lang === "en" ? undefined : "en" }), cell: (h) => h.reason },
+        { label: t.colSuite, cell: (h) => h.suiteVersion },
+      ]}
+      rows={history}
+      rowKey={(h, i) => `${h.at}-${i}`}
+    />
   );
 }
 

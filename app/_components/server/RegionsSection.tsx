@@ -8,6 +8,7 @@ import { formatUtc } from "@/lib/site/format";
 import { formatUptime } from "@/lib/site/uptime";
 import { latestRoundRegions, regionUptime } from "@/lib/store/regions";
 import { LOCAL_REGION } from "@/lib/vocabulary/regions";
+import { StackTable, type StackColumn } from "../StackTable";
 import { StateChip } from "../StateChip";
 
 /** architecture.md §8: which region read the server in the latest round, which confirmed, each one's handshake time, the
@@ -46,63 +47,43 @@ export function RegionsSection({
           <strong>{t.regionalNote}</strong> {regionalNoteSentenceIn(lang, round.quorum.note)}
         </p>
       ) : null}
-      <table className="stack regions">
-        <caption>{t.regionsCaption}</caption>
-        <thead>
-          <tr>
-            <th scope="col">{t.colRegion}</th>
-            <th scope="col">{t.colRole}</th>
-            {DISCOVERY_CHECKS.map((id) => (
-              <th scope="col" key={id}>
-                {CHECK_LABELS[lang][id]}
-              </th>
-            ))}
-            <th scope="col">{t.colHandshakeTime}</th>
-            <th scope="col">{t.colWhen}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {round.regions.map((r) => (
-            <tr key={r.runId} data-region={r.region} data-deciding={r.deciding ? "yes" : "no"}>
-              <td data-label={t.colRegion}>
+      <StackTable
+        className="regions"
+        caption={t.regionsCaption}
+        columns={[
+          {
+            label: t.colRegion,
+            cell: (r) => (
+              <>
                 <code>{r.region}</code>
                 {r.deciding ? t.deciding : ""}
-              </td>
-              <td data-label={t.colRole}>{t.roles[r.role]}</td>
-              {DISCOVERY_CHECKS.map((id) => (
-                <td data-label={CHECK_LABELS[lang][id]} key={id}>
-                  <StateChip state={r.states[id] ?? null} prefix={`${r.region} ${CHECK_LABELS[lang][id]}`} lang={lang} />
-                </td>
-              ))}
-              <td data-label={t.colHandshakeTime}>{r.handshakeMs === null ? t.noAnswer : `${r.handshakeMs} ms`}</td>
-              <td data-label={t.colWhen}>
-                <time dateTime={r.at}>{formatUtc(r.at)}</time>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      <table className="stack region-uptime">
-        <caption>{t.regionUptimeCaption}</caption>
-        <thead>
-          <tr>
-            <th scope="col">{t.colRegion}</th>
-            <th scope="col">{t.colUptime}</th>
-            <th scope="col">{t.colReached}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {uptime.map((u) => (
-            <tr key={u.region} data-region={u.region}>
-              <td data-label={t.colRegion}>
-                <code>{u.region}</code>
-              </td>
-              <td data-label={t.colUptime}>{u.reached === 0 ? t.noData : formatUptime(u)}</td>
-              <td data-label={t.colReached}>{u.reached}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+              </>
+            ),
+          },
+          { label: t.colRole, cell: (r) => t.roles[r.role] },
+          ...DISCOVERY_CHECKS.map((id): StackColumn<(typeof round.regions)[number]> => ({
+            label: CHECK_LABELS[lang][id],
+            cell: (r) => <StateChip state={r.states[id] ?? null} prefix={`${r.region} ${CHECK_LABELS[lang][id]}`} lang={lang} />,
+          })),
+          { label: t.colHandshakeTime, cell: (r) => (r.handshakeMs === null ? t.noAnswer : `${r.handshakeMs} ms`) },
+          { label: t.colWhen, cell: (r) => <time dateTime={r.at}>{formatUtc(r.at)}</time> },
+        ]}
+        rows={round.regions}
+        rowKey={(r) => r.runId}
+        rowProps={(r) => ({ "data-region": r.region, "data-deciding": r.deciding ? "yes" : "no" })}
+      />
+      <StackTable
+        className="region-uptime"
+        caption={t.regionUptimeCaption}
+        columns={[
+          { label: t.colRegion, cell: (u) => <code>{u.region}</code> },
+          { label: t.colUptime, cell: (u) => (u.reached === 0 ? t.noData : formatUptime(u)) },
+          { label: t.colReached, cell: (u) => u.reached },
+        ]}
+        rows={uptime}
+        rowKey={(u) => u.region}
+        rowProps={(u) => ({ "data-region": u.region })}
+      />
     </section>
   );
 }

@@ -3,6 +3,7 @@ import type { RegistryRemote } from "@/lib/probe/protocol";
 import type { Lang } from "@/lib/site/labels";
 import { faqPath } from "@/lib/site/paths";
 import { SECTIONS_TEXT } from "@/lib/site/server-text";
+import { StackTable } from "../StackTable";
 import { Stored } from "../Stored";
 
 /** architecture.md §2.6: every remote the registry lists for the server, its transport, and why it was or was not probed. */
@@ -18,18 +19,13 @@ export function RemotesSection({ remotes, lang = "en" }: { remotes: RegistryRemo
         <Link href={`${faqPath(lang, "which-servers")}#which-remote`}>{t.remotesSub[1]}</Link>
         {t.remotesSub[2]}
       </p>
-      <table className="stack remotes">
-        <thead>
-          <tr>
-            <th scope="col">{t.colUrl}</th>
-            <th scope="col">{t.colTransport}</th>
-            <th scope="col">{t.colStanding}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {remotes.map((r, i) => (
-            <tr key={`${i}-${r.url}`} data-standing={r.standing}>
-              <td data-label={t.colUrl}>
+      <StackTable
+        className="remotes"
+        columns={[
+          {
+            label: t.colUrl,
+            cell: (r) => (
+              <>
                 <code>{r.url}</code>
                 {r.filledUrl ? (
                   <>
@@ -39,9 +35,14 @@ export function RemotesSection({ remotes, lang = "en" }: { remotes: RegistryRemo
                     {t.probedAs[1]}
                   </>
                 ) : null}
-              </td>
-              <td data-label={t.colTransport}>{r.transport}</td>
-              <td data-label={t.colStanding}>
+              </>
+            ),
+          },
+          { label: t.colTransport, cell: (r) => r.transport },
+          {
+            label: t.colStanding,
+            cell: (r) => (
+              <>
                 <span className={`standing standing-${r.standing}`}>{t.standing[r.standing]}</span>
                 {r.why ? (
                   <>
@@ -51,11 +52,14 @@ export function RemotesSection({ remotes, lang = "en" }: { remotes: RegistryRemo
                 ) : (
                   ""
                 )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+              </>
+            ),
+          },
+        ]}
+        rows={remotes}
+        rowKey={(r, i) => `${i}-${r.url}`}
+        rowProps={(r) => ({ "data-standing": r.standing })}
+      />
     </section>
   );
 }

@@ -2,6 +2,7 @@ import { formatUtc } from "@/lib/site/format";
 import type { Lang } from "@/lib/site/labels";
 import { faqPath } from "@/lib/site/paths";
 import { SECTIONS_TEXT, SERVER_TEXT } from "@/lib/site/server-text";
+import { StackTable } from "../StackTable";
 import { Stored } from "../Stored";
 import { serverFeedPath } from "@/lib/site/paths";
 import type { ServerDetail } from "@/lib/store/servers/detail";
@@ -135,38 +136,19 @@ export function ToolChangesSection({
       {changes.length === 0 ? (
         <p className="sub">{everRead ? t.noChange : t.neverRead}</p>
       ) : (
-        <table className="stack">
-          <thead>
-            <tr>
-              <th scope="col">{t.colWhen}</th>
-              <th scope="col">{t.colTool}</th>
-              <th scope="col">{t.colChange}</th>
-              <th scope="col">{t.colField}</th>
-              <th scope="col">{t.colBefore}</th>
-              <th scope="col">{t.colAfter}</th>
-              <th scope="col">serverInfo.version</th>
-            </tr>
-          </thead>
-          <tbody>
-            {changes.map((c, i) => (
-              <tr key={i}>
-                <td data-label={t.colWhen}>
-                  <time dateTime={c.at}>{formatUtc(c.at)}</time>
-                </td>
-                <td data-label={t.colTool}>
-                  <code>{c.toolName}</code>
-                </td>
-                <td data-label={t.colChange}>{t.changeKinds[c.kind] ?? c.kind}</td>
-                <td data-label={t.colField}>{c.path ? <code>{c.path}</code> : t.wholeTool}</td>
-                <td data-label={t.colBefore}>{c.before !== null ? <code>{c.before}</code> : "–"}</td>
-                <td data-label={t.colAfter}>{c.after !== null ? <code>{c.after}</code> : "–"}</td>
-                <td data-label="serverInfo.version">
-                  <VersionFact change={c} lang={lang} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <StackTable
+          columns={[
+            { label: t.colWhen, cell: (c) => <time dateTime={c.at}>{formatUtc(c.at)}</time> },
+            { label: t.colTool, cell: (c) => <code>{c.toolName}</code> },
+            { label: t.colChange, cell: (c) => t.changeKinds[c.kind] ?? c.kind },
+            { label: t.colField, cell: (c) => (c.path ? <code>{c.path}</code> : t.wholeTool) },
+            { label: t.colBefore, cell: (c) => (c.before !== null ? <code>{c.before}</code> : "–") },
+            { label: t.colAfter, cell: (c) => (c.after !== null ? <code>{c.after}</code> : "–") },
+            { label: "serverInfo.version", cell: (c) => <VersionFact change={c} lang={lang} /> },
+          ]}
+          rows={changes}
+          rowKey={(_, i) => i}
+        />
       )}
     </FoldSection>
   );

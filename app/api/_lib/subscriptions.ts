@@ -3,6 +3,7 @@ import { SubscribeBody, SubscribeForm, type ApiShape } from "@/lib/api/schemas";
 import { clientAddress } from "@/lib/mcp/rate-limit";
 import { subscribe, type SubscribeAnswer, type SubscribeDeps } from "@/lib/rounds/notify/subscribe";
 import { HTML_LANG, localePath } from "@/lib/site/chrome";
+import type { Lang } from "@/lib/site/labels";
 import { MANAGE_TEXT, subscriberLang } from "@/lib/site/notify-text";
 import { serverPath } from "@/lib/site/paths";
 import { FORM_KEY_META, crossSitePost, newFormKey, verifyFormToken } from "@/lib/site/reprobe-form";
@@ -171,14 +172,27 @@ const text = (status: number, body: string) =>
 const seeOther = (location: string) =>
   new Response(null, { status: 303, headers: { ...noStore, location, "referrer-policy": "same-origin" } });
 
-/** GET /subscriptions/confirm/<token>: confirms on GET (as Statuspage's links do), then shows the manage page. */
-export function getConfirm(token: string, deps: { db: Db; now: Date }): Response {
+/** GET /subscriptions/confirm/<token> (a Chinese subscriber's: /zh/subscriptions/confirm/<token>): confirms on GET (as
+ * Statuspage's links do), then shows the manage page in the subscriber's language. A link that names no subscription
+ * answers 404 in the link's language (`lang`): nothing stored is left to tell it. */
+export function getConfirm(token: string, deps: { db: Db; now: Date; lang?: Lang }): Response {
   const outcome = confirmSubscription(deps.db, token, deps.now, CONFIRM_VALID_DAYS * 24 * 3_600_000);
-  if (outcome === "unknown") return text(404, "No subscription by this link: it was never confirmed within 7 days, or it was removed.");
+  if (outcome === "unknown") return unknownConfirmation(deps.lang ?? "en");
   const lang = subscriberLang(manageView(deps.db, token)?.lang);
   return seeOther(
     `${localePath(lang, subscriptionPath(token))}?${new URLSearchParams({ done: outcome === "expired" ? "expired" : "confirmed" })}`,
   );
+}
+
+function unknownConfirmation(lang: Lang): Response {
+  const t = MANAGE_TEXT[lang].confirmUnknown;
+  const html = `<!doctype html><html lang="${HTML_LANG[lang]}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${t.title} · mcp-status</title></head>
+<body style="font-family: system-ui, sans-serif; max-width: 44rem; margin: 2rem auto; padding: 0 1rem; line-height: 1.5"><main>
+<h1>${t.title}</h1><p>${t.text}</p><p>${t.again}</p><p><a href="${localePath(lang, "/")}">${t.home}</a></p></main></body></html>`;
+  return new Response(html, {
+    status: 404,
+    headers: { ...noStore, "content-type": "text/html; charset=utf-8", "referrer-policy": "same-origin" },
+  });
 }
 
 /** POST /subscriptions/<token>/<action>. `unsubscribe` is also RFC 8058's one-click target (a mail provider posts
@@ -205,7 +219,7 @@ export async function postManage(
   }
   const back = String(fields.get("back") ?? "");
   const done = (what: string, ok: boolean) => {
-    if (!back) return ok ? text(200, what === "unsubscribe" ? t.unsubscribed : t.done) : text(404, t.unknown);
+    if (!back) return ok ? text(200, what === "unsubscribed" ? t.unsubscribed : t.done) : text(404, t.unknown);
     const to = back && manageView(deps.db, back) ? back : token;
     return seeOther(`${localePath(lang, subscriptionPath(to))}?${new URLSearchParams({ done: ok ? what : "unknown" })}`);
   };

@@ -1,5 +1,6 @@
 // What goes out for one outbox row: the JSON body of the contract (signed), Slack's and Discord's shapes, or an email. Worded at
 // send time from the stored facts (lib/site/notify-text.ts), so one message id always carries the same words.
+import { localePath } from "../../site/chrome";
 import type { Lang } from "../../site/labels";
 import {
   changeEmailText,
@@ -114,7 +115,9 @@ export function mailFor(m: DueMessage, siteUrl: string): Mail {
   const lang = langOf(m.lang);
   const links = linksOf(siteUrl, m.server, m.token);
   if (m.kind === "confirmation") {
-    const c = confirmationEmail(lang, m.server, `${siteUrl.replace(/\/+$/, "")}${confirmPath(m.token)}`, CONFIRM_VALID_DAYS);
+    // In the subscriber's language: a link opened after the subscription was pruned still answers in it.
+    const url = `${siteUrl.replace(/\/+$/, "")}${localePath(lang, confirmPath(m.token))}`;
+    const c = confirmationEmail(lang, m.server, url, CONFIRM_VALID_DAYS);
     return { to: m.address, subject: c.subject, text: c.text, messageId: m.messageId };
   }
   const facts = m.facts as unknown as ChangeFacts;

@@ -4,7 +4,9 @@ import { createAddressPolicy } from "@/lib/probe";
 import { FORM_KEY_META, issueFormToken, newFormKey } from "@/lib/site/reprobe-form";
 import { metaOnce } from "@/lib/store/reprobe";
 import { applyRegistrySnapshot } from "@/lib/store/servers/registry";
-import { manageView } from "@/lib/store/subscriptions";
+import { mailFor } from "@/lib/rounds/notify/messages";
+import { MANAGE_TEXT } from "@/lib/site/notify-text";
+import { manageView, takeDueMessages } from "@/lib/store/subscriptions";
 import { startReceiver } from "../../fixtures/receivers";
 import { tempDb } from "../store/helpers";
 import { listedServer } from "../store/listed";
@@ -155,6 +157,70 @@ describe("the capability links", () => {
     );
     expect(res.status).toBe(200);
     expect(w.db.$client.prepare("select count(*) from subscribers").pluck().get()).toBe(0);
+  });
+
+  test.each([
+    ["en", "Unsubscribed: nothing more is sent for this subscription.\n"],
+    ["zh", "已退订：此订阅不会再发送任何消息。\n"],
+  ])("one-click unsubscribe answers the unsubscribed sentence in the subscriber's language (%s)", async (lang, answer) => {
+    const w = world();
+    await w.form({ channel: "email", address: "one-click@example.com", token: w.formToken(), lang });
+    const token = w.db.$client.prepare("select token from subscriptions").pluck().get() as string;
+    expect(getConfirm(token, { db: w.db, now: new Date() }).status).toBe(303);
+    const oneClick = () =>
+      postManage(
+        new Request(`http://127.0.0.1:3000/subscriptions/${token}/unsubscribe`, {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+          body: "List-Unsubscribe=One-Click",
+        }),
+        token,
+        "unsubscribe",
+        { db: w.db },
+      );
+    const res = await oneClick();
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("text/plain; charset=utf-8");
+    expect(await res.text()).toBe(answer);
+    // Posted again, the link names nothing: no stored language is left, so the answer is the site's default.
+    const again = await oneClick();
+    expect(again.status).toBe(404);
+    expect(await again.text()).toBe("No subscription by this link.\n");
+  });
+
+  test.each([
+    ["en", "en", "/"],
+    ["zh", "zh-Hans", "/zh"],
+  ] as const)("a confirmation link that names no subscription answers 404 in the link's language (%s)", async (lang, htmlLang, home) => {
+    const w = world();
+    const res = getConfirm("gone-long-ago", { db: w.db, now: new Date(), lang });
+    expect(res.status).toBe(404);
+    expect(res.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    expect(res.headers.get("cache-control")).toBe("no-store");
+    const html = await res.text();
+    const t = MANAGE_TEXT[lang].confirmUnknown;
+    expect(html).toContain(`<html lang="${htmlLang}">`);
+    expect(/<h1>([^<]*)<\/h1>/.exec(html)![1]).toBe(lang === "zh" ? "没有这个订阅" : "No such subscription");
+    expect(html).toContain(`<p>${t.text}</p>`);
+    expect(html).toContain(`<a href="${home}">`);
+    if (lang === "zh") expect(html).not.toMatch(/No subscription|subscribe again/);
+  });
+
+  test("a Chinese subscriber's confirmation email links to /zh and leads to the Chinese manage page; an English one to the root", async () => {
+    const w = world();
+    await w.form({ channel: "email", address: "zh-link@example.com", token: w.formToken(), lang: "zh" });
+    await w.json({ email: "en-link@example.com" });
+    const mails = takeDueMessages(w.db, new Date(), { limit: 10, leaseMs: 60_000 }).map((m) => mailFor(m, "http://127.0.0.1:3000/"));
+    const links = new Map(mails.map((m) => [m.to, /http:\/\/127\.0\.0\.1:3000(\/\S+)/.exec(m.text)![1]!]));
+    const zhToken = w.db.$client
+      .prepare("select s.token from subscriptions s join subscribers b on b.id = s.subscriber_id where b.lang = 'zh'")
+      .pluck()
+      .get() as string;
+    expect(links.get("zh-link@example.com")).toBe(`/zh/subscriptions/confirm/${zhToken}`);
+    expect(links.get("en-link@example.com")).toMatch(/^\/subscriptions\/confirm\/[A-Za-z0-9_-]+$/);
+    // The link confirms; the manage page it leads to is the Chinese one.
+    const ok = getConfirm(zhToken, { db: w.db, now: new Date(), lang: "zh" });
+    expect(ok.headers.get("location")).toBe(`/zh/subscriptions/${zhToken}?done=confirmed`);
   });
 
   test("a confirmation link older than 7 days does not confirm", async () => {

@@ -1,11 +1,14 @@
 import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, test } from "vitest";
 import { getConfirm, postManage, postSubscription, type SubscriptionRouteDeps } from "@/app/api/_lib/subscriptions";
 import { createAddressPolicy } from "@/lib/probe";
 import { getMeta, META_KEYS } from "@/lib/store/meta";
 import { applyRegistrySnapshot } from "@/lib/store/servers/registry";
-import { finishErasure } from "@/lib/store/subscriptions";
+import { closeDb, MIGRATIONS_FOLDER, openDb } from "@/db/client";
+import { confirmSubscription, finishErasure, saveSubscription, unsubscribe } from "@/lib/store/subscriptions";
 import { startReceiver } from "../../fixtures/receivers";
 import { tempDb } from "../store/helpers";
 import { listedServer } from "../store/listed";
@@ -65,6 +68,19 @@ function world() {
   return { t, subscribe, manage, onDisk, token };
 }
 
+/** How often each of `texts` occurs in the raw bytes of `file` and its write-ahead log. */
+function occurrences(file: string, texts: readonly string[]): Map<string, number> {
+  const files = [file, `${file}-wal`].filter((f) => fs.existsSync(f)).map((f) => fs.readFileSync(f));
+  return new Map(
+    texts.map((text) => {
+      const needle = Buffer.from(text, "utf8");
+      let n = 0;
+      for (const bytes of files) for (let i = bytes.indexOf(needle); i >= 0; i = bytes.indexOf(needle, i + 1)) n++;
+      return [text, n];
+    }),
+  );
+}
+
 describe("addresses and secrets at rest", () => {
   test("an unsubscribed email address is gone from the database file and the write-ahead log", async () => {
     const w = world();
@@ -80,6 +96,107 @@ describe("addresses and secrets at rest", () => {
     expect(w.onDisk(address)).toBe(0);
     expect(fs.statSync(`${w.t.file}-wal`).size).toBeLessThan(64 * 1024);
     expect(getMeta(w.t.db, META_KEYS.erasurePendingSince)).toBeNull();
+  });
+
+  test("among many subscribers, erased addresses leave no byte behind: the index holds hashes, and page splits leave no copy", async () => {
+    const w = world();
+    const serverId = w.t.db.$client.prepare("select id from servers").pluck().get() as number;
+    // Enough rows for the table and its index to split into interior pages many times over.
+    const addresses = Array.from({ length: 1500 }, (_, i) => `person.${String(i).padStart(4, "0")}.x${(i * 7919) % 1000}@example.org`);
+    const tokens = w.t.db.$client.transaction(() =>
+      addresses.map((address) => {
+        const saved = saveSubscription(w.t.db, {
+          serverId,
+          channel: "email",
+          address,
+          flavor: null,
+          events: ["state_changed"],
+          lang: "en",
+          now: new Date(),
+        });
+        expect(confirmSubscription(w.t.db, saved.token, new Date(), 86_400_000)).toBe("confirmed");
+        return saved.token;
+      }),
+    )();
+    w.t.db.$client.pragma("wal_checkpoint(TRUNCATE)");
+    // Each address is on disk once: in its own row, not in an index and not as a stale copy a split left behind.
+    expect(new Set(occurrences(w.t.file, addresses).values())).toEqual(new Set([1]));
+
+    // Erase every 50th by its one-click link (no VACUUM: what the erasure itself leaves is what is checked).
+    const erased = addresses.filter((_, i) => i % 50 === 0);
+    for (let i = 0; i < addresses.length; i += 50) {
+      const res = await w.manage(tokens[i]!, "unsubscribe", "List-Unsubscribe=One-Click");
+      expect(res.status).toBe(200);
+    }
+    expect(w.t.db.$client.prepare("select count(*) from subscribers").pluck().get()).toBe(addresses.length - erased.length);
+    const left = [...occurrences(w.t.file, erased)].filter(([, n]) => n > 0);
+    expect(left).toEqual([]);
+    // The others are still found by their hash: signing up again reuses the subscriber.
+    const again = saveSubscription(w.t.db, {
+      serverId,
+      channel: "email",
+      address: addresses[1]!,
+      flavor: null,
+      events: ["state_changed"],
+      lang: "en",
+      now: new Date(),
+    });
+    expect(again.token).toBe(tokens[1]);
+    expect(w.t.db.$client.prepare("select count(*) from subscribers").pluck().get()).toBe(addresses.length - erased.length);
+  });
+
+  test("a database from before address hashes: the migration drops the address index and zeroes it; subscribers get their hash", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "at-rest-migrate-"));
+    cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
+    // The migrations as they were before the hash: a copy of the folder without that entry and the ones after it.
+    const old = path.join(dir, "migrations");
+    fs.cpSync(MIGRATIONS_FOLDER, old, { recursive: true });
+    const journalFile = path.join(old, "meta", "_journal.json");
+    const journal = JSON.parse(fs.readFileSync(journalFile, "utf8")) as { entries: { tag: string }[] };
+    const at = journal.entries.findIndex((e) => e.tag.endsWith("_subscriber_address_hash"));
+    expect(at).toBeGreaterThan(0);
+    journal.entries = journal.entries.slice(0, at);
+    fs.writeFileSync(journalFile, JSON.stringify(journal));
+
+    const file = path.join(dir, "site.db");
+    const before = openDb(file, { migrationsFolder: old });
+    applyRegistrySnapshot(before, [listedServer("io.example/a", "https://a.example/mcp")], new Date().toISOString());
+    const addresses = Array.from({ length: 400 }, (_, i) => `kept.${i}@example.org`);
+    const c = before.$client;
+    const add = c.prepare("insert into subscribers (channel, address, lang, created_at) values ('email', ?, 'en', ?)");
+    const sub = c.prepare(
+      "insert into subscriptions (subscriber_id, server_id, token, events, created_at, confirmed_at) values (?, 1, ?, ?, ?, ?)",
+    );
+    const now = new Date().toISOString();
+    c.transaction(() => {
+      for (const [i, a] of addresses.entries())
+        sub.run(add.run(a, now).lastInsertRowid, `old-token-${i}`, JSON.stringify(["state_changed"]), now, now);
+    })();
+    expect(c.prepare("select count(*) from sqlite_master where name = 'subscribers_address_idx'").pluck().get()).toBe(1);
+    closeDb(before);
+
+    const db = openDb(file);
+    cleanups.push(() => closeDb(db));
+    expect(db.$client.prepare("select count(*) from sqlite_master where name = 'subscribers_address_idx'").pluck().get()).toBe(0);
+    db.$client.pragma("wal_checkpoint(TRUNCATE)");
+    // The dropped index's pages were zeroed: each address is left in its row alone.
+    expect(new Set(occurrences(file, addresses).values())).toEqual(new Set([1]));
+    // The first sign-up hashes the stored subscribers, so an old address signing up again is the same subscriber.
+    const saved = saveSubscription(db, {
+      serverId: 1,
+      channel: "email",
+      address: addresses[7]!,
+      flavor: null,
+      events: ["state_changed"],
+      lang: "zh",
+      now: new Date(),
+    });
+    expect(saved.token).toBe("old-token-7");
+    expect(db.$client.prepare("select count(*) from subscribers where address_hash is null").pluck().get()).toBe(0);
+    expect(db.$client.prepare("select count(*) from subscribers").pluck().get()).toBe(addresses.length);
+    expect(db.$client.prepare("select lang from subscribers where address = ?").pluck().get(addresses[7])).toBe("zh");
+    expect(unsubscribe(db, "old-token-7")).toBe(true);
+    expect(occurrences(file, [addresses[7]!]).get(addresses[7]!)).toBe(0);
   });
 
   test("a rotated webhook secret is answered once and the old one is gone from the file; deleting everything erases the URL", async () => {

@@ -28,6 +28,9 @@ describe("pageRouteOf", () => {
     expect(pageRouteOf("/runs/12")).toMatchObject({ kind: "run", lang: "en", id: 12 });
     expect(pageRouteOf("/zh/subscriptions/tok_-9")).toEqual({ kind: "page", lang: "zh", inner: "/subscriptions/tok_-9" });
     expect(pageRouteOf("/subscriptions/tok")).toEqual({ kind: "other" });
+    // A Chinese confirmation link is a route handler of its own, as the root one is.
+    expect(pageRouteOf("/zh/subscriptions/confirm/tok_-9")).toEqual({ kind: "other" });
+    expect(pageRouteOf("/subscriptions/confirm/tok")).toEqual({ kind: "other" });
   });
 
   test("a missing page is worded for its section and language, on the path proxy.ts sends it to", () => {
@@ -40,6 +43,8 @@ describe("pageRouteOf", () => {
       ["/zh/subscriptions/tok/unsubscribe", "zh", "page"],
       ["/zh/subscriptions/confirm", "zh", "page"],
       ["/en/subscriptions/tok", "en", "page"],
+      ["/en/subscriptions/confirm/tok", "en", "page"],
+      ["/zh/subscriptions/confirm/tok/x", "zh", "page"],
     ];
     for (const [path, lang, section] of cases) {
       const route = pageRouteOf(path);

@@ -37,4 +37,19 @@ describe("StackTable", () => {
     expect(html).toContain('<tr id="row-a" data-n="1">');
     expect(html.startsWith('<table class="stack">')).toBe(true);
   });
+
+  test("a row-header column renders <th scope=row> with its label; caption and head take a class", () => {
+    const html = renderToStaticMarkup(
+      createElement(StackTable<Row>, {
+        columns: [{ label: "Server", rowHeader: true, cell: (r) => r.name }, columns[2]!],
+        rows,
+        rowKey: (r) => r.name,
+        caption: "Counts",
+        captionClassName: "visually-hidden",
+        headClassName: "visually-hidden",
+      }),
+    );
+    expect(html).toContain('<caption class="visually-hidden">Counts</caption><thead class="visually-hidden">');
+    expect(html).toContain('<tr><th scope="row" data-label="Server">a</th><td data-label="Count" class="num some">1</td></tr>');
+  });
 });
