@@ -217,6 +217,18 @@ describe("a claimed server whose URL has a variable without a default", () => {
     for (const v of [SHORT, LONG]) expect(logLines.join("\n")).not.toContain(v);
   });
 
+  test("a value that is an ordinary word (a tenant called tools) turns no verdict: judged before it is redacted", async () => {
+    const claim = claimByManageToken(t.db, manage)!;
+    tenant.state.tenant = "tools";
+    expect(setConfiguration(t.db, KEY, claim, { headers: {}, variables: { tenant: "tools" } }, now())).toEqual({ ok: true });
+    await round();
+    const view = ownerView(t.db, serverId, now())!;
+    expect(view.outcome).toBe("up");
+    expect(view.tools).toBeGreaterThan(0);
+    expect(view.checks.find((c) => c.check === "tools_list")?.state).toBe("verified");
+    expect(JSON.stringify(view)).not.toContain("/tools/mcp");
+  });
+
   test("a remote that also lists a header: the owner sets both, and the header goes only with the filled URL", async () => {
     const id = (t.db.$client.prepare("select id from servers where name = ?").pluck().get(KEYED) as number) ?? 0;
     expect(ownerFields(ownerTargetById(t.db, id)!)).toEqual({ headers: ["x-api-key"], variables: ["tenant"] });
