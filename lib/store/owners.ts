@@ -3,7 +3,9 @@ import { transaction, type Db } from "../../db/client";
 import type { CheckResult } from "../checks/types";
 import type { NotificationEvent } from "../vocabulary/notifications";
 import type { ClaimState, OwnerLimitScope, OwnerProbeOutcome, OwnerSecretKind } from "../vocabulary/owners";
+import type { UrlVariables } from "../probe/protocol";
 import { metaOnce } from "./reprobe";
+import { urlVariablesOf } from "./servers/registry";
 import { UPTIME_WINDOWS, type ServerUptime, type UptimeWindow } from "./uptime";
 import { eraseClaimSubscriptions, finishErasure } from "./subscriptions";
 
@@ -180,6 +182,11 @@ export function markExpiryTold(db: Db, claimId: number, kind: OwnerSecretKind, n
   db.$client
     .prepare("update owner_secrets set expiry_told_at = ? where claim_id = ? and kind = ? and name = ?")
     .run(now.toISOString(), claimId, kind, name);
+}
+
+/** The origin a claim proved (the owner's view never leaves it). */
+export function claimOrigin(db: Db, claimId: number): string | null {
+  return (db.$client.prepare("select origin from claims where id = ?").pluck().get(claimId) as string | undefined) ?? null;
 }
 
 /** The claim whose configuration the owner's view uses: the most recently verified one of the server that holds any value. */
@@ -381,12 +388,14 @@ export interface OwnerTarget {
   configHeaders: string[];
   /** The latest anonymous probe met a credential gate: an `Authorization` value may be configured. */
   gated: boolean;
+  /** The URL variables without a default an owner fills in (architecture.md §11); null when the remote has none. */
+  urlVariables: UrlVariables | null;
 }
 
 function targetWhere(db: Db, where: string, arg: string | number): OwnerTarget | null {
   const r = db.$client
     .prepare(
-      `select id, name, remote_url, transport, config_headers, reach, overall_cause, state_handshake, state_tools_list
+      `select id, name, remote_url, transport, config_headers, url_variables, reach, overall_cause, state_handshake, state_tools_list
        from servers where ${where}`,
     )
     .get(arg) as
@@ -396,6 +405,7 @@ function targetWhere(db: Db, where: string, arg: string | number): OwnerTarget |
         remote_url: string | null;
         transport: "streamable-http" | "sse" | null;
         config_headers: string | null;
+        url_variables: string | null;
         reach: string | null;
         overall_cause: string | null;
       }
@@ -415,6 +425,7 @@ function targetWhere(db: Db, where: string, arg: string | number): OwnerTarget |
     transport: r.transport,
     configHeaders: headers,
     gated: r.reach === "gated" || r.overall_cause === "credential_required",
+    urlVariables: urlVariablesOf(r.url_variables),
   };
 }
 
