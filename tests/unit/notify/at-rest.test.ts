@@ -189,7 +189,10 @@ describe("addresses and secrets at rest", () => {
 
     const file = path.join(dir, "site.db");
     const before = openDb(file, { migrationsFolder: old });
-    applyRegistrySnapshot(before, [listedServer("io.example/a", "https://a.example/mcp")], new Date().toISOString());
+    // Plain SQL on the old schema: today's store code may need columns of later migrations.
+    before.$client
+      .prepare("insert into servers (id, name, first_seen_at, last_seen_at) values (1, 'io.example/a', ?, ?)")
+      .run("2026-01-01", "2026-01-01");
     const addresses = Array.from({ length: 400 }, (_, i) => `kept.${i}@example.org`);
     const c = before.$client;
     const add = c.prepare("insert into subscribers (channel, address, lang, created_at) values ('email', ?, 'en', ?)");
