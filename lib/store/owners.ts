@@ -7,6 +7,7 @@ import type { UrlVariables } from "../probe/protocol";
 import { metaOnce } from "./reprobe";
 import { urlVariablesOf } from "./servers/registry";
 import { UPTIME_WINDOWS, type ServerUptime, type UptimeWindow } from "./uptime";
+import { eraseClaimSubscriptions, finishErasure } from "./subscriptions";
 
 // Claims, owners' sealed values and the owner's-view runs (architecture.md §11). Tokens are kept as their SHA-256 only, so the
 // database holds no capability; sealed values leave this module only to the round's owner step and the rotate command.
@@ -128,19 +129,14 @@ function lapse(db: Db, claimId: number, now: Date): void {
     claimId,
   );
   c.prepare("delete from owner_secrets where claim_id = ?").run(claimId);
-  c.prepare("delete from subscriptions where claim_id = ?").run(claimId);
-  dropEmptySubscribers(db);
+  // The owner's address leaves the file too, as an unsubscribed one does (architecture.md §10).
+  eraseClaimSubscriptions(db, claimId);
 }
 
 /** Gives a claim up: it lapses at once, with its configuration and owner subscriptions. */
 export function giveUpClaim(db: Db, claimId: number, now: Date): void {
   transaction(db, () => lapse(db, claimId, now));
-}
-
-function dropEmptySubscribers(db: Db): void {
-  db.$client
-    .prepare("delete from subscribers where not exists (select 1 from subscriptions s where s.subscriber_id = subscribers.id)")
-    .run();
+  finishErasure(db);
 }
 
 // ---- sealed values ----------------------------------------------------------------------------------------------------

@@ -21,6 +21,7 @@ const DB_FILE = path.resolve("test-results/owners/site.db");
 const KEYED = "io.github.owners/keyed";
 const GATE = "io.github.owners/jwt-gate";
 const TENANT = "io.github.owners/tenant";
+const TENANT_HOST = "io.github.owners/tenant-host";
 // A two-character URL variable: the string search of the header redaction would leave it alone.
 const TENANT_VALUE = "e~";
 const ROUND_SECRET = "owners-round-secret";
@@ -103,6 +104,7 @@ test.beforeAll(async () => {
   gate = await startOwnerServer("owner-jwt-gate", { host: "127.0.0.5", otherHost: "127.0.0.6" });
   tenant = await startOwnerServer("owner-tenant", { host: "127.0.0.13", otherHost: "127.0.0.14", state: { tenant: TENANT_VALUE } });
   registry = await startFixtureRegistry([
+    entry(TENANT_HOST, [{ type: "streamable-http", url: "https://{tenant}.example.invalid/mcp", variables: { tenant: {} } }]),
     entry(TENANT, [
       {
         type: "streamable-http",
@@ -233,6 +235,15 @@ test("a URL variable set on the manage page: the owner's view is Verified on the
   const html = await page.content();
   expect(html).not.toContain(`/${TENANT_VALUE}/`);
   answers.push(html);
+  // A listing whose host is the variable has no one origin to prove: no claim button, the reason instead; the API says 422.
+  await page.goto(`${site.origin}${serverUrl(TENANT_HOST)}`);
+  const section = page.locator("#owner");
+  await section.getByRole("heading", { name: "Is this your server?" }).click();
+  await expect(section).toContainText("The host of this server's URL is a URL variable");
+  await expect(section.getByRole("button", { name: "Claim this listing" })).toHaveCount(0);
+  const refused = await call("POST", `/api/servers/${TENANT_HOST}/claims`, {});
+  expect(refused.status).toBe(422);
+  expect(refused.json()).toMatchObject({ error: "variable_host" });
 });
 
 test("neither value is in the raw SQLite file, its WAL, any answer, any page, or the site's log output", async () => {

@@ -22,7 +22,7 @@ import {
 
 /** What a test sets on an owner fixture. */
 export interface OwnerFixtureState {
-  /** `owner-key`: the X-Api-Key value it takes. */
+  /** `owner-key` (and `owner-tenant` when set): the X-Api-Key value it takes. */
   key?: string;
   /** The body served at /.well-known/mcp-status-claim; absent: 404. */
   proof?: string;
@@ -101,6 +101,9 @@ export const OWNER_BEHAVIOURS: Record<string, ZooBehaviour> = {
     const asked = ctx.req.url ?? "";
     if (!s.tenant || ctx.path !== `/${encodeURIComponent(s.tenant)}/mcp`)
       return sendJson(ctx, 404, { error: "unknown_tenant", message: `nothing is served at ${asked}` });
+    // With `key` set, it also wants the X-Api-Key header the registry may list beside the variable.
+    if (s.key !== undefined && ctx.headers["x-api-key"] !== s.key)
+      return sendJson(ctx, 403, { error: "missing_api_key", message: "Send your key in X-Api-Key" });
     const toolCall = (c: typeof ctx) => sendJson(c, 200, err(rpcId(c), -32602, `Tool ${RESERVED_TOOL_NAME} not found at ${asked}`));
     return modernEndpoint({ tools: SINGLE_PAGE, toolCall })({ ...ctx, path: "/mcp" });
   },

@@ -4,7 +4,7 @@
 import type { Db } from "../../../db/client";
 import { configRefusal, judge } from "../../checks";
 import type { CheckResult } from "../../checks/types";
-import { probeServer, redactObservation, type ProbeOptions } from "../../probe";
+import { probeServer, redactObservation, redactValues, type ProbeOptions } from "../../probe";
 import type { Exchange, HandshakeOutcome, ProbeObservation, ProbeTarget } from "../../probe/types";
 import {
   claimOrigin,
@@ -19,7 +19,7 @@ import { secretAad, unseal, type SecretsKeys } from "../../store/secrets";
 import { DISCOVERY_CHECKS } from "../../vocabulary/checks";
 import type { UrlVariables } from "../../probe/protocol";
 import { tellExpiring } from "./configure";
-import { fillTemplate, redactFilled, type Filled } from "./variables";
+import { fillTemplate, rebuildRedacted, redactFilled, type Filled } from "./variables";
 
 /** One server's owner configuration, opened for a probe (headers, URL variables, and the origin the claim proved); or the
  * names alone when this site's key cannot open it. Variable names are shown as `{name}`. */
@@ -159,11 +159,14 @@ export async function probeAsOwner(
     { url: filled ? filled.url : target.url, transport: target.transport },
     { ...options, ownerHeaders: config.headers },
   );
+  if (raw.blocked || raw.slowDown) return null;
+  // Judged on what the server said, stored redacted: a value that is an ordinary word (a tenant called `tools`) must not
+  // turn a verdict, and the reasons carry no value either.
   const obs = filled ? redactFilled(raw, filled, secretValues) : redactObservation(raw, secretValues);
-  if (obs.blocked || obs.slowDown) return null;
-  let results = judge(obs);
-  const refused = ownerRefusal(obs);
-  let outcome: OwnerRunInput["outcome"] = handshakeCompleted(obs) ? "up" : "down";
+  const hideText = (text: string) => redactValues(filled ? rebuildRedacted(text, filled.pairs) : text, secretValues);
+  let results = judge(raw).map((r) => ({ ...r, reason: hideText(r.reason) }));
+  const refused = ownerRefusal(raw);
+  let outcome: OwnerRunInput["outcome"] = handshakeCompleted(raw) ? "up" : "down";
   let tellRefused: string | undefined;
   if (refused) {
     const reason = `Refused with HTTP ${refused.status} with the owner's configuration (${namesOf(config.names)}) on the ${refused.step === "handshake" ? "handshake" : "tool list"}; the owner is told, and this says nothing against the server.`;
@@ -171,7 +174,7 @@ export async function probeAsOwner(
     outcome = "refused";
     if (step.previousOutcome(config.claimId) !== "refused") tellRefused = reason;
   }
-  const tools = obs.toolsList?.kind === "complete" ? obs.toolsList.tools.length : null;
+  const tools = raw.toolsList?.kind === "complete" ? raw.toolsList.tools.length : null;
   return {
     server: server.name,
     run: { ...base, at: now(), outcome, tools, results, exchanges: obs.exchanges },

@@ -130,7 +130,6 @@ interface RegistryApply {
       transport: string | null;
       needsConfig: string | null;
       configHeaders: string | null;
-      urlVariables: string | null;
       leftRegistryAt: string | null;
     }
   >;
@@ -147,7 +146,6 @@ function startRegistryApply(db: Db): RegistryApply {
       transport: servers.transport,
       needsConfig: servers.needsConfig,
       configHeaders: servers.configHeaders,
-      urlVariables: servers.urlVariables,
       leftRegistryAt: servers.leftRegistryAt,
     })
     .from(servers)
@@ -186,12 +184,13 @@ function applyListed(db: Db, a: RegistryApply, listed: ListedServer[], now: stri
       a.result.added++;
       continue;
     }
+    // urlVariables change only with the URL or the needs clause: alone they make nothing due (so the first read after
+    // migration 0022 fills them in without a round of skips).
     const moved =
       prev.remoteUrl !== s.url ||
       prev.transport !== s.transport ||
       prev.needsConfig !== s.needsConfig ||
-      prev.configHeaders !== fields.configHeaders ||
-      prev.urlVariables !== fields.urlVariables;
+      prev.configHeaders !== fields.configHeaders;
     if (prev.leftRegistryAt) a.result.returned++;
     (moved || prev.leftRegistryAt ? st.updateDue : st.update).run({ ...fields, id: prev.id });
     a.result.updated++;

@@ -52,8 +52,11 @@ describe("URL values", () => {
 describe("a claimed server whose URL has a variable without a default", () => {
   const NAME = "io.github.owner/tenant";
   const HOSTVAR = "io.github.owner/tenant-host";
+  const KEYED = "io.github.owner/tenant-and-key";
+  const KEY_VALUE = "tk-9d2e71c04fa3";
   let t: ReturnType<typeof tempDb>;
   let tenant: RunningOwnerServer;
+  let keyed: RunningOwnerServer;
   let registry: FixtureRegistry;
   let deps: OwnerDeps;
   let clock = Date.UTC(2026, 11, 6, 3);
@@ -86,12 +89,25 @@ describe("a claimed server whose URL has a variable without a default", () => {
   beforeAll(async () => {
     t = tempDb();
     tenant = await startOwnerServer("owner-tenant", { host: "127.0.0.1", otherHost: "127.0.0.11", state: { tenant: SHORT } });
+    keyed = await startOwnerServer("owner-tenant", {
+      host: "127.0.0.15",
+      otherHost: "127.0.0.16",
+      state: { tenant: "zz-top", key: KEY_VALUE },
+    });
     registry = await startFixtureRegistry([
       entry(NAME, [
         {
           type: "streamable-http",
           url: `${tenant.origin}/{tenant}/mcp`,
           variables: { tenant: { description: "Your tenant", isRequired: true } },
+        },
+      ]),
+      entry(KEYED, [
+        {
+          type: "streamable-http",
+          url: `${keyed.origin}/{tenant}/mcp`,
+          variables: { tenant: { description: "Your tenant" } },
+          headers: [{ name: "X-Api-Key", isRequired: true, isSecret: true }],
         },
       ]),
       entry(HOSTVAR, [
@@ -105,6 +121,7 @@ describe("a claimed server whose URL has a variable without a default", () => {
 
   afterAll(async () => {
     await tenant?.close();
+    await keyed?.close();
     await registry?.close();
     t?.cleanup();
   });
@@ -198,5 +215,43 @@ describe("a claimed server whose URL has a variable without a default", () => {
       for (const v of [SHORT, LONG]) expect(raw.includes(Buffer.from(v)), `${v} in ${file}`).toBe(false);
     }
     for (const v of [SHORT, LONG]) expect(logLines.join("\n")).not.toContain(v);
+  });
+
+  test("a value that is an ordinary word (a tenant called tools) turns no verdict: judged before it is redacted", async () => {
+    const claim = claimByManageToken(t.db, manage)!;
+    tenant.state.tenant = "tools";
+    expect(setConfiguration(t.db, KEY, claim, { headers: {}, variables: { tenant: "tools" } }, now())).toEqual({ ok: true });
+    await round();
+    const view = ownerView(t.db, serverId, now())!;
+    expect(view.outcome).toBe("up");
+    expect(view.tools).toBeGreaterThan(0);
+    expect(view.checks.find((c) => c.check === "tools_list")?.state).toBe("verified");
+    expect(JSON.stringify(view)).not.toContain("/tools/mcp");
+  });
+
+  test("a remote that also lists a header: the owner sets both, and the header goes only with the filled URL", async () => {
+    const id = (t.db.$client.prepare("select id from servers where name = ?").pluck().get(KEYED) as number) ?? 0;
+    expect(ownerFields(ownerTargetById(t.db, id)!)).toEqual({ headers: ["x-api-key"], variables: ["tenant"] });
+    const c = createClaim(deps, { server: KEYED, client: "203.0.113.22", lang: "en" });
+    if (!c.ok) throw new Error(c.message);
+    keyed.state.proof = c.proof.body;
+    const v = await verifyClaim(deps, { claim: c.claim, client: "203.0.113.22" });
+    if (!v.ok) throw new Error(v.message);
+    const claim = claimByManageToken(t.db, v.manage.split("/").pop()!)!;
+    expect(setConfiguration(t.db, KEY, claim, { headers: { "X-Other": "x" }, variables: { tenant: "zz-top" } }, now())).toMatchObject({
+      ok: false,
+      error: "header_not_listed",
+    });
+    const put = setConfiguration(t.db, KEY, claim, { headers: { "X-Api-Key": KEY_VALUE }, variables: { tenant: "zz-top" } }, now());
+    expect(put).toEqual({ ok: true });
+    await round();
+    const view = ownerView(t.db, id, now())!;
+    expect(view.outcome).toBe("up");
+    const sent = keyed.log.filter((r) => r.path.endsWith("/mcp"));
+    expect(sent.length).toBeGreaterThan(0);
+    expect(sent.every((r) => r.path === "/zz-top/mcp" && r.headers["x-api-key"] === KEY_VALUE)).toBe(true);
+    const stored = JSON.stringify(view);
+    expect(stored).not.toContain("zz-top");
+    expect(stored).not.toContain(KEY_VALUE);
   });
 });
