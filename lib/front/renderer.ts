@@ -6,6 +6,7 @@ import path from "node:path";
 import { freePort } from "../cli/ports";
 import { createUpstream, RENDERER_KEEP_ALIVE_MS, RENDERER_NICENESS, type Upstream } from "./upstream";
 import type { RendererState } from "../vocabulary/front";
+import { WARM_PATHS, warmRenderer } from "./warm";
 
 // The renderer, `next start` (the built .next, and the embedded scheduler from instrumentation.ts), in a
 // child process on loopback, supervised: one that exits is started again after 1 s, then 2, 4 … up to
@@ -156,7 +157,15 @@ export function superviseRenderer(options: RendererOptions): Renderer {
       if (await accepting(port)) {
         if (child !== proc || state === "stopped") return;
         if (!renice(proc.pid!, RENDERER_NICENESS)) options.log(`[site] could not lower the renderer's priority: it runs at the front's`);
-        upstream = createUpstream({ host: "127.0.0.1", port });
+        // Visitors come once the index and the server page have loaded their code (warm.ts).
+        const up = createUpstream({ host: "127.0.0.1", port });
+        const warmed = await warmRenderer(up, deadline);
+        if (child !== proc || (state as RendererState) === "stopped") {
+          up.close();
+          return;
+        }
+        options.log(`[site] the renderer answered ${warmed.answered} of ${WARM_PATHS.length} warm-up pages in ${warmed.ms} ms`);
+        upstream = up;
         upAt = Date.now();
         enter("up");
         if (everUp) options.log(`[site] the renderer is back (pid ${proc.pid}, restart ${restarts})`);
