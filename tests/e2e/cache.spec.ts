@@ -81,6 +81,8 @@ test("a write re-renders exactly the pages it changes, whichever process wrote",
       env: { CRON_SECRET: SECRET, REGISTRY_URL: registry.url, PROBE_ALLOW_PRIVATE_NETWORKS: "1", CROSS_READ_SAMPLE: "0" },
     });
     const origin = site.origin;
+    // npm start takes visitors once its renderer has answered the index and a server page (lib/front/warm.ts).
+    expect(site.output()).toMatch(/\[site\] the renderer answered \d of 2 warm-up pages in \d+ ms/);
     // A renderer just started loads a route's code on that route's first request. On a loaded machine that first
     // render can outlast the front's 30 s answer limit (a 504: 2 of 2 runs failed so on Node 24 while a build ran
     // beside them). This spec is about what a write re-renders, not about a cold start: load the index's and the
