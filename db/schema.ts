@@ -96,6 +96,9 @@ export const servers = sqliteTable(
     reach: text("reach", { enum: REACHES }),
     /** JSON {status, shape} of the refusal when `reach` is refused; null otherwise. */
     reachRefusal: text("reach_refusal"),
+    /** JSON {template, names, headers} (lib/registry/remotes.ts UrlVariables): the URL variables without a default an owner
+     * may fill in for the owner's view (architecture.md §11); null when no remote lacks an address only for them. */
+    urlVariables: text("url_variables"),
   },
   (t) => [
     uniqueIndex("servers_name_uq").on(t.name),

@@ -636,7 +636,9 @@ export const OwnerConfigurationBody = z
     variables: z
       .record(z.string().max(200), z.string().max(64 * 1024))
       .optional()
-      .describe("URL variables (not filled in yet)."),
+      .describe(
+        "URL variable name → value; only the variables without a default the registry lists for a remote that has no address without them (its URL has `{name}`), and every one of them. A value is one path segment (percent-encoded when sent; whitespace, / ? # @ and \\ refused), or one DNS label in a host; the filled URL must stay on the claimed origin. Used only for the owner's view: the public listing keeps its URL as listed, and stored evidence shows ‹redacted› in each variable's place.",
+      ),
   })
   .strict()
   .describe("An owner's configuration: write-only, sealed at rest; nothing of it is ever answered back.");

@@ -27,6 +27,14 @@ export type Transport = (typeof TRANSPORTS)[number];
 export const REMOTE_STANDINGS = ["probed", "needs_configuration", "passed_over"] as const;
 export type RemoteStanding = (typeof REMOTE_STANDINGS)[number];
 
+/** The shown remote's URL with its defaults filled and `{name}` left for each variable without one, those names, and the
+ * headers that remote lists as needed (an owner may send them with the filled URL). */
+export interface UrlVariables {
+  template: string;
+  names: string[];
+  headers: string[];
+}
+
 /** One listed remote of a registry server (architecture.md §2.6), as the registry client reads it and the store keeps it. */
 export interface RegistryRemote {
   /** As listed (a template when it has `{variables}`). */

@@ -1,6 +1,6 @@
 import { request, type Dispatcher } from "undici";
 import { z } from "zod";
-import type { RegistryRemote, Transport } from "../probe/protocol";
+import type { RegistryRemote, Transport, UrlVariables } from "../probe/protocol";
 import { parseRetryAfter } from "../probe";
 import { REGISTRY_WITHDRAWALS, type RegistryWithdrawal } from "../vocabulary/store";
 import { analyseRemote, chooseRemote, MAX_REMOTES } from "./remotes";
@@ -58,6 +58,8 @@ export interface RegistryServer {
   configHeaders: string[];
   /** No listed remote has an address the probe may use (a URL variable without a default): nothing is ever sent. */
   noAddress: boolean;
+  /** architecture.md §11: the URL variables an owner may fill in when no remote has an address without them; null otherwise. */
+  urlVariables: UrlVariables | null;
   /** Every listed remote the probe could speak, in registry order, with its standing. */
   remotes: RegistryRemote[];
   registryUpdatedAt: string | null;
@@ -315,6 +317,7 @@ function toRegistryServer(
     needsConfig: choice.needsConfig,
     configHeaders: choice.configHeaders,
     noAddress: choice.noAddress,
+    urlVariables: choice.urlVariables,
     remotes: choice.remotes,
     registryUpdatedAt: updatedAt,
     registryStatusMessage: statusMessage,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { RegistryRemote, Transport } from "../probe/protocol";
+import type { RegistryRemote, Transport, UrlVariables } from "../probe/protocol";
 
 // architecture.md §2.6 (suite 0.13.0): which listed remote is probed, and when a remote needs configuration. The
 // registry's remote shapes (server.json `remotes[]`, KeyValueInput headers, `variables`) stop here.
@@ -170,6 +170,9 @@ export interface RemoteChoice {
   configHeaders: string[];
   /** No remote has an address the probe may use (URL variables without a default, another scheme, an invalid URL). */
   noAddress: boolean;
+  /** architecture.md §11: when no remote has an address only for want of URL variables, what an owner fills in on the shown
+   * remote; null otherwise. */
+  urlVariables: UrlVariables | null;
 }
 
 const headerNeed = (n: Need) => n.kind === "required_header" || n.kind === "header_placeholder";
@@ -193,7 +196,15 @@ export function chooseRemote(analysed: readonly Analysed[]): RemoteChoice | null
   }));
   if (ready >= 0) {
     const p = analysed[ready]!;
-    return { remotes, url: p.probeUrl, transport: p.remote.transport, needsConfig: null, configHeaders: [], noAddress: false };
+    return {
+      remotes,
+      url: p.probeUrl,
+      transport: p.remote.transport,
+      needsConfig: null,
+      configHeaders: [],
+      noAddress: false,
+      urlVariables: null,
+    };
   }
   const shownIndex =
     probed >= 0
@@ -208,9 +219,27 @@ export function chooseRemote(analysed: readonly Analysed[]): RemoteChoice | null
     analysed.length === 1
       ? why
       : `each of its ${analysed.length} listed remotes needs configuration; the first ${first.remote.transport} one: ${why}`;
-  if (probed < 0) {
-    return { remotes, url: first.remote.url, transport: first.remote.transport, needsConfig, configHeaders: [], noAddress: true };
-  }
   const headers = [...new Set(first.needs.flatMap((n) => (headerNeed(n) && "names" in n ? n.names : [])))];
-  return { remotes, url: first.probeUrl, transport: first.remote.transport, needsConfig, configHeaders: headers, noAddress: false };
+  if (probed < 0) {
+    const variable = first.needs.find((n): n is Extract<Need, { kind: "url_variable" }> => n.kind === "url_variable");
+    const onlyVariables = variable && first.needs.every((n) => n.kind === "url_variable" || headerNeed(n));
+    return {
+      remotes,
+      url: first.remote.url,
+      transport: first.remote.transport,
+      needsConfig,
+      configHeaders: [],
+      noAddress: true,
+      urlVariables: onlyVariables ? { template: first.probeUrl, names: variable.names, headers } : null,
+    };
+  }
+  return {
+    remotes,
+    url: first.probeUrl,
+    transport: first.remote.transport,
+    needsConfig,
+    configHeaders: headers,
+    noAddress: false,
+    urlVariables: null,
+  };
 }

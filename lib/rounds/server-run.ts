@@ -6,7 +6,8 @@ import { probeServer, unprobedObservation, type ProbeOptions, type SharedConnect
 import type { AddressPolicy } from "../probe/address-policy";
 import { DEFAULT_LIMITS, type Blocked, type ProbeObservation, type ProbeTarget } from "../probe/types";
 import type { DueServer } from "../store/servers/round";
-import { configHeadersOf } from "../store/servers/registry";
+import { configHeadersOf, urlVariablesOf } from "../store/servers/registry";
+import type { UrlVariables } from "../probe/protocol";
 import type { OptOutSource } from "../vocabulary/store";
 import type { RoundHostGate } from "./host-gate";
 import type { PersistInput } from "./persist";
@@ -68,7 +69,16 @@ export async function serverRun(ctx: ServerContext, server: DueServer): Promise<
     return { serverId: server.id, roundId: ctx.roundId, obs, results: judge(obs), skipped: true, optOutSource, now: now() };
   };
 
-  if (server.needsConfig && !configHeaders) return skip({ kind: "needs_config", detail: server.needsConfig });
+  if (server.needsConfig && !configHeaders) {
+    const run = skip({ kind: "needs_config", detail: server.needsConfig });
+    // architecture.md §11: the public run stays "no address"; an owner's URL variables give the owner's view one.
+    const vars = ctx.owners ? urlVariablesOf(server.urlVariables) : null;
+    if (ctx.owners && vars) {
+      const owner = await ownerBehindVariables(ctx, ctx.owners, server, vars, listed.transport);
+      if (owner) run.owner = owner;
+    }
+    return run;
+  }
   let url: URL;
   try {
     url = new URL(server.remoteUrl ?? "");
@@ -81,9 +91,25 @@ export async function serverRun(ctx: ServerContext, server: DueServer): Promise<
     return skip({ kind: "opted_out", host: url.host, reason: ROBOTS_DISALLOW_REASON }, "robots");
   }
 
+  const options = probeOptions(ctx, url);
+  const probed = await ctx.probe(server, { ...listed, url: url.toString() }, options);
+  const run: PersistInput =
+    "judged" in probed
+      ? { serverId: server.id, roundId: ctx.roundId, ...probed.judged, now: now() }
+      : { serverId: server.id, roundId: ctx.roundId, obs: probed, results: judge(probed), skipped: false, now: now() };
+  if (ctx.owners && wantsOwnerView(run.obs)) {
+    const owner = await probeAsOwner(ctx.owners, server, { url: url.toString(), transport: listed.transport }, options, ctx.roundId, now);
+    if (owner) run.owner = owner;
+  }
+  return run;
+}
+
+/** What a probe of `url` is given: the round's address policy, opt-outs, robots.txt, host gate, connections and limits. */
+function probeOptions(ctx: ServerContext, url: URL): ProbeOptions {
+  const { now, robots } = ctx;
   const crawlDelayMs = ctx.gate.crawlDelayMs(url.host);
   const deadlineMs = ctx.limits?.deadlineMs ?? DEFAULT_LIMITS.deadlineMs;
-  const options: ProbeOptions = {
+  return {
     addressPolicy: ctx.policy,
     isOptedOut: ctx.isOptedOut,
     // A metadata host's robots.txt is read (and cached) like a server host's before anything is fetched there.
@@ -95,16 +121,29 @@ export async function serverRun(ctx: ServerContext, server: DueServer): Promise<
     ...(ctx.userAgent ? { userAgent: ctx.userAgent } : {}),
     now: () => now(),
   };
-  const probed = await ctx.probe(server, { ...listed, url: url.toString() }, options);
-  const run: PersistInput =
-    "judged" in probed
-      ? { serverId: server.id, roundId: ctx.roundId, ...probed.judged, now: now() }
-      : { serverId: server.id, roundId: ctx.roundId, obs: probed, results: judge(probed), skipped: false, now: now() };
-  if (ctx.owners && wantsOwnerView(run.obs)) {
-    const owner = await probeAsOwner(ctx.owners, server, { url: url.toString(), transport: listed.transport }, options, ctx.roundId, now);
-    if (owner) run.owner = owner;
+}
+
+/** The owner's view of a server with no address without URL variables: probeAsOwner fills the template, keeps to the
+ * claimed origin, and probes only when the filled URL's host is not opted out and robots.txt allows its path. */
+async function ownerBehindVariables(
+  ctx: ServerContext,
+  owners: OwnerStep,
+  server: DueServer,
+  vars: UrlVariables,
+  transport: ProbeTarget["transport"],
+): Promise<PersistInput["owner"] | null> {
+  let base: URL;
+  try {
+    base = new URL(vars.template);
+  } catch {
+    return null;
   }
-  return run;
+  const robots = ctx.robots;
+  const allowed = async (filled: URL) => !ctx.isOptedOut(filled.host) && !(robots && (await robotsForbid(robots, filled)));
+  return probeAsOwner(owners, server, { url: vars.template, transport }, probeOptions(ctx, base), ctx.roundId, ctx.now, {
+    urlVariables: vars,
+    allowed,
+  });
 }
 
 /** robots.txt says our token may not fetch the URL; the file is read at most once a day per host. */

@@ -1,6 +1,6 @@
-// The words of the server page (/servers/<name>, /zh/servers/<name>) in both languages. Stored text (check reasons, hints'
-// and observations' sentences, evidence, the registry's and owner's words) is never translated: the page shows it as
-// recorded, marked lang="en". The Chinese uses the FAQ's terms (lib/site/faq/zh.ts) and the state names of labels.ts.
+// The words of the server page (/servers/<name>, /zh/servers/<name>) in both languages. Stored text (check reasons,
+// evidence, the registry's and owner's words) is never translated: the page shows it as recorded, marked lang="en"; hints
+// and observations are worded from their stored codes and facts (hint-text.ts). The Chinese uses the FAQ's terms (faq/zh.ts).
 import type { CrossReadRow } from "../store/cross-reads";
 import type { CrossReadExplanation } from "../vocabulary/store";
 import { MODERN_REVISION } from "../probe/protocol";
@@ -181,7 +181,7 @@ const SERVER_ZH: ServerText = {
   notEvaluated: "尚未评估。",
   howJudged: "如何判定",
   whatToDo: "该怎么做",
-  recordedInEnglish: "检查的原因、提示和证据按记录原样显示，为英文。",
+  recordedInEnglish: "检查的原因和证据按记录原样显示，为英文。",
   secondReader: "第二读取器：",
   aboutCrossReader: "关于交叉读取器",
   whatToChange: "该改什么：",

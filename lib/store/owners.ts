@@ -3,8 +3,11 @@ import { transaction, type Db } from "../../db/client";
 import type { CheckResult } from "../checks/types";
 import type { NotificationEvent } from "../vocabulary/notifications";
 import type { ClaimState, OwnerLimitScope, OwnerProbeOutcome, OwnerSecretKind } from "../vocabulary/owners";
+import type { UrlVariables } from "../probe/protocol";
 import { metaOnce } from "./reprobe";
+import { urlVariablesOf } from "./servers/registry";
 import { UPTIME_WINDOWS, type ServerUptime, type UptimeWindow } from "./uptime";
+import { eraseClaimSubscriptions, finishErasure } from "./subscriptions";
 
 // Claims, owners' sealed values and the owner's-view runs (architecture.md §11). Tokens are kept as their SHA-256 only, so the
 // database holds no capability; sealed values leave this module only to the round's owner step and the rotate command.
@@ -126,19 +129,14 @@ function lapse(db: Db, claimId: number, now: Date): void {
     claimId,
   );
   c.prepare("delete from owner_secrets where claim_id = ?").run(claimId);
-  c.prepare("delete from subscriptions where claim_id = ?").run(claimId);
-  dropEmptySubscribers(db);
+  // The owner's address leaves the file too, as an unsubscribed one does (architecture.md §10).
+  eraseClaimSubscriptions(db, claimId);
 }
 
 /** Gives a claim up: it lapses at once, with its configuration and owner subscriptions. */
 export function giveUpClaim(db: Db, claimId: number, now: Date): void {
   transaction(db, () => lapse(db, claimId, now));
-}
-
-function dropEmptySubscribers(db: Db): void {
-  db.$client
-    .prepare("delete from subscribers where not exists (select 1 from subscriptions s where s.subscriber_id = subscribers.id)")
-    .run();
+  finishErasure(db);
 }
 
 // ---- sealed values ----------------------------------------------------------------------------------------------------
@@ -184,6 +182,11 @@ export function markExpiryTold(db: Db, claimId: number, kind: OwnerSecretKind, n
   db.$client
     .prepare("update owner_secrets set expiry_told_at = ? where claim_id = ? and kind = ? and name = ?")
     .run(now.toISOString(), claimId, kind, name);
+}
+
+/** The origin a claim proved (the owner's view never leaves it). */
+export function claimOrigin(db: Db, claimId: number): string | null {
+  return (db.$client.prepare("select origin from claims where id = ?").pluck().get(claimId) as string | undefined) ?? null;
 }
 
 /** The claim whose configuration the owner's view uses: the most recently verified one of the server that holds any value. */
@@ -385,12 +388,14 @@ export interface OwnerTarget {
   configHeaders: string[];
   /** The latest anonymous probe met a credential gate: an `Authorization` value may be configured. */
   gated: boolean;
+  /** The URL variables without a default an owner fills in (architecture.md §11); null when the remote has none. */
+  urlVariables: UrlVariables | null;
 }
 
 function targetWhere(db: Db, where: string, arg: string | number): OwnerTarget | null {
   const r = db.$client
     .prepare(
-      `select id, name, remote_url, transport, config_headers, reach, overall_cause, state_handshake, state_tools_list
+      `select id, name, remote_url, transport, config_headers, url_variables, reach, overall_cause, state_handshake, state_tools_list
        from servers where ${where}`,
     )
     .get(arg) as
@@ -400,6 +405,7 @@ function targetWhere(db: Db, where: string, arg: string | number): OwnerTarget |
         remote_url: string | null;
         transport: "streamable-http" | "sse" | null;
         config_headers: string | null;
+        url_variables: string | null;
         reach: string | null;
         overall_cause: string | null;
       }
@@ -419,6 +425,7 @@ function targetWhere(db: Db, where: string, arg: string | number): OwnerTarget |
     transport: r.transport,
     configHeaders: headers,
     gated: r.reach === "gated" || r.overall_cause === "credential_required",
+    urlVariables: urlVariablesOf(r.url_variables),
   };
 }
 

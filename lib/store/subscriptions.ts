@@ -197,7 +197,7 @@ export function confirmSubscription(db: Db, token: string, now: Date, maxAgeMs: 
  */
 function erasing<T>(db: Db, write: () => T): T {
   const c = db.$client;
-  const mode = c.pragma("secure_delete", { simple: true }) as number;
+  const mode = secureDeleteMode(db);
   c.pragma("secure_delete = ON");
   let out: T;
   try {
@@ -211,6 +211,27 @@ function erasing<T>(db: Db, write: () => T): T {
   }
   finishErasure(db);
   return out;
+}
+
+/** The connection's secure_delete setting by name: the pragma reads back 0, 1 or 2, but takes 2 as ON, not FAST. */
+function secureDeleteMode(db: Db): "OFF" | "ON" | "FAST" {
+  return (["OFF", "ON", "FAST"] as const)[db.$client.pragma("secure_delete", { simple: true }) as number] ?? "ON";
+}
+
+/** Deletes the subscriptions an owner's claim made (architecture.md §11) and the subscribers left without one, inside the
+ * caller's transaction, as an erasure: freed bytes zeroed, and the write-ahead log emptied once the transaction is over
+ * (`finishErasure`: the caller's, or the sender's next pass). */
+export function eraseClaimSubscriptions(db: Db, claimId: number): void {
+  const c = db.$client;
+  const mode = secureDeleteMode(db);
+  c.pragma("secure_delete = ON");
+  try {
+    if (c.prepare("delete from subscriptions where claim_id = ?").run(claimId).changes === 0) return;
+    dropEmptySubscribers(db);
+    if (!getMeta(db, META_KEYS.erasurePendingSince)) setMeta(db, META_KEYS.erasurePendingSince, new Date().toISOString());
+  } finally {
+    c.pragma(`secure_delete = ${mode}`);
+  }
 }
 
 /** Empties the write-ahead log if an erasure is pending, without waiting on readers (a request must not stall on them).

@@ -20,6 +20,7 @@ export const CLAIM_ERRORS = [
   "claim_lapsed",
   "rate_limited",
   "owners_disabled",
+  "variable_host",
 ] as const;
 export type ClaimError = (typeof CLAIM_ERRORS)[number];
 
@@ -33,6 +34,8 @@ export const CONFIGURATION_ERRORS = [
   "unknown_owner",
   "rate_limited",
   "owners_disabled",
+  "variable_not_listed",
+  "variable_missing",
 ] as const;
 export type ConfigurationError = (typeof CONFIGURATION_ERRORS)[number];
 

@@ -20,6 +20,10 @@ import { freshDbFile } from "./own-site";
 const DB_FILE = path.resolve("test-results/owners/site.db");
 const KEYED = "io.github.owners/keyed";
 const GATE = "io.github.owners/jwt-gate";
+const TENANT = "io.github.owners/tenant";
+const TENANT_HOST = "io.github.owners/tenant-host";
+// A two-character URL variable: the string search of the header redaction would leave it alone.
+const TENANT_VALUE = "e~";
 const ROUND_SECRET = "owners-round-secret";
 const API_KEY = `ak-${randomBytes(12).toString("hex")}`;
 const JWT = testJwt(Math.floor(Date.now() / 1000) + 48 * 3600, `owner-${randomBytes(4).toString("hex")}`);
@@ -42,6 +46,7 @@ async function shoot(page: Page, name: string, selector = "main", fits = true) {
 
 let keyed: RunningOwnerServer;
 let gate: RunningOwnerServer;
+let tenant: RunningOwnerServer;
 let registry: FixtureRegistry;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 let db: Db;
@@ -97,7 +102,16 @@ test.beforeAll(async () => {
   test.setTimeout(150_000);
   keyed = await startOwnerServer("owner-key", { state: { key: API_KEY } });
   gate = await startOwnerServer("owner-jwt-gate", { host: "127.0.0.5", otherHost: "127.0.0.6" });
+  tenant = await startOwnerServer("owner-tenant", { host: "127.0.0.13", otherHost: "127.0.0.14", state: { tenant: TENANT_VALUE } });
   registry = await startFixtureRegistry([
+    entry(TENANT_HOST, [{ type: "streamable-http", url: "https://{tenant}.example.invalid/mcp", variables: { tenant: {} } }]),
+    entry(TENANT, [
+      {
+        type: "streamable-http",
+        url: `${tenant.origin}/{tenant}/mcp`,
+        variables: { tenant: { description: "Your tenant", isRequired: true } },
+      },
+    ]),
     entry(KEYED, [{ type: "streamable-http", url: keyed.url, headers: OWNER_REGISTRY_HEADERS["owner-key"] }]),
     entry(GATE, [{ type: "streamable-http", url: gate.url, headers: OWNER_REGISTRY_HEADERS["owner-jwt-gate"] }]),
   ]);
@@ -130,6 +144,7 @@ test.afterAll(async () => {
   await registry?.close();
   await keyed?.close();
   await gate?.close();
+  await tenant?.close();
 });
 
 test("claim (422, then 200), configure, a round: the owner's view is Verified while the public state stays Not checked", async () => {
@@ -187,27 +202,74 @@ test("a JWT within 72 h of its exp: owner_token_expiring; with it the gate lets 
   expect(view.ownerView.state).toBe("verified");
 });
 
+test("a URL variable set on the manage page: the owner's view is Verified on the filled URL, the public reach stays no_address", async ({
+  page,
+}) => {
+  test.setTimeout(150_000);
+  const before = (await call("GET", `/api/servers/${TENANT}`)).json() as { configuration: { reach: string } };
+  expect(before.configuration.reach).toBe("no_address");
+  expect(tenant.log.filter((r) => r.path.endsWith("/mcp"))).toHaveLength(0);
+  const manage = await claimAndVerify(TENANT, tenant);
+  await page.goto(`${site.origin}/owners/${manage}`);
+  await expect(page.locator("main")).toContainText("URL variables the site fills in");
+  await page.getByLabel("{tenant}").fill("a/b");
+  await page.getByRole("button", { name: "Save configuration" }).click();
+  await expect(page.locator("[role=status]")).toContainText("may not contain whitespace, / ? # @");
+  await page.getByLabel("{tenant}").fill(TENANT_VALUE);
+  await page.getByRole("button", { name: "Save configuration" }).click();
+  await expect(page.locator("[role=status]")).toContainText("Saved");
+  await expect(page.locator("main")).toContainText("{tenant}: set on");
+  await round();
+  await page.reload();
+  await expect(page.locator("#owner-view")).toContainText("With the owner's key: Verified");
+  const after = (await call("GET", `/api/servers/${TENANT}`)).json() as {
+    overall: string;
+    configuration: { reach: string };
+    ownerView: { state: string; outcome: string };
+  };
+  expect(after.configuration.reach).toBe("no_address");
+  expect(after.ownerView).toMatchObject({ state: "verified", outcome: "up" });
+  expect(tenant.log.some((r) => r.path === `/${TENANT_VALUE}/mcp`)).toBe(true);
+  await page.goto(`${site.origin}${serverUrl(TENANT)}`);
+  await expect(page.locator("#owner-view")).toContainText("With the owner's key: Verified");
+  const html = await page.content();
+  expect(html).not.toContain(`/${TENANT_VALUE}/`);
+  answers.push(html);
+  // A listing whose host is the variable has no one origin to prove: no claim button, the reason instead; the API says 422.
+  await page.goto(`${site.origin}${serverUrl(TENANT_HOST)}`);
+  const section = page.locator("#owner");
+  await section.getByRole("heading", { name: "Is this your server?" }).click();
+  await expect(section).toContainText("The host of this server's URL is a URL variable");
+  await expect(section.getByRole("button", { name: "Claim this listing" })).toHaveCount(0);
+  const refused = await call("POST", `/api/servers/${TENANT_HOST}/claims`, {});
+  expect(refused.status).toBe(422);
+  expect(refused.json()).toMatchObject({ error: "variable_host" });
+});
+
 test("neither value is in the raw SQLite file, its WAL, any answer, any page, or the site's log output", async () => {
   const pages = [
     serverUrl(KEYED),
     serverUrl(GATE),
+    serverUrl(TENANT),
     `/api/servers/${KEYED}`,
     `/api/servers/${GATE}`,
+    `/api/servers/${TENANT}`,
     "/",
     "/changes/feed.xml",
     "/api/status",
   ];
   for (const u of pages) await call("GET", u);
-  const needles = [API_KEY, JWT, JWT.split(".")[1]!];
+  // The URL variable as it would sit in a URL; bare, it is looked for only where no page's own text could hold it.
+  const needles = [API_KEY, JWT, JWT.split(".")[1]!, `/${TENANT_VALUE}/`];
   for (const file of [DB_FILE, `${DB_FILE}-wal`]) {
     if (!fs.existsSync(file)) continue;
     const raw = fs.readFileSync(file);
-    for (const n of needles) expect(raw.includes(Buffer.from(n)), `${path.basename(file)} holds a value`).toBe(false);
+    for (const n of [...needles, TENANT_VALUE]) expect(raw.includes(Buffer.from(n)), `${path.basename(file)} holds a value`).toBe(false);
   }
   const all = answers.join("\n");
   for (const n of needles) expect(all).not.toContain(n);
   for (const h of receiver.hits) for (const n of needles) expect(h.body).not.toContain(n);
-  for (const n of needles) expect(site.output()).not.toContain(n);
+  for (const n of [...needles, TENANT_VALUE]) expect(site.output()).not.toContain(n);
 });
 
 test("restarted with another SECRETS_KEY: pages answer, and the owner's view says its configuration cannot be read", async () => {

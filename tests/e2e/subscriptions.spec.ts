@@ -211,6 +211,39 @@ test("subscribe by email and webhook, confirm, then a state change: the email an
       expect(body, u).not.toContain(EMAIL);
       expect(body, u).not.toContain(new URL(rx.url).host);
     }
+    // The site's own MCP endpoint: each tool's answer about this server.
+    const tools: [string, Record<string, unknown>][] = [
+      ["get_server_status", { name: NAME }],
+      ["search_servers", { query: "notify" }],
+      ["recent_changes", { name: NAME }],
+    ];
+    for (const [i, [name, args]] of tools.entries()) {
+      const res = await fetch(`${origin}/mcp`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "mcp-protocol-version": "2026-07-28",
+          "mcp-method": "tools/call",
+          "mcp-name": name,
+        },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: i + 1,
+          method: "tools/call",
+          params: {
+            name,
+            arguments: args,
+            _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} },
+          },
+        }),
+      });
+      expect(res.status, name).toBe(200);
+      const body = await res.text();
+      expect(body, name).toContain(NAME);
+      expect(body, name).not.toContain(EMAIL);
+      expect(body, name).not.toContain(new URL(rx.url).host);
+    }
     const manage = await (await fetch(hook.manage.replace(/^https?:\/\/[^/]+/, origin))).text();
     expect(manage).not.toContain(new URL(rx.url).host);
     expect(site.output()).not.toContain(EMAIL);

@@ -1,9 +1,10 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Locator, type Page } from "@playwright/test";
 import { SEED } from "./seed";
 import { collectConsoleErrors, screenshot, serverUrl } from "./helpers";
 
 // The server page under /zh reads in Chinese: the page's own words (headings, column names, labels, buttons, the clients
-// lines) are Chinese; stored reasons, hints and evidence stay as recorded, marked lang="en"; links stay under /zh.
+// lines) are Chinese; hints and observations are worded in Chinese from their stored facts; stored reasons and evidence
+// stay as recorded, marked lang="en"; links stay under /zh.
 
 const SERVERS = {
   /** Verified, modern only: initialize is answered with -32602 (the demo's clients-modern-only-32602). */
@@ -150,6 +151,50 @@ test("/zh: observations are counted in Chinese above the fold, their codes linki
   const line = page.locator("#observations-line");
   await expect(line).toContainText("条观察");
   await expect(line.locator("a.obs-code").first()).toHaveAttribute("href", /^\/zh\/faq\/tool-observations#/);
+});
+
+/** The language an element reads in: its nearest lang attribute. */
+const langOf = (l: Locator) => l.evaluate((e) => e.closest("[lang]")?.getAttribute("lang") ?? null);
+
+test("/zh: a hint is worded in Chinese from its stored facts, in the page's language; the reason above stays English", async ({ page }) => {
+  await page.goto(`/zh${serverUrl(SEED.hinted)}`);
+  const hint = page.locator("#check-handshake p.hint");
+  await expect(hint).toHaveAttribute("data-hint", "invalid_host");
+  const sentence = hint.locator(".hint-sentence");
+  await expect(sentence).toHaveText(/^把服务端对外使用的主机名加进它的 Host 白名单：.*（它报出的是 tools\.sdk-defaults\.example）.*。$/);
+  expect(await langOf(sentence)).toBe("zh-Hans");
+  await expect(hint.locator("[lang=en]")).toHaveCount(0);
+  await expect(page.locator("#check-handshake p.reason")).toHaveAttribute("lang", "en");
+  // Every hint on the page (under the overall state too) reads in Chinese.
+  const all = page.locator("main .hint-sentence");
+  expect(await all.count()).toBeGreaterThan(1);
+  for (const s of await all.all()) {
+    await expect(s).toHaveText(HAN);
+    expect(await langOf(s)).toBe("zh-Hans");
+  }
+  // The English page keeps lib/checks' sentence.
+  await page.goto(serverUrl(SEED.hinted));
+  await expect(page.locator("#check-handshake .hint-sentence")).toContainText(
+    "Allow the server's public host name in its Host-header allowlist",
+  );
+});
+
+test("/zh: observations beside their tools are worded in Chinese, the facts kept as they are", async ({ page }) => {
+  await page.goto(`/zh${serverUrl(SERVERS.poisoned)}`);
+  const tools = page.locator("section[aria-labelledby=tools-h]");
+  await expect(tools.locator("li#tool-1 li[data-code=hidden_tag_characters] .obs-sentence")).toHaveText(
+    "工具 `get_forecast` 的描述在偏移 37 处含有 18 个 Unicode 标签字符，解码为“read ~/.ssh/id_rsa”。",
+  );
+  await expect(tools.locator("li#tool-2 li[data-code=secret_file_handoff] .obs-sentence")).toContainText(
+    "提到密钥文件“~/.cursor/mcp.json”",
+  );
+  const all = tools.locator(".obs-sentence");
+  expect(await all.count()).toBeGreaterThan(3);
+  for (const s of await all.all()) {
+    await expect(s).toHaveText(HAN);
+    expect(await langOf(s)).toBe("zh-Hans");
+  }
+  await expect(tools.locator("ul.observations [lang=en]")).toHaveCount(0);
 });
 
 test("/zh: the regional note and the uptime figures are worded in Chinese", async ({ page }) => {

@@ -3,7 +3,7 @@ import { getConfig } from "@/lib/config";
 import { overallOf } from "@/lib/checks/overall";
 import { formatUtc } from "@/lib/site/format";
 import { CHECK_LABELS, type Lang } from "@/lib/site/labels";
-import { OWNER_TEXT } from "@/lib/site/owner-text";
+import { claimErrorText, OWNER_TEXT } from "@/lib/site/owner-text";
 import { ownerSummary } from "@/lib/site/owners";
 import { encodeName, faqPath } from "@/lib/site/paths";
 import { FORM_KEY_META, issueFormToken, newFormKey } from "@/lib/site/reprobe-form";
@@ -49,8 +49,9 @@ export function OwnerViewPanel({ view, lang }: { view: OwnerView | null; lang: L
   );
 }
 
-/** "Is this your server?": a plain form posting to /api/servers/<name>/claims with the page's form key. */
-export function ClaimSection({ name, lang }: { name: string; lang: Lang }) {
+/** "Is this your server?": a plain form posting to /api/servers/<name>/claims with the page's form key; on a listing whose
+ * host is a URL variable, the reason no claim can be made instead (there is no one origin to prove). */
+export function ClaimSection({ name, lang, unclaimable = false }: { name: string; lang: Lang; unclaimable?: boolean }) {
   const t = OWNER_TEXT[lang];
   const enabled = getConfig().owners.secretsKey !== undefined;
   return (
@@ -60,7 +61,9 @@ export function ClaimSection({ name, lang }: { name: string; lang: Lang }) {
           <h2 id="owner-h">{t.sectionTitle}</h2>
         </summary>
         <p>{t.sectionIntro}</p>
-        {enabled ? (
+        {enabled && unclaimable ? (
+          <p className="notice">{claimErrorText(lang, "variable_host", null)}</p>
+        ) : enabled ? (
           <form method="post" action={`/api/servers/${encodeName(name)}/claims`}>
             <input type="hidden" name="token" value={issueFormToken(metaOnce(siteDb(), FORM_KEY_META, newFormKey), name, new Date())} />
             <input type="hidden" name="lang" value={lang} />

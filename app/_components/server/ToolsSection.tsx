@@ -3,12 +3,11 @@ import type { Lang } from "@/lib/site/labels";
 import { faqPath } from "@/lib/site/paths";
 import { SECTIONS_TEXT, SERVER_TEXT } from "@/lib/site/server-text";
 import { StackTable } from "../StackTable";
-import { Stored } from "../Stored";
 import { serverFeedPath } from "@/lib/site/paths";
 import type { ServerDetail } from "@/lib/store/servers/detail";
 import { FoldSection } from "./FoldSection";
 import type { ObservationFacts } from "@/lib/checks/observations";
-import { observationSentence } from "@/lib/checks/observation-text";
+import { observationSentenceIn } from "@/lib/site/hint-text";
 import { sameServerVersion } from "@/lib/store/tools";
 import { observationAnchor, toolViews, type ToolView } from "@/lib/site/tool-view";
 
@@ -21,7 +20,7 @@ function ObservationList({ items, label, lang }: { items: readonly ObservationFa
           <a className="obs-code" href={`${faqPath(lang, "tool-observations")}#${observationAnchor(o.code)}`}>
             <code>{o.code}</code>
           </a>{" "}
-          <Stored lang={lang}>{observationSentence(o)}</Stored>{" "}
+          <span className="obs-sentence">{observationSentenceIn(lang, o)}</span>{" "}
           <span className="sub">
             (<code>{o.pointer}</code>)
           </span>

@@ -157,7 +157,10 @@ export function openApiDocument(options: { publicBaseUrl?: string } = {}) {
             201: json("A pending claim: publish the proof, then verify.", "ClaimCreated"),
             403: json("A cross-site post.", "ErrorAnswer"),
             404: json("unknown_server.", "ClaimError"),
-            422: json("no_remote or opted_out, with the reason.", "ClaimError"),
+            422: json(
+              "no_remote, opted_out or variable_host (the URL's host is a URL variable: no one origin to prove), with the reason.",
+              "ClaimError",
+            ),
             429: json("rate_limited, with Retry-After.", "ClaimError"),
             503: json("owners_disabled (no SECRETS_KEY), or the database cannot be written.", "ClaimError"),
           },
@@ -199,7 +202,7 @@ export function openApiDocument(options: { publicBaseUrl?: string } = {}) {
           responses: {
             204: { description: "Stored; nothing is answered back." },
             400: json(
-              "invalid_configuration, header_not_listed, invalid_header_name, invalid_value (CR, LF, control characters) or value_too_long (over 8 KB).",
+              "invalid_configuration, header_not_listed, invalid_header_name, invalid_value (CR, LF, control characters; in a URL variable also whitespace, / ? # @ \\, a dot segment, a host part that is not one DNS label, or a filled URL off the claimed origin), value_too_long (over 8 KB), variable_not_listed or variable_missing (every listed URL variable must be filled).",
               "ConfigurationErrorAnswer",
             ),
             403: json("A cross-site post.", "ErrorAnswer"),

@@ -37,6 +37,7 @@ const CLAIM_STATUS: Record<ClaimError, number> = {
   claim_lapsed: 410,
   rate_limited: 429,
   owners_disabled: 503,
+  variable_host: 422,
 };
 
 const CONFIG_STATUS: Record<ConfigurationError, number> = {
@@ -48,6 +49,8 @@ const CONFIG_STATUS: Record<ConfigurationError, number> = {
   unknown_owner: 404,
   rate_limited: 429,
   owners_disabled: 503,
+  variable_not_listed: 400,
+  variable_missing: 400,
 };
 
 function refusalAnswer(r: OwnerRefusal): Response {
@@ -130,7 +133,7 @@ async function claimForm(request: Request, server: string, deps: OwnerRouteDeps)
     return formRefusal(
       lang,
       server,
-      lang === "zh" ? "表单已过期，请重新加载服务器页面。" : "The form expired; reload the server page and try again.",
+      lang === "zh" ? "表单已过期，请重新加载服务端页面。" : "The form expired; reload the server page and try again.",
       400,
     );
   const a = createClaim(deps, { server, client: clientAddress(request.headers), lang });
@@ -196,13 +199,20 @@ export function putConfiguration(request: Request, token: string, deps: OwnerRou
     try {
       body = await jsonBody(request);
     } catch {
-      return configError("invalid_configuration", "Send a JSON object {headers: {name: value}}.");
+      return configError("invalid_configuration", "Send a JSON object {headers: {name: value}, variables?: {name: value}}.");
     }
     const parsed = OwnerConfigurationBody.safeParse(body);
-    if (!parsed.success) return configError("invalid_configuration", "Send a JSON object {headers: {name: value}}, values as strings.");
+    if (!parsed.success)
+      return configError(
+        "invalid_configuration",
+        "Send a JSON object {headers: {name: value}, variables?: {name: value}}, values as strings.",
+      );
     const a = setConfiguration(deps.db, deps.keys, claim, parsed.data, (deps.now ?? (() => new Date()))());
     if (!a.ok) return configError(a.error, a.message);
-    deps.log?.(`[owners] claim ${claim.id} on ${claim.server}: configuration set (${Object.keys(parsed.data.headers).length} header(s))`);
+    const vars = Object.keys(parsed.data.variables ?? {}).length;
+    deps.log?.(
+      `[owners] claim ${claim.id} on ${claim.server}: configuration set (${Object.keys(parsed.data.headers).length} header(s)${vars ? `, ${vars} URL variable(s)` : ""})`,
+    );
     return new Response(null, { status: 204, headers: noStore });
   });
 }

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { ownerByToken } from "@/lib/rounds/owners/claims";
-import { allowedHeaders } from "@/lib/rounds/owners/configure";
+import { ownerFields } from "@/lib/rounds/owners/configure";
 import { formatUtc } from "@/lib/site/format";
 import { configurationErrorText, OWNER_TEXT } from "@/lib/site/owner-text";
 import { serverPath } from "@/lib/site/paths";
@@ -30,7 +30,7 @@ export default async function OwnerPage({ params, searchParams }: Params) {
   const done = firstParam(query, "done");
   const error = CONFIGURATION_ERRORS.find((e) => e === firstParam(query, "error")) as ConfigurationError | undefined;
   const target = ownerTargetById(db, claim.serverId);
-  const allowed = target ? allowedHeaders(target) : [];
+  const { headers: allowed, variables } = target ? ownerFields(target) : { headers: [], variables: [] };
   const secrets = secretsOf(db, claim.id);
   const action = (a: string) => `/owners/${encodeURIComponent(token)}/${a}`;
   const back = `${lang === "zh" ? "/zh" : ""}${serverPath(claim.server)}`;
@@ -58,7 +58,7 @@ export default async function OwnerPage({ params, searchParams }: Params) {
           <ul>
             {secrets.map((s) => (
               <li key={`${s.kind}:${s.name}`}>
-                <code>{t.configSet(s.name, formatUtc(s.setAt))}</code>
+                <code>{t.configSet(s.kind === "variable" ? `{${s.name}}` : s.name, formatUtc(s.setAt))}</code>
                 {s.expiresAt ? t.configExpires(formatUtc(s.expiresAt)) : null}
               </li>
             ))}
@@ -66,9 +66,16 @@ export default async function OwnerPage({ params, searchParams }: Params) {
         ) : (
           <p className="sub">{t.configNone}</p>
         )}
-        {allowed.length ? (
+        {allowed.length || variables.length ? (
           <form method="post" action={action("configure")} className="subscribe-form" autoComplete="off">
-            <p className="sub">{t.configAllowed(allowed.join(", "))}</p>
+            {variables.length ? <p className="sub">{t.configVariables(variables.map((n) => `{${n}}`).join(", "))}</p> : null}
+            {variables.map((name) => (
+              <label key={`v:${name}`} className="subscribe-address">
+                <code>{`{${name}}`}</code>
+                <input type="password" name={`variable:${name}`} maxLength={8192} autoComplete="off" spellCheck={false} />
+              </label>
+            ))}
+            {allowed.length ? <p className="sub">{t.configAllowed(allowed.join(", "))}</p> : null}
             {allowed.map((name) => (
               <label key={name} className="subscribe-address">
                 <code>{name}</code>

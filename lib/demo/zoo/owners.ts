@@ -3,13 +3,26 @@
 // through `state`. A refused key is echoed in the answer on purpose, so the redaction of what a server says back is tested.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { RESERVED_TOOL_NAME } from "../../probe/protocol";
 import { createBehaviourHandler } from "./server";
 import type { LoggedRequest, ZooBehaviour, ZooContext } from "./types";
-import { PRM_PATH, SINGLE_PAGE, bearerChallenge, modernEndpoint, notFound, sendJson, sendText, unauthorized, validPrm } from "./wire";
+import {
+  PRM_PATH,
+  SINGLE_PAGE,
+  bearerChallenge,
+  err,
+  modernEndpoint,
+  notFound,
+  rpcId,
+  sendJson,
+  sendText,
+  unauthorized,
+  validPrm,
+} from "./wire";
 
 /** What a test sets on an owner fixture. */
 export interface OwnerFixtureState {
-  /** `owner-key`: the X-Api-Key value it takes. */
+  /** `owner-key` (and `owner-tenant` when set): the X-Api-Key value it takes. */
   key?: string;
   /** The body served at /.well-known/mcp-status-claim; absent: 404. */
   proof?: string;
@@ -19,6 +32,8 @@ export interface OwnerFixtureState {
   mcpRedirect?: string;
   /** `owner-jwt-gate`: the clock its tokens' `exp` is read against (ms). */
   now?: () => number;
+  /** `owner-tenant`: the tenant it serves, at /<tenant>/mcp. */
+  tenant?: string;
 }
 
 const PROOF_PATH = "/.well-known/mcp-status-claim";
@@ -76,6 +91,21 @@ export const OWNER_BEHAVIOURS: Record<string, ZooBehaviour> = {
     const exp = m ? jwtExp(m[1]!) : null;
     if (exp !== null && exp * 1000 > (s.now ?? Date.now)()) return modernEndpoint({ tools: SINGLE_PAGE })(ctx);
     return unauthorized(ctx, bearerChallenge(ctx, { scope: "mcp:read" }));
+  },
+  /** Listed as `<origin>/{tenant}/mcp` with no default (architecture.md §11: no address without its owner's URL variable).
+   * Serves a healthy modern server at /<tenant>/mcp only; every other path is a 404 naming the path it was asked for, and
+   * its reserved-tool answer names the request path too, so the redaction of a filled URL echoed back is tested. */
+  "owner-tenant": (ctx) => {
+    const s = ctx.state as OwnerFixtureState;
+    if (proof(ctx, s)) return;
+    const asked = ctx.req.url ?? "";
+    if (!s.tenant || ctx.path !== `/${encodeURIComponent(s.tenant)}/mcp`)
+      return sendJson(ctx, 404, { error: "unknown_tenant", message: `nothing is served at ${asked}` });
+    // With `key` set, it also wants the X-Api-Key header the registry may list beside the variable.
+    if (s.key !== undefined && ctx.headers["x-api-key"] !== s.key)
+      return sendJson(ctx, 403, { error: "missing_api_key", message: "Send your key in X-Api-Key" });
+    const toolCall = (c: typeof ctx) => sendJson(c, 200, err(rpcId(c), -32602, `Tool ${RESERVED_TOOL_NAME} not found at ${asked}`));
+    return modernEndpoint({ tools: SINGLE_PAGE, toolCall })({ ...ctx, path: "/mcp" });
   },
 };
 

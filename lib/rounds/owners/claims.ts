@@ -21,6 +21,7 @@ import { operatorOptOuts } from "../../store/optouts";
 import type { ClaimError } from "../../vocabulary/owners";
 import type { RoundHostGate } from "../host-gate";
 import { fetchProof, proofUrl, type ProofFetch } from "./proof";
+import { hostIsVariable } from "./variables";
 
 export const RECHECK_EVERY_MS = 7 * 86_400_000;
 
@@ -90,6 +91,12 @@ export function createClaim(deps: OwnerDeps, req: { server: string; client: stri
   if (!deps.enabled) return refuse("owners_disabled", DISABLED_MESSAGE);
   const target = ownerTarget(deps.db, req.server);
   if (!target) return refuse("unknown_server", "No server by that registry name.");
+  // An origin taken from an owner's values would let whoever holds one tenant's host own the listing: refused.
+  if (target.remoteUrl && hostIsVariable(target.remoteUrl))
+    return refuse(
+      "variable_host",
+      "The host of this server's URL is a URL variable, so there is no one origin to publish a proof on and this listing cannot be claimed.",
+    );
   let origin: string;
   try {
     origin = new URL(target.remoteUrl ?? "").origin;

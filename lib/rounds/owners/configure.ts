@@ -5,7 +5,9 @@ import type { Db } from "../../../db/client";
 import { enqueueOwnerEvent, markExpiryTold, ownerTargetById, replaceSecrets, secretsOf, type ClaimRow } from "../../store/owners";
 import { seal, secretAad, type SecretsKeys } from "../../store/secrets";
 import { OWNER_VALUE_MAX_BYTES, type ConfigurationError } from "../../vocabulary/owners";
+import type { UrlVariables } from "../../probe/protocol";
 import { expiresSoon, jwtExpiry } from "./jwt";
+import { fillTemplate, variableProblem } from "./variables";
 
 export type ConfigureAnswer = { ok: true } | { ok: false; error: ConfigurationError; message: string };
 
@@ -22,6 +24,16 @@ export function allowedHeaders(target: { configHeaders: readonly string[]; gated
   return [...new Set(names)];
 }
 
+/** What an owner may set for a server (the manage page's fields): the headers of allowedHeaders and those the URL-variable
+ * remote lists as needed, and the URL variables without a default. */
+export function ownerFields(target: { configHeaders: readonly string[]; gated: boolean; urlVariables: UrlVariables | null }): {
+  headers: string[];
+  variables: string[];
+} {
+  const fromVariables = allowedHeaders({ configHeaders: target.urlVariables?.headers ?? [], gated: false });
+  return { headers: [...new Set([...allowedHeaders(target), ...fromVariables])], variables: target.urlVariables?.names ?? [] };
+}
+
 /** Why a value cannot be sent as a header, or null: CR, LF or NUL (header injection), other control characters, over 8 KB. */
 export function valueProblem(name: string, value: string): { error: ConfigurationError; message: string } | null {
   if (/[\r\n\0]/.test(value))
@@ -31,6 +43,37 @@ export function valueProblem(name: string, value: string): { error: Configuratio
   if (value.trim() === "") return { error: "invalid_value", message: `The value for ${name} is empty.` };
   if (Buffer.byteLength(value, "utf8") > OWNER_VALUE_MAX_BYTES)
     return { error: "value_too_long", message: `The value for ${name} is over ${OWNER_VALUE_MAX_BYTES / 1024} KB.` };
+  return null;
+}
+
+/** The URL variables sent, checked against those the registry lists without a default for the probed remote: each listed
+ * one must be filled (the owner's view has no address otherwise), no other is taken, each value must fit its part of the
+ * URL, and the filled URL must stay on the claimed origin. Null when they are fine. No message carries a value. */
+function checkVariables(listed: UrlVariables | null, sent: [string, string][], origin: string): ConfigureAnswer | null {
+  if (!listed) {
+    if (sent.length === 0) return null;
+    return refuse("variable_not_listed", "The registry lists no URL variable without a default for this remote, so the site fills none.");
+  }
+  const names = listed.names.map((n) => `{${n}}`).join(", ");
+  for (const [name] of sent)
+    if (!listed.names.includes(name))
+      return refuse(
+        "variable_not_listed",
+        `The registry does not list {${name.slice(0, 60)}} for this remote; the site fills only ${names}.`,
+      );
+  const values = Object.fromEntries(sent);
+  const missing = listed.names.filter((n) => values[n] === undefined);
+  if (missing.length)
+    return refuse(
+      "variable_missing",
+      `The remote's URL has no address without ${missing.map((n) => `{${n}}`).join(", ")}: send a value for each of ${names}.`,
+    );
+  for (const [name, value] of sent) {
+    const problem = variableProblem(listed.template, name, value);
+    if (problem) return { ok: false, ...problem };
+  }
+  const filled = fillTemplate(listed, values, origin);
+  if (!filled.ok) return refuse("invalid_value", `With these values ${filled.message}, so the site would not send it.`);
   return null;
 }
 
@@ -44,11 +87,13 @@ export function setConfiguration(
 ): ConfigureAnswer {
   const target = ownerTargetById(db, claim.serverId);
   if (!target) return refuse("unknown_owner", "The claimed server is gone.");
-  if (body.variables && Object.keys(body.variables).length > 0)
-    return refuse("invalid_configuration", "This site does not fill URL variables yet: the probed remote's URL is used as listed.");
+  const variables = Object.entries(body.variables ?? {});
+  const checkedVariables = checkVariables(target.urlVariables, variables, claim.origin);
+  if (checkedVariables) return checkedVariables;
   const entries = Object.entries(body.headers);
-  if (entries.length === 0) return refuse("invalid_configuration", "Send at least one header, or DELETE the configuration to remove it.");
-  const allowed = allowedHeaders(target);
+  if (entries.length === 0 && variables.length === 0)
+    return refuse("invalid_configuration", "Send at least one header or URL variable, or DELETE the configuration to remove it.");
+  const allowed = ownerFields(target).headers;
   for (const [name, value] of entries) {
     if (!HEADER_NAME.test(name)) return refuse("invalid_header_name", `${JSON.stringify(name.slice(0, 60))} is not a header name.`);
     if (!allowed.includes(name.toLowerCase()))
@@ -61,16 +106,24 @@ export function setConfiguration(
     const problem = valueProblem(name, value);
     if (problem) return { ok: false, ...problem };
   }
-  const sealed = entries.map(([name, value]) => {
-    const lower = name.toLowerCase();
-    const exp = jwtExpiry(value);
-    return {
-      kind: "header" as const,
-      name: lower,
-      sealed: seal(keys, value, secretAad(claim.id, "header", lower)),
-      expiresAt: exp?.toISOString() ?? null,
-    };
-  });
+  const sealed = [
+    ...entries.map(([name, value]) => {
+      const lower = name.toLowerCase();
+      const exp = jwtExpiry(value);
+      return {
+        kind: "header" as const,
+        name: lower,
+        sealed: seal(keys, value, secretAad(claim.id, "header", lower)),
+        expiresAt: exp?.toISOString() ?? null,
+      };
+    }),
+    ...variables.map(([name, value]) => ({
+      kind: "variable" as const,
+      name,
+      sealed: seal(keys, value, secretAad(claim.id, "variable", name)),
+      expiresAt: null,
+    })),
+  ];
   replaceSecrets(db, claim.id, sealed, now);
   tellExpiring(db, claim.id, claim.server, now);
   return { ok: true };

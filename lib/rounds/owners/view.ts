@@ -4,16 +4,28 @@
 import type { Db } from "../../../db/client";
 import { configRefusal, judge } from "../../checks";
 import type { CheckResult } from "../../checks/types";
-import { probeServer, redactObservation, type ProbeOptions } from "../../probe";
+import { probeServer, redactObservation, redactValues, type ProbeOptions } from "../../probe";
 import type { Exchange, HandshakeOutcome, ProbeObservation, ProbeTarget } from "../../probe/types";
-import { enqueueOwnerEvent, insertOwnerRun, latestOwnerRunOf, ownerClaimFor, secretsOf, type OwnerRunInput } from "../../store/owners";
+import {
+  claimOrigin,
+  enqueueOwnerEvent,
+  insertOwnerRun,
+  latestOwnerRunOf,
+  ownerClaimFor,
+  secretsOf,
+  type OwnerRunInput,
+} from "../../store/owners";
 import { secretAad, unseal, type SecretsKeys } from "../../store/secrets";
 import { DISCOVERY_CHECKS } from "../../vocabulary/checks";
+import type { UrlVariables } from "../../probe/protocol";
 import { tellExpiring } from "./configure";
+import { fillTemplate, rebuildRedacted, redactFilled, type Filled } from "./variables";
 
-/** One server's owner configuration, opened for a probe; or the names alone when this site's key cannot open it. */
+/** One server's owner configuration, opened for a probe (headers, URL variables, and the origin the claim proved); or the
+ * names alone when this site's key cannot open it. Variable names are shown as `{name}`. */
 export type OwnerConfig =
-  { claimId: number; headers: Record<string, string>; names: string[] } | { claimId: number; unreadable: true; names: string[] };
+  | { claimId: number; origin: string; headers: Record<string, string>; variables: Record<string, string>; names: string[] }
+  | { claimId: number; unreadable: true; names: string[] };
 
 /** What the round asks of the owners' feature for each server whose anonymous read ended at the key or the gate. */
 export interface OwnerStep {
@@ -30,16 +42,17 @@ export function createOwnerStep(db: Db, keys: SecretsKeys | undefined): OwnerSte
       const claimId = ownerClaimFor(db, serverId);
       if (claimId === null) return null;
       const headers: Record<string, string> = {};
+      const variables: Record<string, string> = {};
       const names: string[] = [];
       let unreadable = false;
       for (const s of secretsOf(db, claimId)) {
-        if (s.kind !== "header") continue;
-        names.push(s.name);
+        names.push(s.kind === "variable" ? `{${s.name}}` : s.name);
         const plain = unseal(keys, s.sealed, secretAad(claimId, s.kind, s.name));
         if (plain === null) unreadable = true;
-        else headers[s.name] = plain;
+        else (s.kind === "variable" ? variables : headers)[s.name] = plain;
       }
-      return unreadable ? { claimId, unreadable: true, names } : { claimId, headers, names };
+      if (unreadable) return { claimId, unreadable: true, names };
+      return { claimId, origin: claimOrigin(db, claimId) ?? "", headers, variables, names };
     },
     previousOutcome: (claimId) => latestOwnerRunOf(db, claimId)?.outcome ?? null,
   };
@@ -112,13 +125,22 @@ export async function probeAsOwner(
   options: ProbeOptions,
   roundId: number | null,
   now: () => Date,
+  filling?: { urlVariables: UrlVariables; allowed: (url: URL) => Promise<boolean> },
 ): Promise<OwnerWrite | null> {
   const config = step.configFor(server.id);
   if (!config || config.names.length === 0) return null;
+  // A remote with no address without URL variables is probed only with all of them filled, on the claimed origin.
+  let filled: Extract<Filled, { ok: true }> | null = null;
+  if (filling && !("unreadable" in config)) {
+    const f = fillTemplate(filling.urlVariables, config.variables, config.origin);
+    if (!f.ok || !(await filling.allowed(new URL(f.url)))) return null;
+    filled = f;
+  }
+  const shownUrl = filled ? filled.redacted : target.url;
   const base = { claimId: config.claimId, serverId: server.id, roundId };
   if ("unreadable" in config) {
     const reason = `The owner's configuration (${namesOf(config.names)}) cannot be read with this site's current SECRETS_KEY; it was not sent, and the owner's view stays unknown until the owner enters it again or the right key returns.`;
-    const results = judge({ url: target.url, transport: target.transport, startedAt: "", finishedAt: "", era: "unknown", exchanges: [] });
+    const results = judge({ url: shownUrl, transport: target.transport, startedAt: "", finishedAt: "", era: "unknown", exchanges: [] });
     return {
       server: server.name,
       run: {
@@ -132,12 +154,19 @@ export async function probeAsOwner(
     };
   }
   // Judged as a client with the key sees it: no registry header names, so a refusal is not read as "needs configuration".
-  const raw = await probeServer({ url: target.url, transport: target.transport }, { ...options, ownerHeaders: config.headers });
-  const obs = redactObservation(raw, Object.values(config.headers));
-  if (obs.blocked || obs.slowDown) return null;
-  let results = judge(obs);
-  const refused = ownerRefusal(obs);
-  let outcome: OwnerRunInput["outcome"] = handshakeCompleted(obs) ? "up" : "down";
+  const secretValues = [...Object.values(config.headers), ...Object.values(config.variables)];
+  const raw = await probeServer(
+    { url: filled ? filled.url : target.url, transport: target.transport },
+    { ...options, ownerHeaders: config.headers },
+  );
+  if (raw.blocked || raw.slowDown) return null;
+  // Judged on what the server said, stored redacted: a value that is an ordinary word (a tenant called `tools`) must not
+  // turn a verdict, and the reasons carry no value either.
+  const obs = filled ? redactFilled(raw, filled, secretValues) : redactObservation(raw, secretValues);
+  const hideText = (text: string) => redactValues(filled ? rebuildRedacted(text, filled.pairs) : text, secretValues);
+  let results = judge(raw).map((r) => ({ ...r, reason: hideText(r.reason) }));
+  const refused = ownerRefusal(raw);
+  let outcome: OwnerRunInput["outcome"] = handshakeCompleted(raw) ? "up" : "down";
   let tellRefused: string | undefined;
   if (refused) {
     const reason = `Refused with HTTP ${refused.status} with the owner's configuration (${namesOf(config.names)}) on the ${refused.step === "handshake" ? "handshake" : "tool list"}; the owner is told, and this says nothing against the server.`;
@@ -145,7 +174,7 @@ export async function probeAsOwner(
     outcome = "refused";
     if (step.previousOutcome(config.claimId) !== "refused") tellRefused = reason;
   }
-  const tools = obs.toolsList?.kind === "complete" ? obs.toolsList.tools.length : null;
+  const tools = raw.toolsList?.kind === "complete" ? raw.toolsList.tools.length : null;
   return {
     server: server.name,
     run: { ...base, at: now(), outcome, tools, results, exchanges: obs.exchanges },

@@ -4,6 +4,7 @@ import { eq, inArray, sql } from "drizzle-orm";
 import { transaction, type Db } from "../../../db/client";
 import { servers } from "../../../db/schema";
 import { REMOTE_STANDINGS, TRANSPORTS, type RegistryRemote } from "../../probe/protocol";
+import type { UrlVariables } from "../../probe/protocol";
 import type { RegistryWithdrawal } from "../../vocabulary/store";
 import { placeholders, prepared } from "../prepared";
 import { parseJson } from "../runs";
@@ -16,6 +17,8 @@ export type ListedServer = Pick<ServerRow, "name" | "title" | "description" | "v
   remotes?: RegistryRemote[];
   /** Suite 0.15.0: header names the probed remote lists as needed (never sent); absent or empty when none. */
   configHeaders?: string[];
+  /** architecture.md §11: the URL variables an owner may fill in; absent or null when none. */
+  urlVariables?: UrlVariables | null;
   /** The owner's words on the entry's status, when the registry gives any. */
   registryStatusMessage?: string | null;
 };
@@ -32,6 +35,14 @@ export interface WithdrawnServer {
 export function configHeadersOf(stored: string | null): string[] | null {
   const v = parseJson<unknown>(stored, null);
   return Array.isArray(v) && v.length && v.every((n) => typeof n === "string") ? (v as string[]) : null;
+}
+
+/** The stored URL variables back as a value (architecture.md §11); null when the row has none or they do not parse. */
+export function urlVariablesOf(stored: string | null | undefined): UrlVariables | null {
+  const v = parseJson<unknown>(stored ?? null, null) as Partial<UrlVariables> | null;
+  const strings = (a: unknown): a is string[] => Array.isArray(a) && a.every((n) => typeof n === "string");
+  if (!v || typeof v !== "object" || typeof v.template !== "string" || !strings(v.names) || !v.names.length) return null;
+  return { template: v.template, names: v.names, headers: strings(v.headers) ? v.headers : [] };
 }
 
 /** The remotes column back as values; rows written before suite 0.13.0 (or without it) get their one remote. */
@@ -81,6 +92,7 @@ const REGISTRY_FIELDS = [
   "needsConfig",
   "remotes",
   "configHeaders",
+  "urlVariables",
   "registryUpdatedAt",
   "registryStatus",
   "registryStatusMessage",
@@ -160,6 +172,7 @@ function applyListed(db: Db, a: RegistryApply, listed: ListedServer[], now: stri
       needsConfig: s.needsConfig,
       remotes: s.remotes ? JSON.stringify(s.remotes) : null,
       configHeaders: s.configHeaders?.length ? JSON.stringify(s.configHeaders) : null,
+      urlVariables: s.urlVariables ? JSON.stringify(s.urlVariables) : null,
       registryUpdatedAt: s.registryUpdatedAt,
       registryStatus: "active" as const,
       registryStatusMessage: s.registryStatusMessage ?? null,
@@ -171,6 +184,8 @@ function applyListed(db: Db, a: RegistryApply, listed: ListedServer[], now: stri
       a.result.added++;
       continue;
     }
+    // urlVariables change only with the URL or the needs clause: alone they make nothing due (so the first read after
+    // migration 0022 fills them in without a round of skips).
     const moved =
       prev.remoteUrl !== s.url ||
       prev.transport !== s.transport ||

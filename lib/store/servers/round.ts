@@ -12,6 +12,8 @@ import { escapeLike, type ServerRow, type StateField } from "./row";
 export type DueServer = Pick<ServerRow, "id" | "name" | "remoteUrl" | "transport" | "host" | "needsConfig" | "stateHandshake"> & {
   /** Suite 0.15.0: the stored header names (JSON) the probed remote lists as needed; absent or null when none. */
   configHeaders?: string | null;
+  /** architecture.md §11: the stored URL variables (JSON UrlVariables) an owner may fill in; absent or null when none. */
+  urlVariables?: string | null;
 };
 
 /** The columns of a DueServer. */
@@ -23,6 +25,7 @@ export const dueServerColumns = {
   host: servers.host,
   needsConfig: servers.needsConfig,
   configHeaders: servers.configHeaders,
+  urlVariables: servers.urlVariables,
   stateHandshake: servers.stateHandshake,
 };
 

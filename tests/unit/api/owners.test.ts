@@ -139,3 +139,84 @@ describe("configuration", () => {
     expect((await w.put(token, { headers: { "X-Api-Key": SECRET } })).status).toBe(404);
   });
 });
+
+describe("URL variables", () => {
+  test("PUT with variables → 204 on a listing whose URL has {tenant}; unlisted, missing or bad ones → 400 with no value", async () => {
+    const keyed = await world();
+    const keyedToken = await keyed.verified();
+    const notListed = await keyed.put(keyedToken, { headers: { "X-Api-Key": SECRET }, variables: { tenant: "ab" } });
+    expect(notListed.status).toBe(400);
+    expect(await notListed.json()).toMatchObject({ error: "variable_not_listed" });
+
+    const t = tempDb();
+    cleanups.push(t.cleanup);
+    const mcp = await startOwnerServer("owner-tenant", { otherHost: "127.0.0.12", state: { tenant: "q~" } });
+    cleanups.push(mcp.close);
+    const template = `${mcp.origin}/{tenant}/mcp`;
+    applyRegistrySnapshot(
+      t.db,
+      [
+        {
+          ...listedServer("io.example/tenant", mcp.url),
+          url: template,
+          needsConfig: "its URL has {tenant} with no default, for the user to fill in",
+          urlVariables: { template, names: ["tenant"], headers: [] },
+        },
+      ],
+      new Date().toISOString(),
+    );
+    const deps: OwnerRouteDeps = { ...keyed.deps, db: t.db };
+    const req = (method: string, path: string, body?: unknown) =>
+      new Request(`${SITE}${path}`, {
+        method,
+        headers: { "content-type": "application/json", "x-forwarded-for": "203.0.113.10" },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+    const c = (await (await postClaim(req("POST", "/api/servers/io.example/tenant/claims"), "io.example/tenant", deps)).json()) as {
+      claim: string;
+      proof: { body: string };
+    };
+    mcp.state.proof = c.proof.body;
+    const v = await postVerify(req("POST", `/api/claims/${c.claim}/verify`), c.claim, deps);
+    expect(v.status).toBe(200);
+    const token = ((await v.json()) as { manage: string }).manage.split("/").pop()!;
+    const put = (body: unknown) => putConfiguration(req("PUT", `/api/owners/${token}/configuration`, body), token, deps);
+    for (const [body, error] of [
+      [{ headers: {}, variables: { tenant: "q/../x" } }, "invalid_value"],
+      [{ headers: {}, variables: { tenant: "me@evil.example" } }, "invalid_value"],
+      [{ headers: {}, variables: { region: "eu" } }, "variable_not_listed"],
+      [{ headers: {} }, "variable_missing"],
+    ] as const) {
+      const res = await put(body);
+      expect(res.status).toBe(400);
+      const text = await res.text();
+      expect(JSON.parse(text)).toMatchObject({ error });
+      expect(text).not.toContain("evil.example");
+      expect(text).not.toContain("q/../x");
+    }
+    const ok = await put({ headers: {}, variables: { tenant: "q~" } });
+    expect(ok.status).toBe(204);
+    expect(await ok.text()).toBe("");
+    expect(secretsOf(t.db, claimByManageToken(t.db, token)!.id).map((s) => [s.kind, s.name])).toEqual([["variable", "tenant"]]);
+    expect(await getServer("io.example/tenant", t.db).text()).not.toContain("q~");
+  });
+
+  test("a claim on a listing whose host is a URL variable → 422 variable_host", async () => {
+    const w = await world();
+    applyRegistrySnapshot(
+      w.db,
+      [
+        {
+          ...listedServer("io.example/tenant-host", "https://x.example.invalid/mcp"),
+          url: "https://{tenant}.example.invalid/mcp",
+          needsConfig: "its URL has {tenant} with no default, for the user to fill in",
+          urlVariables: { template: "https://{tenant}.example.invalid/mcp", names: ["tenant"], headers: [] },
+        },
+      ],
+      new Date().toISOString(),
+    );
+    const res = await postClaim(w.req("POST", "/api/servers/io.example/tenant-host/claims"), "io.example/tenant-host", w.deps);
+    expect(res.status).toBe(422);
+    expect(await res.json()).toMatchObject({ error: "variable_host" });
+  });
+});

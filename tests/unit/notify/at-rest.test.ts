@@ -8,7 +8,9 @@ import { createAddressPolicy } from "@/lib/probe";
 import { getMeta, META_KEYS } from "@/lib/store/meta";
 import { applyRegistrySnapshot } from "@/lib/store/servers/registry";
 import { closeDb, MIGRATIONS_FOLDER, openDb } from "@/db/client";
+import { adoptSubscription, giveUpClaim, insertClaim, markVerified } from "@/lib/store/owners";
 import { confirmSubscription, finishErasure, saveSubscription, unsubscribe } from "@/lib/store/subscriptions";
+import { UNFOLDED_NOTIFICATION_EVENTS } from "@/lib/vocabulary/notifications";
 import { startReceiver } from "../../fixtures/receivers";
 import { tempDb } from "../store/helpers";
 import { listedServer } from "../store/listed";
@@ -96,6 +98,33 @@ describe("addresses and secrets at rest", () => {
     expect(w.onDisk(address)).toBe(0);
     expect(fs.statSync(`${w.t.file}-wal`).size).toBeLessThan(64 * 1024);
     expect(getMeta(w.t.db, META_KEYS.erasurePendingSince)).toBeNull();
+    // The erasure's own secure_delete = ON is over: the connection is back to FAST (the pragma reads FAST back as 2).
+    expect(w.t.db.$client.pragma("secure_delete", { simple: true })).toBe(2);
+  });
+
+  test("a claim given up erases its owner's subscriptions: the owner's address leaves the file and its log", () => {
+    const w = world();
+    const serverId = w.t.db.$client.prepare("select id from servers").pluck().get() as number;
+    const address = "owner.private@example.org";
+    const { claimId } = insertClaim(w.t.db, { serverId, origin: "https://a.example", proof: "p", lang: "en", now: new Date() });
+    markVerified(w.t.db, claimId, new Date(), new Date(Date.now() + 7 * 86_400_000));
+    const sub = saveSubscription(w.t.db, {
+      serverId,
+      channel: "email",
+      address,
+      flavor: null,
+      events: ["state_changed"],
+      lang: "en",
+      now: new Date(),
+    });
+    confirmSubscription(w.t.db, sub.token, new Date(), 86_400_000);
+    adoptSubscription(w.t.db, sub.subscriptionId, claimId, UNFOLDED_NOTIFICATION_EVENTS);
+    expect(w.onDisk(address)).toBeGreaterThan(0);
+    giveUpClaim(w.t.db, claimId, new Date());
+    expect(w.t.db.$client.prepare("select count(*) from subscribers").pluck().get()).toBe(0);
+    expect(w.onDisk(address)).toBe(0);
+    expect(getMeta(w.t.db, META_KEYS.erasurePendingSince)).toBeNull();
+    expect(w.t.db.$client.pragma("secure_delete", { simple: true })).toBe(2);
   });
 
   test("among many subscribers, erased addresses leave no byte behind: the index holds hashes, and page splits leave no copy", async () => {
@@ -160,7 +189,10 @@ describe("addresses and secrets at rest", () => {
 
     const file = path.join(dir, "site.db");
     const before = openDb(file, { migrationsFolder: old });
-    applyRegistrySnapshot(before, [listedServer("io.example/a", "https://a.example/mcp")], new Date().toISOString());
+    // Plain SQL on the old schema: today's store code may need columns of later migrations.
+    before.$client
+      .prepare("insert into servers (id, name, first_seen_at, last_seen_at) values (1, 'io.example/a', ?, ?)")
+      .run("2026-01-01", "2026-01-01");
     const addresses = Array.from({ length: 400 }, (_, i) => `kept.${i}@example.org`);
     const c = before.$client;
     const add = c.prepare("insert into subscribers (channel, address, lang, created_at) values ('email', ?, 'en', ?)");

@@ -116,6 +116,13 @@ describe("registry remotes (architecture.md §2.6)", () => {
     expect(servers["io.t/with-default"]).toMatchObject({ noAddress: false, configHeaders: [] });
     expect(servers["io.t/without"]).toMatchObject({ noAddress: true, configHeaders: [] });
     expect(servers["io.t/base-url"]).toMatchObject({ noAddress: true, configHeaders: [] });
+    // What an owner may fill in (architecture.md §11): the template with its defaults, and the names without one.
+    expect(servers["io.t/with-default"]!.urlVariables).toBeNull();
+    expect(servers["io.t/without"]!.urlVariables).toEqual({
+      template: "https://{tenant_id}.api.t.example/mcp",
+      names: ["tenant_id"],
+      headers: [],
+    });
   });
 
   test("streamable-http before sse; a server needs configuration only when every remote does", async () => {
@@ -157,6 +164,7 @@ describe("registry remotes (architecture.md §2.6)", () => {
       ]),
     ]);
     expect(servers["io.mix/tenant-and-key"]).toMatchObject({ noAddress: true, configHeaders: [] });
+    expect(servers["io.mix/tenant-and-key"]!.urlVariables).toMatchObject({ names: ["tenant"], headers: ["X-Api-Key"] });
     // The sse remote has an address: it is probed without X-Api-Key, although streamable-http comes first.
     expect(servers["io.mix/tenant-then-key"]).toMatchObject({
       noAddress: false,

@@ -14,6 +14,7 @@ import { RenderStamp } from "@/app/_components/RenderStamp";
 import { ReprobeSection } from "@/app/_components/ReprobeForm";
 import { SubscribeSection } from "@/app/_components/SubscribeForm";
 import { ClaimSection, OwnerViewPanel } from "@/app/_components/owners/OwnerSections";
+import { hostIsVariable } from "@/lib/rounds/owners/variables";
 import { ownerView } from "@/lib/store/owners";
 import { ServerHistory } from "@/app/_components/ServerHistory";
 import { AtAGlance } from "@/app/_components/server/AtAGlance";
@@ -142,7 +143,7 @@ export default async function ServerPage({ params, searchParams }: Params) {
       <CertificateFact run={detail.latestRun} now={new Date()} lang={lang} />
       <ReprobeSection name={name} leftRegistry={!!detail.leftRegistryAt} optedOut={!!detail.optOut} query={query} lang={lang} />
       <SubscribeSection name={name} lang={lang} query={query} />
-      <ClaimSection name={name} lang={lang} />
+      <ClaimSection name={name} lang={lang} unclaimable={detail.remoteUrl ? hostIsVariable(detail.remoteUrl) : false} />
       <RegionsSection
         db={db}
         serverId={serverIdByName(db, name) ?? -1}

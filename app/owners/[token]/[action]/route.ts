@@ -48,8 +48,13 @@ export async function POST(request: Request, { params }: { params: Promise<{ tok
     case "configure": {
       if (!deps.keys) return page({ error: "owners_disabled" });
       const headers: Record<string, string> = {};
-      for (const [k, v] of fields) if (k.startsWith("header:") && typeof v === "string" && v !== "") headers[k.slice(7)] = v;
-      const a = setConfiguration(deps.db, deps.keys, claim, { headers }, now);
+      const variables: Record<string, string> = {};
+      for (const [k, v] of fields) {
+        if (typeof v !== "string" || v === "") continue;
+        if (k.startsWith("header:")) headers[k.slice(7)] = v;
+        else if (k.startsWith("variable:")) variables[k.slice(9)] = v;
+      }
+      const a = setConfiguration(deps.db, deps.keys, claim, { headers, variables }, now);
       return page(a.ok ? { done: "configured" } : { error: a.error });
     }
     case "remove":

@@ -1,0 +1,1 @@
+ALTER TABLE `servers` ADD `url_variables` text;
