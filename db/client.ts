@@ -29,6 +29,9 @@ export function openDb(file: string, opts: { migrationsFolder?: string } = {}): 
   sqlite.pragma("foreign_keys = ON");
   // WAL makes NORMAL durable across process crashes (a kill -9 loses nothing committed).
   sqlite.pragma("synchronous = NORMAL");
+  // Every server's run writes inside a savepoint (persist-batch.ts), whose copies of the pages it changes spill past 64 KiB to
+  // a temporary file: one created, written and deleted in /var/tmp per server (a round's second-largest write after the WAL).
+  sqlite.pragma("temp_store = MEMORY");
   const db = Object.assign(drizzle(sqlite, { schema }), { $writes: writes });
   // Migrations zero what they drop (an old index's pages held addresses); then FAST zeroes the bytes a write frees or moves
   // within the pages it writes anyway, so a subscriber's address leaves no stale copy when a page splits (architecture.md §10).

@@ -44,6 +44,34 @@ describe("database", () => {
     expect(fs.existsSync(file)).toBe(true);
   });
 
+  test("a savepoint's page copies stay in memory: no temporary file per server's run", () => {
+    const { db } = fresh();
+    const sqlite = db.$client;
+    sqlite.exec("create table big (id integer primary key, body text)");
+    sqlite.prepare("insert into big (body) select printf('%.3000c', 'x') from json_each(json_array(" + "0,".repeat(99) + "0))").run();
+    // SQLite names its temporary files etilqs_*; a sub-journal spills to one past 64 KiB of changed pages.
+    const tempFiles = () =>
+      fs
+        .readdirSync("/proc/self/fd")
+        .map((fd) => {
+          try {
+            return fs.readlinkSync(`/proc/self/fd/${fd}`);
+          } catch {
+            return "";
+          }
+        })
+        .filter((target) => target.includes("etilqs"));
+    let during: string[] = [];
+    sqlite.transaction(() => {
+      sqlite.transaction(() => {
+        sqlite.prepare("update big set body = printf('%.3000c', 'y')").run();
+        during = tempFiles();
+      })();
+    })();
+    expect(during).toEqual([]);
+    expect(sqlite.prepare("select count(*) from big where body like 'y%'").pluck().get()).toBe(100);
+  });
+
   test("reopening an existing file keeps its data and applies nothing twice", () => {
     const { db, file } = fresh();
     applyRegistrySnapshot(db, [listed("a/one")], "2026-11-29T00:00:00.000Z");
