@@ -13,41 +13,69 @@ export interface ByteLru<V> {
   readonly bytes: number;
 }
 
+interface Node<V> {
+  key: string;
+  value: V;
+  bytes: number;
+  /** Neighbours in use order: `older` towards the next to drop. */
+  older: Node<V> | null;
+  newer: Node<V> | null;
+}
+
 export function createByteLru<V>(maxBytes: number): ByteLru<V> {
-  const entries = new Map<string, { value: V; bytes: number }>();
+  // The use order is a linked list beside the map: a read relinks two nodes instead of deleting and
+  // re-inserting a map entry, which a hit does on every request.
+  const entries = new Map<string, Node<V>>();
+  let oldest: Node<V> | null = null;
+  let newest: Node<V> | null = null;
   let total = 0;
+  const unlink = (n: Node<V>) => {
+    if (n.older) n.older.newer = n.newer;
+    else oldest = n.newer;
+    if (n.newer) n.newer.older = n.older;
+    else newest = n.older;
+    n.older = n.newer = null;
+  };
+  const append = (n: Node<V>) => {
+    n.older = newest;
+    n.newer = null;
+    if (newest) newest.newer = n;
+    else oldest = n;
+    newest = n;
+  };
   const drop = (key: string) => {
-    const e = entries.get(key);
-    if (!e) return;
-    total -= e.bytes;
+    const n = entries.get(key);
+    if (!n) return;
+    total -= n.bytes;
     entries.delete(key);
+    unlink(n);
   };
   const evict = () => {
-    for (const k of entries.keys()) {
-      if (total <= maxBytes) break;
-      drop(k);
-    }
+    while (oldest && total > maxBytes) drop(oldest.key);
   };
   return {
     get(key) {
-      const e = entries.get(key);
-      if (!e) return undefined;
-      // Map order is the LRU order.
-      entries.delete(key);
-      entries.set(key, e);
-      return e.value;
+      const n = entries.get(key);
+      if (!n) return undefined;
+      if (n !== newest) {
+        unlink(n);
+        append(n);
+      }
+      return n.value;
     },
     set(key, value, bytes) {
       drop(key);
       if (bytes > maxBytes / 4) return;
-      entries.set(key, { value, bytes });
+      const n: Node<V> = { key, value, bytes, older: null, newer: null };
+      entries.set(key, n);
+      append(n);
       total += bytes;
       evict();
     },
     grow(key, extra) {
-      const e = entries.get(key);
-      if (!e) return;
-      e.bytes += extra;
+      const n = entries.get(key);
+      if (!n) return;
+      n.bytes += extra;
       total += extra;
       evict();
     },

@@ -14,7 +14,7 @@ import { frontError, type RenderFailure } from "./errors";
 import { createRenderGate } from "./gate";
 import { createFrontMetrics } from "./metrics";
 import { superviseRenderer, type Renderer, type RendererStatus } from "./renderer";
-import { frontRoute, type FrontRoute } from "./routes";
+import { createFrontRouter, type FrontRoute } from "./routes";
 import { createFrontStats, type FrontSnapshot, type FrontStats } from "./stats";
 import { HopError, type HopFailure, type Upstream } from "./upstream";
 
@@ -277,7 +277,7 @@ export async function startFront(options: FrontOptions): Promise<Front> {
   let counted: { version: string; servers: number } | null = null;
   const front = createFront({
     limits: options.limits,
-    route: (req) => frontRoute(req, { db, publicBaseUrl: options.publicBaseUrl }),
+    route: createFrontRouter({ db, publicBaseUrl: options.publicBaseUrl }),
     renderer,
     metricsToken: options.metricsToken,
     // The day files are held beside, not inside, the page cache, in at most 32 MiB of their own.

@@ -34,8 +34,8 @@ export interface RouteContext {
   publicBaseUrl: string | undefined;
 }
 
-const PASS: FrontRoute = { kind: "pass" };
-const MCP: FrontRoute = { kind: "pass", ungated: true };
+const PASS: Extract<FrontRoute, { kind: "pass" }> = { kind: "pass" };
+const MCP: Extract<FrontRoute, { kind: "pass" }> = { kind: "pass", ungated: true };
 
 // Headers of Next.js client navigation and prefetches (RSC): the answer is a different payload per value
 // (the `_rsc` query parameter is a hash of them), so they are part of a page's key and sent with its render.
@@ -64,7 +64,12 @@ const BADGES = [
   ["shields", "/api/badge/", (n: string) => shieldsEndpointPath(n)],
 ] as const;
 
-function cached(req: Req, key: string[], version: string, path: string, headers: OutgoingHttpHeaders = {}): FrontRoute {
+/** A route before its data version is read: a cached one says how to read its version at a moment. */
+type Unversioned =
+  | Exclude<FrontRoute, { kind: "cached" }>
+  | { kind: "cached"; key: string; version: (now: Date) => string; render: { path: string; headers: OutgoingHttpHeaders } };
+
+function cached(req: Req, key: string[], version: (now: Date) => string, path: string, headers: OutgoingHttpHeaders = {}): Unversioned {
   return {
     kind: "cached",
     key: key.join("\n"),
@@ -82,7 +87,14 @@ function withOrigin(req: Req, ctx: RouteContext, key: string[], headers: Outgoin
 }
 
 /** A page: its links name the origin (when PUBLIC_BASE_URL does not), and client navigation asks for RSC. */
-function page(req: Req, ctx: RouteContext, key: string[], version: string, path: string, searchParams: URLSearchParams): FrontRoute {
+function page(
+  req: Req,
+  ctx: RouteContext,
+  key: string[],
+  version: (now: Date) => string,
+  path: string,
+  searchParams: URLSearchParams,
+): Unversioned {
   const h = req.headers;
   const query = key[2]!;
   const headers: OutgoingHttpHeaders = {};
@@ -102,6 +114,44 @@ function page(req: Req, ctx: RouteContext, key: string[], version: string, path:
 
 /** Where a request goes; `now` dates the versions (hour and day parts). */
 export function frontRoute(req: Req, ctx: RouteContext, now = new Date()): FrontRoute {
+  return versioned(routeOf(req, ctx), now);
+}
+
+const versioned = (r: Unversioned, now: Date): FrontRoute =>
+  r.kind === "cached" ? { kind: "cached", key: r.key, version: r.version(now), render: r.render } : r;
+
+// Distinct request targets (with their Host) whose routes are kept; past it the table starts over.
+const ROUTER_TARGETS = 8192;
+
+/** frontRoute for one context, with the parsing of each target kept: a GET or HEAD without the headers that
+ * shape a key besides Host (RSC, server actions, forwarded origin) routes as its target and Host alone did
+ * before, so only its data version is read again. */
+export function createFrontRouter(ctx: RouteContext): (req: Req, now?: Date) => FrontRoute {
+  const held = new Map<string, Unversioned>();
+  return (req, now = new Date()) => {
+    const h = req.headers;
+    if (
+      (req.method !== "GET" && req.method !== "HEAD") ||
+      typeof h.host !== "string" ||
+      h.rsc !== undefined ||
+      h["next-action"] !== undefined ||
+      h["x-forwarded-host"] !== undefined ||
+      h["x-forwarded-proto"] !== undefined
+    )
+      return frontRoute(req, ctx, now);
+    // Neither a Host value nor a request target can hold a line break.
+    const id = `${h.host}\n${req.url ?? "/"}`;
+    let r = held.get(id);
+    if (r === undefined) {
+      if (held.size >= ROUTER_TARGETS) held.clear();
+      r = routeOf(req, ctx);
+      held.set(id, r);
+    }
+    return versioned(r, now);
+  };
+}
+
+function routeOf(req: Req, ctx: RouteContext): Unversioned {
   // The target as sent, not normalised: only a path spelt exactly as the site writes it is held, and any
   // other spelling (dot segments, "//", encoded slashes) goes to the renderer as it came.
   const target = req.url ?? "/";
@@ -122,7 +172,7 @@ export function frontRoute(req: Req, ctx: RouteContext, now = new Date()): Front
     const at = (path: string) => localePath(lang, path);
     if (pathname === at("/")) {
       const key = [`${lang}:index`, "", canonicalIndexQuery(searchParamsOf(searchParams))];
-      return page(req, ctx, key, indexVersion(ctx.db, now), at("/"), searchParams);
+      return page(req, ctx, key, (now) => indexVersion(ctx.db, now), at("/"), searchParams);
     }
     const name = nameUnder(pathname, at("/servers/"), (n) => at(serverPath(n)));
     if (name !== null) {
@@ -130,33 +180,47 @@ export function frontRoute(req: Req, ctx: RouteContext, now = new Date()): Front
       const flash = [reprobeFlashQuery(parseReprobeFlash(searchParamsOf(searchParams))), subscribed ? `subscribe=${subscribed}` : ""]
         .filter(Boolean)
         .join("&");
-      return page(req, ctx, [`${lang}:page`, name, flash], serverPageVersion(ctx.db, name, now), at(serverPath(name)), searchParams);
+      return page(
+        req,
+        ctx,
+        [`${lang}:page`, name, flash],
+        (now) => serverPageVersion(ctx.db, name, now),
+        at(serverPath(name)),
+        searchParams,
+      );
     }
   }
   let name: string | null;
   if (h.rsc !== undefined) return PASS;
   name = nameUnder(pathname, "/api/servers/", serverJsonPath);
-  if (name !== null) return cached(req, ["json", name], serverPageVersion(ctx.db, name, now), serverJsonPath(name));
+  if (name !== null) {
+    const json = name;
+    return cached(req, ["json", json], (now) => serverPageVersion(ctx.db, json, now), serverJsonPath(json));
+  }
   for (const [kind, prefix, canonical] of BADGES) {
     name = nameUnder(pathname, prefix, canonical);
     if (name === null) continue;
     const query = badgeQueryText(searchParams);
-    return cached(req, [kind, name, query], badgeVersion(ctx.db, name, now), `${canonical(name)}${query ? `?${query}` : ""}`);
+    const badge = name;
+    return cached(req, [kind, badge, query], (now) => badgeVersion(ctx.db, badge, now), `${canonical(badge)}${query ? `?${query}` : ""}`);
   }
   // The link-preview card: per server and card version; its ?run= only names the version for unfurlers.
   name = nameUnder(pathname, "/card/", cardPath);
-  if (name !== null) return cached(req, ["card", name], cardVersion(ctx.db, name) ?? "unknown", cardPath(name));
+  if (name !== null) {
+    const card = name;
+    return cached(req, ["card", card], () => cardVersion(ctx.db, card) ?? "unknown", cardPath(card));
+  }
   // Sitemaps list every server page with absolute URLs: per origin, changed by rounds and registry refreshes.
   if (pathname === "/sitemap.xml" || SITEMAP_FILE.test(pathname)) {
     const key = ["sitemap", pathname];
     const headers: OutgoingHttpHeaders = {};
     withOrigin(req, ctx, key, headers);
-    return cached(req, key, siteDataVersion(ctx.db), pathname, headers);
+    return cached(req, key, () => siteDataVersion(ctx.db), pathname, headers);
   }
   if (pathname.startsWith(DATA_FILE_PREFIX) && !pathname.includes("/", DATA_FILE_PREFIX.length))
     return { kind: "file", name: pathname.slice("/data/".length) };
   // Built files: their names carry a content hash, so one copy serves until the process ends.
-  if (pathname.startsWith("/_next/static/") && !pathname.includes("..")) return cached(req, ["asset", pathname], "build", pathname);
+  if (pathname.startsWith("/_next/static/") && !pathname.includes("..")) return cached(req, ["asset", pathname], () => "build", pathname);
   // Everything else is the renderer's to answer every time.
   return PASS;
 }

@@ -102,8 +102,17 @@ export function siteDataVersion(db: Db): string {
   return s.siteVersion;
 }
 
-const utcHour = (now: Date) => now.toISOString().slice(0, 13);
-const utcDay = (now: Date) => now.toISOString().slice(0, 10);
+/** `now` cut to a UTC hour or day as text, the last one kept: versions are read on every request. */
+function utcPrefix(ms: number, chars: number) {
+  let last = { at: NaN, text: "" };
+  return (now: Date) => {
+    const at = Math.floor(now.getTime() / ms);
+    if (at !== last.at) last = { at, text: now.toISOString().slice(0, chars) };
+    return last.text;
+  };
+}
+const utcHour = utcPrefix(3_600_000, 13);
+const utcDay = utcPrefix(86_400_000, 10);
 
 /** `/`: changes once per finished round, registry refresh or opt-out edit, and at UTC midnight (the 90-day strips move). */
 export const indexVersion = (db: Db, now: Date) => `${siteDataVersion(db)}|${utcDay(now)}`;

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { describe, expect, test } from "vitest";
 import { closeDb, openDb } from "@/db/client";
-import { frontRoute, type FrontRoute, type RouteContext } from "@/lib/front/routes";
+import { createFrontRouter, frontRoute, type FrontRoute, type RouteContext } from "@/lib/front/routes";
 import { badgePath, cardPath, serverJsonPath, serverPath, shieldsEndpointPath } from "@/lib/site/paths";
 import { indexHref, parseIndexQuery, searchParamsOf } from "@/lib/site/query";
 import { getServerDetail } from "@/lib/store/servers/detail";
@@ -20,12 +20,16 @@ function route(
   headers: IncomingHttpHeaders = {},
   o: { method?: string; now?: Date; publicBaseUrl?: string } = {},
 ): FrontRoute {
-  return frontRoute(
-    { method: o.method ?? "GET", url, headers: { host: "status.test", ...headers } },
-    { db: seeded.db, publicBaseUrl: o.publicBaseUrl } satisfies RouteContext,
-    o.now ?? NOW,
-  );
+  const req = { method: o.method ?? "GET", url, headers: { host: "status.test", ...headers } };
+  const ctx = { db: seeded.db, publicBaseUrl: o.publicBaseUrl } satisfies RouteContext;
+  const r = frontRoute(req, ctx, o.now ?? NOW);
+  // The front's router keeps what it parsed per target: its first and its kept answer are frontRoute's.
+  const router = routers.get(o.publicBaseUrl) ?? routers.set(o.publicBaseUrl, createFrontRouter(ctx)).get(o.publicBaseUrl)!;
+  expect(router(req, o.now ?? NOW), url).toEqual(r);
+  expect(router(req, o.now ?? NOW), url).toEqual(r);
+  return r;
 }
+const routers = new Map<string | undefined, ReturnType<typeof createFrontRouter>>();
 function cached(url: string, headers: IncomingHttpHeaders = {}, o: Parameters<typeof route>[2] = {}) {
   const r = route(url, headers, o);
   if (r.kind !== "cached") throw new Error(`${url} is not cached (${r.kind})`);
